@@ -1,0 +1,118 @@
+package condense
+
+import "math"
+
+// Defaults of the budget (DESIGN §2, B6).
+const (
+	// DefaultReservedOutput is reserved for the answer when neither the
+	// settings nor the request say how much.
+	DefaultReservedOutput = 4096
+	// DefaultFraction is the share of the input limit a request may use
+	// before automatic compaction runs.
+	DefaultFraction = 0.75
+	// LateFraction is the preset of agents that compact late, at 90% of the
+	// input limit (Codex CLI, pi).
+	LateFraction = 0.9
+)
+
+// Budget says how many tokens a request may use.
+//
+//	inputLimit = max(0, Window - ReservedOutput - Safety)
+//	threshold  = inputLimit * Fraction
+type Budget struct {
+	// Window is the model's context window in tokens. 0 means unknown: no
+	// guard and no automatic compaction.
+	Window int
+	// ReservedOutput is kept free for the model's answer (and thinking).
+	ReservedOutput int
+	// Safety is an extra margin kept free; 0 by default.
+	Safety int
+	// Fraction of the input limit at which automatic compaction starts, in
+	// (0, 1]. 0 means DefaultFraction.
+	Fraction float64
+}
+
+// InputLimit returns the most tokens a request may hold.
+func (b Budget) InputLimit() int {
+	return max(0, b.Window-b.ReservedOutput-b.Safety)
+}
+
+// Threshold returns the estimate above which automatic compaction runs.
+func (b Budget) Threshold() int {
+	f := b.Fraction
+	if f <= 0 || f > 1 || math.IsNaN(f) {
+		f = DefaultFraction
+	}
+	return int(float64(b.InputLimit()) * f)
+}
+
+// Known reports whether the budget has a window, and so a guard.
+func (b Budget) Known() bool { return b.Window > 0 }
+
+// Settings are the budget knobs a caller may set at each level of DESIGN B6
+// (per call, agent or session, client). Zero fields are unset and fall
+// through to the next level.
+type Settings struct {
+	Window         int
+	ReservedOutput int
+	Safety         int
+	Fraction       float64
+}
+
+// ResolveBudget builds the budget of req from settings levels, most specific
+// first (per-call option, agent/session setting, client setting); the first
+// level that sets a field wins, then the built-in defaults. The window falls
+// back to info.Window. Reserved output is the explicit setting, else the
+// request's max output tokens, else DefaultReservedOutput, plus the thinking
+// budget the request enables.
+func ResolveBudget(req *Request, info ModelInfo, levels ...Settings) Budget {
+	var b Budget
+	for _, l := range levels {
+		if b.Window == 0 {
+			b.Window = l.Window
+		}
+		if b.ReservedOutput == 0 {
+			b.ReservedOutput = l.ReservedOutput
+		}
+		if b.Safety == 0 {
+			b.Safety = l.Safety
+		}
+		if b.Fraction == 0 {
+			b.Fraction = l.Fraction
+		}
+	}
+	if b.Window == 0 {
+		b.Window = info.Window
+	}
+	if b.ReservedOutput == 0 {
+		b.ReservedOutput = req.MaxOutputTokens
+	}
+	if b.ReservedOutput == 0 {
+		b.ReservedOutput = DefaultReservedOutput
+	}
+	b.ReservedOutput += max(0, req.ThinkingBudget)
+	if b.Fraction == 0 {
+		b.Fraction = DefaultFraction
+	}
+	return b
+}
+
+// ModelInfo is what the model registry knows of a model.
+type ModelInfo struct {
+	Name string
+	// Window is the context window in tokens; 0 when unknown.
+	Window int
+	// MaxOutput is the most output tokens the model produces.
+	MaxOutput int
+	// Family is the provider family: "anthropic", "openai", "gemini".
+	Family string
+	// Encoding is the tokenizer used to count the model's tokens
+	// ("o200k_base", "cl100k_base"), or "" when no exact tokenizer is
+	// available offline.
+	Encoding string
+}
+
+// Registry looks up models. tokens.Models is the built-in one.
+type Registry interface {
+	Lookup(model string) (ModelInfo, bool)
+}

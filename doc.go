@@ -1,0 +1,21 @@
+// Package condense keeps long-running LLM agents inside their context window
+// without losing what matters.
+//
+// The history of a conversation is an append-only log of provider-neutral
+// Messages. Before every model call of a tool loop, a Preflight estimates the
+// whole Request with a Counter, and when it is over the Budget's threshold it
+// asks a Strategy for a smaller Rendering: the same log, with old tool output
+// masked, old spans summarized or dropped. Every rendering is validated for
+// turn safety (Validate, invariant I1) and re-counted; a request that still
+// does not fit its input limit is never sent and yields a *WindowError.
+//
+// Nothing is deleted: a Rendering is a list of Items, each a reference to a
+// log message (possibly edited) or a synthesized message, so it doubles as
+// the source map from the request back to the history. Masked results carry
+// a recall reference (RecallRef) and the specifics the ledger package found
+// in them.
+//
+// The root package holds the types, the preflight and validation and imports
+// no provider SDK or database driver. Counters live in tokens, the built-in
+// strategies in strategy, the ledger of specifics in ledger.
+package condense

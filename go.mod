@@ -1,0 +1,3 @@
+module github.com/condense-dev/condense
+
+go 1.26

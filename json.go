@@ -1,0 +1,483 @@
+package condense
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+// DocumentVersion is the version of the condense JSON form this package
+// reads and writes.
+const DocumentVersion = 1
+
+// Document is the condense JSON form of a request (DESIGN §7):
+//
+//	{"version":1,"model","system","tools":[…],"messages":[{"id","role","status","pinned","parts":[…]}]}
+type Document struct {
+	Version  int
+	Model    string
+	System   string
+	Tools    []Tool
+	Messages []Message
+	// MaxOutputTokens is written as "max_tokens" when set.
+	MaxOutputTokens int
+}
+
+// DocumentOf returns the condense JSON form of r.
+func DocumentOf(r Request) Document {
+	return Document{Version: DocumentVersion, Model: r.Model, System: r.System, Tools: r.Tools,
+		Messages: r.Messages, MaxOutputTokens: r.MaxOutputTokens}
+}
+
+// Request returns the request d describes.
+func (d Document) Request() Request {
+	return Request{Model: d.Model, System: d.System, Tools: d.Tools, Messages: d.Messages,
+		MaxOutputTokens: d.MaxOutputTokens}
+}
+
+// JSONError is a malformed condense JSON document: Path says where
+// ("messages[3].parts[0].type"), Err what is wrong.
+type JSONError struct {
+	Path string
+	Err  error
+}
+
+func (e *JSONError) Error() string {
+	if e.Path == "" {
+		return "condense json: " + e.Err.Error()
+	}
+	return "condense json: " + e.Path + ": " + e.Err.Error()
+}
+
+func (e *JSONError) Unwrap() error { return e.Err }
+
+// ErrMalformed is wrapped by every error about malformed input.
+var ErrMalformed = errors.New("malformed input")
+
+func jsonErr(path, format string, args ...any) error {
+	return &JSONError{Path: path, Err: fmt.Errorf("%w: "+format, append([]any{ErrMalformed}, args...)...)}
+}
+
+type docJSON struct {
+	Version   int               `json:"version"`
+	Model     string            `json:"model,omitempty"`
+	System    string            `json:"system,omitempty"`
+	MaxTokens int               `json:"max_tokens,omitempty"`
+	Tools     []json.RawMessage `json:"tools,omitempty"`
+	Messages  []json.RawMessage `json:"messages"`
+}
+
+type toolJSON struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	InputSchema json.RawMessage `json:"input_schema,omitempty"`
+}
+
+type messageJSON struct {
+	ID     string            `json:"id,omitempty"`
+	Role   Role              `json:"role"`
+	Status string            `json:"status,omitempty"`
+	Pinned bool              `json:"pinned,omitempty"`
+	Parts  []json.RawMessage `json:"parts"`
+}
+
+// MarshalJSON writes d in the condense JSON form.
+func (d Document) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(`{"version":`)
+	v := d.Version
+	if v == 0 {
+		v = DocumentVersion
+	}
+	b.WriteString(strconv.Itoa(v))
+	if d.Model != "" {
+		b.WriteString(`,"model":`)
+		writeString(&b, d.Model)
+	}
+	if d.System != "" {
+		b.WriteString(`,"system":`)
+		writeString(&b, d.System)
+	}
+	if d.MaxOutputTokens > 0 {
+		b.WriteString(`,"max_tokens":`)
+		b.WriteString(strconv.Itoa(d.MaxOutputTokens))
+	}
+	if len(d.Tools) > 0 {
+		b.WriteString(`,"tools":[`)
+		for i, t := range d.Tools {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			raw, err := json.Marshal(toolJSON{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema})
+			if err != nil {
+				return nil, fmt.Errorf("tools[%d]: %w", i, err)
+			}
+			b.Write(raw)
+		}
+		b.WriteByte(']')
+	}
+	b.WriteString(`,"messages":[`)
+	for i := range d.Messages {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if err := appendMessageJSON(&b, &d.Messages[i]); err != nil {
+			return nil, fmt.Errorf("messages[%d]%w", i, err)
+		}
+	}
+	b.WriteString("]}")
+	return b.Bytes(), nil
+}
+
+// MarshalJSON writes m in the condense JSON form.
+func (m Message) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	if err := appendMessageJSON(&b, &m); err != nil {
+		return nil, fmt.Errorf("message%w", err)
+	}
+	return b.Bytes(), nil
+}
+
+// MarshalJSON writes p in the condense JSON form.
+func (p Part) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	if err := appendPartJSON(&b, &p); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func appendMessageJSON(b *bytes.Buffer, m *Message) error {
+	b.WriteByte('{')
+	if m.ID != "" {
+		b.WriteString(`"id":`)
+		writeString(b, m.ID)
+		b.WriteByte(',')
+	}
+	b.WriteString(`"role":`)
+	writeString(b, string(m.Role))
+	b.WriteString(`,"status":`)
+	st := string(m.Status)
+	if st == "" {
+		st = "complete"
+	}
+	writeString(b, st)
+	if m.Pinned {
+		b.WriteString(`,"pinned":true`)
+	}
+	b.WriteString(`,"parts":[`)
+	for i := range m.Parts {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if err := appendPartJSON(b, &m.Parts[i]); err != nil {
+			return fmt.Errorf(".parts[%d]: %w", i, err)
+		}
+	}
+	b.WriteString("]}")
+	return nil
+}
+
+func appendPartJSON(b *bytes.Buffer, p *Part) error {
+	b.WriteString(`{"type":`)
+	writeString(b, string(p.Type))
+	switch p.Type {
+	case PartText:
+		b.WriteString(`,"text":`)
+		writeString(b, p.Text)
+	case PartToolCall:
+		b.WriteString(`,"id":`)
+		writeString(b, p.ID)
+		b.WriteString(`,"name":`)
+		writeString(b, p.Name)
+		b.WriteString(`,"input":`)
+		if len(p.Input) == 0 {
+			b.WriteString("{}")
+		} else {
+			if !json.Valid(p.Input) {
+				return fmt.Errorf("tool call %q: input is not valid JSON", p.ID)
+			}
+			b.Write(p.Input)
+		}
+	case PartToolResult:
+		b.WriteString(`,"call_id":`)
+		writeString(b, p.CallID)
+		b.WriteString(`,"is_error":`)
+		b.WriteString(strconv.FormatBool(p.IsError))
+		b.WriteString(`,"content":[`)
+		for i := range p.Content {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := appendPartJSON(b, &p.Content[i]); err != nil {
+				return fmt.Errorf("content[%d]: %w", i, err)
+			}
+		}
+		b.WriteByte(']')
+	case PartThinking:
+		b.WriteString(`,"text":`)
+		writeString(b, p.Text)
+		if p.Signature != "" {
+			b.WriteString(`,"signature":`)
+			writeString(b, p.Signature)
+		}
+		if p.Redacted != "" {
+			b.WriteString(`,"redacted":`)
+			writeString(b, p.Redacted)
+		}
+	case PartImage:
+		b.WriteString(`,"media_type":`)
+		writeString(b, p.MediaType)
+		if p.URL != "" {
+			b.WriteString(`,"url":`)
+			writeString(b, p.URL)
+		} else {
+			b.WriteString(`,"data":"`)
+			b.WriteString(base64.StdEncoding.EncodeToString(p.Data))
+			b.WriteByte('"')
+		}
+		if p.Width > 0 && p.Height > 0 {
+			fmt.Fprintf(b, `,"width":%d,"height":%d`, p.Width, p.Height)
+		}
+	case PartProvider:
+		b.WriteString(`,"provider":`)
+		writeString(b, p.Provider)
+		b.WriteString(`,"raw":`)
+		if len(p.Raw) == 0 {
+			b.WriteString("null")
+		} else {
+			if !json.Valid(p.Raw) {
+				return fmt.Errorf("provider block: raw is not valid JSON")
+			}
+			b.Write(p.Raw)
+		}
+	default:
+		return fmt.Errorf("unknown part type %q", p.Type)
+	}
+	b.WriteByte('}')
+	return nil
+}
+
+func writeString(b *bytes.Buffer, s string) {
+	raw, _ := json.Marshal(s) // marshaling a string cannot fail
+	b.Write(raw)
+}
+
+// ParseDocument reads a condense JSON document. Errors are *JSONError values
+// naming the JSON path of the problem and wrap ErrMalformed.
+func ParseDocument(data []byte) (Document, error) {
+	var dj docJSON
+	if err := strictUnmarshal(data, &dj); err != nil {
+		return Document{}, &JSONError{Err: fmt.Errorf("%w: %v", ErrMalformed, err)}
+	}
+	if dj.Version != DocumentVersion {
+		return Document{}, jsonErr("version", "unsupported version %d (want %d)", dj.Version, DocumentVersion)
+	}
+	if dj.Messages == nil {
+		return Document{}, jsonErr("messages", "missing")
+	}
+	d := Document{Version: dj.Version, Model: dj.Model, System: dj.System, MaxOutputTokens: dj.MaxTokens}
+	if dj.MaxTokens < 0 {
+		return Document{}, jsonErr("max_tokens", "negative value %d", dj.MaxTokens)
+	}
+	for i, raw := range dj.Tools {
+		var tj toolJSON
+		path := fmt.Sprintf("tools[%d]", i)
+		if err := strictUnmarshal(raw, &tj); err != nil {
+			return Document{}, jsonErr(path, "%v", err)
+		}
+		if tj.Name == "" {
+			return Document{}, jsonErr(path+".name", "missing")
+		}
+		d.Tools = append(d.Tools, Tool{Name: tj.Name, Description: tj.Description, InputSchema: tj.InputSchema})
+	}
+	d.Messages = make([]Message, 0, len(dj.Messages))
+	for i, raw := range dj.Messages {
+		m, err := parseMessage(raw, fmt.Sprintf("messages[%d]", i))
+		if err != nil {
+			return Document{}, err
+		}
+		d.Messages = append(d.Messages, m)
+	}
+	return d, nil
+}
+
+// UnmarshalJSON reads d from the condense JSON form; see ParseDocument.
+func (d *Document) UnmarshalJSON(data []byte) error {
+	doc, err := ParseDocument(data)
+	if err != nil {
+		return err
+	}
+	*d = doc
+	return nil
+}
+
+// UnmarshalJSON reads m from the condense JSON form.
+func (m *Message) UnmarshalJSON(data []byte) error {
+	msg, err := parseMessage(data, "message")
+	if err != nil {
+		return err
+	}
+	*m = msg
+	return nil
+}
+
+// UnmarshalJSON reads p from the condense JSON form.
+func (p *Part) UnmarshalJSON(data []byte) error {
+	part, err := parsePart(data, "part")
+	if err != nil {
+		return err
+	}
+	*p = part
+	return nil
+}
+
+func parseMessage(raw []byte, path string) (Message, error) {
+	var mj messageJSON
+	if err := strictUnmarshal(raw, &mj); err != nil {
+		return Message{}, jsonErr(path, "%v", err)
+	}
+	switch mj.Role {
+	case RoleSystem, RoleUser, RoleAssistant, RoleTool:
+	case "":
+		return Message{}, jsonErr(path+".role", "missing")
+	default:
+		return Message{}, jsonErr(path+".role", "unknown role %q", mj.Role)
+	}
+	m := Message{ID: mj.ID, Role: mj.Role, Pinned: mj.Pinned}
+	switch mj.Status {
+	case "", "complete":
+	case "failed":
+		m.Status = StatusFailed
+	case "aborted":
+		m.Status = StatusAborted
+	default:
+		return Message{}, jsonErr(path+".status", "unknown status %q", mj.Status)
+	}
+	m.Parts = make([]Part, 0, len(mj.Parts))
+	for j, praw := range mj.Parts {
+		p, err := parsePart(praw, fmt.Sprintf("%s.parts[%d]", path, j))
+		if err != nil {
+			return Message{}, err
+		}
+		m.Parts = append(m.Parts, p)
+	}
+	return m, nil
+}
+
+type partJSON struct {
+	Type      PartType          `json:"type"`
+	Text      *string           `json:"text"`
+	ID        string            `json:"id"`
+	CallID    string            `json:"call_id"`
+	Name      string            `json:"name"`
+	Input     json.RawMessage   `json:"input"`
+	IsError   bool              `json:"is_error"`
+	Content   []json.RawMessage `json:"content"`
+	Signature string            `json:"signature"`
+	Redacted  string            `json:"redacted"`
+	MediaType string            `json:"media_type"`
+	Data      *string           `json:"data"`
+	URL       string            `json:"url"`
+	Width     int               `json:"width"`
+	Height    int               `json:"height"`
+	Provider  string            `json:"provider"`
+	Raw       json.RawMessage   `json:"raw"`
+}
+
+func parsePart(raw []byte, path string) (Part, error) {
+	var pj partJSON
+	if err := strictUnmarshal(raw, &pj); err != nil {
+		return Part{}, jsonErr(path, "%v", err)
+	}
+	p := Part{Type: pj.Type}
+	switch pj.Type {
+	case PartText:
+		if pj.Text == nil {
+			return Part{}, jsonErr(path+".text", "missing")
+		}
+		p.Text = *pj.Text
+	case PartToolCall:
+		if pj.ID == "" {
+			return Part{}, jsonErr(path+".id", "missing")
+		}
+		if pj.Name == "" {
+			return Part{}, jsonErr(path+".name", "missing")
+		}
+		p.ID, p.Name = pj.ID, pj.Name
+		if len(pj.Input) == 0 || string(pj.Input) == "null" {
+			p.Input = json.RawMessage("{}")
+		} else {
+			p.Input = append(json.RawMessage(nil), pj.Input...)
+		}
+	case PartToolResult:
+		if pj.CallID == "" {
+			return Part{}, jsonErr(path+".call_id", "missing")
+		}
+		p.CallID, p.IsError = pj.CallID, pj.IsError
+		for k, craw := range pj.Content {
+			c, err := parsePart(craw, fmt.Sprintf("%s.content[%d]", path, k))
+			if err != nil {
+				return Part{}, err
+			}
+			if c.Type != PartText && c.Type != PartImage && c.Type != PartProvider {
+				return Part{}, jsonErr(fmt.Sprintf("%s.content[%d].type", path, k), "%q cannot appear in a tool result", c.Type)
+			}
+			p.Content = append(p.Content, c)
+		}
+	case PartThinking:
+		if pj.Text != nil {
+			p.Text = *pj.Text
+		}
+		p.Signature, p.Redacted = pj.Signature, pj.Redacted
+		if p.Text == "" && p.Redacted == "" {
+			return Part{}, jsonErr(path, "thinking part has neither text nor redacted data")
+		}
+	case PartImage:
+		p.MediaType, p.URL, p.Width, p.Height = pj.MediaType, pj.URL, pj.Width, pj.Height
+		switch {
+		case pj.Data != nil && pj.URL != "":
+			return Part{}, jsonErr(path, "image has both data and url")
+		case pj.Data != nil:
+			b, err := base64.StdEncoding.DecodeString(*pj.Data)
+			if err != nil {
+				return Part{}, jsonErr(path+".data", "not base64: %v", err)
+			}
+			p.Data = b
+		case pj.URL == "":
+			return Part{}, jsonErr(path, "image has neither data nor url")
+		}
+		if pj.Width < 0 || pj.Height < 0 {
+			return Part{}, jsonErr(path, "negative image size")
+		}
+	case PartProvider:
+		if pj.Provider == "" {
+			return Part{}, jsonErr(path+".provider", "missing")
+		}
+		if len(pj.Raw) == 0 {
+			return Part{}, jsonErr(path+".raw", "missing")
+		}
+		p.Provider = pj.Provider
+		p.Raw = append(json.RawMessage(nil), pj.Raw...)
+	case "":
+		return Part{}, jsonErr(path+".type", "missing")
+	default:
+		return Part{}, jsonErr(path+".type", "unknown part type %q", pj.Type)
+	}
+	return p, nil
+}
+
+func strictUnmarshal(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("trailing data after JSON value")
+	}
+	return nil
+}

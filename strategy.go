@@ -1,0 +1,221 @@
+package condense
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+)
+
+// Strategy turns the current rendering of a history into a smaller one
+// (DESIGN §2 "Strategy"). The strategy package has the built-in ones; Func
+// adapts a plain Go function.
+//
+// Compact returns the new rendering. Returning ErrNothingToCompact, or a
+// Candidate whose rendering equals cc.Current, means "leave it": nothing is
+// recorded. Built-in strategies keep I1–I4 and I8; every candidate, built in
+// or custom, is validated (I1) and re-counted (I2) before it is used.
+type Strategy interface {
+	Name() string
+	Compact(ctx context.Context, cc *CompactionContext) (*Candidate, error)
+}
+
+// Candidate is a strategy's proposal.
+type Candidate struct {
+	Rendering Rendering
+	// LedgerItems counts the ledger items rendered into placeholders and
+	// summaries; Demoted those over the ledger budget, kept recall-only.
+	LedgerItems int
+	Demoted     int
+	// Gate is the quality gate's result when a summary was made (B17).
+	Gate *Gate
+	// Summary is the summary text, when the strategy made one.
+	Summary string
+	// Usage of the model calls the strategy made, when it made any.
+	Usage []Usage
+	// Steps names the strategies of a pipeline that acted, in order.
+	Steps []string
+}
+
+// Gate is the result of checking a summary against the ledger (B17).
+type Gate struct {
+	// KeptBySummary counts ledger items the summary held verbatim.
+	KeptBySummary int `json:"kept_by_summary"`
+	// AddedBack counts items the summary lacked, added to its ## Ledger.
+	AddedBack int `json:"added_back"`
+	// Demoted counts items over the ledger budget, kept recall-only.
+	Demoted int `json:"demoted"`
+}
+
+// Usage is what one model call made for compaction cost.
+type Usage struct {
+	Provider     string  `json:"provider,omitempty"`
+	Model        string  `json:"model,omitempty"`
+	InputTokens  int     `json:"input_tokens"`
+	OutputTokens int     `json:"output_tokens"`
+	CostUSD      float64 `json:"cost_usd,omitempty"`
+}
+
+// SummarizeFunc is the journaled summarize helper a strategy may call: it
+// asks a model (or the extractive summarizer) for a summary of msgs.
+type SummarizeFunc func(ctx context.Context, msgs []Message, instructions string) (string, error)
+
+// CompactionContext is what a strategy sees. Strategies must not modify
+// History or Current; they build a new Rendering.
+type CompactionContext struct {
+	// History is the append-only log; Current is how it is rendered now
+	// (earlier compactions applied, new messages appended).
+	History []Message
+	Current Rendering
+	System  string
+	Tools   []Tool
+	// Tokens is the estimate of the current request.
+	Tokens int
+	Budget Budget
+	Model  string
+	// Emergency is set on the second attempt of a preflight: recent
+	// retention drops to zero, I4 still holds (B2).
+	Emergency bool
+	// Manual is set for a compaction the user asked for (B23).
+	Manual bool
+	// Instructions are the user's, for a manual compaction.
+	Instructions string
+	Counter      Counter
+	// Summarize is the journaled summarize helper; nil when none is
+	// configured.
+	Summarize SummarizeFunc
+	Logger    *slog.Logger
+
+	overhead int
+	hist     []int // cached counts of verbatim log messages (0 = unknown)
+}
+
+// Window returns the model's context window.
+func (cc *CompactionContext) Window() int { return cc.Budget.Window }
+
+// Count returns the estimate of the request r would render: system, tools
+// and every item. Counts of log messages and of items already counted are
+// cached.
+func (cc *CompactionContext) Count(r Rendering) int {
+	n := cc.overheadTokens()
+	for i := range r {
+		n += cc.CountItem(&r[i])
+	}
+	return corrected(cc.Counter, n)
+}
+
+// CountItem returns the tokens of one item (uncorrected), caching the count
+// in the item.
+func (cc *CompactionContext) CountItem(it *Item) int {
+	if it.tokens > 0 {
+		return it.tokens
+	}
+	if it.Edit == EditNone && it.Index >= 0 && it.Index < len(cc.hist) && cc.hist[it.Index] > 0 {
+		it.tokens = cc.hist[it.Index]
+		return it.tokens
+	}
+	it.tokens = max(1, cc.Counter.CountMessage(&it.Message))
+	if it.Edit == EditNone && it.Index >= 0 && it.Index < len(cc.hist) {
+		cc.hist[it.Index] = it.tokens
+	}
+	return it.tokens
+}
+
+// CountMessage returns the tokens of one message (uncorrected).
+func (cc *CompactionContext) CountMessage(m *Message) int { return cc.Counter.CountMessage(m) }
+
+func (cc *CompactionContext) overheadTokens() int {
+	if cc.overhead == 0 {
+		cc.overhead = max(1, cc.Counter.CountOverhead(cc.System, cc.Tools))
+	}
+	return cc.overhead
+}
+
+// Record describes one compaction (DESIGN B1, §7 stats "compactions").
+type Record struct {
+	Strategy       string        `json:"strategy"`
+	Emergency      bool          `json:"emergency,omitempty"`
+	Manual         bool          `json:"manual,omitempty"`
+	TokensBefore   int           `json:"tokens_before"`
+	TokensAfter    int           `json:"tokens_after"`
+	MessagesBefore int           `json:"messages_before"`
+	MessagesAfter  int           `json:"messages_after"`
+	Window         int           `json:"window"`
+	LedgerItems    int           `json:"ledger_items"`
+	Demoted        int           `json:"demoted"`
+	Gate           Gate          `json:"gate"`
+	Steps          []string      `json:"steps,omitempty"`
+	Summary        string        `json:"-"`
+	Usage          []Usage       `json:"usage,omitempty"`
+	Duration       time.Duration `json:"-"`
+}
+
+// Func adapts a plain function to a Strategy: it receives the current
+// rendered messages in cc.Current and returns new messages. Returned messages
+// identical to a current one are mapped back to its log index (by identity
+// of content); the others become synthesized items. Returning the messages
+// unchanged means "leave it".
+func Func(name string, f func(ctx context.Context, cc *CompactionContext) ([]Message, error)) Strategy {
+	return funcStrategy{name: name, f: f}
+}
+
+type funcStrategy struct {
+	name string
+	f    func(context.Context, *CompactionContext) ([]Message, error)
+}
+
+func (s funcStrategy) Name() string { return s.name }
+
+func (s funcStrategy) Compact(ctx context.Context, cc *CompactionContext) (*Candidate, error) {
+	msgs, err := s.f(ctx, cc)
+	if err != nil {
+		return nil, err
+	}
+	return &Candidate{Rendering: MapBack(cc.Current, msgs)}, nil
+}
+
+// MapBack turns plain messages into a rendering over cur: each message equal
+// to an item of cur (same id, role, status and parts) takes that item's
+// source, in order of first use; the rest are synthesized.
+func MapBack(cur Rendering, msgs []Message) Rendering {
+	byPrint := make(map[uint64][]int, len(cur))
+	for i := range cur {
+		fp := Fingerprint(&cur[i].Message)
+		byPrint[fp] = append(byPrint[fp], i)
+	}
+	out := make(Rendering, 0, len(msgs))
+	for i := range msgs {
+		fp := Fingerprint(&msgs[i])
+		if idx := byPrint[fp]; len(idx) > 0 {
+			out = append(out, cur[idx[0]])
+			byPrint[fp] = idx[1:]
+			continue
+		}
+		out = append(out, Item{Index: -1, Message: msgs[i], Edit: EditSynthetic})
+	}
+	return out
+}
+
+// errLeave is returned internally for "the strategy left it".
+var errLeave = errors.New("strategy left the rendering as it was")
+
+func strategyName(s Strategy) string {
+	if s == nil {
+		return "none"
+	}
+	return s.Name()
+}
+
+// StrategyError wraps an error a strategy returned (or a candidate that
+// failed validation), naming the strategy.
+type StrategyError struct {
+	Strategy string
+	Err      error
+}
+
+func (e *StrategyError) Error() string {
+	return fmt.Sprintf("strategy %s: %v", e.Strategy, e.Err)
+}
+
+func (e *StrategyError) Unwrap() error { return e.Err }
