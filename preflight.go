@@ -1,0 +1,586 @@
+package condense
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// DefaultMaxPressured is how many consecutive pressured preflights may
+// compact before automatic compaction is suppressed (DESIGN B3).
+const DefaultMaxPressured = 2
+
+// Options configure a Preflight. The zero value is ready to use.
+type Options struct {
+	// Settings are the agent's or session's budget settings; Client the
+	// client's. A per-call WithSettings option overrides both (DESIGN B6).
+	Settings Settings
+	Client   Settings
+	// Registry supplies model windows when no setting gives one. nil means
+	// no registry: set a Window.
+	Registry Registry
+	// Summarize is the journaled summarize helper handed to strategies.
+	Summarize SummarizeFunc
+	// EagerTurns, when positive, compacts every EagerTurns new user turns
+	// even below the threshold (seed 002's eager mode); the default is lazy.
+	EagerTurns int
+	// MaxPressured overrides DefaultMaxPressured.
+	MaxPressured int
+	// BudgetNote appends to every request a one-line note telling the model
+	// how full its context is and when compaction will happen.
+	BudgetNote bool
+	// VerifyPrefix makes every call check the whole history it has seen
+	// against a rolling hash, so a caller that edits old messages in place
+	// is noticed. Without it the preflight checks the first and the last
+	// message it has seen (by id, else by fingerprint) and costs O(new
+	// messages) per call.
+	VerifyPrefix bool
+	// Logger receives warnings (unknown models, rejected candidates). nil
+	// means slog.Default().
+	Logger *slog.Logger
+}
+
+// CallOption adjusts one Prepare call.
+type CallOption func(*callConfig)
+
+type callConfig struct {
+	settings     Settings
+	noCompaction bool
+}
+
+// WithSettings sets per-call budget settings, the most specific level of
+// DESIGN B6.
+func WithSettings(s Settings) CallOption { return func(c *callConfig) { c.settings = s } }
+
+// WithoutCompaction keeps the window guard but compacts nothing in this call.
+func WithoutCompaction() CallOption { return func(c *callConfig) { c.noCompaction = true } }
+
+// Result is a prepared request and how it came to be.
+type Result struct {
+	// Request is the request to send. Its Messages slice is shared with
+	// later results of the same Preflight: treat it as read-only.
+	Request Request
+	// Rendering is the source map of Request.Messages (read-only).
+	Rendering Rendering
+	Budget    Budget
+	// Tokens is the estimate of Request; TokensBefore the estimate before
+	// this call's compactions.
+	Tokens       int
+	TokensBefore int
+	Counter      string
+	Exact        bool
+	// Pressured: the estimate before compaction was over the threshold.
+	// Suppressed: compaction was skipped by the pressure rule (B3).
+	Pressured  bool
+	Suppressed bool
+	// Records describes the compactions this call made.
+	Records []Record
+	// Rejected holds the candidates this call refused, with why.
+	Rejected []error
+}
+
+// Preflight renders the requests of one conversation (DESIGN B1–B3, B6b).
+// It remembers the history it has seen, its counts, its validation and the
+// current rendering, so each call costs O(new messages) unless it compacts.
+// It is safe for concurrent use; calls are serialized.
+type Preflight struct {
+	counter  Counter
+	strategy Strategy
+	opts     Options
+	log      *slog.Logger
+
+	mu sync.Mutex
+	st state
+}
+
+type state struct {
+	history []Message
+	fps     []uint64 // fingerprint per history message
+	chain   []uint64 // rolling hash up to and including each message
+	counts  []int    // per history message
+
+	rendering Rendering
+	out       []Message // rendering's messages, shared read-only with results
+	total     int       // sum of item counts (uncorrected)
+	// compactedUpTo is the history length when the overlay was last
+	// changed by a compaction; edits below it need the overlay.
+	compactedUpTo int
+	compacted     bool
+
+	val      validator
+	valDirty bool
+
+	system       string
+	tools        []Tool
+	overhead     int
+	haveOverhead bool
+
+	pressured      int
+	turnsSinceEdit int
+}
+
+// NewPreflight returns a preflight for one conversation. counter is
+// required; strategy may be nil, which keeps the window guard and never
+// compacts.
+func NewPreflight(counter Counter, strategy Strategy, opts *Options) *Preflight {
+	if counter == nil {
+		panic("condense: NewPreflight needs a Counter")
+	}
+	p := &Preflight{counter: counter, strategy: strategy}
+	if opts != nil {
+		p.opts = *opts
+	}
+	p.log = p.opts.Logger
+	if p.log == nil {
+		p.log = slog.Default()
+	}
+	return p
+}
+
+// Reset forgets everything the preflight has seen, its overlay included.
+func (p *Preflight) Reset() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.st = state{}
+}
+
+// Rendering returns the current rendering (read-only).
+func (p *Preflight) Rendering() Rendering {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.st.rendering[:len(p.st.rendering):len(p.st.rendering)]
+}
+
+// Restore replaces the preflight's state with history rendered as r (a
+// saved overlay). r must render history: every item's Index lies inside it
+// and the messages pass Validate.
+func (p *Preflight) Restore(history []Message, r Rendering) error {
+	for i := range r {
+		if r[i].Index >= len(history) || (r[i].Covers.End > len(history)) {
+			return fmt.Errorf("%w: rendering item %d refers to log index %d beyond the history (%d messages)",
+				ErrInvalidHistory, i, max(r[i].Index, r[i].Covers.End-1), len(history))
+		}
+	}
+	msgs := r.Messages()
+	if err := Validate(msgs); err != nil {
+		return err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.st = state{}
+	p.appendHistory(history)
+	p.setRendering(r.Clone())
+	p.st.compacted = true
+	p.st.compactedUpTo = len(history)
+	return nil
+}
+
+// Prepare renders req for sending: it brings the preflight up to date with
+// req.Messages, compacts when the estimate is over the threshold, and checks
+// the result against the input limit. When the request cannot fit it
+// returns a *WindowError (ErrContextWindowExceeded) and no request. A
+// history that breaks I1 yields a *ValidationError. req is never modified.
+func (p *Preflight) Prepare(ctx context.Context, req Request, opts ...CallOption) (*Result, error) {
+	var cfg callConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	newUsers, err := p.sync(req.Messages)
+	if err != nil {
+		return nil, err
+	}
+	p.syncOverhead(req.System, req.Tools)
+	budget := p.budget(&req, cfg.settings)
+	res := &Result{Budget: budget, Counter: p.counter.Name(), Exact: p.counter.Exact()}
+	tokens := p.tokens()
+	res.TokensBefore = tokens
+
+	if !budget.Known() {
+		warnUnknownModel(p.log, req.Model)
+		return p.finish(res, &req, tokens), nil
+	}
+	threshold, limit := budget.Threshold(), budget.InputLimit()
+	if newUsers > 0 {
+		p.st.pressured = 0
+		p.st.turnsSinceEdit += newUsers
+	}
+	res.Pressured = tokens > threshold
+	if res.Pressured {
+		p.st.pressured++
+	} else {
+		p.st.pressured = 0
+	}
+	maxP := p.opts.MaxPressured
+	if maxP <= 0 {
+		maxP = DefaultMaxPressured
+	}
+	res.Suppressed = res.Pressured && p.st.pressured > maxP
+	eagerDue := p.opts.EagerTurns > 0 && p.st.turnsSinceEdit >= p.opts.EagerTurns
+	canCompact := p.strategy != nil && !cfg.noCompaction
+	if canCompact && ((res.Pressured && !res.Suppressed) || (eagerDue && !res.Suppressed)) {
+		tokens, err = p.attempt(ctx, &req, budget, res, tokens, false, false, "")
+		if err != nil {
+			return nil, err
+		}
+		if tokens > limit {
+			tokens, err = p.attempt(ctx, &req, budget, res, tokens, true, false, "")
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	if tokens > limit {
+		return nil, &WindowError{Model: req.Model, Tokens: tokens, InputLimit: limit, Window: budget.Window}
+	}
+	return p.finish(res, &req, tokens), nil
+}
+
+// CompactOptions configure a manual compaction.
+type CompactOptions struct {
+	// Instructions are passed to the strategy (and its summarizer).
+	Instructions string
+	// Emergency asks for recent retention zero (I4 still holds).
+	Emergency bool
+	Settings  Settings
+}
+
+// Compact runs the strategy on req now, whatever the pressure (DESIGN B23):
+// a manual compaction may keep a non-reducing candidate. It returns
+// ErrNothingToCompact, leaving everything as it was, when the strategy finds
+// nothing to do.
+func (p *Preflight) Compact(ctx context.Context, req Request, co CompactOptions) (*Result, error) {
+	if p.strategy == nil {
+		return nil, fmt.Errorf("%w: compaction is off (no strategy)", ErrNothingToCompact)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, err := p.sync(req.Messages); err != nil {
+		return nil, err
+	}
+	p.syncOverhead(req.System, req.Tools)
+	budget := p.budget(&req, co.Settings)
+	res := &Result{Budget: budget, Counter: p.counter.Name(), Exact: p.counter.Exact()}
+	tokens := p.tokens()
+	res.TokensBefore = tokens
+	tokens, err := p.attempt(ctx, &req, budget, res, tokens, co.Emergency, true, co.Instructions)
+	if err != nil {
+		return nil, err
+	}
+	if len(res.Records) == 0 {
+		if len(res.Rejected) > 0 {
+			return nil, res.Rejected[len(res.Rejected)-1]
+		}
+		return nil, ErrNothingToCompact
+	}
+	return p.finish(res, &req, tokens), nil
+}
+
+// attempt runs the strategy once and adopts its candidate when it is valid
+// and (unless manual) strictly smaller. It returns the estimate afterwards.
+// Only cancellation is returned as an error: a failed or refused candidate
+// leaves the state as it was and is noted in res.Rejected.
+func (p *Preflight) attempt(ctx context.Context, req *Request, budget Budget, res *Result, tokens int,
+	emergency, manual bool, instructions string) (int, error) {
+	cc := &CompactionContext{
+		History:      p.st.history,
+		Current:      p.st.rendering[:len(p.st.rendering):len(p.st.rendering)],
+		System:       req.System,
+		Tools:        req.Tools,
+		Tokens:       tokens,
+		Budget:       budget,
+		Model:        req.Model,
+		Emergency:    emergency,
+		Manual:       manual,
+		Instructions: instructions,
+		Counter:      p.counter,
+		Summarize:    p.opts.Summarize,
+		Logger:       p.log,
+		overhead:     p.st.overhead,
+		hist:         p.st.counts,
+	}
+	name := strategyName(p.strategy)
+	start := time.Now()
+	cand, err := p.strategy.Compact(ctx, cc)
+	if cerr := ctx.Err(); cerr != nil {
+		return tokens, cerr
+	}
+	reject := func(err error) (int, error) {
+		err = &StrategyError{Strategy: name, Err: err}
+		res.Rejected = append(res.Rejected, err)
+		if !errors.Is(err, ErrNothingToCompact) {
+			p.log.Warn("condense: compaction candidate refused", "strategy", name, "emergency", emergency, "err", err)
+		}
+		return tokens, nil
+	}
+	switch {
+	case errors.Is(err, ErrNothingToCompact):
+		return reject(err)
+	case err != nil:
+		return reject(err)
+	case cand == nil || cand.Rendering.Equal(p.st.rendering):
+		return reject(ErrNothingToCompact)
+	}
+	for i := range cand.Rendering {
+		if ix := cand.Rendering[i].Index; ix >= len(p.st.history) {
+			return reject(fmt.Errorf("%w: item %d refers to log index %d beyond the history", ErrInvalidHistory, i, ix))
+		}
+	}
+	var v validator
+	for i := range cand.Rendering {
+		if err := v.add(i, &cand.Rendering[i].Message); err != nil {
+			return reject(fmt.Errorf("candidate breaks turn safety: %w", err))
+		}
+	}
+	after := cc.Count(cand.Rendering)
+	if !manual && after >= tokens {
+		return reject(fmt.Errorf("candidate does not reduce the request (%d → %d tokens)", tokens, after))
+	}
+	rec := Record{
+		Strategy:       name,
+		Emergency:      emergency,
+		Manual:         manual,
+		TokensBefore:   tokens,
+		TokensAfter:    after,
+		MessagesBefore: len(p.st.rendering),
+		MessagesAfter:  len(cand.Rendering),
+		Window:         budget.Window,
+		LedgerItems:    cand.LedgerItems,
+		Demoted:        cand.Demoted,
+		Steps:          cand.Steps,
+		Summary:        cand.Summary,
+		Usage:          cand.Usage,
+		Duration:       time.Since(start),
+	}
+	if cand.Gate != nil {
+		rec.Gate = *cand.Gate
+	}
+	p.setRendering(cand.Rendering)
+	p.st.val = v
+	p.st.valDirty = false
+	p.st.compacted = true
+	p.st.compactedUpTo = len(p.st.history)
+	p.st.turnsSinceEdit = 0
+	res.Records = append(res.Records, rec)
+	return after, nil
+}
+
+func (p *Preflight) finish(res *Result, req *Request, tokens int) *Result {
+	out := p.st.out[:len(p.st.out):len(p.st.out)]
+	r := p.st.rendering[:len(p.st.rendering):len(p.st.rendering)]
+	if p.opts.BudgetNote && res.Budget.Known() {
+		note := Item{Index: -1, Edit: EditNote, Message: Message{Role: RoleUser, Parts: []Part{Text(BudgetNoteText(tokens, res.Budget))}}}
+		tokens += corrected(p.counter, p.counter.CountMessage(&note.Message))
+		out = append(out, note.Message)
+		r = append(r, note)
+	}
+	res.Request = Request{
+		Model:           req.Model,
+		System:          req.System,
+		Tools:           req.Tools,
+		Messages:        out,
+		MaxOutputTokens: req.MaxOutputTokens,
+		ThinkingBudget:  req.ThinkingBudget,
+	}
+	res.Rendering = r
+	res.Tokens = tokens
+	return res
+}
+
+// BudgetNoteText is the agent-visible budget note: how full the context is
+// and when compaction will happen.
+func BudgetNoteText(tokens int, b Budget) string {
+	limit := b.InputLimit()
+	pct := 0
+	if limit > 0 {
+		pct = tokens * 100 / limit
+	}
+	return fmt.Sprintf("[condense: context %d%% full (%s of %s input tokens); older context is compacted above %s tokens]",
+		pct, Thousands(tokens), Thousands(limit), Thousands(b.Threshold()))
+}
+
+func (p *Preflight) budget(req *Request, call Settings) Budget {
+	var info ModelInfo
+	if p.opts.Registry != nil {
+		info, _ = p.opts.Registry.Lookup(req.Model)
+	}
+	return ResolveBudget(req, info, call, p.opts.Settings, p.opts.Client)
+}
+
+func (p *Preflight) tokens() int {
+	return corrected(p.counter, p.st.overhead+p.st.total)
+}
+
+func (p *Preflight) syncOverhead(system string, tools []Tool) {
+	if p.st.haveOverhead && system == p.st.system && toolsEqual(tools, p.st.tools) {
+		return
+	}
+	p.st.system = system
+	p.st.tools = append([]Tool(nil), tools...)
+	p.st.overhead = max(1, p.counter.CountOverhead(system, tools))
+	p.st.haveOverhead = true
+}
+
+func toolsEqual(a, b []Tool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || a[i].Description != b[i].Description || !bytes.Equal(a[i].InputSchema, b[i].InputSchema) {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *Preflight) setRendering(r Rendering) {
+	p.st.rendering = r
+	p.st.out = r.Messages()
+	cc := CompactionContext{Counter: p.counter, hist: p.st.counts}
+	total := 0
+	for i := range r {
+		total += cc.CountItem(&r[i])
+	}
+	p.st.total = total
+}
+
+// sync brings the state up to date with msgs and returns how many new user
+// messages arrived.
+func (p *Preflight) sync(msgs []Message) (int, error) {
+	k := len(p.st.history)
+	if d := p.divergence(msgs); d < k {
+		p.truncate(d)
+		k = d
+	}
+	if p.st.valDirty {
+		p.st.val = validator{}
+		for i := range p.st.rendering {
+			if err := p.st.val.add(i, &p.st.rendering[i].Message); err != nil {
+				return 0, err
+			}
+		}
+		p.st.valDirty = false
+	}
+	newUsers := 0
+	start := len(p.st.rendering)
+	for i := k; i < len(msgs); i++ {
+		if err := p.st.val.add(start+(i-k), &msgs[i]); err != nil {
+			// Leave the state as it was before this call.
+			p.st.valDirty = true
+			var ve *ValidationError
+			if errors.As(err, &ve) {
+				e := *ve
+				e.Index = k + (ve.Index - start)
+				if e.Index < 0 || e.Index >= len(msgs) {
+					e.Index = i
+				}
+				return 0, &e
+			}
+			return 0, err
+		}
+		if msgs[i].Role == RoleUser {
+			newUsers++
+		}
+	}
+	p.appendHistory(msgs[k:])
+	return newUsers, nil
+}
+
+func (p *Preflight) appendHistory(msgs []Message) {
+	for i := range msgs {
+		idx := len(p.st.history)
+		m := msgs[i]
+		fp := Fingerprint(&m)
+		var prev uint64
+		if idx > 0 {
+			prev = p.st.chain[idx-1]
+		}
+		n := max(1, p.counter.CountMessage(&m))
+		p.st.history = append(p.st.history, m)
+		p.st.fps = append(p.st.fps, fp)
+		p.st.chain = append(p.st.chain, Chain(prev, fp))
+		p.st.counts = append(p.st.counts, n)
+		p.st.rendering = append(p.st.rendering, Item{Index: idx, Message: m, tokens: n})
+		p.st.out = append(p.st.out, m)
+		p.st.total += n
+	}
+}
+
+// divergence returns the first index where msgs differs from the history
+// seen, or len(history) when msgs extends it.
+func (p *Preflight) divergence(msgs []Message) int {
+	k := len(p.st.history)
+	if k == 0 {
+		return 0
+	}
+	if p.opts.VerifyPrefix {
+		var h uint64
+		for i := 0; i < min(k, len(msgs)); i++ {
+			h = Chain(h, Fingerprint(&msgs[i]))
+			if h != p.st.chain[i] {
+				return i
+			}
+		}
+		return min(k, len(msgs))
+	}
+	same := func(i int) bool {
+		a, b := &msgs[i], &p.st.history[i]
+		if a.ID != "" && b.ID != "" {
+			return a.ID == b.ID && a.Role == b.Role
+		}
+		return Fingerprint(a) == p.st.fps[i]
+	}
+	if len(msgs) >= k && same(0) && same(k-1) {
+		return k
+	}
+	// Something changed: find where, comparing fingerprints.
+	for i := 0; i < min(k, len(msgs)); i++ {
+		if Fingerprint(&msgs[i]) != p.st.fps[i] {
+			return i
+		}
+	}
+	return min(k, len(msgs))
+}
+
+// truncate forgets the history from index d on. When d falls inside the
+// compacted part the overlay is dropped too.
+func (p *Preflight) truncate(d int) {
+	p.log.Debug("condense: history changed; forgetting the tail", "from", d, "seen", len(p.st.history))
+	hist := p.st.history[:d:d]
+	if p.st.compacted && d < p.st.compactedUpTo {
+		p.st.compacted = false
+		p.st.compactedUpTo = 0
+		p.st.history, p.st.fps, p.st.chain, p.st.counts = nil, nil, nil, nil
+		p.st.rendering, p.st.out, p.st.total = nil, nil, 0
+		p.st.valDirty = true
+		p.appendHistory(hist)
+		return
+	}
+	p.st.history = hist
+	p.st.fps = p.st.fps[:d:d]
+	p.st.chain = p.st.chain[:d:d]
+	p.st.counts = p.st.counts[:d:d]
+	keep := 0
+	for keep < len(p.st.rendering) && p.st.rendering[keep].Index < d {
+		keep++
+	}
+	p.setRendering(p.st.rendering[:keep:keep])
+	p.st.valDirty = true
+}
+
+var warned sync.Map
+
+func warnUnknownModel(log *slog.Logger, model string) {
+	if _, dup := warned.LoadOrStore(model, true); dup {
+		return
+	}
+	log.Warn("condense: unknown model and no window set: requests are sent without a window guard; set a Window", "model", model)
+}
