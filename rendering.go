@@ -27,6 +27,9 @@ const (
 	EditSummary Edit = "summary"
 	// EditNote: a synthesized note to the model (the agent-visible budget).
 	EditNote Edit = "note"
+	// EditDropped: a synthesized marker standing where log messages Covers
+	// were dropped, holding their ledger items.
+	EditDropped Edit = "drop"
 	// EditSynthetic: a message a custom strategy made that matches no log
 	// message.
 	EditSynthetic Edit = "synthetic"

@@ -166,9 +166,6 @@ func (v *validator) add(i int, m *Message) error {
 		v.inStep = true
 		return nil
 	default: // user and system messages
-		if err := v.closeStep(i); err != nil {
-			return err
-		}
 		for _, p := range m.Parts {
 			switch p.Type {
 			case PartToolResult:
@@ -176,6 +173,9 @@ func (v *validator) add(i int, m *Message) error {
 			case PartToolCall:
 				return &ValidationError{Index: i, Violation: ViolationMisplacedPart, CallID: p.ID, Detail: fmt.Sprintf("tool call in a %s message", m.Role)}
 			}
+		}
+		if err := v.closeStep(i); err != nil {
+			return err
 		}
 		v.thinkingOnly = -1
 		v.inStep = false
