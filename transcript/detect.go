@@ -1,0 +1,146 @@
+package transcript
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/condense-dev/condense"
+)
+
+// Detect names the format of a transcript from its first JSON value. The
+// rules are checked in this order and the first that matches decides:
+//
+//  1. codex: the first value is an object with "type" and "payload" (a
+//     rollout line).
+//  2. claude-code: an object with a string "type" and one of "uuid",
+//     "parentUuid", "sessionId" or "leafUuid", or whose type is "summary"
+//     or "file-history-snapshot" (a session line).
+//  3. mini-swe-agent: an object whose "trajectory_format" starts with
+//     "mini-swe-agent", or one with "messages" and "info".
+//  4. swe-agent: an object with "trajectory" or with "history" and "info".
+//  5. condense: an object with "version" and "messages".
+//  6. openai or anthropic: an object with "messages", or an array of
+//     messages. Provider markers decide: openai has system, developer and
+//     tool roles, tool_calls, tool_call_id, image_url parts and
+//     {"type":"function"} tools; anthropic has a top-level "system",
+//     tool_use, tool_result, thinking, redacted_thinking, image and
+//     document blocks and tools with "input_schema". Markers of both is an
+//     error; none (plain user and assistant text, which both readers read
+//     the same) reads as openai.
+//
+// Anything else is an error wrapping ErrUnknownFormat and
+// condense.ErrMalformed that lists the formats.
+func Detect(data []byte) (Format, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if len(bytes.TrimSpace(data)) == 0 {
+		return "", undetected("the input is empty")
+	}
+	var first json.RawMessage
+	if err := json.NewDecoder(bytes.NewReader(data)).Decode(&first); err != nil {
+		return "", undetected("the input is neither JSON nor JSONL (%v)", err)
+	}
+	switch kind(first) {
+	case '[':
+		var items []json.RawMessage
+		if json.Unmarshal(first, &items) != nil {
+			return "", undetected("the top-level array is not a list of messages")
+		}
+		return chatFlavor(nil, items, nil)
+	case '{':
+	default:
+		return "", undetected("the first JSON value is not an object or an array")
+	}
+	keys := objectKeys(first)
+	has := func(k string) bool { _, ok := keys[k]; return ok }
+	typ := jsonString(keys["type"])
+	switch {
+	case has("type") && has("payload"):
+		return FormatCodex, nil
+	case typ != "" && (has("uuid") || has("parentUuid") || has("sessionId") || has("leafUuid")),
+		typ == "summary", typ == "file-history-snapshot":
+		return FormatClaudeCode, nil
+	case strings.HasPrefix(jsonString(keys["trajectory_format"]), "mini-swe-agent"),
+		has("messages") && has("info"):
+		return FormatMiniSWEAgent, nil
+	case has("trajectory"), has("history") && has("info"):
+		return FormatSWEAgent, nil
+	case has("version") && has("messages"):
+		return FormatCondense, nil
+	case has("messages"):
+		var items []json.RawMessage
+		if json.Unmarshal(keys["messages"], &items) != nil {
+			return "", undetected("\"messages\" is not an array")
+		}
+		var tools []json.RawMessage
+		_ = json.Unmarshal(keys["tools"], &tools)
+		return chatFlavor(keys, items, tools)
+	}
+	return "", undetected("no known keys in the first JSON value")
+}
+
+func undetected(format string, args ...any) error {
+	return fmt.Errorf("%w (%w): %s; pass the format explicitly (one of %s)",
+		ErrUnknownFormat, condense.ErrMalformed, fmt.Sprintf(format, args...), formatList(Formats))
+}
+
+func jsonString(raw json.RawMessage) string {
+	var s string
+	if kind(raw) != '"' || json.Unmarshal(raw, &s) != nil {
+		return ""
+	}
+	return s
+}
+
+// chatFlavor tells OpenAI chat messages from Anthropic messages.
+func chatFlavor(top map[string]json.RawMessage, msgs, tools []json.RawMessage) (Format, error) {
+	var oai, anth []string
+	if _, ok := top["system"]; ok {
+		anth = append(anth, `top-level "system"`)
+	}
+	for _, t := range tools {
+		k := objectKeys(t)
+		switch {
+		case k["function"] != nil || jsonString(k["type"]) == "function":
+			oai = append(oai, "function tools")
+		case k["input_schema"] != nil:
+			anth = append(anth, "tools with input_schema")
+		}
+	}
+	for _, raw := range msgs {
+		k := objectKeys(raw)
+		if k == nil {
+			return "", undetected("a message is not an object")
+		}
+		switch r := jsonString(k["role"]); r {
+		case "system", "developer", "tool", "function":
+			oai = append(oai, "role "+r)
+		}
+		for _, key := range []string{"tool_calls", "tool_call_id", "function_call"} {
+			if k[key] != nil {
+				oai = append(oai, key)
+			}
+		}
+		if kind(k["content"]) != '[' {
+			continue
+		}
+		var blocks []json.RawMessage
+		_ = json.Unmarshal(k["content"], &blocks)
+		for _, bl := range blocks {
+			switch t := jsonString(objectKeys(bl)["type"]); t {
+			case "image_url", "input_audio", "refusal":
+				oai = append(oai, t+" parts")
+			case "tool_use", "tool_result", "thinking", "redacted_thinking", "image", "document":
+				anth = append(anth, t+" blocks")
+			}
+		}
+	}
+	switch {
+	case len(oai) > 0 && len(anth) > 0:
+		return "", undetected("the messages mix OpenAI markers (%s) and Anthropic markers (%s)", oai[0], anth[0])
+	case len(anth) > 0:
+		return FormatAnthropic, nil
+	}
+	return FormatOpenAI, nil
+}

@@ -1,0 +1,176 @@
+package transcript
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/condense-dev/condense"
+)
+
+// kind returns the first significant byte of a JSON value: '{', '[', '"',
+// 'n' (null), 't'/'f', a digit or '-', or 0 when raw is empty.
+func kind(raw json.RawMessage) byte {
+	for _, c := range raw {
+		switch c {
+		case ' ', '\t', '\r', '\n':
+			continue
+		}
+		return c
+	}
+	return 0
+}
+
+func isNull(raw json.RawMessage) bool { k := kind(raw); return k == 0 || k == 'n' }
+
+// decode unmarshals one JSON value; it fails on trailing data.
+func decode(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(v); err != nil {
+		return cleanJSONErr(err)
+	}
+	if _, err := dec.Token(); err == nil {
+		return errors.New("trailing data after the JSON value")
+	}
+	return nil
+}
+
+// cleanJSONErr drops the Go type names encoding/json puts in its errors.
+func cleanJSONErr(err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		field := te.Field
+		if field == "" {
+			return errors.New("unexpected JSON " + te.Value)
+		}
+		return errors.New(field + ": unexpected JSON " + te.Value)
+	}
+	return err
+}
+
+// objectKeys returns the keys of a JSON object, or nil when raw is not one.
+func objectKeys(raw json.RawMessage) map[string]json.RawMessage {
+	if kind(raw) != '{' {
+		return nil
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return nil
+	}
+	return m
+}
+
+// imageFromURL returns an image part for an image address; data: URLs
+// become the image's bytes.
+func imageFromURL(url string) (condense.Part, bool) {
+	if rest, ok := strings.CutPrefix(url, "data:"); ok {
+		meta, payload, ok := strings.Cut(rest, ",")
+		if !ok {
+			return condense.Part{}, false
+		}
+		mt, isB64 := strings.CutSuffix(meta, ";base64")
+		if !isB64 {
+			return condense.Part{}, false
+		}
+		data, err := base64.StdEncoding.DecodeString(payload)
+		if err != nil {
+			return condense.Part{}, false
+		}
+		return condense.ImageData(mt, data), true
+	}
+	if url == "" {
+		return condense.Part{}, false
+	}
+	return condense.ImageURL("", url), true
+}
+
+// dataURL returns the address of an image part: its URL, or its bytes as a
+// data: URL.
+func dataURL(p *condense.Part) string {
+	if p.URL != "" {
+		return p.URL
+	}
+	mt := p.MediaType
+	if mt == "" {
+		mt = "application/octet-stream"
+	}
+	return "data:" + mt + ";base64," + base64.StdEncoding.EncodeToString(p.Data)
+}
+
+// validInput returns s as a tool input when it is a JSON value, "{}" when s
+// is empty, and false otherwise.
+func validInput(s string) (json.RawMessage, bool) {
+	if strings.TrimSpace(s) == "" {
+		return json.RawMessage("{}"), true
+	}
+	if !json.Valid([]byte(s)) {
+		return nil, false
+	}
+	return json.RawMessage(s), true
+}
+
+// The writers build an ordered JSON tree and emit it by hand, so that raw
+// values (provider blocks, tool inputs) go out byte for byte: encoding/json
+// would re-compact them.
+type (
+	// obj is a JSON object with ordered keys.
+	obj []kv
+	kv  struct {
+		k string
+		v any // obj, arr, string, int, bool, json.RawMessage or nil
+	}
+	arr []any
+)
+
+// emit writes v as JSON.
+func emit(b *bytes.Buffer, v any) {
+	switch v := v.(type) {
+	case nil:
+		b.WriteString("null")
+	case obj:
+		b.WriteByte('{')
+		for i, e := range v {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			emitString(b, e.k)
+			b.WriteByte(':')
+			emit(b, e.v)
+		}
+		b.WriteByte('}')
+	case arr:
+		b.WriteByte('[')
+		for i, e := range v {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			emit(b, e)
+		}
+		b.WriteByte(']')
+	case string:
+		emitString(b, v)
+	case int:
+		b.WriteString(strconv.Itoa(v))
+	case bool:
+		b.WriteString(strconv.FormatBool(v))
+	case json.RawMessage:
+		if len(v) == 0 {
+			b.WriteString("null")
+		} else {
+			b.Write(v)
+		}
+	default:
+		panic(fmt.Sprintf("transcript: cannot emit %T", v))
+	}
+}
+
+func emitString(b *bytes.Buffer, s string) {
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // encoding a string cannot fail
+	b.Truncate(b.Len() - 1)
+}

@@ -1,0 +1,227 @@
+package transcript
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/condense-dev/condense"
+)
+
+// Format names a transcript format (DESIGN §7 "CLI conventions").
+type Format string
+
+// The formats Read understands. FormatAuto asks Read to Detect the format.
+const (
+	FormatAuto         Format = "auto"
+	FormatClaudeCode   Format = "claude-code"
+	FormatCodex        Format = "codex"
+	FormatOpenAI       Format = "openai"
+	FormatAnthropic    Format = "anthropic"
+	FormatMiniSWEAgent Format = "mini-swe-agent"
+	FormatSWEAgent     Format = "swe-agent"
+	FormatCondense     Format = "condense"
+)
+
+// Formats lists every concrete format, in the order of DESIGN §7.
+var Formats = []Format{FormatClaudeCode, FormatCodex, FormatOpenAI, FormatAnthropic,
+	FormatMiniSWEAgent, FormatSWEAgent, FormatCondense}
+
+// WriteFormats lists the formats Write can produce.
+var WriteFormats = []Format{FormatOpenAI, FormatAnthropic, FormatCondense}
+
+func formatList(fs []Format) string {
+	s := make([]string, len(fs))
+	for i, f := range fs {
+		s[i] = string(f)
+	}
+	return strings.Join(s, ", ")
+}
+
+// ErrUnknownFormat is wrapped by errors about a format name ParseFormat does
+// not know and by Detect when no format matches.
+var ErrUnknownFormat = errors.New("unknown transcript format")
+
+// ParseFormat returns the Format named s. The empty string means FormatAuto.
+func ParseFormat(s string) (Format, error) {
+	if s == "" || s == string(FormatAuto) {
+		return FormatAuto, nil
+	}
+	for _, f := range Formats {
+		if s == string(f) {
+			return f, nil
+		}
+	}
+	return "", fmt.Errorf("%w %q (want auto, %s)", ErrUnknownFormat, s, formatList(Formats))
+}
+
+// Options says how Read reads. The zero value detects the format and
+// rejects malformed records.
+type Options struct {
+	// Format is the input's format; "" or FormatAuto detects it.
+	Format Format
+	// Lenient skips malformed records (counted in Transcript.Skipped) and
+	// drops tool results whose call is nowhere (counted in Dropped) instead
+	// of failing.
+	Lenient bool
+	// Name is the input's file name, used in errors.
+	Name string
+}
+
+// Transcript is what Read found in a file.
+type Transcript struct {
+	// Format is the format that was read (never FormatAuto).
+	Format Format
+	// Request holds the model, system text, tool definitions and the
+	// messages of the transcript. Messages is the whole log: when the file
+	// records an earlier compaction, the messages it replaced are still
+	// here and Checkpoint says how the agent rendered them.
+	Request condense.Request
+	// Checkpoint is an existing compaction imported from the file (a Claude
+	// Code compact boundary, a Codex compacted item), or nil.
+	Checkpoint *Checkpoint
+	// Skipped counts malformed records skipped under Options.Lenient.
+	Skipped int
+	// Repaired counts tool calls given the stand-in result
+	// "[no result recorded]" because the run was interrupted before their
+	// result was recorded.
+	Repaired int
+	// Dropped counts tool results whose call is nowhere, dropped under
+	// Options.Lenient.
+	Dropped int
+}
+
+// Checkpoint is a compaction the agent already made, imported from the file.
+type Checkpoint struct {
+	// Summary is the summary text the agent rendered in place of
+	// Messages[:FirstKept].
+	Summary string
+	// FirstKept is the index in Request.Messages of the first message after
+	// the summary (len(Messages) when none follows).
+	FirstKept int
+	// Source says which record the checkpoint comes from, e.g.
+	// "claude-code compact_boundary at line 42".
+	Source string
+}
+
+// StandInResult is the text of the result given to a tool call whose result
+// was never recorded (DESIGN §7 "Transcript readers").
+const StandInResult = "[no result recorded]"
+
+// Rendered returns the messages the agent itself would have sent: when t has
+// a Checkpoint, one user message holding the summary followed by
+// Messages[FirstKept:]; otherwise the messages unchanged. The slice is new;
+// the messages are shared.
+func (t *Transcript) Rendered() []condense.Message {
+	msgs := t.Request.Messages
+	if t.Checkpoint == nil {
+		return append([]condense.Message(nil), msgs...)
+	}
+	out := make([]condense.Message, 0, len(msgs)-t.Checkpoint.FirstKept+1)
+	out = append(out, condense.UserText(t.Checkpoint.Summary))
+	return append(out, msgs[t.Checkpoint.FirstKept:]...)
+}
+
+// ReadError is a malformed record: it names the file, the line (JSONL
+// formats) or the JSON path (JSON formats), and the problem. It unwraps to
+// an error wrapping condense.ErrMalformed.
+type ReadError struct {
+	File string
+	// Line is the 1-based line of a JSONL record, 0 for JSON documents.
+	Line int
+	// Path is the JSON path of the problem ("messages[3].content[1]"),
+	// empty when the whole line or file is at fault.
+	Path string
+	Err  error
+}
+
+func (e *ReadError) Error() string {
+	var b strings.Builder
+	if e.File != "" {
+		b.WriteString(e.File)
+	} else {
+		b.WriteString("<input>")
+	}
+	if e.Line > 0 {
+		b.WriteString(":")
+		b.WriteString(strconv.Itoa(e.Line))
+	}
+	if e.Path != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Path)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+func (e *ReadError) Unwrap() error { return e.Err }
+
+// ReadFile reads the transcript in the file at path. Options.Name defaults to
+// path.
+func ReadFile(path string, opts Options) (*Transcript, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Name == "" {
+		opts.Name = path
+	}
+	return ReadBytes(data, opts)
+}
+
+// Read reads a whole transcript from r.
+//
+// The messages of the result always pass condense.Validate: a tool call left
+// without a result before the newest step gets the stand-in result
+// StandInResult (IsError set) right after its message's other results, and a
+// result separated from its call is moved back next to it. Every malformed
+// record is a *ReadError wrapping condense.ErrMalformed, unless
+// Options.Lenient skips it.
+func Read(r io.Reader, opts Options) (*Transcript, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	return ReadBytes(data, opts)
+}
+
+// ReadBytes is Read on a byte slice. data is not retained.
+func ReadBytes(data []byte, opts Options) (*Transcript, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	f := opts.Format
+	if f == "" || f == FormatAuto {
+		var err error
+		if f, err = Detect(data); err != nil {
+			return nil, &ReadError{File: opts.Name, Err: err}
+		}
+	}
+	b := &builder{opts: opts, format: f}
+	var err error
+	switch f {
+	case FormatClaudeCode:
+		err = readClaudeCode(b, data)
+	case FormatCodex:
+		err = readCodex(b, data)
+	case FormatOpenAI:
+		err = readOpenAI(b, data)
+	case FormatAnthropic:
+		err = readAnthropic(b, data)
+	case FormatMiniSWEAgent:
+		err = readMiniSWEAgent(b, data)
+	case FormatSWEAgent:
+		err = readSWEAgent(b, data)
+	case FormatCondense:
+		err = readCondense(b, data)
+	default:
+		return nil, fmt.Errorf("%w %q (want auto, %s)", ErrUnknownFormat, f, formatList(Formats))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return b.finish()
+}
