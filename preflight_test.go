@@ -1,0 +1,353 @@
+package condense_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/condense-dev/condense"
+)
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+// shrinkMiddle is a custom strategy: keep the first message and the last
+// two, and put a one-line note for everything between (the seed 003 shape).
+func shrinkMiddle() condense.Strategy {
+	return condense.Func("shrink_middle", func(_ context.Context, cc *condense.CompactionContext) ([]condense.Message, error) {
+		h := cc.Current.Messages()
+		if len(h) < 4 {
+			return h, nil
+		}
+		out := []condense.Message{h[0], condense.UserText("Earlier: things happened.")}
+		return append(out, h[len(h)-2:]...), nil
+	})
+}
+
+// growing is a strategy whose candidate is larger than its input.
+var growing = condense.Func("growing", func(_ context.Context, cc *condense.CompactionContext) ([]condense.Message, error) {
+	h := cc.Current.Messages()
+	return append([]condense.Message{condense.UserText(big("padding", 500))}, h...), nil
+})
+
+func opts(window int) *condense.Options {
+	return &condense.Options{Settings: condense.Settings{Window: window, ReservedOutput: 200}, Logger: quiet}
+}
+
+func TestPreflightPassThroughUnderThreshold(t *testing.T) {
+	s := (&session{}).user("hello").assistant("hi").user("bye")
+	pf := condense.NewPreflight(&byteCounter{}, shrinkMiddle(), opts(10_000))
+	res, err := pf.Prepare(context.Background(), condense.Request{Model: "m", Messages: s.msgs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Records) != 0 || res.Pressured {
+		t.Fatalf("compacted under threshold: %+v", res.Records)
+	}
+	if !reflect.DeepEqual(res.Request.Messages, s.msgs) {
+		t.Fatalf("request changed")
+	}
+	if res.Budget.InputLimit() != 9_800 || res.Budget.Threshold() != 7_350 {
+		t.Fatalf("budget %+v: limit %d threshold %d", res.Budget, res.Budget.InputLimit(), res.Budget.Threshold())
+	}
+}
+
+func TestPreflightCompactsOverThreshold(t *testing.T) {
+	s := &session{}
+	s.user("task: fix it")
+	for i := 0; i < 8; i++ {
+		s.user("note " + big("details", 100)).assistant("Noted.")
+	}
+	s.user("What next?")
+	orig := append([]condense.Message(nil), s.msgs...)
+	pf := condense.NewPreflight(&byteCounter{}, shrinkMiddle(), opts(2_000))
+	res, err := pf.Prepare(context.Background(), condense.Request{Model: "m", Messages: s.msgs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Records) != 1 {
+		t.Fatalf("records = %+v", res.Records)
+	}
+	r := res.Records[0]
+	if r.Strategy != "shrink_middle" || r.MessagesBefore != 18 || r.MessagesAfter != 4 || r.TokensAfter >= r.TokensBefore || r.Window != 2_000 {
+		t.Fatalf("record %+v", r)
+	}
+	if len(res.Request.Messages) != 4 || res.Tokens != r.TokensAfter {
+		t.Fatalf("request has %d messages, tokens %d", len(res.Request.Messages), res.Tokens)
+	}
+	// Mapped back: the first item is log message 0, the note synthesized,
+	// the last two the log's last two.
+	got := []int{res.Rendering[0].Index, res.Rendering[1].Index, res.Rendering[2].Index, res.Rendering[3].Index}
+	if !reflect.DeepEqual(got, []int{0, -1, 16, 17}) {
+		t.Fatalf("source map %v", got)
+	}
+	// I9: the caller's slice is untouched.
+	if !reflect.DeepEqual(s.msgs, orig) {
+		t.Fatal("caller's messages modified")
+	}
+	// The next call with one more message grows the rendering at its end.
+	s.assistant("Issue the refund.")
+	res2, err := pf.Prepare(context.Background(), condense.Request{Model: "m", Messages: s.msgs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res2.Records) != 0 || len(res2.Request.Messages) != 5 || res2.Rendering[4].Index != 18 {
+		t.Fatalf("second call: %d records, %d messages", len(res2.Records), len(res2.Request.Messages))
+	}
+	for i := 0; i < 4; i++ {
+		if !reflect.DeepEqual(res2.Request.Messages[i], res.Request.Messages[i]) {
+			t.Fatalf("prefix changed at %d between calls", i)
+		}
+	}
+}
+
+func TestPreflightRefusesNonReducingCandidate(t *testing.T) {
+	s := &session{}
+	for i := 0; i < 5; i++ {
+		s.user(big("x", 250)).assistant("ok")
+	}
+	pf := condense.NewPreflight(&byteCounter{}, growing, opts(1_000))
+	res, err := pf.Prepare(context.Background(), condense.Request{Messages: s.msgs})
+	if err != nil {
+		t.Fatalf("fits the input limit, should be sent: %v", err)
+	}
+	if len(res.Records) != 0 || len(res.Rejected) == 0 || !res.Pressured {
+		t.Fatalf("records %v rejected %v", res.Records, res.Rejected)
+	}
+	if !strings.Contains(res.Rejected[0].Error(), "does not reduce") {
+		t.Fatalf("rejection: %v", res.Rejected[0])
+	}
+	// A manual compaction keeps a non-reducing candidate (B2).
+	mres, err := pf.Compact(context.Background(), condense.Request{Messages: s.msgs}, condense.CompactOptions{})
+	if err != nil || len(mres.Records) != 1 || !mres.Records[0].Manual {
+		t.Fatalf("manual: %v %+v", err, mres)
+	}
+}
+
+func TestPreflightWindowExceeded(t *testing.T) {
+	s := (&session{}).user(big("huge", 2000))
+	pf := condense.NewPreflight(&byteCounter{}, shrinkMiddle(), opts(1_000))
+	_, err := pf.Prepare(context.Background(), condense.Request{Model: "m", Messages: s.msgs})
+	var we *condense.WindowError
+	if !errors.As(err, &we) || !errors.Is(err, condense.ErrContextWindowExceeded) {
+		t.Fatalf("err = %v", err)
+	}
+	if we.Window != 1_000 || we.InputLimit != 800 || we.Tokens <= 800 {
+		t.Fatalf("%+v", we)
+	}
+	if condense.ErrorCode(err) != "context_window_exceeded" {
+		t.Fatalf("code %q", condense.ErrorCode(err))
+	}
+}
+
+// countingStrategy records each call's emergency flag and drops the oldest
+// non-protected unit when emergency, else does nothing useful.
+type recordingStrategy struct {
+	calls []bool
+	inner condense.Strategy
+}
+
+func (r *recordingStrategy) Name() string { return "recording" }
+func (r *recordingStrategy) Compact(ctx context.Context, cc *condense.CompactionContext) (*condense.Candidate, error) {
+	r.calls = append(r.calls, cc.Emergency)
+	if !cc.Emergency {
+		return nil, condense.ErrNothingToCompact
+	}
+	return r.inner.Compact(ctx, cc)
+}
+
+func TestPreflightEmergencyPass(t *testing.T) {
+	s := &session{}
+	for i := 0; i < 6; i++ {
+		s.user(big("x", 600)).assistant("ok")
+	}
+	rs := &recordingStrategy{inner: shrinkMiddle()}
+	pf := condense.NewPreflight(&byteCounter{}, rs, opts(1_500))
+	res, err := pf.Prepare(context.Background(), condense.Request{Messages: s.msgs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(rs.calls, []bool{false, true}) {
+		t.Fatalf("attempts %v, want normal then emergency", rs.calls)
+	}
+	if len(res.Records) != 1 || !res.Records[0].Emergency {
+		t.Fatalf("records %+v", res.Records)
+	}
+}
+
+func TestPreflightSuppressesAfterTwoPressured(t *testing.T) {
+	// A strategy that shrinks a little each time, never below threshold.
+	n := 0
+	nibble := condense.Func("nibble", func(_ context.Context, cc *condense.CompactionContext) ([]condense.Message, error) {
+		n++
+		h := cc.Current.Messages()
+		first := h[0]
+		first.Parts = []condense.Part{condense.Text(first.TextContent()[:len(first.TextContent())-40])}
+		return append([]condense.Message{first}, h[1:]...), nil
+	})
+	s := (&session{}).user(big("x", 1400)).assistant("ok")
+	pf := condense.NewPreflight(&byteCounter{}, nibble, opts(1_000))
+	ctx := context.Background()
+	for i := 0; i < 3; i++ {
+		s.assistant("more")
+		res, err := pf.Prepare(ctx, condense.Request{Messages: s.msgs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Pressured {
+			t.Fatalf("call %d not pressured", i)
+		}
+		if (i == 2) != res.Suppressed {
+			t.Fatalf("call %d suppressed=%v", i, res.Suppressed)
+		}
+	}
+	if n != 2 {
+		t.Fatalf("strategy ran %d times, want 2", n)
+	}
+	// A new user prompt resets the counter.
+	s.user("new prompt")
+	res, err := pf.Prepare(ctx, condense.Request{Messages: s.msgs})
+	if err != nil || res.Suppressed || n != 3 {
+		t.Fatalf("after a new prompt: err %v suppressed %v runs %d", err, res.Suppressed, n)
+	}
+}
+
+func TestPreflightCountsOnlyNewMessages(t *testing.T) {
+	c := &byteCounter{}
+	pf := condense.NewPreflight(c, shrinkMiddle(), opts(1_000_000))
+	s := &session{}
+	ctx := context.Background()
+	for i := 0; i < 200; i++ {
+		s.user("q").assistant("a")
+		if _, err := pf.Prepare(ctx, condense.Request{Messages: s.msgs}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Each message counted once: 400 messages.
+	if got := c.calls.Load(); got != 400 {
+		t.Fatalf("counted %d messages, want 400", got)
+	}
+}
+
+func TestPreflightNoticesEditedHistory(t *testing.T) {
+	for _, verify := range []bool{false, true} {
+		c := &byteCounter{}
+		o := opts(1_000_000)
+		o.VerifyPrefix = verify
+		pf := condense.NewPreflight(c, nil, o)
+		s := (&session{}).user("a").assistant("b").user("c")
+		ctx := context.Background()
+		if _, err := pf.Prepare(ctx, condense.Request{Messages: s.msgs}); err != nil {
+			t.Fatal(err)
+		}
+		edited := append([]condense.Message(nil), s.msgs...)
+		edited[2] = condense.Message{ID: "other", Role: condense.RoleUser, Parts: []condense.Part{condense.Text(big("longer", 100))}}
+		res, err := pf.Prepare(ctx, condense.Request{Messages: edited})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := condense.CountRequest(c, &condense.Request{Messages: edited})
+		if res.Tokens != want {
+			t.Fatalf("verify=%v: tokens %d after edit, full count %d", verify, res.Tokens, want)
+		}
+		if res.Request.Messages[2].ID != "other" {
+			t.Fatalf("stale message rendered")
+		}
+	}
+}
+
+func TestPreflightRejectsInvalidHistory(t *testing.T) {
+	s := (&session{}).user("a")
+	s.msgs = append(s.msgs, msg(condense.RoleTool, result("nope")))
+	pf := condense.NewPreflight(&byteCounter{}, nil, opts(10_000))
+	_, err := pf.Prepare(context.Background(), condense.Request{Messages: s.msgs})
+	var ve *condense.ValidationError
+	if !errors.As(err, &ve) || ve.Index != 1 {
+		t.Fatalf("err = %v", err)
+	}
+	// Fixing the history makes the next call work.
+	if _, err := pf.Prepare(context.Background(), condense.Request{Messages: s.msgs[:1]}); err != nil {
+		t.Fatalf("after fix: %v", err)
+	}
+}
+
+func TestPreflightUnknownModelNoGuard(t *testing.T) {
+	s := (&session{}).user(big("huge", 5000))
+	pf := condense.NewPreflight(&byteCounter{}, shrinkMiddle(), &condense.Options{Logger: quiet})
+	res, err := pf.Prepare(context.Background(), condense.Request{Model: "mystery-model", Messages: s.msgs})
+	if err != nil || res.Budget.Known() {
+		t.Fatalf("unknown model: err %v budget %+v", err, res.Budget)
+	}
+}
+
+func TestPreflightCompactionOffKeepsGuard(t *testing.T) {
+	s := &session{}
+	for i := 0; i < 10; i++ {
+		s.user(big("x", 200)).assistant("ok")
+	}
+	pf := condense.NewPreflight(&byteCounter{}, shrinkMiddle(), opts(1_000))
+	_, err := pf.Prepare(context.Background(), condense.Request{Messages: s.msgs}, condense.WithoutCompaction())
+	if !errors.Is(err, condense.ErrContextWindowExceeded) {
+		t.Fatalf("err = %v", err)
+	}
+	pf2 := condense.NewPreflight(&byteCounter{}, nil, opts(1_000))
+	if _, err := pf2.Prepare(context.Background(), condense.Request{Messages: s.msgs}); !errors.Is(err, condense.ErrContextWindowExceeded) {
+		t.Fatalf("nil strategy: err = %v", err)
+	}
+}
+
+func TestPreflightEagerMode(t *testing.T) {
+	o := opts(1_000_000)
+	o.EagerTurns = 3
+	pf := condense.NewPreflight(&byteCounter{}, shrinkMiddle(), o)
+	s := &session{}
+	var compactedAt []int
+	for i := 0; i < 7; i++ {
+		s.user("q").assistant("a")
+		res, err := pf.Prepare(context.Background(), condense.Request{Messages: s.msgs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Records) > 0 {
+			compactedAt = append(compactedAt, i)
+		}
+	}
+	if !reflect.DeepEqual(compactedAt, []int{2, 5}) {
+		t.Fatalf("eager compactions at %v, want [2 5]", compactedAt)
+	}
+}
+
+func TestPreflightBudgetNote(t *testing.T) {
+	o := opts(10_000)
+	o.BudgetNote = true
+	pf := condense.NewPreflight(&byteCounter{}, nil, o)
+	s := (&session{}).user("hello")
+	res, err := pf.Prepare(context.Background(), condense.Request{Messages: s.msgs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := res.Request.Messages[len(res.Request.Messages)-1]
+	if len(res.Request.Messages) != 2 || !strings.HasPrefix(last.TextContent(), "[condense: context ") || res.Rendering[1].Edit != condense.EditNote {
+		t.Fatalf("note missing: %+v", res.Request.Messages)
+	}
+}
+
+func TestResolveBudgetPrecedence(t *testing.T) {
+	req := &condense.Request{MaxOutputTokens: 8000, ThinkingBudget: 2000}
+	info := condense.ModelInfo{Window: 200_000}
+	b := condense.ResolveBudget(req, info, condense.Settings{Fraction: 0.5}, condense.Settings{Window: 100_000, Fraction: 0.9}, condense.Settings{ReservedOutput: 1000})
+	if b.Window != 100_000 || b.Fraction != 0.5 || b.ReservedOutput != 3000 {
+		t.Fatalf("%+v", b)
+	}
+	b = condense.ResolveBudget(req, info)
+	if b.Window != 200_000 || b.ReservedOutput != 10_000 || b.Fraction != condense.DefaultFraction {
+		t.Fatalf("%+v", b)
+	}
+	b = condense.ResolveBudget(&condense.Request{}, condense.ModelInfo{Window: 64_000})
+	if b.InputLimit() != 59_904 || b.Threshold() != 44_928 {
+		t.Fatalf("stats example budget: %d %d", b.InputLimit(), b.Threshold())
+	}
+}
