@@ -1,0 +1,510 @@
+package ledger
+
+import (
+	"encoding/json"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/condense-dev/condense"
+)
+
+func regexpMust(s string) *regexp.Regexp { return regexp.MustCompile(s) }
+
+// Pattern is a custom extraction rule: every match of Regexp in a text
+// becomes an item of Kind, its value the first submatch when there is one
+// and the whole match otherwise.
+type Pattern struct {
+	Kind   Kind
+	Regexp *regexp.Regexp
+}
+
+// Extractor extracts ledger items. The zero Extractor is ready to use with
+// the defaults; the package-level functions use one.
+type Extractor struct {
+	// MaxValueLen caps an item's value, in bytes; 0 means
+	// DefaultMaxValueLen.
+	MaxValueLen int
+	// MaxPerKind caps the items of one kind taken from one message or one
+	// tool result (the first ones are kept), so a 10,000-line log does not
+	// flood the ledger; 0 means DefaultMaxPerKind, a negative value means
+	// no cap.
+	MaxPerKind int
+	// ShellTools names extra tools (case-insensitive) whose calls run a
+	// command given in their "command", "cmd" or "script" input, besides
+	// the built-in names (bash, shell, exec, run, terminal, run_command,
+	// execute_bash, …).
+	ShellTools []string
+	// Patterns are extra rules run over every text after redaction.
+	Patterns []Pattern
+}
+
+// DefaultMaxPerKind is the default cap of items of one kind per message or
+// tool result.
+const DefaultMaxPerKind = 20
+
+func (e *Extractor) maxValueLen() int {
+	if e.MaxValueLen <= 0 {
+		return DefaultMaxValueLen
+	}
+	return e.MaxValueLen
+}
+
+func (e *Extractor) maxPerKind() int {
+	if e.MaxPerKind == 0 {
+		return DefaultMaxPerKind
+	}
+	if e.MaxPerKind < 0 {
+		return 0
+	}
+	return e.MaxPerKind
+}
+
+var defaultExtractor Extractor
+
+// Extract returns the items of a span of the log with the default
+// Extractor. See Extractor.Extract.
+func Extract(msgs []condense.Message, base int) []Item {
+	return defaultExtractor.Extract(msgs, base)
+}
+
+// ExtractMessage returns the items of one message with the default
+// Extractor. See Extractor.ExtractMessage.
+func ExtractMessage(m *condense.Message, index int) []Item {
+	return defaultExtractor.ExtractMessage(m, index)
+}
+
+// ExtractResult returns the items of one tool result with the default
+// Extractor. See Extractor.ExtractResult.
+func ExtractResult(call, result *condense.Part, index int) []Item {
+	return defaultExtractor.ExtractResult(call, result, index)
+}
+
+// Task returns the task item of m, the first user message of the log:
+// its text, trimmed to one line and capped. ok is false when m has no text.
+func Task(m *condense.Message, index int) (it Item, ok bool) {
+	return defaultExtractor.Task(m, index)
+}
+
+// Extract returns the items of msgs, a span of the log whose first message
+// has log index base: deduplicated (see Set), in order of first appearance,
+// each with the log index it was last seen at. When base is 0 the span
+// starts the log and its first user message is the task. Tool results are
+// read with the tool call they answer when the call is in the span, so a
+// command carries its exit status and a read file its access.
+//
+// The result depends only on the arguments and the Extractor's options.
+func (e *Extractor) Extract(msgs []condense.Message, base int) []Item {
+	var set Set
+	calls := make(map[string]*condense.Part)
+	taskDone := base != 0
+	for i := range msgs {
+		m := &msgs[i]
+		idx := base + i
+		if !taskDone && m.Role == condense.RoleUser {
+			taskDone = true
+			if it, ok := e.Task(m, idx); ok {
+				set.Add(it)
+			}
+		}
+		set.Add(e.message(m, idx, calls)...)
+	}
+	return set.Items()
+}
+
+// ExtractMessage returns the items of one message at log index index,
+// deduplicated. A tool message's results are read without their calls (use
+// ExtractResult, or Extract over the span, to have them). It does not know
+// whether m is the task; see Task.
+func (e *Extractor) ExtractMessage(m *condense.Message, index int) []Item {
+	return Dedup(e.message(m, index, nil))
+}
+
+// ExtractResult returns the items of one tool result at log index index,
+// deduplicated: what a mask placeholder keeps. call, the tool call the
+// result answers, may be nil; when given, it says which command ran (with
+// the exit status read from the result) and which file was read or
+// written.
+func (e *Extractor) ExtractResult(call, result *condense.Part, index int) []Item {
+	return Dedup(e.result(call, result, index))
+}
+
+// Task returns the task item of m; see the package-level Task.
+func (e *Extractor) Task(m *condense.Message, index int) (Item, bool) {
+	v := clean(Redact(m.TextContent()), e.maxValueLen())
+	if v == "" {
+		return Item{}, false
+	}
+	return Item{Kind: KindTask, Value: v, Source: index}, true
+}
+
+func (e *Extractor) message(m *condense.Message, index int, calls map[string]*condense.Part) []Item {
+	var out []Item
+	if m.Pinned {
+		var text string
+		if m.Role == condense.RoleTool {
+			for i := range m.Parts {
+				text += resultText(&m.Parts[i])
+			}
+		} else {
+			text = m.TextContent()
+		}
+		if v := clean(Redact(text), e.maxValueLen()); v != "" {
+			out = append(out, Item{Kind: KindPinned, Value: v, Source: index})
+		}
+	}
+	for i := range m.Parts {
+		p := &m.Parts[i]
+		switch p.Type {
+		case condense.PartText:
+			text := Redact(p.Text)
+			s := newScanner(e, index, m.Role == condense.RoleTool)
+			switch m.Role {
+			case condense.RoleUser:
+				s.prose(text, KindConstraint, constraintCues)
+			case condense.RoleAssistant:
+				if m.Status == condense.StatusComplete {
+					s.prose(text, KindDecision, decisionCues)
+				}
+			}
+			s.text(text)
+			out = append(out, s.items...)
+		case condense.PartToolCall:
+			if calls != nil && p.ID != "" {
+				calls[p.ID] = p
+			}
+			out = append(out, e.call(p, index)...)
+		case condense.PartToolResult:
+			var call *condense.Part
+			if calls != nil {
+				call = calls[p.CallID]
+			}
+			out = append(out, e.result(call, p, index)...)
+		}
+	}
+	return out
+}
+
+// resultText joins the text parts of a tool result.
+func resultText(p *condense.Part) string {
+	if p.Type == condense.PartText {
+		return p.Text
+	}
+	var n int
+	for i := range p.Content {
+		if p.Content[i].Type == condense.PartText {
+			n += len(p.Content[i].Text) + 1
+		}
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i := range p.Content {
+		if p.Content[i].Type == condense.PartText {
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(p.Content[i].Text)
+		}
+	}
+	return b.String()
+}
+
+func (e *Extractor) result(call, result *condense.Part, index int) []Item {
+	text := Redact(resultText(result))
+	s := newScanner(e, index, true)
+	if call != nil {
+		s.items = append(s.items, e.call(call, index)...)
+		for i := range s.items {
+			it := &s.items[i]
+			if it.Kind == KindCommand && e.isShell(call.Name) {
+				it.Exit = exitStatus(text)
+				it.Failed = it.Exit == nil && result.IsError
+			}
+		}
+	}
+	s.text(text)
+	return s.items
+}
+
+// ---- tool calls ---------------------------------------------------------------
+
+var shellNames = map[string]bool{"bash": true, "shell": true, "sh": true, "zsh": true, "exec": true,
+	"run": true, "terminal": true, "run_command": true, "execute_bash": true, "execute_command": true,
+	"run_shell_command": true, "run_terminal_cmd": true, "shell_command": true, "local_shell": true,
+	"cmd": true, "powershell": true, "command": true, "execute": true, "run_in_terminal": true,
+	"container.exec": true, "bash_tool": true, "terminal_command": true}
+
+func (e *Extractor) isShell(name string) bool {
+	n := strings.ToLower(name)
+	if shellNames[n] {
+		return true
+	}
+	for _, s := range e.ShellTools {
+		if strings.EqualFold(s, name) {
+			return true
+		}
+	}
+	return strings.Contains(n, "bash") || strings.Contains(n, "shell") || strings.Contains(n, "terminal")
+}
+
+var pathKeys = []string{"path", "file_path", "filePath", "filepath", "filename", "file", "target",
+	"target_file", "notebook_path", "relative_workspace_path", "absolute_path", "source", "destination",
+	"old_path", "new_path", "paths", "files", "file_paths"}
+
+var urlKeys = []string{"url", "uri", "href", "endpoint"}
+
+var commandKeys = []string{"command", "cmd", "script", "commands"}
+
+// call returns the items of a tool call: the command of a shell tool, the
+// files a file tool reads or writes, the files of a patch, and addresses.
+func (e *Extractor) call(p *condense.Part, index int) []Item {
+	var in map[string]any
+	if len(p.Input) == 0 || json.Unmarshal(p.Input, &in) != nil {
+		in = nil
+	}
+	s := newScanner(e, index, false)
+	name := strings.ToLower(p.Name)
+	if e.isShell(p.Name) {
+		for _, k := range commandKeys {
+			if cmd := commandString(in[k]); cmd != "" {
+				cmd = Redact(cmd)
+				s.add(KindCommand, cmd)
+				if strings.HasPrefix(cmd, "apply_patch") {
+					for _, f := range patchFiles(cmd) {
+						if it := s.add(KindFile, f); it != nil {
+							it.Access = Written
+						}
+					}
+				}
+				break
+			}
+		}
+	}
+	acc := toolAccess(name, in)
+	for _, k := range pathKeys {
+		for _, v := range stringsOf(in[k]) {
+			if pth, ok := cleanPath(strings.TrimSpace(v), true); ok {
+				if it := s.add(KindFile, pth); it != nil {
+					it.Access = acc
+				}
+			}
+		}
+	}
+	if strings.Contains(name, "patch") || strings.Contains(name, "diff") {
+		for _, v := range in {
+			if str, ok := v.(string); ok {
+				for _, f := range patchFiles(str) {
+					if it := s.add(KindFile, f); it != nil {
+						it.Access = Written
+					}
+				}
+			}
+		}
+		if in == nil {
+			var raw string
+			if json.Unmarshal(p.Input, &raw) == nil {
+				for _, f := range patchFiles(raw) {
+					if it := s.add(KindFile, f); it != nil {
+						it.Access = Written
+					}
+				}
+			}
+		}
+	}
+	for _, k := range urlKeys {
+		for _, v := range stringsOf(in[k]) {
+			v = Redact(strings.TrimSpace(v))
+			if strings.Contains(v, "://") {
+				s.add(KindURL, v)
+			}
+		}
+	}
+	return s.items
+}
+
+// commandString returns the command of a shell call's input value: a string,
+// or an argv array (["bash", "-lc", "go test ./..."] → "go test ./...").
+func commandString(v any) string {
+	switch c := v.(type) {
+	case string:
+		return strings.TrimSpace(c)
+	case []any:
+		var argv []string
+		for _, a := range c {
+			if s, ok := a.(string); ok {
+				argv = append(argv, s)
+			}
+		}
+		if len(argv) == 3 && (argv[1] == "-c" || argv[1] == "-lc" || argv[1] == "-ic") {
+			return strings.TrimSpace(argv[2])
+		}
+		return strings.Join(argv, " ")
+	}
+	return ""
+}
+
+func stringsOf(v any) []string {
+	switch x := v.(type) {
+	case string:
+		if x != "" {
+			return []string{x}
+		}
+	case []any:
+		var out []string
+		for _, a := range x {
+			if s, ok := a.(string); ok && s != "" {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+var writeWords = []string{"write", "edit", "create", "patch", "replace", "insert", "append", "delete",
+	"remove", "move", "rename", "save", "mkdir", "touch"}
+var readWords = []string{"read", "view", "cat", "open", "show", "get_file", "head", "tail", "load", "fetch_file"}
+
+// toolAccess classifies a file tool by its name, or for an editor tool that
+// takes a sub-command (str_replace_based_edit_tool) by that command.
+func toolAccess(name string, in map[string]any) Access {
+	if sub, ok := in["command"].(string); ok && (strings.Contains(name, "edit") || strings.Contains(name, "str_replace")) {
+		switch sub {
+		case "view":
+			return Read
+		case "create", "str_replace", "insert", "undo_edit", "write", "append":
+			return Written
+		}
+	}
+	for _, w := range writeWords {
+		if strings.Contains(name, w) {
+			return Written
+		}
+	}
+	for _, w := range readWords {
+		if strings.Contains(name, w) {
+			return Read
+		}
+	}
+	return Mentioned
+}
+
+// patchFiles returns the files a patch touches: apply_patch's "*** Update
+// File: x" headers and unified diffs' "+++ b/x".
+func patchFiles(text string) []string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		var f string
+		for _, p := range []string{"*** Update File: ", "*** Add File: ", "*** Delete File: ", "*** Move to: ", "+++ b/", "+++ "} {
+			if rest, ok := strings.CutPrefix(line, p); ok {
+				f = strings.TrimSpace(rest)
+				break
+			}
+		}
+		if f == "" || f == "/dev/null" {
+			continue
+		}
+		if p, ok := cleanPath(f, true); ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// exitRe finds an exit status in a result's first or last lines: "exit
+// code 1", "Exit code: 1", "exited with 2", "exit status 1",
+// "returncode=1", "Process exited with code 1".
+var exitRe = regexp.MustCompile(`(?i)(?:exit(?:ed)?[ _](?:with[ _])?(?:code|status)?|exit_code|returncode|return code)["']?\s*[:=]?\s*(-?\d{1,3})\b`)
+
+func exitStatus(text string) *int {
+	const edge = 400
+	var cand []string
+	if len(text) <= 2*edge {
+		cand = []string{text}
+	} else {
+		// The tail first: a status at the end is the final one.
+		cand = []string{text[len(text)-edge:], text[:edge]}
+	}
+	for _, c := range cand {
+		ms := exitRe.FindAllStringSubmatch(c, -1)
+		if len(ms) == 0 {
+			continue
+		}
+		n, err := strconv.Atoi(ms[len(ms)-1][1])
+		if err != nil {
+			continue
+		}
+		return &n
+	}
+	return nil
+}
+
+// ---- prose ---------------------------------------------------------------------
+
+var decisionCues = []string{"i'll use", "i will", "decided to", "decide to", "let's go with", "let's use",
+	"instead of", "we'll use", "we will use", "i'm going with", "i am going with", "going to use",
+	"i'll go with", "i'll switch", "i chose", "we chose", "the plan is"}
+
+var constraintCues = []string{"must", "must not", "mustn't", "never", "always", "don't", "do not",
+	"only", "make sure", "should not", "shouldn't", "avoid"}
+
+// prose finds sentences holding one of cues (whole words, case-insensitive)
+// and adds each as an item of kind k.
+func (s *scanner) prose(text string, k Kind, cues []string) {
+	inFence := false
+	for _, line := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "```") {
+			inFence = !inFence
+			continue
+		}
+		if inFence || t == "" {
+			continue
+		}
+		for _, sent := range sentences(t) {
+			if len(sent) < 8 {
+				continue
+			}
+			low := strings.ToLower(strings.ReplaceAll(sent, "’", "'"))
+			for _, c := range cues {
+				if hasWord(low, c) {
+					s.add(k, sent)
+					break
+				}
+			}
+		}
+	}
+}
+
+// sentences splits a line at ". ", "! " and "? ".
+func sentences(t string) []string {
+	var out []string
+	start := 0
+	for i := 0; i+1 < len(t); i++ {
+		if (t[i] == '.' || t[i] == '!' || t[i] == '?') && t[i+1] == ' ' {
+			out = append(out, strings.TrimSpace(t[start:i+1]))
+			start = i + 2
+		}
+	}
+	if start < len(t) {
+		out = append(out, strings.TrimSpace(t[start:]))
+	}
+	return out
+}
+
+// hasWord reports whether w occurs in s bounded by non-letters.
+func hasWord(s, w string) bool {
+	for off := 0; ; {
+		k := strings.Index(s[off:], w)
+		if k < 0 {
+			return false
+		}
+		k += off
+		e := k + len(w)
+		if (k == 0 || !isAlpha(s[k-1])) && (e == len(s) || !isAlpha(s[e])) {
+			return true
+		}
+		off = k + 1
+	}
+}

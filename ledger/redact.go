@@ -1,0 +1,171 @@
+package ledger
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Redacted replaces every secret Redact finds.
+const Redacted = "[REDACTED]"
+
+// A redaction rule: the regular expression runs only on lines holding one
+// of its triggers, which keeps Redact fast on megabytes of tool output.
+type redaction struct {
+	triggers []string
+	// re matches a secret: with no groups the whole match is the secret;
+	// with groups, group 2 is the secret and groups 1 and 3 are kept.
+	re *regexp.Regexp
+}
+
+// apply redacts every match of r in line.
+func (r *redaction) apply(line string) string {
+	ms := r.re.FindAllStringSubmatchIndex(line, -1)
+	if ms == nil {
+		return line
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range ms {
+		from, to := m[0], m[1]
+		if len(m) >= 6 && m[4] >= 0 {
+			from, to = m[4], m[5]
+		}
+		v := line[from:to]
+		if strings.HasPrefix(v, "[") || strings.EqualFold(v, "bearer") || strings.EqualFold(v, "basic") || strings.EqualFold(v, "token") {
+			continue
+		}
+		b.WriteString(line[last:from])
+		b.WriteString(Redacted)
+		last = to
+	}
+	if last == 0 {
+		return line
+	}
+	b.WriteString(line[last:])
+	return b.String()
+}
+
+var redactions = []redaction{
+	// Passwords in URLs: scheme://user:pass@host keeps the user.
+	{[]string{"://"}, regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@"'<>]*:)([^\s@/"'<>]+)(@)`)},
+	// Bearer and other Authorization header values.
+	{[]string{"uthorization", "UTHORIZATION"}, regexp.MustCompile(`(?i)(authorization["']?\s*[:=]\s*["']?(?:bearer\s+|basic\s+|token\s+)?)([^\s"',;\[]+)`)},
+	{[]string{"earer", "EARER"}, regexp.MustCompile(`(?i)(\bbearer\s+)([A-Za-z0-9._~+/\-]{8,}=*)`)},
+	// Vendor key shapes.
+	{[]string{"sk-"}, regexp.MustCompile(`\bsk-[A-Za-z0-9_\-]{16,}`)},
+	{[]string{"AKIA", "ASIA"}, regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
+	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})`)},
+	{[]string{"xox"}, regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9\-]{10,}`)},
+	{[]string{"AIza"}, regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{30,}`)},
+	// key=value and "key": "value" secrets: password=, token=, api_key:, …
+	{[]string{"assw", "ASSW", "ecret", "ECRET", "oken", "OKEN", "pi_key", "PI_KEY", "pikey", "PIKEY", "piKey", "pi-key", "ccess_key", "CCESS_KEY", "ccessKey", "rivate_key", "RIVATE_KEY", "pwd", "PWD"},
+		regexp.MustCompile(`(?i)(\b[a-z0-9_\-]*(?:password|passwd|pwd|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key)["']?\s*[:=]\s*["']?)([^\s"'&,;<>=\[][^\s"'&,;<>]*)`)},
+}
+
+const (
+	pemBegin = "-----BEGIN "
+	pemKey   = "PRIVATE KEY-----"
+	pemEnd   = "-----END "
+)
+
+// Redact returns s with secrets replaced by "[REDACTED]": PEM private keys
+// (the whole block), API keys of known shapes (OpenAI and Anthropic sk-…,
+// AWS AKIA…, GitHub ghp_… and github_pat_…, Slack xox…-, Google AIza…),
+// Authorization header and bearer token values, password=, token=, secret=
+// and api_key= style values (in query strings, environment assignments,
+// JSON and YAML), and the password of a URL (scheme://user:pass@host →
+// scheme://user:[REDACTED]@host). Text without secrets is returned as is.
+// Redact is idempotent.
+func Redact(s string) string {
+	s = redactPEM(s)
+	var active []*redaction
+	for i := range redactions {
+		r := &redactions[i]
+		for _, t := range r.triggers {
+			if strings.Contains(s, t) {
+				active = append(active, r)
+				break
+			}
+		}
+	}
+	if len(active) == 0 {
+		return s
+	}
+	var b strings.Builder
+	changed := false
+	for start := 0; start < len(s); {
+		end := strings.IndexByte(s[start:], '\n')
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += start
+		}
+		line := s[start:end]
+		red := line
+		for _, r := range active {
+			for _, t := range r.triggers {
+				if strings.Contains(red, t) {
+					red = r.apply(red)
+					break
+				}
+			}
+		}
+		if red != line && !changed {
+			changed = true
+			b.Grow(len(s))
+			b.WriteString(s[:start])
+		}
+		if changed {
+			b.WriteString(red)
+			if end < len(s) {
+				b.WriteByte('\n')
+			}
+		}
+		start = end + 1
+	}
+	if !changed {
+		return s
+	}
+	return b.String()
+}
+
+// redactPEM replaces every PEM private key block, from its BEGIN line to
+// the end of its END line (or to the end of s when the block is cut off).
+func redactPEM(s string) string {
+	if !strings.Contains(s, pemKey) {
+		return s
+	}
+	var b strings.Builder
+	rest := s
+	for {
+		k := strings.Index(rest, pemKey)
+		if k < 0 {
+			break
+		}
+		begin := strings.LastIndex(rest[:k], pemBegin)
+		if begin < 0 || strings.Contains(rest[begin:k], "\n") {
+			// Not a BEGIN line (an END line, or prose): keep it.
+			b.WriteString(rest[:k+len(pemKey)])
+			rest = rest[k+len(pemKey):]
+			continue
+		}
+		b.WriteString(rest[:begin])
+		b.WriteString(Redacted)
+		after := rest[k+len(pemKey):]
+		e := strings.Index(after, pemEnd)
+		if e < 0 {
+			rest = ""
+			break
+		}
+		tail := after[e:]
+		if nl := strings.Index(tail, pemKey); nl >= 0 && !strings.Contains(tail[:nl], "\n") {
+			rest = tail[nl+len(pemKey):]
+		} else if nl := strings.IndexByte(tail, '\n'); nl >= 0 {
+			rest = tail[nl:]
+		} else {
+			rest = ""
+		}
+	}
+	b.WriteString(rest)
+	return b.String()
+}

@@ -1,0 +1,1010 @@
+package ledger
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// scanner extracts the items of one message or tool result. It holds the
+// small amount of state multi-line shapes need (a Python traceback, a Go
+// panic, a JS error waiting for its first frame) and the per-kind counts.
+type scanner struct {
+	e      *Extractor
+	index  int
+	output bool // scanning tool output rather than prose
+	items  []Item
+	counts map[Kind]int
+
+	inTrace    bool   // inside a Python traceback
+	traceFrame string // its deepest `File "…", line N` so far
+	inFail     bool   // after a Go "--- FAIL:" line
+	goFrame    bool   // after a Go panic, waiting for its first user frame
+	atFrame    int    // after a JS/Java error, lines left to find its first "at" frame
+	rustPanic  string // a Rust panic line whose message is on the next line
+}
+
+func newScanner(e *Extractor, index int, output bool) *scanner {
+	return &scanner{e: e, index: index, output: output, counts: make(map[Kind]int)}
+}
+
+// add records an item, cleaned and capped; empty values and items over the
+// per-kind limit are dropped.
+func (s *scanner) add(k Kind, v string) *Item {
+	if max := s.e.maxPerKind(); max > 0 && s.counts[k] >= max {
+		return nil
+	}
+	v = clean(v, s.e.maxValueLen())
+	if v == "" {
+		return nil
+	}
+	s.counts[k]++
+	s.items = append(s.items, Item{Kind: k, Value: v, Source: s.index})
+	return &s.items[len(s.items)-1]
+}
+
+// text scans text (already redacted) line by line.
+func (s *scanner) text(text string) {
+	for start := 0; start < len(text); {
+		end := strings.IndexByte(text[start:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += start
+		}
+		s.line(text[start:end])
+		start = end + 1
+	}
+	s.flush()
+	for _, p := range s.e.Patterns {
+		if p.Regexp == nil {
+			continue
+		}
+		for _, m := range p.Regexp.FindAllStringSubmatch(text, -1) {
+			v := m[0]
+			if len(m) > 1 && m[1] != "" {
+				v = m[1]
+			}
+			s.add(p.Kind, v)
+		}
+	}
+}
+
+// flush ends pending multi-line shapes at the end of a text.
+func (s *scanner) flush() {
+	if s.rustPanic != "" {
+		s.add(KindError, s.rustPanic)
+		s.rustPanic = ""
+	}
+	s.inTrace, s.traceFrame, s.inFail, s.goFrame, s.atFrame = false, "", false, false, 0
+}
+
+func (s *scanner) line(line string) {
+	t := strings.TrimSpace(line)
+	if t == "" {
+		if s.rustPanic != "" {
+			s.add(KindError, s.rustPanic)
+			s.rustPanic = ""
+		}
+		return
+	}
+	s.errors(line, t)
+	if strings.HasPrefix(t, "$ ") && len(t) > 2 {
+		s.add(KindCommand, t[2:])
+	}
+	var urlSpans [][2]int
+	if strings.Contains(t, "://") {
+		urlSpans = s.urls(t)
+	}
+	if strings.IndexByte(t, '/') >= 0 {
+		s.files(t, urlSpans)
+	}
+	s.ids(t, urlSpans)
+	if !s.lineMeasurement(t) {
+		s.measurements(t, urlSpans)
+	}
+}
+
+// ---- errors ---------------------------------------------------------------
+
+var podFailures = []string{"CrashLoopBackOff", "ImagePullBackOff", "ErrImagePull", "OOMKilled",
+	"CreateContainerConfigError", "CreateContainerError", "RunContainerError", "InvalidImageName",
+	"Evicted", "BackOff", "FailedScheduling", "FailedMount", "Unhealthy"}
+
+var npmBoilerplate = []string{"A complete log of this run", "Log files were not written",
+	"For a full report see", "This is probably not a problem with npm", "Run `npm audit"}
+
+// errors recognises error lines; line is the raw line, t the trimmed one.
+func (s *scanner) errors(line, t string) {
+	indented := line[0] == ' ' || line[0] == '\t'
+
+	if s.rustPanic != "" {
+		s.add(KindError, s.rustPanic+" "+t)
+		s.rustPanic = ""
+		return
+	}
+	if s.inTrace {
+		if strings.HasPrefix(t, `File "`) {
+			s.traceFrame = t
+			return
+		}
+		if !indented && looksException(t) {
+			s.add(KindError, t)
+			if s.traceFrame != "" {
+				s.add(KindError, s.traceFrame)
+			}
+			s.inTrace, s.traceFrame = false, ""
+			return
+		}
+		if !indented && !strings.HasPrefix(t, "During handling") && !strings.HasPrefix(t, "The above exception") && !strings.HasPrefix(t, "Traceback") {
+			// Not a traceback line any more.
+			s.inTrace, s.traceFrame = false, ""
+		} else {
+			return
+		}
+	}
+	if s.goFrame {
+		if frame, ok := goFrame(t); ok {
+			if !goRuntimeFrame(frame) {
+				s.add(KindError, frame)
+				s.goFrame = false
+			}
+			return
+		}
+	}
+	if s.atFrame > 0 {
+		if strings.HasPrefix(t, "at ") {
+			s.add(KindError, t)
+			s.atFrame = 0
+			return
+		}
+		s.atFrame--
+	}
+
+	switch {
+	case strings.HasPrefix(t, "Traceback (most recent call last)"):
+		s.inTrace, s.traceFrame = true, ""
+	case strings.HasPrefix(t, "panic: "):
+		s.add(KindError, t)
+		s.goFrame = true
+	case strings.HasPrefix(t, "--- FAIL:"):
+		s.add(KindError, t)
+		s.inFail = true
+	case strings.HasPrefix(t, "FAIL\t") || strings.HasPrefix(t, "FAIL "):
+		s.add(KindError, t)
+		s.inFail = false
+	case strings.HasPrefix(t, "ok  ") || strings.HasPrefix(t, "ok \t") || strings.HasPrefix(t, "=== RUN") || t == "PASS":
+		s.inFail = false
+	case strings.HasPrefix(t, "FAILED ") || (strings.HasPrefix(t, "ERROR ") && strings.Contains(t, "::")):
+		s.add(KindError, t) // pytest short summary
+	case strings.HasPrefix(t, "E ") && looksException(strings.TrimSpace(t[2:])):
+		s.add(KindError, strings.TrimSpace(t[2:])) // pytest assertion detail
+	case strings.HasPrefix(t, "error[E") || strings.HasPrefix(t, "error: ") || strings.HasPrefix(t, "error["):
+		s.add(KindError, t) // rustc, cargo, git
+	case strings.HasPrefix(t, "thread '") && strings.Contains(t, "panicked at"):
+		if strings.HasSuffix(t, ":") {
+			s.rustPanic = t // the message follows on the next line
+		} else {
+			s.add(KindError, t)
+		}
+	case strings.HasSuffix(t, "... FAILED"):
+		s.add(KindError, t) // cargo test
+	case strings.HasPrefix(t, "npm ERR!") || strings.HasPrefix(t, "npm error"):
+		rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(t, "npm ERR!"), "npm error"))
+		if rest != "" && !hasAnyPrefix(rest, npmBoilerplate) {
+			s.add(KindError, t)
+		}
+	case strings.HasPrefix(t, "fatal: ") || strings.HasPrefix(t, "Fatal: ") || strings.HasPrefix(t, "FATAL: ") || strings.HasPrefix(t, "Error: ") || strings.HasPrefix(t, "ERROR: ") || strings.HasPrefix(t, "FATAL ERROR"):
+		s.add(KindError, t)
+		s.atFrame = 6
+	case strings.HasPrefix(t, "Uncaught ") && looksException(t[len("Uncaught "):]):
+		s.add(KindError, t)
+		s.atFrame = 6
+	case looksException(t):
+		s.add(KindError, t)
+		s.atFrame = 6
+	case strings.HasPrefix(t, "Exception in thread "):
+		s.add(KindError, t)
+		s.atFrame = 6
+	case compilerLine(t):
+		s.add(KindError, t)
+		if f, _, ok := strings.Cut(t, ":"); ok && s.e.maxPerKind() != 0 {
+			if p, ok := cleanPath(f, true); ok {
+				s.addFile(p)
+			}
+		}
+	case indented && testLogLine(t) && (s.inFail || strings.Contains(t, "_test.go:")):
+		s.add(KindError, t) // go test failure message
+	case s.output && logError(t):
+		s.add(KindError, logErrorValue(t))
+	case s.output && klogError(t):
+		s.add(KindError, t)
+	case s.output && podFailure(t):
+		s.add(KindError, t)
+	case s.output && (strings.Contains(t, "Error: ") || strings.Contains(t, "error: ") || strings.Contains(t, "Exception: ")):
+		s.add(KindError, t)
+	}
+}
+
+func hasAnyPrefix(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// looksException reports whether t starts with an exception name followed
+// by ':' or nothing: "ValueError: bad", "java.lang.IllegalStateException: x",
+// "TypeError: x is not a function", "KeyboardInterrupt".
+func looksException(t string) bool {
+	name, rest, colon := strings.Cut(t, ":")
+	if !colon {
+		name, rest = t, ""
+	}
+	if name == "" || len(name) > 80 {
+		return false
+	}
+	if colon && rest != "" && rest[0] != ' ' {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(isAlnum(c) || c == '_' || c == '.' || c == '$') {
+			return false
+		}
+	}
+	if !isUpper(name[0]) && !strings.Contains(name, ".") {
+		return false
+	}
+	for _, suf := range []string{"Error", "Exception", "Exit", "Interrupt", "Failure", "Panic"} {
+		if strings.HasSuffix(name, suf) {
+			return colon || len(name) > len(suf)
+		}
+	}
+	return false
+}
+
+// goFrame recognises a Go stack frame location line:
+// "/home/u/p/main.go:12 +0x1d" → "/home/u/p/main.go:12".
+func goFrame(t string) (string, bool) {
+	i := strings.Index(t, ".go:")
+	if i < 0 {
+		return "", false
+	}
+	j := i + 4
+	for j < len(t) && isDigit(t[j]) {
+		j++
+	}
+	if j == i+4 {
+		return "", false
+	}
+	return t[:j], true
+}
+
+// goRuntimeFrame reports whether a frame is in the Go distribution
+// (runtime, testing, reflect…) rather than in the program.
+func goRuntimeFrame(f string) bool {
+	for _, d := range []string{"/usr/local/go/src/", "/usr/lib/go/src/", "/src/runtime/", "/src/testing/", "/src/reflect/", "/src/sync/", "/libexec/src/"} {
+		if strings.Contains(f, d) {
+			return true
+		}
+	}
+	return strings.HasPrefix(f, "runtime/") || strings.HasPrefix(f, "testing/")
+}
+
+// compilerLine recognises "path/x.go:12:5: message" (Go, gcc, clang, vet,
+// linters) and "x.ts(12,5): error TS2322: …".
+func compilerLine(t string) bool {
+	i := 0
+	for i < len(t) && (isAlnum(t[i]) || strings.IndexByte("_./\\-+", t[i]) >= 0) {
+		i++
+	}
+	if i == 0 || i >= len(t) || !strings.Contains(t[:i], ".") {
+		return false
+	}
+	if t[i] == '(' {
+		return strings.Contains(t[i:], "): error")
+	}
+	if t[i] != ':' {
+		return false
+	}
+	n := 0
+	j := i + 1
+	for n < 2 {
+		k := j
+		for k < len(t) && isDigit(t[k]) {
+			k++
+		}
+		if k == j || k >= len(t) || t[k] != ':' {
+			break
+		}
+		n++
+		j = k + 1
+	}
+	return n == 2 && j < len(t) && t[j] == ' ' && len(t) > j+1
+}
+
+// testLogLine recognises "x_test.go:12: message".
+func testLogLine(t string) bool {
+	i := strings.Index(t, ".go:")
+	if i <= 0 || strings.ContainsAny(t[:i], " \t") {
+		return false
+	}
+	j := i + 4
+	k := j
+	for k < len(t) && isDigit(t[k]) {
+		k++
+	}
+	return k > j && k+1 < len(t) && t[k] == ':' && t[k+1] == ' '
+}
+
+var logLevels = []string{"level=error", "level=fatal", "level=ERROR", "level=FATAL", "level=panic",
+	`"level":"error"`, `"level":"ERROR"`, `"level":"fatal"`, `"level":"FATAL"`, `"level": "error"`, `"level": "ERROR"`,
+	`"severity":"ERROR"`, `"severity":"CRITICAL"`, `"severity": "ERROR"`, `"lvl":"eror"`, `"level":50`, `"level":60`,
+	" ERROR ", "[ERROR]", " FATAL ", "[FATAL]", "\tERROR\t", " CRITICAL ", "[CRITICAL]", "ERROR:"}
+
+func logError(t string) bool {
+	for _, l := range logLevels {
+		if strings.Contains(t, l) {
+			return true
+		}
+	}
+	return strings.HasPrefix(t, "ERROR ") || strings.HasPrefix(t, "FATAL ")
+}
+
+// logErrorValue shortens a JSON log line to its message and error fields;
+// other lines are returned as they are.
+func logErrorValue(t string) string {
+	if t[0] != '{' || len(t) > 1<<16 {
+		return t
+	}
+	var rec map[string]any
+	if json.Unmarshal([]byte(t), &rec) != nil {
+		return t
+	}
+	var parts []string
+	for _, k := range []string{"msg", "message", "error", "err", "exception"} {
+		if v, ok := rec[k].(string); ok && v != "" {
+			parts = append(parts, v)
+		}
+	}
+	if len(parts) == 0 {
+		return t
+	}
+	return strings.Join(parts, ": ")
+}
+
+// klogError recognises Kubernetes klog error lines: "E1130 12:00:01.123 …".
+func klogError(t string) bool {
+	return len(t) > 14 && (t[0] == 'E' || t[0] == 'F') && isDigit(t[1]) && isDigit(t[2]) && isDigit(t[3]) && isDigit(t[4]) && t[5] == ' ' && isDigit(t[6]) && t[8] == ':'
+}
+
+func podFailure(t string) bool {
+	for _, f := range podFailures {
+		if i := strings.Index(t, f); i > 0 && (t[i-1] == ' ' || t[i-1] == '\t') {
+			j := i + len(f)
+			if j == len(t) || t[j] == ' ' || t[j] == '\t' {
+				return true
+			}
+		}
+	}
+	// A pod whose STATUS column is plain "Error".
+	if i := strings.Index(t, " Error "); i > 0 && strings.Contains(t[:i], "/") {
+		return true
+	}
+	return false
+}
+
+// ---- files ------------------------------------------------------------------
+
+const pathDelims = " \t\"'`()[]{}<>,;=|"
+
+// files finds path-like tokens: a directory separator and an extension
+// or a known root. URLs, versions, dates, fractions and units such as
+// ns/op are not paths.
+func (s *scanner) files(t string, urlSpans [][2]int) {
+	if rest, ok := strings.CutPrefix(t, "+++ b/"); ok {
+		if p, ok := cleanPath(rest, true); ok {
+			s.addFile(p)
+		}
+		return
+	}
+	if rest, ok := strings.CutPrefix(t, "--- a/"); ok {
+		if p, ok := cleanPath(rest, true); ok {
+			s.addFile(p)
+		}
+		return
+	}
+	for i := 0; i < len(t); {
+		for i < len(t) && strings.IndexByte(pathDelims, t[i]) >= 0 {
+			i++
+		}
+		j := i
+		for j < len(t) && strings.IndexByte(pathDelims, t[j]) < 0 {
+			j++
+		}
+		if j > i && inSpans(i, urlSpans) < 0 {
+			tok := t[i:j]
+			if strings.IndexByte(tok, '/') >= 0 {
+				if p, ok := cleanPath(tok, false); ok {
+					s.addFile(p)
+				}
+			}
+		}
+		i = j
+	}
+}
+
+func (s *scanner) addFile(p string) {
+	s.add(KindFile, p)
+}
+
+func inSpans(i int, spans [][2]int) int {
+	for k, sp := range spans {
+		if i >= sp[0] && i < sp[1] {
+			return k
+		}
+	}
+	return -1
+}
+
+var knownRoots = map[string]bool{"tmp": true, "etc": true, "usr": true, "var": true, "home": true,
+	"opt": true, "srv": true, "app": true, "root": true, "Users": true, "workspace": true,
+	"work": true, "mnt": true, "src": true, "repo": true, "testbed": true, "data": true}
+
+// cleanPath trims a token to a path and says whether it is one. With
+// loose, any plausible path is accepted (it came from a place where a path
+// is expected); otherwise it needs a separator and an extension or a
+// known root.
+func cleanPath(tok string, loose bool) (string, bool) {
+	tok = strings.TrimRight(tok, ".,:;!?")
+	tok = strings.TrimLeft(tok, "*")
+	// Drop a :line or :line:col suffix.
+	if i := strings.LastIndexByte(tok, '/'); i >= 0 {
+		if k := strings.IndexByte(tok[i:], ':'); k >= 0 {
+			if k+1 < len(tok[i:]) && isDigit(tok[i+k+1]) {
+				tok = tok[:i+k]
+			} else {
+				return "", false
+			}
+		}
+	} else if k := strings.IndexByte(tok, ':'); k >= 0 && k+1 < len(tok) && isDigit(tok[k+1]) {
+		tok = tok[:k]
+	}
+	if len(tok) < 3 || len(tok) > 400 || tok[0] == '-' || tok[0] == '@' || tok[0] == '.' && len(tok) > 1 && isAlnum(tok[1]) && !strings.Contains(tok, "/") && !loose {
+		return "", false
+	}
+	digitsOnly := true
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		if !(isAlnum(c) || strings.IndexByte("_.-/~+@", c) >= 0 || c >= 0x80) {
+			return "", false
+		}
+		if isAlpha(c) {
+			digitsOnly = false
+		}
+	}
+	if digitsOnly || strings.Contains(tok, "//") || strings.Contains(tok, "...") {
+		return "", false
+	}
+	if loose {
+		return tok, true
+	}
+	if strings.IndexByte(tok, '/') < 0 || strings.IndexByte(tok, '@') >= 0 {
+		return "", false
+	}
+	last := tok[strings.LastIndexByte(tok, '/')+1:]
+	if hasExt(last) {
+		return tok, true
+	}
+	switch {
+	case strings.HasPrefix(tok, "./") || strings.HasPrefix(tok, "../") || strings.HasPrefix(tok, "~/"):
+		return tok, len(tok) > 3 && last != ""
+	case tok[0] == '/':
+		root, rest, _ := strings.Cut(tok[1:], "/")
+		return tok, knownRoots[root] && rest != ""
+	}
+	return "", false
+}
+
+// hasExt reports whether a file name has an extension: "x.go", "Makefile.am",
+// ".env"; not "v1.2", "1.0" or "foo".
+func hasExt(name string) bool {
+	dot := strings.LastIndexByte(name, '.')
+	if dot < 0 || dot == len(name)-1 {
+		return false
+	}
+	ext := name[dot+1:]
+	if len(ext) > 10 {
+		return false
+	}
+	upper, lower := false, false
+	for i := 0; i < len(ext); i++ {
+		c := ext[i]
+		if !isAlnum(c) {
+			return false
+		}
+		upper = upper || isUpper(c)
+		lower = lower || isLower(c)
+	}
+	if !upper && !lower || upper && lower {
+		// No letter (a version), or mixed case: "x.Index" is a Go
+		// function, not a file.
+		return false
+	}
+	stem := name[:dot]
+	if stem == "" {
+		return true // a dotfile
+	}
+	// "v1.2rc1"-like versions have a digit right before the dot.
+	return !(isDigit(stem[len(stem)-1]) && isDigit(ext[0]))
+}
+
+// ---- urls -------------------------------------------------------------------
+
+// urls finds addresses and returns their spans in t.
+func (s *scanner) urls(t string) [][2]int {
+	var spans [][2]int
+	for off := 0; ; {
+		k := strings.Index(t[off:], "://")
+		if k < 0 {
+			break
+		}
+		k += off
+		start := k
+		for start > 0 && (isAlnum(t[start-1]) || t[start-1] == '+' || t[start-1] == '.' || t[start-1] == '-') {
+			start--
+		}
+		for start < k && !isAlpha(t[start]) {
+			start++
+		}
+		end := k + 3
+		for end < len(t) && !isURLStop(t[end]) {
+			end++
+		}
+		off = end
+		if k-start < 2 || end == k+3 {
+			continue
+		}
+		u := trimURL(t[start:end])
+		if len(u) <= k-start+3 {
+			continue
+		}
+		spans = append(spans, [2]int{start, start + len(u)})
+		s.add(KindURL, u)
+	}
+	return spans
+}
+
+func isURLStop(c byte) bool {
+	return c <= ' ' || c == '"' || c == '\'' || c == '<' || c == '>' || c == '`' || c == '\\' || c == '|' || c == '{' || c == '}'
+}
+
+// trimURL drops trailing punctuation and unbalanced closing brackets.
+func trimURL(u string) string {
+	for len(u) > 0 {
+		c := u[len(u)-1]
+		switch {
+		case strings.IndexByte(".,;:!?*", c) >= 0:
+			u = u[:len(u)-1]
+			continue
+		case c == ')' && strings.Count(u, "(") < strings.Count(u, ")"):
+			u = u[:len(u)-1]
+			continue
+		case c == ']' && strings.Count(u, "[") < strings.Count(u, "]"):
+			u = u[:len(u)-1]
+			continue
+		}
+		break
+	}
+	return u
+}
+
+// ---- identifiers ------------------------------------------------------------
+
+var issueDeny = map[string]bool{"UTF": true, "SHA": true, "ISO": true, "AES": true, "RSA": true,
+	"MD": true, "HTTP": true, "TLS": true, "SSL": true, "IPV": true, "GPT": true, "ES": true,
+	"IEEE": true, "ANSI": true, "X": true, "PKCS": true, "ECMA": true, "UTC": true, "GMT": true,
+	"TCP": true, "UDP": true, "ARM": true, "LTS": true, "FIPS": true, "KOI": true, "CP": true,
+	"EUC": true, "P": true, "H": true, "W": true, "C": true, "E": true}
+
+// ids finds issue keys (ABC-123, ORD-2024-0042), ticket numbers (#1234),
+// key=value ids (order_id=…, "request_id": "…"), commit hashes in context
+// (commit 3fa9c2d) or standalone 40-hex, and UUIDs.
+func (s *scanner) ids(t string, urlSpans [][2]int) {
+	var covered [][2]int
+	if hasIDKey(t) {
+		for _, m := range idKeyRe.FindAllStringSubmatchIndex(t, -1) {
+			key, val := t[m[2]:m[3]], t[m[4]:m[5]]
+			switch strings.ToLower(val) {
+			case "null", "none", "true", "false", "nil", "undefined", "redacted":
+				continue
+			}
+			if inSpans(m[2], urlSpans) >= 0 {
+				continue
+			}
+			s.add(KindID, key+"="+val)
+			covered = append(covered, [2]int{m[4], m[5]})
+		}
+	}
+	skip := func(i int) bool { return inSpans(i, covered) >= 0 || inSpans(i, urlSpans) >= 0 }
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		switch {
+		case c == '-' && i > 0 && i+1 < len(t) && isDigit(t[i+1]) && (isUpper(t[i-1]) || isDigit(t[i-1])):
+			if v, ok := issueKey(t, i); ok && !skip(i) {
+				s.add(KindID, v)
+			}
+		case c == '#' && i > 0 && i+2 < len(t) && isDigit(t[i+1]) && isDigit(t[i+2]) && !isAlnum(t[i-1]) && t[i-1] != '&' && t[i-1] != '#':
+			j := i + 1
+			for j < len(t) && isDigit(t[j]) {
+				j++
+			}
+			if (j == len(t) || !isAlnum(t[j])) && j-i <= 10 && !skip(i) {
+				s.add(KindID, t[i:j])
+			}
+			i = j - 1
+		case isHex(c) && (i == 0 || !isWordByte(t[i-1])):
+			j := i
+			for j < len(t) && isHex(t[j]) {
+				j++
+			}
+			if j < len(t) && isWordByte(t[j]) && t[j] != '-' {
+				i = j
+				continue
+			}
+			if j-i == 8 && j < len(t) && t[j] == '-' {
+				if u, ok := uuidAt(t, i); ok {
+					if !skip(i) {
+						s.add(KindID, u)
+					}
+					i += len(u) - 1
+					continue
+				}
+			}
+			if (j == len(t) || t[j] != '-') && hexHash(t, i, j) && !skip(i) {
+				s.add(KindID, t[i:j])
+			}
+			i = j - 1
+		}
+	}
+}
+
+var idKeyRe = regexpMust(`(?:^|[^A-Za-z0-9_])([a-z][a-z0-9]*_id|[a-z][a-zA-Z0-9]*I[dD]|[A-Z][A-Z0-9]*_ID|id|ID|ticket|order|issue)"?\s*[=:]\s*"?([A-Za-z0-9][A-Za-z0-9_.:\-]{2,63})`)
+
+// hasIDKey is a cheap test for "id=", "Id:", "ID\":" and the like before the
+// regular expression runs.
+func hasIDKey(t string) bool {
+	for off := 0; off < len(t); {
+		k := strings.IndexAny(t[off:], "dD")
+		if k < 0 {
+			return strings.Contains(t, "ticket") || strings.Contains(t, "order")
+		}
+		k += off
+		if k > 0 && (t[k-1] == 'i' || t[k-1] == 'I') {
+			j := k + 1
+			if j < len(t) && t[j] == '"' {
+				j++
+			}
+			for j < len(t) && t[j] == ' ' {
+				j++
+			}
+			if j < len(t) && (t[j] == '=' || t[j] == ':') {
+				return true
+			}
+		}
+		off = k + 1
+	}
+	return false
+}
+
+// issueKey reads an issue key whose first '-' is at t[dash].
+func issueKey(t string, dash int) (string, bool) {
+	start := dash
+	for start > 0 && (isUpper(t[start-1]) || isDigit(t[start-1])) {
+		start--
+	}
+	if start == dash || !isUpper(t[start]) || dash-start > 10 {
+		return "", false
+	}
+	if start > 0 && (isAlnum(t[start-1]) || t[start-1] == '_' || t[start-1] == '-' || t[start-1] == '.' || t[start-1] == '/') {
+		return "", false
+	}
+	if issueDeny[t[start:dash]] {
+		return "", false
+	}
+	end := dash
+	for end < len(t) && t[end] == '-' && end+1 < len(t) && isDigit(t[end+1]) {
+		end++
+		n := 0
+		for end < len(t) && isDigit(t[end]) {
+			end++
+			n++
+		}
+		if n > 8 {
+			return "", false
+		}
+	}
+	if end < len(t) && (isAlpha(t[end]) || t[end] == '_' || (t[end] == '.' && end+1 < len(t) && isDigit(t[end+1]))) {
+		return "", false
+	}
+	return t[start:end], true
+}
+
+// uuidAt reads a UUID starting at t[i].
+func uuidAt(t string, i int) (string, bool) {
+	const n = 36
+	if i+n > len(t) {
+		return "", false
+	}
+	for k := 0; k < n; k++ {
+		c := t[i+k]
+		if k == 8 || k == 13 || k == 18 || k == 23 {
+			if c != '-' {
+				return "", false
+			}
+		} else if !isHex(c) {
+			return "", false
+		}
+	}
+	if i+n < len(t) && (isWordByte(t[i+n]) || t[i+n] == '-') {
+		return "", false
+	}
+	return t[i : i+n], true
+}
+
+var hashContext = []string{"commit", "sha", "hash", "rev", "head", "merge", "checkout", "cherry", "revert", "digest", "at "}
+
+// hexHash decides whether the hex run t[i:j] is a hash: 40 or 64 digits
+// standing alone, or 7–64 digits with a digit and a letter after a word
+// such as commit, sha, hash or revision, or in git's "[main 3fa9c2d]".
+func hexHash(t string, i, j int) bool {
+	n := j - i
+	if n < 7 || n > 64 {
+		return false
+	}
+	digit, letter := false, false
+	for k := i; k < j; k++ {
+		if isDigit(t[k]) {
+			digit = true
+		} else {
+			letter = true
+		}
+	}
+	if !digit || !letter {
+		return false
+	}
+	if n == 40 || n == 64 {
+		return true
+	}
+	if i > 0 && t[i-1] == ' ' && j < len(t) && t[j] == ']' && strings.LastIndexByte(t[:i], '[') >= 0 {
+		return true // [main 3fa9c2d] message
+	}
+	from := max(0, i-24)
+	ctx := strings.ToLower(t[from:i])
+	for _, w := range hashContext {
+		if strings.Contains(ctx, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// ---- measurements -----------------------------------------------------------
+
+// lineMeasurement recognises whole-line measurements: Go benchmark lines,
+// "ok pkg 0.5s", coverage lines and test count summaries. It reports
+// whether the line was one.
+func (s *scanner) lineMeasurement(t string) bool {
+	switch {
+	case strings.HasPrefix(t, "Benchmark") && strings.Contains(t, "/op"):
+		f := strings.Fields(t)
+		if len(f) >= 4 && allDigits(f[1]) {
+			s.add(KindMeasurement, f[0]+" "+strings.Join(f[2:], " "))
+			return true
+		}
+	case strings.HasPrefix(t, "ok  ") || strings.HasPrefix(t, "ok \t"):
+		if f := strings.Fields(t); len(f) >= 3 {
+			s.add(KindMeasurement, strings.Join(f, " "))
+			return true
+		}
+	case strings.HasPrefix(t, "coverage: ") && strings.Contains(t, "%"):
+		s.add(KindMeasurement, t)
+		return true
+	}
+	if testCounts(t) {
+		v := strings.Trim(t, "=-*_ \t")
+		s.add(KindMeasurement, v)
+		return true
+	}
+	return false
+}
+
+// testCounts recognises test summaries: "5 passed, 2 failed in 1.2s",
+// "test result: FAILED. 3 passed; 1 failed", "Tests: 1 failed, 4 passed".
+func testCounts(t string) bool {
+	for _, w := range []string{" passed", " failed"} {
+		off := 0
+		for {
+			k := strings.Index(t[off:], w)
+			if k < 0 {
+				break
+			}
+			k += off
+			if k > 0 && isDigit(t[k-1]) {
+				e := k + len(w)
+				if e == len(t) || !isAlpha(t[e]) {
+					return true
+				}
+			}
+			off = k + len(w)
+		}
+	}
+	return false
+}
+
+// units a measurement may carry, longest first where one is a prefix of
+// another. Single-letter units must touch their number ("3.2s", not "3 s").
+var units = []string{
+	"allocs/op", "ns/op", "µs/op", "ms/op", "B/op", "MB/s", "GB/s", "KB/s", "kB/s", "MiB/s", "GiB/s",
+	"req/s", "ops/s", "op/s", "tok/s", "tokens/s", "rows/s", "rps", "qps",
+	"seconds", "second", "secs", "sec", "ns", "µs", "μs", "us", "ms", "minutes", "mins", "min", "hours", "hrs",
+	"KiB", "MiB", "GiB", "TiB", "KB", "kB", "MB", "GB", "TB", "bytes",
+	"GHz", "MHz", "kHz", "Hz", "tokens", "%", "s", "h", "B", "x",
+}
+
+// measurements finds numbers with a unit and labels them with the words
+// before them ("p99 latency: 703.1ms", "took 3.2s") or, when there are
+// none, the words after them ("81.3% of statements").
+func (s *scanner) measurements(t string, urlSpans [][2]int) {
+	for i := 0; i < len(t); i++ {
+		if !isDigit(t[i]) {
+			continue
+		}
+		if i > 0 && (isAlpha(t[i-1]) || t[i-1] == '_' || t[i-1] == '.' || t[i-1] == '/' || t[i-1] == ':' || t[i-1] == '-' && i > 1 && isAlnum(t[i-2])) {
+			for i < len(t) && (isAlnum(t[i]) || t[i] == '.') {
+				i++
+			}
+			continue
+		}
+		j := i
+		for j < len(t) && (isDigit(t[j]) || t[j] == ',' && j+3 < len(t) && isDigit(t[j+1]) && isDigit(t[j+2]) && isDigit(t[j+3])) {
+			j++
+		}
+		if j+1 < len(t) && t[j] == '.' && isDigit(t[j+1]) {
+			j++
+			for j < len(t) && isDigit(t[j]) {
+				j++
+			}
+		}
+		if j < len(t) && (t[j] == '.' && j+1 < len(t) && isDigit(t[j+1]) || isDigit(t[j])) {
+			for i < len(t) && (isAlnum(t[i]) || t[i] == '.') {
+				i++
+			}
+			continue
+		}
+		k := j
+		spaced := k < len(t) && t[k] == ' '
+		if spaced {
+			k++
+		}
+		unit := unitAt(t, k, spaced)
+		if unit == "" || inSpans(i, urlSpans) >= 0 {
+			i = j - 1
+			continue
+		}
+		end := k + len(unit)
+		from := labelBefore(t, i)
+		to := end
+		if from == i {
+			to = labelAfter(t, end)
+			if to == end {
+				i = end - 1
+				continue
+			}
+		}
+		s.add(KindMeasurement, t[from:to])
+		i = end - 1
+	}
+}
+
+func unitAt(t string, k int, spaced bool) string {
+	for _, u := range units {
+		if !strings.HasPrefix(t[k:], u) {
+			continue
+		}
+		e := k + len(u)
+		if u != "%" && e < len(t) && (isAlnum(t[e]) || t[e] == '_' || t[e] == '/') {
+			continue
+		}
+		if spaced && len(u) == 1 && u != "%" {
+			continue
+		}
+		return u
+	}
+	return ""
+}
+
+const labelStops = ",;|()[]{}<>\"'`"
+
+// labelBefore returns where the label of the number at t[i] starts: up to
+// four words (48 bytes) before it, after an optional ':' or '=', stopping
+// at punctuation, at a column gap, at a word holding ':' or '=' (another
+// field) or starting with a digit (another value). It returns i when there
+// is no label.
+func labelBefore(t string, i int) int {
+	p := i
+	for p > 0 && t[p-1] == ' ' {
+		p--
+	}
+	if p > 0 && (t[p-1] == ':' || t[p-1] == '=') {
+		p--
+		for p > 0 && t[p-1] == ' ' {
+			p--
+		}
+	}
+	from := i
+	for words := 0; words < 4 && p > 0; words++ {
+		e := p
+		for p > 0 && t[p-1] != ' ' && t[p-1] != '\t' && strings.IndexByte(labelStops, t[p-1]) < 0 {
+			p--
+		}
+		w := t[p:e]
+		if w == "" || isDigit(w[0]) || strings.ContainsAny(w, ":=") && words > 0 || i-p > 48 {
+			break
+		}
+		if strings.ContainsAny(w, ":=") {
+			// "latency=" glued to the number's ':' / '=' handled above;
+			// a word like "a=b" is another field.
+			break
+		}
+		from = p
+		// Stop at a column gap (tab or two spaces) or punctuation.
+		if p == 0 || t[p-1] == '\t' || strings.IndexByte(labelStops, t[p-1]) >= 0 || (p > 1 && t[p-1] == ' ' && t[p-2] == ' ') {
+			break
+		}
+		p-- // the single space between words
+	}
+	return from
+}
+
+// labelAfter returns where a trailing label after t[:end] stops: up to three
+// lower-case words ("of statements", "faster"), or end when there is none.
+func labelAfter(t string, end int) int {
+	to := end
+	p := end
+	for words := 0; words < 3; words++ {
+		if p >= len(t) || t[p] != ' ' || p+1 >= len(t) || !isLower(t[p+1]) {
+			break
+		}
+		q := p + 1
+		for q < len(t) && isLower(t[q]) {
+			q++
+		}
+		if q < len(t) && t[q] != ' ' && strings.IndexByte(labelStops+".:", t[q]) < 0 {
+			break
+		}
+		to, p = q, q
+	}
+	return to
+}
+
+// ---- bytes --------------------------------------------------------------------
+
+func isDigit(c byte) bool    { return c >= '0' && c <= '9' }
+func isUpper(c byte) bool    { return c >= 'A' && c <= 'Z' }
+func isLower(c byte) bool    { return c >= 'a' && c <= 'z' }
+func isAlpha(c byte) bool    { return isUpper(c) || isLower(c) }
+func isAlnum(c byte) bool    { return isAlpha(c) || isDigit(c) }
+func isWordByte(c byte) bool { return isAlnum(c) || c == '_' || c >= 0x80 }
+func isHex(c byte) bool      { return isDigit(c) || c >= 'a' && c <= 'f' }
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}

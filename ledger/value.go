@@ -1,0 +1,72 @@
+package ledger
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// DefaultMaxValueLen is the default cap, in bytes, of an item's value.
+const DefaultMaxValueLen = 200
+
+const ellipsis = "…"
+
+// clean makes s a valid item value: valid UTF-8, one line, no control
+// characters, runs of white space collapsed to one space, trimmed, and at
+// most max bytes (cut on a rune boundary and ended with "…" when longer).
+func clean(s string, max int) string {
+	if max < len(ellipsis)+1 {
+		max = len(ellipsis) + 1
+	}
+	if isClean(s) && len(s) <= max {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(min(len(s), max+8))
+	space := false
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		if r == utf8.RuneError && n == 1 {
+			r = unicode.ReplacementChar
+		}
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || unicode.IsSpace(r) || r == '\u2028' || r == '\u2029' || !unicode.IsPrint(r) && r != unicode.ReplacementChar {
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
+		if b.Len() > max+4 {
+			break
+		}
+	}
+	out := b.String()
+	if len(out) <= max {
+		return out
+	}
+	cut := max - len(ellipsis)
+	for cut > 0 && !utf8.RuneStart(out[cut]) {
+		cut--
+	}
+	return strings.TrimRight(out[:cut], " ") + ellipsis
+}
+
+// isClean reports whether s is already a clean value (apart from its length):
+// printable ASCII with single inner spaces and none at the ends.
+func isClean(s string) bool {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
+	prev := byte(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c >= 0x7f || (c == ' ' && prev == ' ') {
+			return false
+		}
+		prev = c
+	}
+	return true
+}
