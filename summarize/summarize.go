@@ -1,0 +1,191 @@
+package summarize
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/condense-dev/condense"
+)
+
+// DefaultMaxOutput caps a summary's output tokens: min(4096, the model's
+// maximum) (DESIGN B15).
+const DefaultMaxOutput = 4096
+
+// DefaultTimeout bounds one summary request (DESIGN B15).
+const DefaultTimeout = 2 * time.Minute
+
+// Input is what a summarizer is asked to summarize.
+type Input struct {
+	// Messages is the span to summarize, in order.
+	Messages []condense.Message
+	// Base is the log index of Messages[0], for ledger sources and ranges.
+	Base int
+	// Previous is the summary this one updates (incremental compaction), or
+	// "".
+	Previous string
+	// Instructions are the user's, for a manual compaction, or "".
+	Instructions string
+	// MaxOutputTokens caps the summary; 0 means DefaultMaxOutput.
+	MaxOutputTokens int
+}
+
+// Output is a summary and what it cost.
+type Output struct {
+	// Text holds the Markdown sections of DESIGN §7 (## Summary,
+	// ## Decisions, ## Facts, ## Completed, ## Pending); the summarize
+	// strategy adds ## Ledger and the <summary> wrapper.
+	Text  string
+	Usage condense.Usage
+	// Trim says what the prompt builder cut to fit the summary request
+	// (B15).
+	Trim Trim
+}
+
+// Summarizer turns a span of history into a summary. Implementations: the
+// extractive summarizer of this package (no model, no network) and the
+// provider summarizers in provider/anthropic and provider/openai.
+type Summarizer interface {
+	Summarize(ctx context.Context, in Input) (*Output, error)
+}
+
+// Rejections of a summary response (DESIGN B16). A rejected summary leaves
+// the session as it was before that pass.
+var (
+	// ErrEmpty: the response held no text.
+	ErrEmpty = errors.New("summary response is empty")
+	// ErrTruncated: the response stopped at its output cap.
+	ErrTruncated = errors.New("summary response was truncated at max tokens")
+	// ErrToolCall: the response called a tool although none was offered.
+	ErrToolCall = errors.New("summary response called a tool")
+	// ErrFailed: the provider reported a failed or refused response.
+	ErrFailed = errors.New("summary response failed")
+	// ErrInputTooLarge: the span does not fit the summary request's own
+	// budget even after truncation.
+	ErrInputTooLarge = errors.New("summary input too large")
+)
+
+// Provider errors, wrapped by *APIError.
+var (
+	ErrAuth            = errors.New("authentication failed")
+	ErrRateLimited     = errors.New("rate limited")
+	ErrContextTooLarge = errors.New("context too large")
+	ErrOverloaded      = errors.New("provider overloaded")
+	ErrServer          = errors.New("provider server error")
+)
+
+// RejectedError is a summary response that was refused (B16).
+type RejectedError struct {
+	// Reason is one of ErrEmpty, ErrTruncated, ErrToolCall, ErrFailed.
+	Reason error
+	// StopReason is what the provider said, when it said.
+	StopReason string
+}
+
+func (e *RejectedError) Error() string {
+	if e.StopReason != "" {
+		return fmt.Sprintf("summary rejected: %v (stop reason %q)", e.Reason, e.StopReason)
+	}
+	return "summary rejected: " + e.Reason.Error()
+}
+
+func (e *RejectedError) Unwrap() error { return e.Reason }
+
+// Code returns "summary_rejected".
+func (e *RejectedError) Code() string { return "summary_rejected" }
+
+// APIError is an error answer of a provider.
+type APIError struct {
+	Provider string
+	// Status is the HTTP status.
+	Status int
+	// Type is the provider's error type ("rate_limit_error", …).
+	Type    string
+	Message string
+	// RetryAfter is what the provider asked us to wait, when it did.
+	RetryAfter time.Duration
+	// Kind is one of ErrAuth, ErrRateLimited, ErrContextTooLarge,
+	// ErrOverloaded, ErrServer, or nil for other client errors.
+	Kind error
+}
+
+func (e *APIError) Error() string {
+	s := fmt.Sprintf("%s: HTTP %d", e.Provider, e.Status)
+	if e.Type != "" {
+		s += " " + e.Type
+	}
+	if e.Message != "" {
+		s += ": " + e.Message
+	}
+	return s
+}
+
+func (e *APIError) Unwrap() error { return e.Kind }
+
+// Code returns a stable code for journals: "auth", "rate_limited",
+// "context_too_large", "overloaded", "server" or "api".
+func (e *APIError) Code() string {
+	switch e.Kind {
+	case ErrAuth:
+		return "auth"
+	case ErrRateLimited:
+		return "rate_limited"
+	case ErrContextTooLarge:
+		return "context_too_large"
+	case ErrOverloaded:
+		return "overloaded"
+	case ErrServer:
+		return "server"
+	}
+	return "api"
+}
+
+// Retryable reports whether the request may be retried: rate limits,
+// overloads and server errors.
+func (e *APIError) Retryable() bool {
+	return e.Kind == ErrRateLimited || e.Kind == ErrOverloaded || e.Kind == ErrServer
+}
+
+// Check applies the response rules of B16 to a provider's answer: text is
+// the response's text, stopReason its stop reason as the provider names it,
+// toolCalls whether it holds tool calls. truncatedReasons lists the stop
+// reasons meaning "hit the output cap" ("max_tokens", "length").
+func Check(text, stopReason string, toolCalls bool, truncatedReasons ...string) error {
+	if toolCalls {
+		return &RejectedError{Reason: ErrToolCall, StopReason: stopReason}
+	}
+	for _, r := range truncatedReasons {
+		if stopReason == r {
+			return &RejectedError{Reason: ErrTruncated, StopReason: stopReason}
+		}
+	}
+	if len(trimSpace(text)) == 0 {
+		return &RejectedError{Reason: ErrEmpty, StopReason: stopReason}
+	}
+	return nil
+}
+
+func trimSpace(s string) string {
+	i, j := 0, len(s)
+	for i < j && (s[i] == ' ' || s[i] == '\n' || s[i] == '\t' || s[i] == '\r') {
+		i++
+	}
+	for j > i && (s[j-1] == ' ' || s[j-1] == '\n' || s[j-1] == '\t' || s[j-1] == '\r') {
+		j--
+	}
+	return s[i:j]
+}
+
+// OutputCap returns min(DefaultMaxOutput, the requested cap, the model's
+// maximum); zero arguments are ignored.
+func OutputCap(requested, modelMax int) int {
+	c := DefaultMaxOutput
+	if requested > 0 && requested < c {
+		c = requested
+	}
+	if modelMax > 0 && modelMax < c {
+		c = modelMax
+	}
+	return c
+}
