@@ -1,0 +1,452 @@
+package transcript
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/condense-dev/condense"
+)
+
+// roles returns one letter per message: u(ser), a(ssistant), t(ool), s(ystem).
+func roles(msgs []condense.Message) string {
+	var b strings.Builder
+	for _, m := range msgs {
+		switch m.Role {
+		case condense.RoleUser:
+			b.WriteByte('u')
+		case condense.RoleAssistant:
+			b.WriteByte('a')
+		case condense.RoleTool:
+			b.WriteByte('t')
+		case condense.RoleSystem:
+			b.WriteByte('s')
+		default:
+			b.WriteByte('?')
+		}
+	}
+	return b.String()
+}
+
+type sampleCase struct {
+	file   string
+	format Format
+	roles  string
+	model  string
+	system string // prefix of the system text
+	tools  int
+	// counts
+	repaired, dropped, skipped int
+	// checkpoint, when the sample has one
+	cpFirstKept int
+	cpSummary   string // prefix
+	check       func(t *testing.T, tr *Transcript)
+}
+
+func readSample(t testing.TB, file string, opts Options) *Transcript {
+	t.Helper()
+	tr, err := ReadFile(filepath.Join("testdata", file), opts)
+	if err != nil {
+		t.Fatalf("read %s: %v", file, err)
+	}
+	return tr
+}
+
+func TestSamples(t *testing.T) {
+	for _, c := range sampleCases {
+		t.Run(c.file, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("testdata", c.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := Detect(data)
+			if err != nil || f != c.format {
+				t.Fatalf("Detect = %q, %v; want %q", f, err, c.format)
+			}
+			tr := readSample(t, c.file, Options{})
+			explicit := readSample(t, c.file, Options{Format: c.format})
+			if !sameJSON(t, tr.Request, explicit.Request) {
+				t.Errorf("auto and explicit format read differently")
+			}
+			if tr.Format != c.format {
+				t.Errorf("Format = %q, want %q", tr.Format, c.format)
+			}
+			msgs := tr.Request.Messages
+			if err := condense.Validate(msgs); err != nil {
+				t.Errorf("Validate: %v", err)
+			}
+			if got := roles(msgs); got != c.roles {
+				t.Errorf("roles = %s (%d messages)\n want %s (%d)", got, len(got), c.roles, len(c.roles))
+			}
+			if tr.Request.Model != c.model {
+				t.Errorf("Model = %q, want %q", tr.Request.Model, c.model)
+			}
+			if !strings.HasPrefix(tr.Request.System, c.system) || (c.system == "") != (tr.Request.System == "") {
+				t.Errorf("System = %q, want prefix %q", tr.Request.System, c.system)
+			}
+			if len(tr.Request.Tools) != c.tools {
+				t.Errorf("%d tools, want %d", len(tr.Request.Tools), c.tools)
+			}
+			if tr.Repaired != c.repaired || tr.Dropped != c.dropped || tr.Skipped != c.skipped {
+				t.Errorf("repaired, dropped, skipped = %d, %d, %d; want %d, %d, %d",
+					tr.Repaired, tr.Dropped, tr.Skipped, c.repaired, c.dropped, c.skipped)
+			}
+			switch {
+			case c.cpSummary == "" && tr.Checkpoint != nil:
+				t.Errorf("unexpected checkpoint %+v", tr.Checkpoint)
+			case c.cpSummary != "" && tr.Checkpoint == nil:
+				t.Errorf("no checkpoint")
+			case c.cpSummary != "":
+				cp := tr.Checkpoint
+				if cp.FirstKept != c.cpFirstKept || !strings.HasPrefix(cp.Summary, c.cpSummary) || cp.Source == "" {
+					t.Errorf("checkpoint = %+v; want first kept %d, summary %q…", cp, c.cpFirstKept, c.cpSummary)
+				}
+				if r := tr.Rendered(); condense.Validate(r) != nil && c.format != FormatClaudeCode {
+					t.Errorf("rendered checkpoint invalid: %v", condense.Validate(r))
+				}
+			}
+			if c.check != nil {
+				c.check(t, tr)
+			}
+		})
+	}
+}
+
+func sameJSON(t testing.TB, a, b condense.Request) bool {
+	t.Helper()
+	ja, err := condense.DocumentOf(a).MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	jb, err := condense.DocumentOf(b).MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bytes.Equal(ja, jb)
+}
+
+// standIns returns the call ids that got the stand-in result.
+func standIns(msgs []condense.Message) []string {
+	var ids []string
+	for _, m := range msgs {
+		for _, p := range m.Parts {
+			if p.Type == condense.PartToolResult && p.IsError && len(p.Content) == 1 && p.Content[0].Text == StandInResult {
+				ids = append(ids, p.CallID)
+			}
+		}
+	}
+	return ids
+}
+
+// parts returns the part types of a message, space separated.
+func partTypes(m condense.Message) string {
+	s := make([]string, len(m.Parts))
+	for i, p := range m.Parts {
+		s[i] = string(p.Type)
+	}
+	return strings.Join(s, " ")
+}
+
+func wantParts(t *testing.T, msgs []condense.Message, i int, want string) {
+	t.Helper()
+	if i >= len(msgs) {
+		t.Errorf("message %d missing", i)
+		return
+	}
+	if got := partTypes(msgs[i]); got != want {
+		t.Errorf("message %d parts = %s; want %s", i, got, want)
+	}
+}
+
+func wantStandIns(t *testing.T, msgs []condense.Message, ids ...string) {
+	t.Helper()
+	if got := standIns(msgs); fmt.Sprint(got) != fmt.Sprint(ids) {
+		t.Errorf("stand-in results for %v; want %v", got, ids)
+	}
+}
+
+var sampleCases = []sampleCase{
+	{file: "openai-chat.json", format: FormatOpenAI, roles: "uattatatuatatta", model: "gpt-4o",
+		system: "You are a careful Go engineer", tools: 3, repaired: 1,
+		check: func(t *testing.T, tr *Transcript) {
+			msgs := tr.Request.Messages
+			if want := "You are a careful Go engineer working in the kvstore repository.\n\nRun the tests before you say you are done."; tr.Request.System != want {
+				t.Errorf("System = %q", tr.Request.System)
+			}
+			if tr.Request.MaxOutputTokens != 4096 {
+				t.Errorf("MaxOutputTokens = %d", tr.Request.MaxOutputTokens)
+			}
+			wantParts(t, msgs, 0, "text image")
+			if img := msgs[0].Parts[1]; img.MediaType != "image/png" || len(img.Data) == 0 {
+				t.Errorf("image = %+v", img)
+			}
+			wantParts(t, msgs, 1, "text tool_call tool_call")
+			wantStandIns(t, msgs, "call_e1")
+			if msgs[7].Parts[0].CallID != "call_e1" || msgs[8].Role != condense.RoleUser {
+				t.Errorf("stand-in not right after its call")
+			}
+		}},
+	{file: "openai-array.json", format: FormatOpenAI, roles: "uataua",
+		check: func(t *testing.T, tr *Transcript) {
+			// The newest step's call stays open.
+			wantStandIns(t, tr.Request.Messages)
+			last := tr.Request.Messages[len(tr.Request.Messages)-1]
+			if !last.HasToolCalls() {
+				t.Errorf("last message lost its open call")
+			}
+		}},
+	{file: "anthropic-messages.json", format: FormatAnthropic, roles: "uatatuataua",
+		model: "claude-sonnet-4-5", system: "You are a coding agent working in /home/dev/ratelimit", tools: 2,
+		check: func(t *testing.T, tr *Transcript) {
+			msgs := tr.Request.Messages
+			if tr.Request.MaxOutputTokens != 8192 || tr.Request.ThinkingBudget != 2048 {
+				t.Errorf("max tokens %d, thinking budget %d", tr.Request.MaxOutputTokens, tr.Request.ThinkingBudget)
+			}
+			wantParts(t, msgs, 0, "text image text provider")
+			if got := string(msgs[0].Parts[3].Raw); got != `{"cache_control":{"type": "ephemeral", "ttl": "1h"}}` {
+				t.Errorf("cache marker = %s", got)
+			}
+			wantParts(t, msgs, 1, "thinking text tool_call tool_call")
+			if th := msgs[1].Parts[0]; th.Signature == "" || th.Text == "" {
+				t.Errorf("thinking = %+v", th)
+			}
+			wantParts(t, msgs, 2, "tool_result tool_result provider")
+			if !msgs[2].Parts[1].IsError {
+				t.Errorf("is_error lost")
+			}
+			wantParts(t, msgs, 3, "thinking text tool_call")
+			if msgs[3].Parts[0].Redacted == "" {
+				t.Errorf("redacted thinking lost")
+			}
+			wantParts(t, msgs, 4, "tool_result")
+			wantParts(t, msgs, 5, "text")
+			wantParts(t, msgs, 6, "provider provider tool_call")
+			if !strings.Contains(string(msgs[6].Parts[0].Raw), `"encrypted_content": "Z2ln`) {
+				t.Errorf("compaction block not carried byte for byte: %s", msgs[6].Parts[0].Raw)
+			}
+			wantParts(t, msgs, 10, "provider tool_call")
+		}},
+	{file: "condense.json", format: FormatCondense, roles: "uataatata", model: "gpt-4.1",
+		system: "You are a coding agent.", tools: 1,
+		check: func(t *testing.T, tr *Transcript) {
+			msgs := tr.Request.Messages
+			if !msgs[0].Pinned || msgs[3].Status != condense.StatusFailed || msgs[0].ID != "m1" {
+				t.Errorf("pinned/status/id lost")
+			}
+		}},
+}
+
+func TestReadErrors(t *testing.T) {
+	cases := []struct {
+		name, in string
+		format   Format
+		want     string // substring of the error
+		lenient  string // roles read under Lenient, "" when Lenient fails too
+		skipped  int
+		dropped  int
+	}{
+		{"openai bad arguments", `{"messages":[{"role":"user","content":"hi"},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{oops"}}]}]}`,
+			FormatOpenAI, "chat.json: messages[1].tool_calls[0].function.arguments: openai: malformed input: not valid JSON", "u", 1, 0},
+		{"openai orphan", `[{"role":"user","content":"hi"},{"role":"tool","tool_call_id":"call_9","content":"x"},{"role":"assistant","content":"ok"}]`,
+			FormatOpenAI, `chat.json: messages[1]: openai: malformed input: tool result for call "call_9" has no matching tool call`, "ua", 0, 1},
+		{"openai legacy", `[{"role":"user","content":"hi"},{"role":"assistant","function_call":{"name":"f","arguments":"{}"}}]`,
+			FormatOpenAI, "messages[1]: openai: malformed input: legacy function_call", "u", 1, 0},
+		{"openai role", `[{"role":"robot","content":"hi"}]`, FormatOpenAI, `messages[0].role: openai: malformed input: unknown role "robot"`, "", 1, 0},
+		{"openai not json", `[{"role":`, FormatOpenAI, "chat.json: openai: malformed input", "", 0, 0},
+		{"anthropic tool_use in user", `{"messages":[{"role":"user","content":[{"type":"tool_use","id":"t","name":"x","input":{}}]}]}`,
+			FormatAnthropic, "chat.json: messages[0].content[0]: anthropic: malformed input: tool_use block outside an assistant message", "", 1, 0},
+		{"anthropic missing id", `{"messages":[{"role":"user","content":"go"},{"role":"assistant","content":[{"type":"tool_use","name":"x","input":{}}]}]}`,
+			FormatAnthropic, "messages[1].content[0].id: anthropic: malformed input: missing", "u", 1, 0},
+		{"anthropic result before call", `{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"x"}]},{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"x","input":{}}]}]}`,
+			FormatAnthropic, `messages[0]: anthropic: malformed input: tool result for call "t1" comes before its call`, "a", 0, 1},
+		{"anthropic duplicate call", `{"messages":[{"role":"user","content":"go"},{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"x","input":{}},{"type":"tool_use","id":"t1","name":"x","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"x"}]}]}`,
+			FormatAnthropic, `messages[1]: anthropic: malformed input: duplicate tool call id "t1"`, "uat", 1, 0},
+		{"condense bad part", `{"version":1,"messages":[{"role":"user","parts":[{"type":"text","text":"a"}]},{"role":"user","parts":[{"type":"bogus"}]}]}`,
+			FormatCondense, `chat.json: messages[1].parts[0].type: malformed input: unknown part type "bogus"`, "u", 1, 0},
+		{"undetectable", `{"hello":"world"}`, FormatAuto, "chat.json: unknown transcript format (malformed input): no known keys in the first JSON value; pass the format explicitly (one of claude-code, codex, openai, anthropic, mini-swe-agent, swe-agent, condense)", "", 0, 0},
+		{"ambiguous", `[{"role":"tool","tool_call_id":"a","content":"x"},{"role":"user","content":[{"type":"tool_result","tool_use_id":"a"}]}]`, FormatAuto, "mix OpenAI markers", "", 0, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ReadBytes([]byte(c.in), Options{Format: c.format, Name: "chat.json"})
+			if err == nil {
+				t.Fatalf("no error")
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error = %q\nwant it to contain %q", err, c.want)
+			}
+			if !errors.Is(err, condense.ErrMalformed) {
+				t.Errorf("error does not wrap ErrMalformed")
+			}
+			var re *ReadError
+			if !errors.As(err, &re) || re.File != "chat.json" {
+				t.Errorf("error is not a *ReadError naming the file: %#v", err)
+			}
+			tr, err := ReadBytes([]byte(c.in), Options{Format: c.format, Name: "chat.json", Lenient: true})
+			if c.lenient == "" {
+				if err == nil && len(tr.Request.Messages) > 0 {
+					t.Errorf("lenient read gave %s", roles(tr.Request.Messages))
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("lenient: %v", err)
+			}
+			if got := roles(tr.Request.Messages); got != c.lenient || tr.Skipped != c.skipped || tr.Dropped != c.dropped {
+				t.Errorf("lenient: roles %s skipped %d dropped %d; want %s, %d, %d", got, tr.Skipped, tr.Dropped, c.lenient, c.skipped, c.dropped)
+			}
+		})
+	}
+}
+
+func TestParseFormat(t *testing.T) {
+	for _, f := range append([]Format{FormatAuto}, Formats...) {
+		got, err := ParseFormat(string(f))
+		if err != nil || got != f {
+			t.Errorf("ParseFormat(%q) = %q, %v", f, got, err)
+		}
+	}
+	if f, err := ParseFormat(""); err != nil || f != FormatAuto {
+		t.Errorf(`ParseFormat("") = %q, %v`, f, err)
+	}
+	if _, err := ParseFormat("gemini"); !errors.Is(err, ErrUnknownFormat) || !strings.Contains(err.Error(), "claude-code") {
+		t.Errorf("ParseFormat(gemini) = %v", err)
+	}
+}
+
+// TestRoundTripCondense: read → write condense → read gives the same request.
+func TestRoundTripCondense(t *testing.T) {
+	for _, c := range sampleCases {
+		t.Run(c.file, func(t *testing.T) {
+			tr := readSample(t, c.file, Options{})
+			var buf bytes.Buffer
+			if err := Write(&buf, FormatCondense, tr.Request); err != nil {
+				t.Fatal(err)
+			}
+			back, err := ReadBytes(buf.Bytes(), Options{})
+			if err != nil {
+				t.Fatalf("re-read: %v", err)
+			}
+			if back.Format != FormatCondense || back.Repaired != 0 || back.Dropped != 0 {
+				t.Errorf("re-read: %+v", back)
+			}
+			if !sameJSON(t, tr.Request, back.Request) {
+				t.Errorf("round trip changed the request")
+			}
+		})
+	}
+}
+
+// project flattens messages into comparable lines, leaving out what the
+// target format cannot carry.
+func project(msgs []condense.Message, target Format) []string {
+	var out []string
+	for _, m := range msgs {
+		role := m.Role
+		if role == condense.RoleSystem && target == FormatAnthropic {
+			role = condense.RoleUser
+		}
+		for _, p := range m.Parts {
+			var s string
+			switch p.Type {
+			case condense.PartText:
+				if p.Text == "" {
+					continue
+				}
+				s = "text " + p.Text
+			case condense.PartImage:
+				if target == FormatOpenAI && role == condense.RoleAssistant {
+					continue
+				}
+				s = fmt.Sprintf("image %s %d %s", p.MediaType, len(p.Data), p.URL)
+			case condense.PartToolCall:
+				var v any
+				_ = json.Unmarshal(p.Input, &v)
+				in, _ := json.Marshal(v)
+				s = fmt.Sprintf("call %s %s %s", p.ID, p.Name, in)
+			case condense.PartToolResult:
+				var texts []string
+				for _, c := range p.Content {
+					switch c.Type {
+					case condense.PartText:
+						texts = append(texts, c.Text)
+					case condense.PartImage:
+						texts = append(texts, "[image]")
+					}
+				}
+				isErr := p.IsError
+				if target == FormatOpenAI {
+					isErr = false
+				}
+				s = fmt.Sprintf("result %s %v %q", p.CallID, isErr, strings.Join(texts, "\n"))
+			case condense.PartThinking:
+				if target == FormatOpenAI || p.Signature == "" && p.Redacted == "" {
+					continue
+				}
+				s = fmt.Sprintf("thinking %q %s %s", p.Text, p.Signature, p.Redacted)
+			case condense.PartProvider:
+				if target == FormatOpenAI || p.Provider != "anthropic" {
+					continue
+				}
+				s = "provider " + string(p.Raw)
+			}
+			out = append(out, string(role)+" "+s)
+		}
+	}
+	return out
+}
+
+// TestRoundTripProviders: what the openai and anthropic writers produce
+// reads back, with the matching reader, as equivalent messages.
+func TestRoundTripProviders(t *testing.T) {
+	for _, target := range []Format{FormatOpenAI, FormatAnthropic} {
+		for _, c := range sampleCases {
+			t.Run(string(target)+"/"+c.file, func(t *testing.T) {
+				tr := readSample(t, c.file, Options{})
+				var buf bytes.Buffer
+				if err := Write(&buf, target, tr.Request); err != nil {
+					t.Fatal(err)
+				}
+				if f, err := Detect(buf.Bytes()); err != nil || (f != target && !(target == FormatAnthropic && f == FormatOpenAI)) {
+					t.Errorf("Detect(written) = %q, %v", f, err)
+				}
+				back, err := ReadBytes(buf.Bytes(), Options{Format: target})
+				if err != nil {
+					t.Fatalf("re-read: %v\n%s", err, buf.Bytes())
+				}
+				if back.Repaired != 0 || back.Dropped != 0 {
+					t.Errorf("re-read repaired %d, dropped %d", back.Repaired, back.Dropped)
+				}
+				want, got := project(tr.Request.Messages, target), project(back.Request.Messages, target)
+				if strings.Join(want, "\n") != strings.Join(got, "\n") {
+					t.Errorf("messages differ after %s round trip:\n%s", target, diffLines(want, got))
+				}
+				if back.Request.System != tr.Request.System || back.Request.Model != tr.Request.Model || len(back.Request.Tools) != len(tr.Request.Tools) {
+					t.Errorf("system/model/tools differ")
+				}
+			})
+		}
+	}
+}
+
+func diffLines(want, got []string) string {
+	var b strings.Builder
+	for i := 0; i < max(len(want), len(got)); i++ {
+		var w, g string
+		if i < len(want) {
+			w = want[i]
+		}
+		if i < len(got) {
+			g = got[i]
+		}
+		if w != g {
+			fmt.Fprintf(&b, "%d:\n want %.200s\n got  %.200s\n", i, w, g)
+		}
+	}
+	return b.String()
+}
