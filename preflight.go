@@ -121,6 +121,8 @@ type state struct {
 
 	pressured      int
 	turnsSinceEdit int
+	// checkpoints is the number of the last checkpoint id handed out.
+	checkpoints int
 }
 
 // NewPreflight returns a preflight for one conversation. counter is
@@ -155,6 +157,14 @@ func (p *Preflight) Rendering() Rendering {
 	return p.st.rendering[:len(p.st.rendering):len(p.st.rendering)]
 }
 
+// SetCheckpointCount sets the number of the last checkpoint: the next
+// compaction is "c<n+1>". Sessions restoring saved checkpoints call it.
+func (p *Preflight) SetCheckpointCount(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.st.checkpoints = n
+}
+
 // Restore replaces the preflight's state with history rendered as r (a
 // saved overlay). r must render history: every item's Index lies inside it
 // and the messages pass Validate.
@@ -171,7 +181,8 @@ func (p *Preflight) Restore(history []Message, r Rendering) error {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.st = state{}
+	n := p.st.checkpoints
+	p.st = state{checkpoints: n}
 	p.appendHistory(history)
 	p.setRendering(r.Clone())
 	p.st.compacted = true
@@ -302,6 +313,7 @@ func (p *Preflight) attempt(ctx context.Context, req *Request, budget Budget, re
 		Manual:       manual,
 		Instructions: instructions,
 		Counter:      p.counter,
+		Checkpoint:   fmt.Sprintf("c%d", p.st.checkpoints+1),
 		Summarize:    p.opts.Summarize,
 		Logger:       p.log,
 		overhead:     p.st.overhead,
@@ -344,7 +356,9 @@ func (p *Preflight) attempt(ctx context.Context, req *Request, budget Budget, re
 	if !manual && after >= tokens {
 		return reject(fmt.Errorf("candidate does not reduce the request (%d → %d tokens)", tokens, after))
 	}
+	p.st.checkpoints++
 	rec := Record{
+		Checkpoint:     cc.Checkpoint,
 		Strategy:       name,
 		Emergency:      emergency,
 		Manual:         manual,

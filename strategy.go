@@ -82,6 +82,9 @@ type CompactionContext struct {
 	// Instructions are the user's, for a manual compaction.
 	Instructions string
 	Counter      Counter
+	// Checkpoint is the id the compaction will have if accepted ("c3"):
+	// summaries name it in their <summary checkpoint="…"> tag.
+	Checkpoint string
 	// Summarize is the journaled summarize helper; nil when none is
 	// configured.
 	Summarize SummarizeFunc
@@ -134,6 +137,9 @@ func (cc *CompactionContext) overheadTokens() int {
 
 // Record describes one compaction (DESIGN B1, §7 stats "compactions").
 type Record struct {
+	// Checkpoint is the compaction's id, sequential per conversation
+	// ("c1", "c2", …).
+	Checkpoint     string        `json:"checkpoint,omitempty"`
 	Strategy       string        `json:"strategy"`
 	Emergency      bool          `json:"emergency,omitempty"`
 	Manual         bool          `json:"manual,omitempty"`
