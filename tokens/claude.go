@@ -1,0 +1,87 @@
+package tokens
+
+// The Claude calibration. Anthropic does not publish Claude's tokenizer, so
+// the estimate is a per-message overhead plus characters per token by kind
+// of text, fitted on testdata/claude-usage-deltas.csv: the billed input
+// growth of 286 requests of 16 Claude Code sub-agent sessions (Claude
+// Sonnet/Opus 4.5) against the characters that entered the conversation.
+//
+// Each CSV row is one request delta, which in a tool loop adds two messages:
+// the assistant message with its tool calls and the tool-result message
+// (claudeMessagesPerDelta). The fit chose the overhead and the rates that
+// give the least total estimate while never under-counting the total and
+// under-counting at most 2% of the rows; TestHeuristicClaudeCalibration
+// measures them.
+//
+// The overhead is large (small deltas bill 60-500 tokens beyond their
+// characters: framing, tool-use ids, and text the transcripts do not show),
+// so the estimate over-counts conversations of many short messages most.
+// The usage feedback of Calibration only ever raises estimates; it cannot
+// lower this overhead.
+const (
+	claudePerMessage       = 280  // tokens of framing per message
+	claudeMessagesPerDelta = 2    // assistant message + tool-result message
+	claudeCharsText        = 2.0  // characters per token of text parts
+	claudeCharsToolInput   = 3.1  // … of tool names and JSON inputs
+	claudeCharsToolOutput  = 2.95 // … of tool result content
+	// claudeCharsThinking is not fitted: the transcripts hold no thinking
+	// text. Thinking is prose, which packs more characters per token than
+	// code; the text rate is used, which errs high.
+	claudeCharsThinking = claudeCharsText
+
+	// Characters outside ASCII are not in the fit (the sessions are almost
+	// all ASCII). They are charged per character, on the high side of what
+	// BPE tokenizers give: accented and Cyrillic letters half a token, CJK
+	// a token and a quarter, emoji three.
+	claudeLead2 = 0.5
+	claudeLead3 = 1.25
+	claudeLead4 = 3.0
+
+	// claudeToolsPrompt is the system prompt Anthropic adds when a request
+	// has tools (Claude 4.x, tool_choice auto; Anthropic "Tool use"
+	// pricing table: 346 tokens).
+	claudeToolsPrompt = 346
+	// claudePerTool frames each tool definition; an estimate.
+	claudePerTool = 10
+	// claudeRequest frames the request and the system text; an estimate.
+	claudeRequest = 10
+)
+
+var claudeCharsPerToken = [numKinds]float64{
+	kindText:       claudeCharsText,
+	kindToolInput:  claudeCharsToolInput,
+	kindToolOutput: claudeCharsToolOutput,
+	kindThinking:   claudeCharsThinking,
+}
+
+var claudeFraming = framing{
+	family:  FamilyAnthropic,
+	message: claudePerMessage,
+	tool:    claudePerTool,
+	request: claudeRequest,
+	tools:   claudeToolsPrompt,
+}
+
+// claudeText is the Claude estimate of text of a kind scanned into st.
+func claudeText(kind int, st *stats) float64 {
+	var n [numClasses]int
+	for p := range numClasses {
+		for c := range numClasses {
+			n[c] += st.trans[p<<4|c]
+		}
+	}
+	ascii := n[cLower] + n[cUpper] + n[cDigit] + n[cPunct] + n[cSpace] + n[cTab] + n[cNewline] + n[cOther]
+	return float64(ascii)/claudeCharsPerToken[kind] +
+		claudeLead2*float64(n[cLead2]) + claudeLead3*float64(n[cLead3]) + claudeLead4*float64(n[cLead4])
+}
+
+// claudeEstimate is the Claude estimate of messages messages holding
+// chars[kind] characters of each kind: what the counter gives for ASCII
+// text, without rounding. The calibration test evaluates it on the CSV.
+func claudeEstimate(chars [numKinds]int, messages int) float64 {
+	est := float64(messages * claudePerMessage)
+	for k, n := range chars {
+		est += float64(n) / claudeCharsPerToken[k]
+	}
+	return est
+}
