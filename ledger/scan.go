@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 )
 
@@ -113,6 +114,9 @@ var podFailures = []string{"CrashLoopBackOff", "ImagePullBackOff", "ErrImagePull
 var npmBoilerplate = []string{"A complete log of this run", "Log files were not written",
 	"For a full report see", "This is probably not a problem with npm", "Run `npm audit"}
 
+// npm lines worth keeping besides those that start a sentence.
+var npmKeep = []string{"code ", "peer ", "missing ", "notarget ", "enoent ", "errno "}
+
 // errors recognises error lines; line is the raw line, t the trimmed one.
 func (s *scanner) errors(line, t string) {
 	indented := line[0] == ' ' || line[0] == '\t'
@@ -190,7 +194,7 @@ func (s *scanner) errors(line, t string) {
 		s.add(KindError, t) // cargo test
 	case strings.HasPrefix(t, "npm ERR!") || strings.HasPrefix(t, "npm error"):
 		rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(t, "npm ERR!"), "npm error"))
-		if rest != "" && !hasAnyPrefix(rest, npmBoilerplate) {
+		if rest != "" && !hasAnyPrefix(rest, npmBoilerplate) && (isUpper(rest[0]) || isDigit(rest[0]) || hasAnyPrefix(rest, npmKeep)) {
 			s.add(KindError, t)
 		}
 	case strings.HasPrefix(t, "fatal: ") || strings.HasPrefix(t, "Fatal: ") || strings.HasPrefix(t, "FATAL: ") || strings.HasPrefix(t, "Error: ") || strings.HasPrefix(t, "ERROR: ") || strings.HasPrefix(t, "FATAL ERROR"):
@@ -356,7 +360,19 @@ func logError(t string) bool {
 // logErrorValue shortens a JSON log line to its message and error fields;
 // other lines are returned as they are.
 func logErrorValue(t string) string {
-	if t[0] != '{' || len(t) > 1<<16 {
+	if t[0] != '{' {
+		var parts []string
+		for _, k := range []string{"msg=", "message=", "error=", "err="} {
+			if v := logfmtValue(t, k); v != "" {
+				parts = append(parts, v)
+			}
+		}
+		if len(parts) == 0 {
+			return t
+		}
+		return strings.Join(parts, ": ")
+	}
+	if len(t) > 1<<16 {
 		return t
 	}
 	var rec map[string]any
@@ -373,6 +389,35 @@ func logErrorValue(t string) string {
 		return t
 	}
 	return strings.Join(parts, ": ")
+}
+
+// logfmtValue returns the value of key (given with its '=') in a logfmt
+// line, unquoted.
+func logfmtValue(t, key string) string {
+	for off := 0; ; {
+		k := strings.Index(t[off:], key)
+		if k < 0 {
+			return ""
+		}
+		k += off
+		off = k + len(key)
+		if k > 0 && t[k-1] != ' ' && t[k-1] != '\t' {
+			continue
+		}
+		v := t[off:]
+		if strings.HasPrefix(v, `"`) {
+			if uq, err := strconv.QuotedPrefix(v); err == nil {
+				if s, err := strconv.Unquote(uq); err == nil {
+					return s
+				}
+			}
+			return strings.Trim(v, `"`)
+		}
+		if sp := strings.IndexByte(v, ' '); sp >= 0 {
+			v = v[:sp]
+		}
+		return v
+	}
 }
 
 // klogError recognises Kubernetes klog error lines: "E1130 12:00:01.123 …".
@@ -427,13 +472,28 @@ func (s *scanner) files(t string, urlSpans [][2]int) {
 		if j > i && inSpans(i, urlSpans) < 0 {
 			tok := t[i:j]
 			if strings.IndexByte(tok, '/') >= 0 {
-				if p, ok := cleanPath(tok, false); ok {
+				if p, ok := cleanPath(tok, false); ok && !depPath(p) {
 					s.addFile(p)
 				}
 			}
 		}
 		i = j
 	}
+}
+
+// depPath reports whether a path is inside a toolchain or a dependency
+// tree (GOROOT, node_modules, site-packages, the module cache): such paths
+// in stack traces are noise for the ledger.
+func depPath(p string) bool {
+	if goRuntimeFrame(p) {
+		return true
+	}
+	for _, d := range []string{"node_modules/", "/site-packages/", "/dist-packages/", "/go/pkg/mod/", "/.cargo/registry/", "/rustc/", "/lib/python3", "<frozen "} {
+		if strings.Contains(p, d) {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *scanner) addFile(p string) {
@@ -617,9 +677,8 @@ func (s *scanner) ids(t string, urlSpans [][2]int) {
 	if hasIDKey(t) {
 		for _, m := range idKeyRe.FindAllStringSubmatchIndex(t, -1) {
 			key, val := t[m[2]:m[3]], t[m[4]:m[5]]
-			switch strings.ToLower(val) {
-			case "null", "none", "true", "false", "nil", "undefined", "redacted":
-				continue
+			if strings.IndexAny(val, "0123456789") < 0 {
+				continue // words, not ids: order=Order, id=null
 			}
 			if inSpans(m[2], urlSpans) >= 0 {
 				continue
@@ -855,9 +914,12 @@ var units = []string{
 }
 
 // measurements finds numbers with a unit and labels them with the words
-// before them ("p99 latency: 703.1ms", "took 3.2s") or, when there are
-// none, the words after them ("81.3% of statements").
+// before them ("p99 latency: 703.1ms", "took 3.2s"), with the key of a JSON
+// field ("latency": "703.1ms" → latency: 703.1ms) or, when there are none,
+// with the words after them ("81.3% of statements"). A measurement whose
+// label is only linking words ("12.5 MB in 3.2s") joins the one before it.
 func (s *scanner) measurements(t string, urlSpans [][2]int) {
+	lastItem, lastFrom, lastEnd := -1, 0, 0
 	for i := 0; i < len(t); i++ {
 		if !isDigit(t[i]) {
 			continue
@@ -895,19 +957,94 @@ func (s *scanner) measurements(t string, urlSpans [][2]int) {
 			continue
 		}
 		end := k + len(unit)
+		if key := jsonKeyBefore(t, i); key != "" {
+			s.add(KindMeasurement, key+": "+t[i:end])
+			lastItem = -1
+			i = end - 1
+			continue
+		}
 		from := labelBefore(t, i)
+		if linking(t[from:i]) {
+			if lastItem >= 0 && lastItem < len(s.items) && lastEnd <= from && linking(t[lastEnd:i]) {
+				// "Downloaded 12.5 MB in 3.2s": one measurement.
+				s.items[lastItem].Value = clean(t[lastFrom:end], s.e.maxValueLen())
+				lastEnd = end
+				i = end - 1
+				continue
+			}
+			from = i
+		}
 		to := end
 		if from == i {
 			to = labelAfter(t, end)
-			if to == end {
+			if to == end || linking(t[end:to]) {
 				i = end - 1
 				continue
 			}
 		}
-		s.add(KindMeasurement, t[from:to])
+		n := len(s.items)
+		if s.add(KindMeasurement, t[from:to]) != nil {
+			lastItem, lastFrom, lastEnd = n, from, to
+		}
 		i = end - 1
 	}
 }
+
+// linkWords carry no meaning as a label on their own.
+var linkWords = map[string]bool{"in": true, "at": true, "of": true, "after": true, "for": true,
+	"the": true, "a": true, "an": true, "ago": true, "to": true, "by": true, "with": true,
+	"and": true, "or": true, "on": true, "from": true, "over": true, "per": true, "within": true}
+
+// linking reports whether s holds only spaces, punctuation and link words.
+func linking(s string) bool {
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' }) {
+		if !linkWords[strings.ToLower(w)] {
+			return false
+		}
+	}
+	return true
+}
+
+// jsonKeyBefore returns the key when the number at t[i] is a JSON string
+// or number field value: "latency": "703.1ms" or "p99_ms": 703.
+func jsonKeyBefore(t string, i int) string {
+	p := i
+	if p > 0 && t[p-1] == '"' {
+		p--
+	}
+	for p > 0 && t[p-1] == ' ' {
+		p--
+	}
+	if p < 2 || t[p-1] != ':' {
+		return ""
+	}
+	p--
+	for p > 0 && t[p-1] == ' ' {
+		p--
+	}
+	if p < 2 || t[p-1] != '"' {
+		return ""
+	}
+	q := strings.LastIndexByte(t[:p-1], '"')
+	if q < 0 || p-1-q > 40 || p-1-q < 1 {
+		return ""
+	}
+	key := t[q+1 : p-1]
+	for k := 0; k < len(key); k++ {
+		if !(isAlnum(key[k]) || key[k] == '_' || key[k] == '-' || key[k] == '.') {
+			return ""
+		}
+	}
+	return key
+}
+
+var unitSet = func() map[string]bool {
+	m := make(map[string]bool, len(units))
+	for _, u := range units {
+		m[u] = true
+	}
+	return m
+}()
 
 func unitAt(t string, k int, spaced bool) string {
 	for _, u := range units {
@@ -951,7 +1088,7 @@ func labelBefore(t string, i int) int {
 			p--
 		}
 		w := t[p:e]
-		if w == "" || isDigit(w[0]) || strings.ContainsAny(w, ":=") && words > 0 || i-p > 48 {
+		if w == "" || isDigit(w[0]) || unitSet[w] || strings.ContainsAny(w, ":=") && words > 0 || i-p > 48 {
 			break
 		}
 		if strings.ContainsAny(w, ":=") {

@@ -1,0 +1,145 @@
+package ledger
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/condense-dev/condense"
+)
+
+func readTestdata(t testing.TB, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func resultOf(text string, isError bool) condense.Part {
+	return condense.ToolResult("call_1", isError, condense.Text(text))
+}
+
+// TestExtractResultOutputs reads realistic tool outputs without their call
+// and checks every item, in order.
+func TestExtractResultOutputs(t *testing.T) {
+	cases := []struct {
+		file string
+		want []string
+	}{
+	{"bench.txt", []string{
+		"measurement \"BenchmarkParse-8 1043 ns/op 512 B/op 8 allocs/op\"",
+		"measurement \"BenchmarkEncode/small-8 373.2 ns/op 128 B/op 2 allocs/op\"",
+		"measurement \"BenchmarkEncode/large-8 264911 ns/op 1048576 B/op 12 allocs/op\"",
+		"measurement \"ok github.com/acme/wire/internal/codec 4.113s\"",
+	}},
+	{"build.txt", []string{
+		"error \"internal/x/decode.go:41:9: undefined: readVarint\"",
+		"file internal/x/decode.go",
+		"error \"internal/x/decode.go:57:2: declared and not used: n\"",
+	}},
+	{"cargo.txt", []string{
+		"file /home/dev/ledgerd",
+		"error \"error[E0382]: borrow of moved value: `entries`\"",
+		"file src/store.rs",
+		"error \"error: could not compile `ledgerd` (lib) due to 1 previous error\"",
+	}},
+	{"cargo_test.txt", []string{
+		"file src/lib.rs",
+		"error \"test store::tests::replays_journal ... FAILED\"",
+		"file src/store.rs",
+		"error \"thread 'store::tests::replays_journal' panicked at src/store.rs:118:9: assertion `left == right` failed\"",
+		"measurement \"test result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.03s\"",
+		"error \"error: test failed, to rerun pass `--lib`\"",
+	}},
+	{"git.txt", []string{
+		"id 3fa9c2d",
+		"id ENG-4821",
+		"id 9b1e5c07d2a4f8e6b3c1a0d9e8f7a6b5c4d3e2f1",
+		"id #1287",
+		"url https://github.com/acme/orders.git",
+	}},
+	{"gotest.txt", []string{
+		"error \"parse_test.go:48: body length: got 12, want 14\"",
+		"error \"--- FAIL: TestParseBody (0.01s)\"",
+		"error \"--- FAIL: TestIndex (0.00s)\"",
+		"error \"panic: runtime error: index out of range [3] with length 3 [recovered]\"",
+		"error \"panic: runtime error: index out of range [3] with length 3\"",
+		"error /home/dev/wire/internal/x/index.go:27",
+		"file /home/dev/wire/internal/x/index.go",
+		"file /home/dev/wire/internal/x/index_test.go",
+		"error \"FAIL github.com/acme/wire/internal/x 0.012s\"",
+		"measurement \"ok github.com/acme/wire/internal/codec 0.532s coverage: 81.3% of statements\"",
+	}},
+	{"jsonlog.txt", []string{
+		"error \"payment capture failed: upstream timeout after 5000ms\"",
+		"id request_id=req_8f2a91c4",
+		"id order_id=ORD-2024-0042",
+		"measurement \"upstream timeout after 5000ms\"",
+		"error \"db ping failed: dial tcp 10.0.4.12:5432: connect: connection refused\"",
+		"measurement \"latency: 703.1ms\"",
+	}},
+	{"kubectl.txt", []string{
+		"error \"api-7d9f8b6c5-x2k4q 0/1 CrashLoopBackOff 5 (2m ago) 10m\"",
+		"error \"worker-5c4b9f7d8-qq2rt 0/1 Error 2 (30s ago) 4m\"",
+	}},
+	{"node_trace.txt", []string{
+		"file /app/server/routes/orders.js",
+		"error \"TypeError: Cannot read properties of undefined (reading 'reduce')\"",
+		"error \"at computeTotal (/app/server/routes/orders.js:88:31)\"",
+	}},
+	{"npm.txt", []string{
+		"error \"npm ERR! code ERESOLVE\"",
+		"error \"npm ERR! ERESOLVE unable to resolve dependency tree\"",
+		"error \"npm ERR! While resolving: web-console@2.4.0\"",
+		"error \"npm ERR! Found: react@18.3.1\"",
+		"error \"npm ERR! Could not resolve dependency:\"",
+		"error \"npm ERR! peer react@\\\"^17.0.0\\\" from react-table@7.8.0\"",
+		"file /home/dev/.npm/_logs/2026-11-30T10_02_11_482Z-debug-0.log",
+	}},
+	{"perf.txt", []string{
+		"url https://staging.acme.dev/api/v2/orders",
+		"id 6f1c3b2e-8d4a-4c1b-9e2f-7a6b5c4d3e2f",
+		"measurement \"p50 latency: 41.7ms\"",
+		"measurement \"p99 latency: 703.1ms\"",
+		"measurement \"Peak RSS: 1.2 GiB\"",
+		"measurement \"Memory: 512 MiB\"",
+		"measurement \"Downloaded 12.5 MB in 3.2s\"",
+		"measurement \"the whole run took 61.4s\"",
+	}},
+	{"pytest.txt", []string{
+		"file /work/orders",
+		"file tests/test_orders.py",
+		"id order_id=ORD-2024-0042",
+		"error \"AssertionError: assert 23.976 == 23.98\"",
+		"error \"orders.errors.RefundError: refund window of 30 days exceeded\"",
+		"file orders/refunds.py",
+		"error \"FAILED tests/test_orders.py::test_total_with_tax - AssertionError: assert 23.976 == 23.98\"",
+		"error \"FAILED tests/test_orders.py::test_refund_window - orders.errors.RefundError: refund window of 30 days exceeded\"",
+		"measurement \"2 failed, 5 passed in 0.87s\"",
+	}},
+	{"python_trace.txt", []string{
+		"file /work/etl/run.py",
+		"file /work/etl/loader.py",
+		"error \"FileNotFoundError: [Errno 2] No such file or directory: 'data/2026-11/orders.csv'\"",
+		"error \"File \\\"/work/etl/loader.py\\\", line 21, in load_rows\"",
+		"file data/2026-11/orders.csv",
+	}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.file, func(t *testing.T) {
+			res := resultOf(readTestdata(t, tc.file), false)
+			got := Strings(ExtractResult(nil, &res, 7))
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("items:\n got  %q\n want %q", got, tc.want)
+			}
+			for _, it := range ExtractResult(nil, &res, 7) {
+				if it.Source != 7 {
+					t.Errorf("%v: source %d, want 7", it, it.Source)
+				}
+			}
+		})
+	}
+}
