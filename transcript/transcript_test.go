@@ -170,7 +170,77 @@ func wantStandIns(t *testing.T, msgs []condense.Message, ids ...string) {
 	}
 }
 
+// callIDs returns every tool call id of msgs.
+func callIDs(msgs []condense.Message) map[string]bool {
+	ids := map[string]bool{}
+	for _, m := range msgs {
+		for _, p := range m.Parts {
+			if p.Type == condense.PartToolCall {
+				ids[p.ID] = true
+			}
+		}
+	}
+	return ids
+}
+
+func ccUUID(n int) string { return fmt.Sprintf("a1b2c3d4-%04d-4e5f-8a9b-%012d", n, n) }
+
 var sampleCases = []sampleCase{
+	{file: "claude-code.jsonl", format: FormatClaudeCode, roles: "uattatatatauatuuatatatatata",
+		model: "claude-sonnet-4-5-20250929", repaired: 1,
+		cpFirstKept: 18, cpSummary: "This session is being continued from a previous conversation",
+		check: func(t *testing.T, tr *Transcript) {
+			msgs := tr.Request.Messages
+			// Four assistant lines of one API message, merged.
+			wantParts(t, msgs, 1, "thinking text tool_call tool_call")
+			if msgs[1].ID != ccUUID(2) || msgs[0].ID != ccUUID(1) {
+				t.Errorf("ids = %q, %q", msgs[0].ID, msgs[1].ID)
+			}
+			// A parallel batch answered by two tool lines.
+			if msgs[2].Parts[0].CallID != "toolu_01Run" || !msgs[2].Parts[0].IsError || msgs[3].Parts[0].CallID != "toolu_01Read" {
+				t.Errorf("batch results: %+v %+v", msgs[2].Parts[0], msgs[3].Parts[0])
+			}
+			// toolUseResult is never content.
+			for _, m := range msgs {
+				for _, p := range m.Parts {
+					for _, c := range p.Content {
+						if strings.Contains(c.Text, "(omitted)") {
+							t.Errorf("toolUseResult read as content")
+						}
+					}
+				}
+			}
+			ids := callIDs(msgs)
+			if ids["toolu_01Grep"] {
+				t.Errorf("sidechain call included")
+			}
+			if ids["toolu_01Old"] {
+				t.Errorf("abandoned branch included")
+			}
+			if !ids["toolu_01Task"] || !ids["toolu_01Edit4"] {
+				t.Errorf("active branch calls missing")
+			}
+			wantParts(t, msgs, 11, "text image")
+			if !strings.Contains(msgs[11].TextContent(), "line and column") {
+				t.Errorf("branch did not take the edited prompt: %q", msgs[11].TextContent())
+			}
+			wantStandIns(t, msgs, "toolu_01Race")
+			if msgs[13].ID != ccUUID(20)+"/no-result" {
+				t.Errorf("stand-in id %q", msgs[13].ID)
+			}
+			if !strings.Contains(tr.Checkpoint.Source, "line") {
+				t.Errorf("checkpoint source %q", tr.Checkpoint.Source)
+			}
+			if r := tr.Rendered(); len(r) != len(msgs)-18+1 || r[0].Role != condense.RoleUser || condense.Validate(r) != nil {
+				t.Errorf("Rendered: %s", roles(r))
+			}
+		}},
+	{file: "claude-code-agent.jsonl", format: FormatClaudeCode, roles: "uata", model: "claude-sonnet-4-5-20250929",
+		check: func(t *testing.T, tr *Transcript) {
+			if !callIDs(tr.Request.Messages)["toolu_01AGrep"] {
+				t.Errorf("a whole-sidechain file must be read")
+			}
+		}},
 	{file: "openai-chat.json", format: FormatOpenAI, roles: "uattatatuatatta", model: "gpt-4o",
 		system: "You are a careful Go engineer", tools: 3, repaired: 1,
 		check: func(t *testing.T, tr *Transcript) {
@@ -268,6 +338,12 @@ func TestReadErrors(t *testing.T) {
 			FormatAnthropic, `messages[1]: anthropic: malformed input: duplicate tool call id "t1"`, "uat", 1, 0},
 		{"condense bad part", `{"version":1,"messages":[{"role":"user","parts":[{"type":"text","text":"a"}]},{"role":"user","parts":[{"type":"bogus"}]}]}`,
 			FormatCondense, `chat.json: messages[1].parts[0].type: malformed input: unknown part type "bogus"`, "u", 1, 0},
+		{"claude-code bad line", "{\"type\":\"user\",\"uuid\":\"u1\",\"parentUuid\":null,\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n{\"type\":\"assistant\",\"uuid\":\"u2\"\n{\"type\":\"assistant\",\"uuid\":\"u3\",\"parentUuid\":\"u1\",\"message\":{\"id\":\"m\",\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"yo\"}]}}\n",
+			FormatClaudeCode, "chat.json:2: claude-code: malformed input: unexpected EOF", "ua", 1, 0},
+		{"claude-code orphan", "{\"type\":\"user\",\"uuid\":\"u1\",\"parentUuid\":null,\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n{\"type\":\"user\",\"uuid\":\"u2\",\"parentUuid\":\"u1\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"toolu_9\",\"content\":\"x\"}]}}\n",
+			FormatAuto, `chat.json:2: claude-code: malformed input: tool result for call "toolu_9" has no matching tool call`, "u", 0, 1},
+		{"claude-code no message", "{\"type\":\"user\",\"uuid\":\"u1\",\"sessionId\":\"s\"}\n",
+			FormatAuto, "chat.json:1: claude-code: malformed input: user line has no message", "", 1, 0},
 		{"undetectable", `{"hello":"world"}`, FormatAuto, "chat.json: unknown transcript format (malformed input): no known keys in the first JSON value; pass the format explicitly (one of claude-code, codex, openai, anthropic, mini-swe-agent, swe-agent, condense)", "", 0, 0},
 		{"ambiguous", `[{"role":"tool","tool_call_id":"a","content":"x"},{"role":"user","content":[{"type":"tool_result","tool_use_id":"a"}]}]`, FormatAuto, "mix OpenAI markers", "", 0, 0},
 	}
