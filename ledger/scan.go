@@ -190,6 +190,8 @@ func (s *scanner) errors(line, t string) {
 		} else {
 			s.add(KindError, t)
 		}
+	case strings.HasPrefix(t, "make: *** ") || strings.HasPrefix(t, "make[") && strings.Contains(t, "*** "):
+		s.add(KindError, t)
 	case strings.HasSuffix(t, "... FAILED"):
 		s.add(KindError, t) // cargo test
 	case strings.HasPrefix(t, "npm ERR!") || strings.HasPrefix(t, "npm error"):
