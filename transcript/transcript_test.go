@@ -186,6 +186,33 @@ func callIDs(msgs []condense.Message) map[string]bool {
 func ccUUID(n int) string { return fmt.Sprintf("a1b2c3d4-%04d-4e5f-8a9b-%012d", n, n) }
 
 var sampleCases = []sampleCase{
+	{file: "codex-rollout.jsonl", format: FormatCodex, roles: "uuattatatatauatuatatatata", model: "gpt-5-codex",
+		system: "Follow the repository's AGENTS.md", repaired: 1,
+		cpFirstKept: 16, cpSummary: "Summary of the session so far:",
+		check: func(t *testing.T, tr *Transcript) {
+			msgs := tr.Request.Messages
+			if !strings.Contains(tr.Request.System, "<permissions instructions>") {
+				t.Errorf("leading developer message not in System: %q", tr.Request.System)
+			}
+			wantParts(t, msgs, 1, "text image")
+			// reasoning + parallel calls form one assistant message.
+			wantParts(t, msgs, 2, "thinking provider tool_call tool_call")
+			if p := msgs[2].Parts[1]; p.Provider != "openai" || !strings.Contains(string(p.Raw), `"encrypted_content":"gAAAAABo-Zx3k1Qm9r0_enc_reasoning_blob_01=="`) {
+				t.Errorf("reasoning not carried: %+v", p)
+			}
+			wantParts(t, msgs, 7, "text tool_call")
+			if in := string(msgs[7].Parts[1].Input); !strings.HasPrefix(in, `{"input":"*** Begin Patch`) {
+				t.Errorf("custom tool input = %s", in)
+			}
+			wantStandIns(t, msgs, "call_a5")
+			if c := msgs[18].Parts[0]; c.Name != "local_shell" || !strings.Contains(string(c.Input), `"go","test"`) {
+				t.Errorf("local shell call = %+v", c)
+			}
+			if !msgs[19].Parts[0].IsError {
+				t.Errorf("success:false output is not an error")
+			}
+			wantParts(t, msgs, 16, "provider tool_call")
+		}},
 	{file: "claude-code.jsonl", format: FormatClaudeCode, roles: "uattatatatauatuuatatatatata",
 		model: "claude-sonnet-4-5-20250929", repaired: 1,
 		cpFirstKept: 18, cpSummary: "This session is being continued from a previous conversation",
@@ -344,6 +371,8 @@ func TestReadErrors(t *testing.T) {
 			FormatAuto, `chat.json:2: claude-code: malformed input: tool result for call "toolu_9" has no matching tool call`, "u", 0, 1},
 		{"claude-code no message", "{\"type\":\"user\",\"uuid\":\"u1\",\"sessionId\":\"s\"}\n",
 			FormatAuto, "chat.json:1: claude-code: malformed input: user line has no message", "", 1, 0},
+		{"codex bad arguments", "{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"message\",\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"go\"}]}}\n\n{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"function_call\",\"name\":\"shell\",\"arguments\":\"{\\\"command\\\":\",\"call_id\":\"c1\"}}\n{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"function_call_output\",\"call_id\":\"c1\",\"output\":\"x\"}}\n",
+			FormatAuto, "chat.json:3: codex: malformed input: payload.arguments: not valid JSON", "u", 1, 1},
 		{"undetectable", `{"hello":"world"}`, FormatAuto, "chat.json: unknown transcript format (malformed input): no known keys in the first JSON value; pass the format explicitly (one of claude-code, codex, openai, anthropic, mini-swe-agent, swe-agent, condense)", "", 0, 0},
 		{"ambiguous", `[{"role":"tool","tool_call_id":"a","content":"x"},{"role":"user","content":[{"type":"tool_result","tool_use_id":"a"}]}]`, FormatAuto, "mix OpenAI markers", "", 0, 0},
 	}
