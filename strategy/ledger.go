@@ -1,0 +1,73 @@
+package strategy
+
+import (
+	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/ledger"
+)
+
+// keeper collects the ledger items of what one pass compacts, deduplicates
+// them, and bounds them by the ledger budget (DESIGN §2, I8): items over the
+// budget are demoted to recall-only and counted.
+type keeper struct {
+	budget int
+	seen   map[string]bool
+	groups [][]ledger.Item
+}
+
+func newKeeper(cc *condense.CompactionContext, budget int) *keeper {
+	if budget <= 0 {
+		budget = ledger.DefaultBudget(cc.Budget.Window)
+	}
+	return &keeper{budget: budget, seen: map[string]bool{}}
+}
+
+// add registers the items of one compacted piece and returns its group
+// number, to be rendered by strings(group) once every piece is in.
+func (k *keeper) add(items []ledger.Item) int {
+	var fresh []ledger.Item
+	for _, it := range items {
+		key := it.Key()
+		if k.seen[key] {
+			continue
+		}
+		k.seen[key] = true
+		fresh = append(fresh, it)
+	}
+	k.groups = append(k.groups, fresh)
+	return len(k.groups) - 1
+}
+
+// resolve bounds everything added; it returns the kept items by group and
+// how many were kept and demoted.
+func (k *keeper) resolve() (byGroup [][]string, kept, demoted int) {
+	var all []ledger.Item
+	owner := map[string]int{}
+	for g, items := range k.groups {
+		for _, it := range items {
+			owner[it.Key()] = g
+			all = append(all, it)
+		}
+	}
+	keptItems, demotedItems := ledger.Bound(all, k.budget, nil)
+	keptSet := map[string]bool{}
+	for _, it := range keptItems {
+		keptSet[it.Key()] = true
+	}
+	byGroup = make([][]string, len(k.groups))
+	for g, items := range k.groups {
+		for _, it := range items {
+			if keptSet[it.Key()] {
+				byGroup[g] = append(byGroup[g], it.String())
+			}
+		}
+	}
+	return byGroup, len(keptItems), len(demotedItems)
+}
+
+func resultItems(call, result *condense.Part, index int) []ledger.Item {
+	return ledger.ExtractResult(call, result, index)
+}
+
+func messageItems(m *condense.Message, index int) []ledger.Item {
+	return ledger.ExtractMessage(m, index)
+}

@@ -1,0 +1,95 @@
+package strategy
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/condense-dev/condense"
+)
+
+// Pipeline chains strategies, cheapest first, and stops once the request is
+// under the threshold (DESIGN B12). A stage that finds nothing to do, fails,
+// or does not shrink the request is skipped and the next one runs.
+type Pipeline struct {
+	Stages []condense.Strategy
+}
+
+// NewPipeline returns a pipeline of the given stages.
+func NewPipeline(stages ...condense.Strategy) *Pipeline { return &Pipeline{Stages: stages} }
+
+// Default returns the default pipeline without a summarizer: minify → mask →
+// drop-oldest.
+func Default() *Pipeline {
+	return NewPipeline(Minify{}, Mask{}, DropOldest{})
+}
+
+// Name returns "pipeline(stage,stage,…)".
+func (p *Pipeline) Name() string {
+	names := make([]string, len(p.Stages))
+	for i, s := range p.Stages {
+		names[i] = s.Name()
+	}
+	return "pipeline(" + strings.Join(names, ",") + ")"
+}
+
+// Compact runs the stages in order on each other's output.
+func (p *Pipeline) Compact(ctx context.Context, cc *condense.CompactionContext) (*condense.Candidate, error) {
+	target := cc.Budget.Threshold()
+	cur, tokens := cc.Current, cc.Tokens
+	var out condense.Candidate
+	var errs []error
+	for _, stage := range p.Stages {
+		if tokens <= target && len(out.Steps) > 0 && !cc.Manual {
+			break
+		}
+		sub := *cc
+		sub.Current, sub.Tokens = cur, tokens
+		cand, err := stage.Compact(ctx, &sub)
+		if cerr := ctx.Err(); cerr != nil {
+			return nil, cerr
+		}
+		if errors.Is(err, condense.ErrNothingToCompact) || (err == nil && (cand == nil || cand.Rendering.Equal(cur))) {
+			continue
+		}
+		if err != nil {
+			errs = append(errs, &condense.StrategyError{Strategy: stage.Name(), Err: err})
+			if cc.Logger != nil {
+				cc.Logger.Warn("condense: pipeline stage failed; trying the next", "stage", stage.Name(), "err", err)
+			}
+			continue
+		}
+		if err := condense.Validate(cand.Rendering.Messages()); err != nil {
+			errs = append(errs, &condense.StrategyError{Strategy: stage.Name(), Err: err})
+			continue
+		}
+		after := cc.Count(cand.Rendering)
+		if after >= tokens {
+			continue
+		}
+		cur, tokens = cand.Rendering, after
+		out.Rendering = cur
+		out.LedgerItems += cand.LedgerItems
+		out.Demoted += cand.Demoted
+		if cand.Gate != nil {
+			g := *cand.Gate
+			out.Gate = &g
+		}
+		if cand.Summary != "" {
+			out.Summary = cand.Summary
+		}
+		out.Usage = append(out.Usage, cand.Usage...)
+		if len(cand.Steps) > 0 {
+			out.Steps = append(out.Steps, cand.Steps...)
+		} else {
+			out.Steps = append(out.Steps, stage.Name())
+		}
+	}
+	if len(out.Steps) == 0 {
+		if len(errs) > 0 {
+			return nil, errors.Join(errs...)
+		}
+		return nil, condense.ErrNothingToCompact
+	}
+	return &out, nil
+}
