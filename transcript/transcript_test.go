@@ -186,6 +186,34 @@ func callIDs(msgs []condense.Message) map[string]bool {
 func ccUUID(n int) string { return fmt.Sprintf("a1b2c3d4-%04d-4e5f-8a9b-%012d", n, n) }
 
 var sampleCases = []sampleCase{
+	{file: "mini-swe-agent.traj.json", format: FormatMiniSWEAgent, roles: "uauauauauau",
+		model: "anthropic/claude-sonnet-4-5-20250929", system: "You are a helpful assistant",
+		check: func(t *testing.T, tr *Transcript) {
+			if !strings.Contains(tr.Request.Messages[1].TextContent(), "```bash\ngrep -rn") {
+				t.Errorf("action text lost")
+			}
+			if !strings.Contains(tr.Request.Messages[6].TextContent(), "<returncode>1</returncode>") {
+				t.Errorf("observation parts lost")
+			}
+		}},
+	{file: "swe-agent-fc.traj", format: FormatSWEAgent, roles: "uattatata", model: "gpt-4o", system: "SETTING: You are an autonomous programmer",
+		check: func(t *testing.T, tr *Transcript) {
+			msgs := tr.Request.Messages
+			wantParts(t, msgs, 1, "text tool_call tool_call")
+			if msgs[2].Parts[0].CallID != "call_k1" || msgs[3].Parts[0].CallID != "call_k2" {
+				t.Errorf("tool_call_ids not paired")
+			}
+			wantParts(t, msgs, 6, "tool_call")
+			if last := msgs[len(msgs)-1]; !last.HasToolCalls() {
+				t.Errorf("newest call lost")
+			}
+		}},
+	{file: "swe-agent-text.traj", format: FormatSWEAgent, roles: "auauauaua",
+		check: func(t *testing.T, tr *Transcript) {
+			if got := tr.Request.Messages[2].TextContent(); !strings.HasPrefix(got, "DISCUSSION\nThe slugger") || !strings.Contains(got, "```\nopen slug/slug.go\n```") {
+				t.Errorf("thought+action = %q", got)
+			}
+		}},
 	{file: "codex-rollout.jsonl", format: FormatCodex, roles: "uuattatatatauatuatatatata", model: "gpt-5-codex",
 		system: "Follow the repository's AGENTS.md", repaired: 1,
 		cpFirstKept: 16, cpSummary: "Summary of the session so far:",
@@ -373,6 +401,10 @@ func TestReadErrors(t *testing.T) {
 			FormatAuto, "chat.json:1: claude-code: malformed input: user line has no message", "", 1, 0},
 		{"codex bad arguments", "{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"message\",\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"go\"}]}}\n\n{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"function_call\",\"name\":\"shell\",\"arguments\":\"{\\\"command\\\":\",\"call_id\":\"c1\"}}\n{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"function_call_output\",\"call_id\":\"c1\",\"output\":\"x\"}}\n",
 			FormatAuto, "chat.json:3: codex: malformed input: payload.arguments: not valid JSON", "u", 1, 1},
+		{"swe-agent bad tool call", `{"trajectory":[],"history":[{"role":"user","content":"fix"},{"role":"assistant","content":"x","tool_calls":[{"type":"function","function":{"name":"bash","arguments":"{}"}}]}]}`,
+			FormatAuto, "chat.json: history[1].tool_calls[0].id: swe-agent: malformed input: missing", "u", 1, 0},
+		{"mini-swe-agent bad role", `{"trajectory_format":"mini-swe-agent-1","messages":[{"role":"user","content":"fix"},{"role":"exit","content":"x"}]}`,
+			FormatAuto, `chat.json: messages[1].role: mini-swe-agent: malformed input: unknown role "exit"`, "u", 1, 0},
 		{"undetectable", `{"hello":"world"}`, FormatAuto, "chat.json: unknown transcript format (malformed input): no known keys in the first JSON value; pass the format explicitly (one of claude-code, codex, openai, anthropic, mini-swe-agent, swe-agent, condense)", "", 0, 0},
 		{"ambiguous", `[{"role":"tool","tool_call_id":"a","content":"x"},{"role":"user","content":[{"type":"tool_result","tool_use_id":"a"}]}]`, FormatAuto, "mix OpenAI markers", "", 0, 0},
 	}

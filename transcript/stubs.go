@@ -1,4 +1,0 @@
-package transcript
-
-func readMiniSWEAgent(b *builder, data []byte) error { return nil }
-func readSWEAgent(b *builder, data []byte) error     { return nil }
