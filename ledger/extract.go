@@ -283,7 +283,7 @@ func (e *Extractor) call(p *condense.Part, index int) []Item {
 	acc := toolAccess(name, in)
 	for _, k := range pathKeys {
 		for _, v := range stringsOf(in[k]) {
-			if pth, ok := cleanPath(strings.TrimSpace(v), true); ok {
+			if pth, ok := cleanPath(strings.TrimSpace(Redact(v)), true); ok {
 				if it := s.add(KindFile, pth); it != nil {
 					it.Access = acc
 				}
@@ -293,7 +293,7 @@ func (e *Extractor) call(p *condense.Part, index int) []Item {
 	if strings.Contains(name, "patch") || strings.Contains(name, "diff") {
 		for _, v := range in {
 			if str, ok := v.(string); ok {
-				for _, f := range patchFiles(str) {
+				for _, f := range patchFiles(Redact(str)) {
 					if it := s.add(KindFile, f); it != nil {
 						it.Access = Written
 					}
@@ -303,7 +303,7 @@ func (e *Extractor) call(p *condense.Part, index int) []Item {
 		if in == nil {
 			var raw string
 			if json.Unmarshal(p.Input, &raw) == nil {
-				for _, f := range patchFiles(raw) {
+				for _, f := range patchFiles(Redact(raw)) {
 					if it := s.add(KindFile, f); it != nil {
 						it.Access = Written
 					}

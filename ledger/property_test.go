@@ -134,7 +134,7 @@ func TestPropertyExtract(t *testing.T) {
 		}
 		checkItems(rt, a, capLen)
 		for _, it := range a {
-			if strings.Contains(it.Value, "abcdefghijklmnopqrstuvwxyz") {
+			if strings.Contains(it.Value, "sk-ant-api03-abcdefghijklmnopqrstuvwxyz") {
 				rt.Errorf("secret in %s", it)
 			}
 		}

@@ -15,6 +15,9 @@ type redaction struct {
 	// re matches a secret: with no groups the whole match is the secret;
 	// with groups, group 2 is the secret and groups 1 and 3 are kept.
 	re *regexp.Regexp
+	// digit: a match without a digit is not a secret ("sk-" inside
+	// "task-runner-configuration").
+	digit bool
 }
 
 // apply redacts every match of r in line.
@@ -31,6 +34,9 @@ func (r *redaction) apply(line string) string {
 			from, to = m[4], m[5]
 		}
 		v := line[from:to]
+		if r.digit && !strings.ContainsAny(v, "0123456789") {
+			continue
+		}
 		if strings.HasPrefix(v, "[") || strings.EqualFold(v, "bearer") || strings.EqualFold(v, "basic") || strings.EqualFold(v, "token") {
 			continue
 		}
@@ -47,19 +53,19 @@ func (r *redaction) apply(line string) string {
 
 var redactions = []redaction{
 	// Passwords in URLs: scheme://user:pass@host keeps the user.
-	{[]string{"://"}, regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@"'<>]*:)([^\s@/"'<>]+)(@)`)},
+	{[]string{"://"}, regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@"'<>]*:)([^\s@/"'<>]+)(@)`), false},
 	// Bearer and other Authorization header values.
-	{[]string{"uthorization", "UTHORIZATION"}, regexp.MustCompile(`(?i)(authorization["']?\s*[:=]\s*["']?(?:bearer\s+|basic\s+|token\s+)?)([^\s"',;\[]+)`)},
-	{[]string{"earer", "EARER"}, regexp.MustCompile(`(?i)(\bbearer\s+)([A-Za-z0-9._~+/\-]{8,}=*)`)},
+	{[]string{"uthorization", "UTHORIZATION"}, regexp.MustCompile(`(?i)(authorization["']?\s*[:=]\s*["']?(?:bearer\s+|basic\s+|token\s+)?)([^\s"',;\[]+)`), false},
+	{[]string{"earer", "EARER"}, regexp.MustCompile(`(?i)(\bbearer\s+)([A-Za-z0-9._~+/\-]{8,}=*)`), false},
 	// Vendor key shapes.
-	{[]string{"sk-"}, regexp.MustCompile(`\bsk-[A-Za-z0-9_\-]{16,}`)},
-	{[]string{"AKIA", "ASIA"}, regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
-	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})`)},
-	{[]string{"xox"}, regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9\-]{10,}`)},
-	{[]string{"AIza"}, regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{30,}`)},
+	{[]string{"sk-"}, regexp.MustCompile(`sk-[A-Za-z0-9_\-]{16,}`), true},
+	{[]string{"AKIA", "ASIA"}, regexp.MustCompile(`(?:AKIA|ASIA)[0-9A-Z]{16}`), false},
+	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, regexp.MustCompile(`(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})`), false},
+	{[]string{"xox"}, regexp.MustCompile(`xox[abposr]-[A-Za-z0-9\-]{10,}`), false},
+	{[]string{"AIza"}, regexp.MustCompile(`AIza[0-9A-Za-z_\-]{30,}`), false},
 	// key=value and "key": "value" secrets: password=, token=, api_key:, …
 	{[]string{"assw", "ASSW", "ecret", "ECRET", "oken", "OKEN", "pi_key", "PI_KEY", "pikey", "PIKEY", "piKey", "pi-key", "ccess_key", "CCESS_KEY", "ccessKey", "rivate_key", "RIVATE_KEY", "pwd", "PWD"},
-		regexp.MustCompile(`(?i)(\b[a-z0-9_\-]*(?:password|passwd|pwd|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key)["']?\s*[:=]\s*["']?)([^\s"'&,;<>=\[][^\s"'&,;<>]*)`)},
+		regexp.MustCompile(`(?i)(\b[a-z0-9_\-]*(?:password|passwd|pwd|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key)["']?\s*[:=]\s*["']?)([^\s"'&,;<>=\[][^\s"'&,;<>]*)`), false},
 }
 
 const (
