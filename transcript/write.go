@@ -1,3 +1,5 @@
+//go:generate go test -run TestLargeSample -update .
+
 package transcript
 
 import (
