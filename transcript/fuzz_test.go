@@ -1,0 +1,106 @@
+package transcript
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/condense-dev/condense"
+)
+
+// seeds adds the samples of format f (all small samples when f is auto) and
+// a few hand-made records to the corpus.
+func seeds(f *testing.F, format Format, extra ...string) {
+	f.Helper()
+	for _, c := range sampleCases {
+		if format != FormatAuto && c.format != format {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join("testdata", c.file))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	for _, e := range extra {
+		f.Add([]byte(e))
+	}
+}
+
+// checkRead is the fuzz property: Read never panics, and either fails with
+// an error wrapping condense.ErrMalformed or returns messages that pass
+// condense.Validate (and that every writer can write).
+func checkRead(t *testing.T, data []byte, format Format) {
+	for _, lenient := range []bool{false, true} {
+		tr, err := ReadBytes(data, Options{Format: format, Lenient: lenient, Name: "fuzz"})
+		if err != nil {
+			if !errors.Is(err, condense.ErrMalformed) {
+				t.Fatalf("lenient=%v: error does not wrap ErrMalformed: %v", lenient, err)
+			}
+			var re *ReadError
+			if !errors.As(err, &re) {
+				t.Fatalf("lenient=%v: error is not a *ReadError: %v", lenient, err)
+			}
+			continue
+		}
+		if err := condense.Validate(tr.Request.Messages); err != nil {
+			t.Fatalf("lenient=%v: %v", lenient, err)
+		}
+		if cp := tr.Checkpoint; cp != nil && (cp.FirstKept < 0 || cp.FirstKept > len(tr.Request.Messages)) {
+			t.Fatalf("checkpoint first kept %d of %d messages", cp.FirstKept, len(tr.Request.Messages))
+		}
+		for _, wf := range WriteFormats {
+			var buf bytes.Buffer
+			if err := Write(&buf, wf, tr.Request); err != nil {
+				// Tool inputs and provider blocks are carried as given; only
+				// a reader that accepted invalid JSON would make this fail.
+				t.Fatalf("Write %s: %v", wf, err)
+			}
+		}
+	}
+}
+
+func FuzzReadClaudeCode(f *testing.F) {
+	seeds(f, FormatClaudeCode,
+		`{"type":"user","uuid":"a","parentUuid":"b","message":{"role":"user","content":"x"}}`+"\n"+`{"type":"user","uuid":"b","parentUuid":"a","message":{"role":"user","content":"y"}}`,
+		`{"type":"system","subtype":"compact_boundary","uuid":"c","parentUuid":null,"logicalParentUuid":"c","content":"Conversation compacted"}`)
+	f.Fuzz(func(t *testing.T, data []byte) { checkRead(t, data, FormatClaudeCode) })
+}
+
+func FuzzReadCodex(f *testing.F) {
+	seeds(f, FormatCodex, `{"type":"compacted","payload":{"message":"s"}}`+"\n"+`{"type":"response_item","payload":{"type":"function_call_output","call_id":"x","output":[]}}`)
+	f.Fuzz(func(t *testing.T, data []byte) { checkRead(t, data, FormatCodex) })
+}
+
+func FuzzReadOpenAI(f *testing.F) {
+	seeds(f, FormatOpenAI, `[{"role":"assistant","tool_calls":[{"id":"a","function":{"name":"f","arguments":""}}]},{"role":"tool","tool_call_id":"a","content":null}]`)
+	f.Fuzz(func(t *testing.T, data []byte) { checkRead(t, data, FormatOpenAI) })
+}
+
+func FuzzReadAnthropic(f *testing.F) {
+	seeds(f, FormatAnthropic, `{"messages":[{"role":"assistant","content":[{"type":"thinking","thinking":"t","signature":"s"}]},{"role":"assistant","content":[{"type":"tool_use","id":"a","name":"b","input":null}]}]}`)
+	f.Fuzz(func(t *testing.T, data []byte) { checkRead(t, data, FormatAnthropic) })
+}
+
+func FuzzReadMiniSWEAgent(f *testing.F) {
+	seeds(f, FormatMiniSWEAgent)
+	f.Fuzz(func(t *testing.T, data []byte) { checkRead(t, data, FormatMiniSWEAgent) })
+}
+
+func FuzzReadSWEAgent(f *testing.F) {
+	seeds(f, FormatSWEAgent, `{"history":[{"role":"tool","content":"x","tool_call_ids":["a","a"]}],"info":{}}`)
+	f.Fuzz(func(t *testing.T, data []byte) { checkRead(t, data, FormatSWEAgent) })
+}
+
+func FuzzReadCondense(f *testing.F) {
+	seeds(f, FormatCondense)
+	f.Fuzz(func(t *testing.T, data []byte) { checkRead(t, data, FormatCondense) })
+}
+
+// FuzzReadAuto runs detection and whichever reader it picks.
+func FuzzReadAuto(f *testing.F) {
+	seeds(f, FormatAuto, `{"messages":[],"info":{}}`, `[]`, `{"version":1}`)
+	f.Fuzz(func(t *testing.T, data []byte) { checkRead(t, data, FormatAuto) })
+}
