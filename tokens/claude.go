@@ -64,12 +64,7 @@ var claudeFraming = framing{
 
 // claudeText is the Claude estimate of text of a kind scanned into st.
 func claudeText(kind int, st *stats) float64 {
-	var n [numClasses]int
-	for p := range numClasses {
-		for c := range numClasses {
-			n[c] += st.trans[p<<4|c]
-		}
-	}
+	n := st.counts()
 	ascii := n[cLower] + n[cUpper] + n[cDigit] + n[cPunct] + n[cSpace] + n[cTab] + n[cNewline] + n[cOther]
 	return float64(ascii)/claudeCharsPerToken[kind] +
 		claudeLead2*float64(n[cLead2]) + claudeLead3*float64(n[cLead3]) + claudeLead4*float64(n[cLead4])

@@ -116,29 +116,24 @@ var openAIHeuristicFraming = framing{
 
 // openAIText is the o200k estimate of the text scanned into st.
 func openAIText(st *stats) float64 {
-	t := &st.trans
-	var n [numClasses]int
-	for p := range numClasses {
-		for c := range numClasses {
-			n[c] += t[p<<4|c]
-		}
-	}
-	wordStarts := t[cLower<<4|cUpper]
+	t := st.t
+	n := st.counts()
+	wordStarts := t(cLower, cUpper)
 	for p := range numClasses {
 		if p != cLower && p != cUpper {
-			wordStarts += t[p<<4|cLower] + t[p<<4|cUpper]
+			wordStarts += t(p, cLower) + t(p, cUpper)
 		}
 	}
-	switches := t[cLower<<4|cDigit] + t[cDigit<<4|cLower] + t[cUpper<<4|cDigit] +
-		t[cDigit<<4|cUpper] + t[cLower<<4|cUpper] + t[cUpper<<4|cLower]
+	switches := t(cLower, cDigit) + t(cDigit, cLower) + t(cUpper, cDigit) +
+		t(cDigit, cUpper) + t(cLower, cUpper) + t(cUpper, cLower)
 	return wWordStart*float64(wordStarts) +
 		wLetter*float64(n[cLower]+n[cUpper]) +
 		wDigit*float64(n[cDigit]) +
-		wDigitRun*float64(n[cDigit]-t[cDigit<<4|cDigit]) +
+		wDigitRun*float64(n[cDigit]-t(cDigit, cDigit)) +
 		wPunct*float64(n[cPunct]) +
-		wPunctRun*float64(n[cPunct]-t[cPunct<<4|cPunct]) +
+		wPunctRun*float64(n[cPunct]-t(cPunct, cPunct)) +
 		wSpace*float64(n[cSpace]) +
-		wSpaceRun*float64(t[cSpace<<4|cSpace]) +
+		wSpaceRun*float64(t(cSpace, cSpace)) +
 		wTab*float64(n[cTab]) +
 		wNewline*float64(n[cNewline]) +
 		wAlnumSwitch*float64(switches) +

@@ -1,6 +1,8 @@
 package tokens
 
 import (
+	"unsafe"
+
 	"github.com/condense-dev/condense"
 )
 
@@ -51,7 +53,7 @@ func countPart(tc textCounter, f *framing, p *condense.Part, kind int) int {
 		return tc.countText(kindThinking, p.Text) + opaqueTokens(len(p.Redacted))
 	case condense.PartToolCall:
 		return f.toolCall + tc.countText(kindToolInput, p.ID) +
-			tc.countText(kindToolInput, p.Name) + tc.countText(kindToolInput, string(p.Input))
+			tc.countText(kindToolInput, p.Name) + tc.countText(kindToolInput, view(p.Input))
 	case condense.PartToolResult:
 		n := f.toolResult + tc.countText(kindToolInput, p.CallID)
 		for i := range p.Content {
@@ -80,7 +82,7 @@ func countOverhead(tc textCounter, f *framing, system string, tools []condense.T
 	for i := range tools {
 		t := &tools[i]
 		n += f.tool + tc.countText(kindToolInput, t.Name) +
-			tc.countText(kindText, t.Description) + tc.countText(kindToolInput, string(t.InputSchema))
+			tc.countText(kindText, t.Description) + tc.countText(kindToolInput, view(t.InputSchema))
 	}
 	return n
 }
@@ -91,4 +93,10 @@ func countOverhead(tc textCounter, f *framing, system string, tools []condense.T
 // the model reads; at 3 characters per token that is n/4 tokens.
 func opaqueTokens(n int) int {
 	return (n + 3) / 4
+}
+
+// view returns b as a string without copying it. Counters only read the
+// text for the duration of the call and never keep it.
+func view(b []byte) string {
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }

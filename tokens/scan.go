@@ -56,32 +56,58 @@ var byteClass = func() (t [256]uint8) {
 // bytes of class c that follow a byte of class p. The first byte of a text
 // follows a virtual newline.
 type stats struct {
-	trans [16 * 16]int
+	trans [16 * 16]uint32
 }
 
 // add scans s into st. It is the hot loop of the heuristic counters: one
-// table lookup and one increment per byte.
+// table lookup and one increment per byte. Long texts alternate between two
+// tables so that consecutive bytes of one class do not wait on each other's
+// increment of the same counter.
 func (st *stats) add(s string) {
+	for len(s) > maxScan {
+		st.add(s[:maxScan])
+		s = s[maxScan:]
+	}
+	t0 := &st.trans
 	prev := uint(cNewline)
-	t := &st.trans
-	for i := 0; i < len(s); i++ {
-		c := uint(byteClass[s[i]])
-		t[(prev<<4|c)&0xff]++
-		prev = c
+	if len(s) < 64 {
+		for i := 0; i < len(s); i++ {
+			c := uint(byteClass[s[i]])
+			t0[(prev<<4|c)&0xff]++
+			prev = c
+		}
+		return
+	}
+	var t1 [16 * 16]uint32
+	i := 0
+	for ; i+1 < len(s); i += 2 {
+		c0 := uint(byteClass[s[i]])
+		c1 := uint(byteClass[s[i+1]])
+		t0[(prev<<4|c0)&0xff]++
+		t1[(c0<<4|c1)&0xff]++
+		prev = c1
+	}
+	if i < len(s) {
+		t0[(prev<<4|uint(byteClass[s[i]]))&0xff]++
+	}
+	for k := range t0 {
+		t0[k] += t1[k]
 	}
 }
 
-// count returns the bytes of class c.
-func (st *stats) count(c int) int {
-	n := 0
+// maxScan bounds the bytes scanned in one pass so that no count overflows
+// its uint32; longer texts are scanned in pieces.
+const maxScan = 1 << 30
+
+// t returns the count of bytes of class c following a byte of class p.
+func (st *stats) t(p, c int) int { return int(st.trans[p<<4|c]) }
+
+// counts returns the bytes of each class.
+func (st *stats) counts() (n [numClasses]int) {
 	for p := range numClasses {
-		n += st.trans[p<<4|c]
+		for c := range numClasses {
+			n[c] += int(st.trans[p<<4|c])
+		}
 	}
 	return n
-}
-
-// runs returns how many runs of class c there are: bytes of class c that
-// follow a byte of another class.
-func (st *stats) runs(c int) int {
-	return st.count(c) - st.trans[c<<4|c]
 }
