@@ -74,7 +74,7 @@ func countPart(tc textCounter, f *framing, p *condense.Part, kind int) int {
 func countOverhead(tc textCounter, f *framing, system string, tools []condense.Tool) int {
 	n := f.request
 	if system != "" {
-		n += f.message + tc.countText(kindText, system)
+		n += f.message + tc.countText(kindText, string(condense.RoleSystem)) + tc.countText(kindText, system)
 	}
 	if len(tools) > 0 {
 		n += f.tools
