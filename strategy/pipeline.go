@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/summarize"
 )
 
 // Pipeline chains strategies, cheapest first, and stops once the request is
@@ -18,10 +19,14 @@ type Pipeline struct {
 // NewPipeline returns a pipeline of the given stages.
 func NewPipeline(stages ...condense.Strategy) *Pipeline { return &Pipeline{Stages: stages} }
 
-// Default returns the default pipeline without a summarizer: minify → mask →
-// drop-oldest.
-func Default() *Pipeline {
-	return NewPipeline(Minify{}, Mask{}, DropOldest{})
+// Default returns the default pipeline (DESIGN B12): minify → mask →
+// summarize with the embedded extractive summarizer → drop-oldest.
+func Default() *Pipeline { return DefaultWith(nil) }
+
+// DefaultWith returns the default pipeline summarizing with s (a provider
+// summarizer); nil means the extractive summarizer.
+func DefaultWith(s summarize.Summarizer) *Pipeline {
+	return NewPipeline(Minify{}, Mask{}, Summarize{Summarizer: s}, DropOldest{})
 }
 
 // Name returns "pipeline(stage,stage,…)".

@@ -15,11 +15,13 @@ import (
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/ledger"
 	"github.com/condense-dev/condense/strategy"
+	"github.com/condense-dev/condense/summarize"
 	"github.com/condense-dev/condense/tokens"
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
+// builtins returns fresh instances of every built-in strategy.
 func builtins() map[string]condense.Strategy {
 	return map[string]condense.Strategy{
 		"minify":          strategy.Minify{},
@@ -28,6 +30,9 @@ func builtins() map[string]condense.Strategy {
 		"drop-oldest":     strategy.DropOldest{},
 		"clear-tool-uses": strategy.ClearToolUses{ClearInputs: true},
 		"pipeline":        strategy.Default(),
+		"summarize":       strategy.Summarize{},
+		"summarize-flaky": strategy.Summarize{Summarizer: &flaky{}},
+		"segments":        nil,
 	}
 }
 
@@ -112,7 +117,7 @@ func checkInvariants(t *rapid.T, history, before []condense.Message, res *conden
 				rendered := it.Message.Parts[k]
 				if len(rendered.Content) == 1 && strings.HasPrefix(rendered.Content[0].Text, "[condense: tool output") {
 					for _, li := range ledger.ExtractResult(nil, p, it.Index) {
-						if !strings.Contains(text.String(), li.String()) {
+						if !strings.Contains(text.String(), li.Value) {
 							missing[li.Key()] = true
 						}
 					}
@@ -138,7 +143,11 @@ func countCallContextItems(*condense.Result) int { return 0 }
 func TestStrategiesKeepInvariants(t *testing.T) {
 	counter := tokens.Heuristic("openai")
 	for name, s := range builtins() {
+		if s == nil {
+			continue
+		}
 		t.Run(name, func(t *testing.T) {
+			fresh := func() condense.Strategy { return builtins()[name] }
 			rapid.Check(t, func(t *rapid.T) {
 				history := genHistory(t)
 				before := append([]condense.Message(nil), history...)
@@ -149,7 +158,7 @@ func TestStrategiesKeepInvariants(t *testing.T) {
 				window := rapid.IntRange(max(300, full/4), full*2+400).Draw(t, "window")
 				opts := &condense.Options{Settings: condense.Settings{Window: window, ReservedOutput: 100}, Logger: quiet}
 				req := condense.Request{Model: "test", Messages: history}
-				res, err := condense.NewPreflight(counter, s, opts).Prepare(context.Background(), req)
+				res, err := condense.NewPreflight(counter, fresh(), opts).Prepare(context.Background(), req)
 				if errors.Is(err, condense.ErrContextWindowExceeded) {
 					return // I2 by refusal
 				}
@@ -158,7 +167,7 @@ func TestStrategiesKeepInvariants(t *testing.T) {
 				}
 				checkInvariants(t, history, before, res, 0)
 				// I7: a fresh preflight renders the same bytes.
-				res2, err := condense.NewPreflight(counter, s, opts).Prepare(context.Background(), req)
+				res2, err := condense.NewPreflight(counter, fresh(), opts).Prepare(context.Background(), req)
 				if err != nil {
 					t.Fatalf("second Prepare: %v", err)
 				}
@@ -206,4 +215,26 @@ func TestPreflightIncrementalKeepsInvariants(t *testing.T) {
 			}
 		}
 	})
+}
+
+// flaky is a summarizer that fails, returns junk, or returns something
+// longer than its input, in turn with good summaries.
+type flaky struct{ n int }
+
+func (f *flaky) Summarize(ctx context.Context, in summarize.Input) (*summarize.Output, error) {
+	f.n++
+	switch f.n % 4 {
+	case 0:
+		return nil, &summarize.RejectedError{Reason: summarize.ErrTruncated, StopReason: "max_tokens"}
+	case 1:
+		return &summarize.Output{Text: "\x00junk ]]] <summary> not markdown"}, nil
+	case 2:
+		var b strings.Builder
+		for _, m := range in.Messages {
+			b.WriteString(m.TextContent())
+			b.WriteString(strings.Repeat(" padding", 200))
+		}
+		return &summarize.Output{Text: b.String()}, nil
+	}
+	return summarize.Extractive{}.Summarize(ctx, in)
 }
