@@ -172,31 +172,7 @@ func (b *builder) repairPairs() ([]rawMsg, error) {
 		rm.m.Parts = thinkingFirst(rm.m.Parts)
 	}
 
-	// Merge thinking-only assistant messages into the next assistant message.
-	msgs := make([]rawMsg, 0, len(b.msgs))
-	for i := 0; i < len(b.msgs); i++ {
-		rm := b.msgs[i]
-		if len(rm.m.Parts) == 0 {
-			continue
-		}
-		if rm.m.Role == condense.RoleAssistant && onlyThinking(rm.m.Parts) {
-			j := i + 1
-			for j < len(b.msgs) && len(b.msgs[j].m.Parts) == 0 {
-				j++
-			}
-			if j < len(b.msgs) && b.msgs[j].m.Role == condense.RoleAssistant {
-				next := &b.msgs[j]
-				next.m.Parts = thinkingFirst(append(slices.Clone(rm.m.Parts), next.m.Parts...))
-				if next.m.ID == "" {
-					next.m.ID = rm.m.ID
-				}
-				next.origin = rm.origin
-				next.loc = rm.loc
-				continue
-			}
-		}
-		msgs = append(msgs, rm)
-	}
+	msgs := mergeThinking(b.msgs)
 
 	var blocks []block
 	callBlock := map[string]int{}
@@ -285,7 +261,40 @@ func (b *builder) repairPairs() ([]rawMsg, error) {
 		out = append(out, rawMsg{m: condense.Message{ID: id, Role: condense.RoleTool, Parts: stand},
 			loc: bl.msg.loc, origin: bl.msg.origin})
 	}
-	return out, nil
+	// Moving results may have made a thinking-only message adjacent to the
+	// next assistant message.
+	return mergeThinking(out), nil
+}
+
+// mergeThinking drops messages without parts and merges an assistant
+// message holding only thinking into the assistant message right after it:
+// thinking belongs to the tool loop it leads to.
+func mergeThinking(in []rawMsg) []rawMsg {
+	msgs := make([]rawMsg, 0, len(in))
+	for i := 0; i < len(in); i++ {
+		rm := in[i]
+		if len(rm.m.Parts) == 0 {
+			continue
+		}
+		if rm.m.Role == condense.RoleAssistant && onlyThinking(rm.m.Parts) {
+			j := i + 1
+			for j < len(in) && len(in[j].m.Parts) == 0 {
+				j++
+			}
+			if j < len(in) && in[j].m.Role == condense.RoleAssistant {
+				next := &in[j]
+				next.m.Parts = thinkingFirst(append(slices.Clone(rm.m.Parts), next.m.Parts...))
+				if next.m.ID == "" {
+					next.m.ID = rm.m.ID
+				}
+				next.origin = rm.origin
+				next.loc = rm.loc
+				continue
+			}
+		}
+		msgs = append(msgs, rm)
+	}
+	return msgs
 }
 
 func onlyThinking(parts []condense.Part) bool {

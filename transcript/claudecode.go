@@ -37,7 +37,9 @@ import (
 //     leafUuid is not a line of this file: it then summarizes an earlier
 //     session this file continues. Summary lines whose leaf is in the file
 //     are session titles, and are ignored.
-//   - marks assistant lines with isApiErrorMessage as StatusFailed.
+//   - marks assistant lines with isApiErrorMessage as StatusFailed;
+//   - under Lenient, bridges a parentUuid that names a skipped line to the
+//     line before, so one bad line does not cut the branch.
 
 type ccLine struct {
 	Type              string          `json:"type"`
@@ -54,6 +56,7 @@ type ccLine struct {
 	LeafUUID          string          `json:"leafUuid"`
 
 	line int
+	idx  int // index in the lines read
 	msg  *ccMessage
 }
 
@@ -103,7 +106,7 @@ func readClaudeCode(b *builder, data []byte) error {
 		if kind(raw) != '{' {
 			return b.bad(l, "not a JSON object")
 		}
-		cl := &ccLine{line: n}
+		cl := &ccLine{line: n, idx: len(lines)}
 		if err := decode(raw, cl); err != nil {
 			return b.bad(l, "%v", err)
 		}
@@ -112,14 +115,22 @@ func readClaudeCode(b *builder, data []byte) error {
 			if cl.UUID == "" {
 				return b.bad(l, "%s line has no uuid", cl.Type)
 			}
-			if isNull(cl.Message) {
-				return b.bad(l, "%s line has no message", cl.Type)
-			}
+			// A line whose message is bad stays in the parentUuid chain
+			// (under Lenient) so the lines before it are still found.
 			var m ccMessage
-			if err := decode(cl.Message, &m); err != nil {
-				return b.bad(l, "message: %v", err)
+			if isNull(cl.Message) {
+				if err := b.bad(l, "%s line has no message", cl.Type); err != nil {
+					return err
+				}
+				cl.Type = "skipped"
+			} else if err := decode(cl.Message, &m); err != nil {
+				if err := b.bad(l, "message: %v", err); err != nil {
+					return err
+				}
+				cl.Type = "skipped"
+			} else {
+				cl.msg = &m
 			}
-			cl.msg = &m
 		case "":
 			return b.bad(l, "no type")
 		}
@@ -149,11 +160,24 @@ func readClaudeCode(b *builder, data []byte) error {
 		if cl.UUID == "" || excluded(cl) {
 			continue
 		}
-		for cur := cl; cur != nil; cur = byUUID[cur.parent()] {
+		for cur := cl; cur != nil; {
 			if taken[cur.UUID] {
 				return b.errAt(loc{line: cur.line}, "parentUuid chain loops back to line %d", cur.line)
 			}
 			taken[cur.UUID] = true
+			p := cur.parent()
+			next := byUUID[p]
+			if next == nil && p != "" && b.skipped > 0 {
+				// The parent may be a line Lenient skipped: bridge to the
+				// line before this one.
+				for k := cur.idx - 1; k >= 0; k-- {
+					if lines[k].UUID != "" && !excluded(lines[k]) && !taken[lines[k].UUID] {
+						next = lines[k]
+						break
+					}
+				}
+			}
+			cur = next
 		}
 		break
 	}

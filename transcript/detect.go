@@ -81,9 +81,15 @@ func Detect(data []byte) (Format, error) {
 }
 
 func undetected(format string, args ...any) error {
-	return fmt.Errorf("%w (%w): %s; pass the format explicitly (one of %s)",
-		ErrUnknownFormat, condense.ErrMalformed, fmt.Sprintf(format, args...), formatList(Formats))
+	return &detectError{fmt.Sprintf("cannot detect the transcript format: %s; pass the format explicitly (one of %s)",
+		fmt.Sprintf(format, args...), formatList(Formats))}
 }
+
+// detectError wraps both ErrUnknownFormat and condense.ErrMalformed.
+type detectError struct{ msg string }
+
+func (e *detectError) Error() string   { return e.msg }
+func (e *detectError) Unwrap() []error { return []error{ErrUnknownFormat, condense.ErrMalformed} }
 
 func jsonString(raw json.RawMessage) string {
 	var s string

@@ -397,6 +397,10 @@ func TestReadErrors(t *testing.T) {
 			FormatClaudeCode, "chat.json:2: claude-code: malformed input: unexpected EOF", "ua", 1, 0},
 		{"claude-code orphan", "{\"type\":\"user\",\"uuid\":\"u1\",\"parentUuid\":null,\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n{\"type\":\"user\",\"uuid\":\"u2\",\"parentUuid\":\"u1\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"toolu_9\",\"content\":\"x\"}]}}\n",
 			FormatAuto, `chat.json:2: claude-code: malformed input: tool result for call "toolu_9" has no matching tool call`, "u", 0, 1},
+		{"claude-code bad line in chain", "{\"type\":\"user\",\"uuid\":\"u1\",\"parentUuid\":null,\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n{\"type\":\"assistant\",\"uuid\":\"u2\",\"parentUuid\":\"u1\",\"message\":{\"id\":\n{\"type\":\"user\",\"uuid\":\"u3\",\"parentUuid\":\"u2\",\"message\":{\"role\":\"user\",\"content\":\"again\"}}\n",
+			FormatClaudeCode, "chat.json:2: claude-code: malformed input: unexpected EOF", "uu", 1, 0},
+		{"claude-code bad message kept in chain", "{\"type\":\"user\",\"uuid\":\"u1\",\"parentUuid\":null,\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n{\"type\":\"assistant\",\"uuid\":\"u2\",\"parentUuid\":\"u1\",\"message\":{\"id\":5}}\n{\"type\":\"user\",\"uuid\":\"u3\",\"parentUuid\":\"u2\",\"message\":{\"role\":\"user\",\"content\":\"again\"}}\n",
+			FormatClaudeCode, "chat.json:2: claude-code: malformed input: message: id: unexpected JSON number", "uu", 1, 0},
 		{"claude-code no message", "{\"type\":\"user\",\"uuid\":\"u1\",\"sessionId\":\"s\"}\n",
 			FormatAuto, "chat.json:1: claude-code: malformed input: user line has no message", "", 1, 0},
 		{"codex bad arguments", "{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"message\",\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"go\"}]}}\n\n{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"function_call\",\"name\":\"shell\",\"arguments\":\"{\\\"command\\\":\",\"call_id\":\"c1\"}}\n{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"function_call_output\",\"call_id\":\"c1\",\"output\":\"x\"}}\n",
@@ -405,7 +409,7 @@ func TestReadErrors(t *testing.T) {
 			FormatAuto, "chat.json: history[1].tool_calls[0].id: swe-agent: malformed input: missing", "u", 1, 0},
 		{"mini-swe-agent bad role", `{"trajectory_format":"mini-swe-agent-1","messages":[{"role":"user","content":"fix"},{"role":"exit","content":"x"}]}`,
 			FormatAuto, `chat.json: messages[1].role: mini-swe-agent: malformed input: unknown role "exit"`, "u", 1, 0},
-		{"undetectable", `{"hello":"world"}`, FormatAuto, "chat.json: unknown transcript format (malformed input): no known keys in the first JSON value; pass the format explicitly (one of claude-code, codex, openai, anthropic, mini-swe-agent, swe-agent, condense)", "", 0, 0},
+		{"undetectable", `{"hello":"world"}`, FormatAuto, "chat.json: cannot detect the transcript format: no known keys in the first JSON value; pass the format explicitly (one of claude-code, codex, openai, anthropic, mini-swe-agent, swe-agent, condense)", "", 0, 0},
 		{"ambiguous", `[{"role":"tool","tool_call_id":"a","content":"x"},{"role":"user","content":[{"type":"tool_result","tool_use_id":"a"}]}]`, FormatAuto, "mix OpenAI markers", "", 0, 0},
 	}
 	for _, c := range cases {

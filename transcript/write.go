@@ -1,5 +1,3 @@
-//go:generate go test -run TestLargeSample -update .
-
 package transcript
 
 import (
