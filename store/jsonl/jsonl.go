@@ -1,0 +1,435 @@
+// Package jsonl is the embedded default store: one JSONL file per session
+// under a data directory. See format.go for the file format.
+//
+// Appends are durable when acknowledged: each is fsynced (fdatasync) before
+// Append returns, and concurrent appends to one session share a write and a
+// sync (group commit). A torn tail left by a crash — a last line cut short,
+// or lines of a batch that never got its end line — is dropped on open with
+// a log line; anything bad earlier is an error naming the line. Opening a
+// session reads the file once to index where each message lies (checking
+// every line's CRC) but decodes no message: Messages decodes on demand.
+//
+// A session is locked for writing with flock(2) on its file: a second
+// writer, in this process or another, gets store.ErrLocked.
+package jsonl
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+
+	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/store"
+)
+
+// File is what the store needs of a session file. Tests wrap the real one
+// (Options.WrapFile) to inject faults.
+type File interface {
+	ReadAt(p []byte, off int64) (int, error)
+	WriteAt(p []byte, off int64) (int, error)
+	// Sync makes written data durable.
+	Sync() error
+	Truncate(size int64) error
+	Close() error
+}
+
+// Options configure a Store. The zero value is ready to use.
+type Options struct {
+	// Logger receives the torn-tail notices. nil means slog.Default().
+	Logger *slog.Logger
+	// WrapFile, when set, wraps each session file once it is open and
+	// locked (fault injection in tests).
+	WrapFile func(name string, f File) File
+}
+
+// Store keeps sessions as files in a directory.
+type Store struct {
+	dir  string
+	opts Options
+	log  *slog.Logger
+}
+
+var _ store.Store = (*Store)(nil)
+
+// Open returns the store over dir, creating the directory if needed.
+func Open(dir string, opts *Options) (*Store, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	s := &Store{dir: dir}
+	if opts != nil {
+		s.opts = *opts
+	}
+	s.log = s.opts.Logger
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	return s, nil
+}
+
+// Close does nothing: each Log holds its own file.
+func (s *Store) Close() error { return nil }
+
+// Path returns the file of session id. The id must be valid
+// (store.ValidID), which keeps it a plain file name inside the directory.
+func (s *Store) Path(id string) string { return filepath.Join(s.dir, id+".jsonl") }
+
+// osFile syncs with fdatasync: the data and the file size, not the times.
+type osFile struct{ *os.File }
+
+func (f osFile) Sync() error {
+	for {
+		err := syscall.Fdatasync(int(f.Fd()))
+		if err != syscall.EINTR {
+			return err
+		}
+	}
+}
+
+// Open opens session id for writing, creating its file when needed.
+func (s *Store) Open(ctx context.Context, id string) (store.Log, error) {
+	if err := store.ValidID(id); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	path := s.Path(id)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, fmt.Errorf("%w: session %q (%s) is open for writing elsewhere", store.ErrLocked, id, path)
+		}
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	l, err := s.load(f, path, id)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return l, nil
+}
+
+func (s *Store) load(f *os.File, path, id string) (*log, error) {
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, err
+	}
+	ix, err := scan(data, id)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var file File = osFile{f}
+	switch {
+	case ix.headerless:
+		if len(data) > 0 {
+			s.log.Warn("condense/jsonl: dropping a torn header", "file", path, "bytes", len(data))
+		}
+		h, _ := json.Marshal(header{Condense: "session", Version: Version, ID: id})
+		h = append(h, '\n')
+		if err := file.Truncate(0); err != nil {
+			return nil, err
+		}
+		if _, err := file.WriteAt(h, 0); err != nil {
+			return nil, err
+		}
+		if err := file.Sync(); err != nil {
+			return nil, err
+		}
+		if err := syncDir(filepath.Dir(path)); err != nil {
+			return nil, err
+		}
+		ix.size = int64(len(h))
+	case ix.size < int64(len(data)):
+		s.log.Warn("condense/jsonl: dropping a torn tail left by a crash", "file", path,
+			"bytes", int64(len(data))-ix.size, "lines", ix.tornLines, "kept_messages", len(ix.offs))
+		if err := file.Truncate(ix.size); err != nil {
+			return nil, err
+		}
+		if err := file.Sync(); err != nil {
+			return nil, err
+		}
+	}
+	if s.opts.WrapFile != nil {
+		file = s.opts.WrapFile(path, file)
+	}
+	l := &log{f: file, path: path, ix: ix}
+	l.cond = sync.NewCond(&l.mu)
+	return l, nil
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// log is one open session file.
+type log struct {
+	f    File
+	path string
+
+	mu     sync.Mutex
+	cond   *sync.Cond
+	ix     *index // durable state; ix.size is the file's good length
+	closed bool
+	// dirty: a failed write may have left bytes after ix.size; the next
+	// write truncates them first.
+	dirty bool
+
+	// group commit
+	queue   []*pending
+	writing bool
+}
+
+type pending struct {
+	b     *store.Batch
+	msgs  [][]byte // encoded messages
+	cp    []byte
+	undo  []byte
+	first int
+	err   error
+	done  bool
+}
+
+func (l *log) Len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.ix.offs)
+}
+
+func (l *log) Checkpoints() []store.Checkpoint {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]store.Checkpoint(nil), l.ix.cps...)
+}
+
+func (l *log) Undos() []store.Undo {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]store.Undo(nil), l.ix.undos...)
+}
+
+func (l *log) Messages(ctx context.Context, from, to int) ([]condense.Message, error) {
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		return nil, store.ErrClosed
+	}
+	n := len(l.ix.offs)
+	if from < 0 || to > n || from > to {
+		l.mu.Unlock()
+		return nil, fmt.Errorf("%w: [%d, %d) of %d", store.ErrOutOfRange, from, to, n)
+	}
+	if from == to {
+		l.mu.Unlock()
+		return []condense.Message{}, nil
+	}
+	offs := l.ix.offs[from:to:to]
+	lens := l.ix.lens[from:to:to]
+	l.mu.Unlock()
+	base := offs[0]
+	buf := make([]byte, offs[len(offs)-1]+int64(lens[len(lens)-1])-base)
+	if _, err := l.f.ReadAt(buf, base); err != nil {
+		return nil, fmt.Errorf("read %s: %w", l.path, err)
+	}
+	out := make([]condense.Message, len(offs))
+	for i := range offs {
+		if i%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		raw := buf[offs[i]-base : offs[i]-base+int64(lens[i])]
+		if err := out[i].UnmarshalJSON(raw); err != nil {
+			return nil, fmt.Errorf("%w: %s: message %d: %v", store.ErrCorrupt, l.path, from+i, err)
+		}
+	}
+	return out, nil
+}
+
+// Append writes b and waits until it is durable. Concurrent Appends are
+// written and synced together.
+func (l *log) Append(ctx context.Context, b store.Batch) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	p := &pending{b: &b}
+	for i := range b.Messages {
+		raw, err := b.Messages[i].MarshalJSON()
+		if err != nil {
+			return 0, err
+		}
+		p.msgs = append(p.msgs, raw)
+	}
+	if b.Checkpoint != nil {
+		if err := b.Checkpoint.Validate(); err != nil {
+			return 0, err
+		}
+		raw, err := json.Marshal(b.Checkpoint)
+		if err != nil {
+			return 0, err
+		}
+		p.cp = raw
+	}
+	if b.Undo != nil {
+		raw, err := json.Marshal(b.Undo)
+		if err != nil {
+			return 0, err
+		}
+		p.undo = raw
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return 0, store.ErrClosed
+	}
+	if b.Empty() {
+		return len(l.ix.offs), nil
+	}
+	l.queue = append(l.queue, p)
+	for !p.done {
+		if l.writing {
+			l.cond.Wait()
+			continue
+		}
+		l.commit()
+	}
+	return p.first, p.err
+}
+
+// commit writes the queued batches as one write and one sync. Called with
+// l.mu held; releases it while writing.
+func (l *log) commit() {
+	l.writing = true
+	batch := l.queue
+	l.queue = nil
+	n := len(l.ix.offs)
+	size := l.ix.size
+	dirty := l.dirty
+	l.mu.Unlock()
+
+	var buf []byte
+	type placed struct {
+		offs []int64
+		lens []int32
+	}
+	places := make([]placed, len(batch))
+	var ok []*pending
+	for k, p := range batch {
+		if p.b.Checkpoint != nil && p.b.Checkpoint.HistoryCount > n+len(p.msgs) {
+			p.err = fmt.Errorf("%w: checkpoint %s counts %d messages, the log would hold %d",
+				store.ErrInvalidBatch, p.b.Checkpoint.ID, p.b.Checkpoint.HistoryCount, n+len(p.msgs))
+			continue
+		}
+		p.first = n
+		lines := len(p.msgs)
+		if p.cp != nil {
+			lines++
+		}
+		if p.undo != nil {
+			lines++
+		}
+		line := 0
+		for i, raw := range p.msgs {
+			line++
+			prefix := messagePrefix(n+i, line == lines)
+			places[k].offs = append(places[k].offs, size+int64(len(buf)+len(prefix)))
+			places[k].lens = append(places[k].lens, int32(len(raw)))
+			buf = appendRecord(buf, prefix, raw)
+		}
+		if p.cp != nil {
+			line++
+			buf = appendRecord(buf, otherPrefix('c', line == lines), p.cp)
+		}
+		if p.undo != nil {
+			line++
+			buf = appendRecord(buf, otherPrefix('u', line == lines), p.undo)
+		}
+		n += len(p.msgs)
+		ok = append(ok, p)
+	}
+	var err error
+	if dirty {
+		err = l.f.Truncate(size)
+	}
+	if err == nil && len(buf) > 0 {
+		var w int
+		w, err = l.f.WriteAt(buf, size)
+		if err == nil && w < len(buf) {
+			err = io.ErrShortWrite
+		}
+		if err == nil {
+			err = l.f.Sync()
+		}
+	}
+	if err != nil {
+		err = fmt.Errorf("append to %s: %w", l.path, err)
+		// Take back whatever reached the file; if that fails too, the
+		// next write tries again (and open drops a torn tail anyway).
+		dirty = l.f.Truncate(size) != nil
+	} else {
+		dirty = false
+	}
+
+	l.mu.Lock()
+	l.dirty = dirty
+	for k, p := range batch {
+		p.done = true
+		if p.err != nil {
+			continue
+		}
+		if err != nil {
+			p.err = err
+			continue
+		}
+		l.ix.offs = append(l.ix.offs, places[k].offs...)
+		l.ix.lens = append(l.ix.lens, places[k].lens...)
+		if p.b.Checkpoint != nil {
+			var cp store.Checkpoint
+			if jerr := json.Unmarshal(p.cp, &cp); jerr == nil {
+				l.ix.cps = append(l.ix.cps, cp)
+			}
+		}
+		if p.b.Undo != nil {
+			var u store.Undo
+			if jerr := json.Unmarshal(p.undo, &u); jerr == nil {
+				l.ix.undos = append(l.ix.undos, u)
+			}
+		}
+	}
+	if err == nil {
+		l.ix.size = size + int64(len(buf))
+	}
+	_ = ok
+	l.writing = false
+	l.cond.Broadcast()
+}
+
+func (l *log) Close() error {
+	l.mu.Lock()
+	for l.writing {
+		l.cond.Wait()
+	}
+	if l.closed {
+		l.mu.Unlock()
+		return nil
+	}
+	l.closed = true
+	l.mu.Unlock()
+	return l.f.Close()
+}

@@ -1,0 +1,108 @@
+package jsonl
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/condense-dev/condense/store"
+)
+
+// index is what opening a file learns without decoding messages: where each
+// message's JSON lies, the checkpoints and undo markers.
+type index struct {
+	offs  []int64 // file offset of each message's JSON
+	lens  []int32 // and its length
+	cps   []store.Checkpoint
+	undos []store.Undo
+	// size is the end of the last complete batch: everything after it is
+	// a torn tail.
+	size int64
+	// headerless: the file is empty or holds only a torn header line.
+	headerless bool
+	// tornLines counts the lines of the torn tail (complete or not).
+	tornLines int
+}
+
+// scan reads a session file. A torn tail — a last line cut short or
+// failing its checksum, or complete lines of a batch whose end line is
+// missing — is left out of the index (ix.size stops before it). Anything
+// bad before the tail is an error naming the line.
+func scan(data []byte, id string) (*index, error) {
+	ix := &index{}
+	nl := bytes.IndexByte(data, '\n')
+	if nl < 0 {
+		// Empty, or a header torn while the file was created.
+		ix.headerless = true
+		return ix, nil
+	}
+	var h header
+	if err := json.Unmarshal(data[:nl], &h); err != nil || h.Condense != "session" {
+		return nil, fmt.Errorf("%w: line 1: not a condense session header", store.ErrCorrupt)
+	}
+	if h.Version != Version {
+		return nil, fmt.Errorf("%w: line 1: unsupported format version %d (want %d)", store.ErrCorrupt, h.Version, Version)
+	}
+	if id != "" && h.ID != id {
+		return nil, fmt.Errorf("%w: line 1: header names session %q, file is for %q", store.ErrCorrupt, h.ID, id)
+	}
+	pos := int64(nl + 1)
+	ix.size = pos
+	var (
+		pOffs  []int64
+		pLens  []int32
+		pCps   []store.Checkpoint
+		pUndos []store.Undo
+		pLines int
+	)
+	line := 1
+	for pos < int64(len(data)) {
+		line++
+		rest := data[pos:]
+		end := bytes.IndexByte(rest, '\n')
+		last := end < 0 || pos+int64(end)+1 >= int64(len(data))
+		if end < 0 {
+			// A line cut short: only possible at the end.
+			ix.tornLines = pLines + 1
+			return ix, nil
+		}
+		r, err := parseRecord(rest[:end])
+		if err == nil && r.kind == 'm' && r.index != len(ix.offs)+len(pOffs) {
+			err = fmt.Errorf("message index %d, expected %d", r.index, len(ix.offs)+len(pOffs))
+		}
+		if err == nil && r.cp != nil && r.cp.HistoryCount > len(ix.offs)+len(pOffs) {
+			err = fmt.Errorf("checkpoint %s counts %d messages, %d precede it", r.cp.ID, r.cp.HistoryCount, len(ix.offs)+len(pOffs))
+		}
+		if err != nil {
+			if last {
+				ix.tornLines = pLines + 1
+				return ix, nil
+			}
+			return nil, fmt.Errorf("%w: line %d: %v", store.ErrCorrupt, line, err)
+		}
+		pLines++
+		switch r.kind {
+		case 'm':
+			// payload is a subslice of data: its start is where its
+			// capacity says.
+			off := int64(cap(data) - cap(r.payload))
+			pOffs = append(pOffs, off)
+			pLens = append(pLens, int32(len(r.payload)))
+		case 'c':
+			pCps = append(pCps, *r.cp)
+		case 'u':
+			pUndos = append(pUndos, *r.undo)
+		}
+		pos += int64(end) + 1
+		if r.end {
+			ix.offs = append(ix.offs, pOffs...)
+			ix.lens = append(ix.lens, pLens...)
+			ix.cps = append(ix.cps, pCps...)
+			ix.undos = append(ix.undos, pUndos...)
+			pOffs, pLens, pCps, pUndos, pLines = pOffs[:0], pLens[:0], nil, nil, 0
+			ix.size = pos
+		}
+	}
+	ix.tornLines = pLines
+	return ix, nil
+}
