@@ -1,0 +1,131 @@
+package transcript
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/condense-dev/condense"
+)
+
+// TestWriteAnthropicShape: roles alternate, tool results lead their user
+// message, max_tokens is always there.
+func TestWriteAnthropicShape(t *testing.T) {
+	for _, c := range sampleCases {
+		t.Run(c.file, func(t *testing.T) {
+			tr := readSample(t, c.file, Options{})
+			req := tr.Request
+			req.MaxOutputTokens = 0
+			var buf bytes.Buffer
+			if err := Write(&buf, FormatAnthropic, req); err != nil {
+				t.Fatal(err)
+			}
+			var body struct {
+				MaxTokens int `json:"max_tokens"`
+				Messages  []struct {
+					Role    string `json:"role"`
+					Content []struct {
+						Type string `json:"type"`
+					} `json:"content"`
+				} `json:"messages"`
+			}
+			if err := json.Unmarshal(buf.Bytes(), &body); err != nil {
+				t.Fatal(err)
+			}
+			if body.MaxTokens != 4096 {
+				t.Errorf("max_tokens = %d, want the 4096 default", body.MaxTokens)
+			}
+			for i, m := range body.Messages {
+				if i > 0 && m.Role == body.Messages[i-1].Role {
+					t.Errorf("messages %d and %d are both %s", i-1, i, m.Role)
+				}
+				if len(m.Content) == 0 {
+					t.Errorf("message %d is empty", i)
+				}
+				seenOther := false
+				for _, b := range m.Content {
+					if b.Type == "tool_result" && seenOther {
+						t.Errorf("message %d: tool_result after other blocks", i)
+					}
+					seenOther = seenOther || b.Type != "tool_result"
+				}
+			}
+		})
+	}
+}
+
+// TestWriteAnthropicBytes: provider blocks and cache_control go back byte
+// for byte.
+func TestWriteAnthropicBytes(t *testing.T) {
+	tr := readSample(t, "anthropic-messages.json", Options{})
+	var buf bytes.Buffer
+	if err := Write(&buf, FormatAnthropic, tr.Request); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{
+		`{"type":"text","text":"(the graph above is from the load test)","cache_control":{"type": "ephemeral", "ttl": "1h"}}`,
+		`"is_error":true,"cache_control":{"type": "ephemeral"}}`,
+		`{"type": "compaction", "content": "Earlier turns: reproduced TestBurst failure; clamped tokens to cap in bucket.go.", "encrypted_content": "Z2lnYW50aWMtYmxvYi1vZi1lbmNyeXB0ZWQtc3R1ZmY="}`,
+		`{"type": "server_tool_use", "id": "srvtoolu_01", "name": "web_search", "input": {"query": "golang token bucket clamp capacity"}}`,
+		`"thinking":{"type":"enabled","budget_tokens":2048}`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %s", want)
+		}
+	}
+}
+
+// TestWriteOpenAIShape: one tool message per result, no thinking, images
+// as image_url parts.
+func TestWriteOpenAIShape(t *testing.T) {
+	tr := readSample(t, "claude-code.jsonl", Options{})
+	var buf bytes.Buffer
+	if err := Write(&buf, FormatOpenAI, tr.Request); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if strings.Contains(out, "parseUnary. Run the tests") || strings.Contains(out, "signature") {
+		t.Errorf("thinking written")
+	}
+	if !strings.Contains(out, `{"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0KGgo`) {
+		t.Errorf("image not written as a data URL")
+	}
+	var body struct {
+		Messages []struct {
+			Role       string `json:"role"`
+			ToolCallID string `json:"tool_call_id"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &body); err != nil {
+		t.Fatal(err)
+	}
+	results := 0
+	for _, m := range tr.Request.Messages {
+		for _, p := range m.Parts {
+			if p.Type == condense.PartToolResult {
+				results++
+			}
+		}
+	}
+	tools := 0
+	for _, m := range body.Messages {
+		if m.Role == "tool" {
+			tools++
+			if m.ToolCallID == "" {
+				t.Errorf("tool message without tool_call_id")
+			}
+		}
+	}
+	if tools != results {
+		t.Errorf("%d tool messages for %d results", tools, results)
+	}
+}
+
+func TestWriteUnknownFormat(t *testing.T) {
+	err := Write(&bytes.Buffer{}, FormatCodex, condense.Request{})
+	if err == nil || !strings.Contains(err.Error(), "openai, anthropic, condense") {
+		t.Errorf("Write(codex) = %v", err)
+	}
+}
