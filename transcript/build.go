@@ -114,6 +114,11 @@ func (b *builder) finish() (*Transcript, error) {
 				break
 			}
 		}
+		// A boundary inside a step (between a call and its results) moves
+		// back to the step's assistant message, so Rendered stays valid.
+		for first < len(msgs) && first > 0 && msgs[first].m.Role == condense.RoleTool {
+			first--
+		}
 		t.Checkpoint = &Checkpoint{Summary: b.cp.summary, FirstKept: first, Source: b.cp.source}
 	}
 	return t, nil

@@ -51,6 +51,11 @@ func checkRead(t *testing.T, data []byte, format Format) {
 		if cp := tr.Checkpoint; cp != nil && (cp.FirstKept < 0 || cp.FirstKept > len(tr.Request.Messages)) {
 			t.Fatalf("checkpoint first kept %d of %d messages", cp.FirstKept, len(tr.Request.Messages))
 		}
+		if tr.Checkpoint != nil {
+			if err := condense.Validate(tr.Rendered()); err != nil {
+				t.Fatalf("Rendered: %v", err)
+			}
+		}
 		for _, wf := range WriteFormats {
 			var buf bytes.Buffer
 			if err := Write(&buf, wf, tr.Request); err != nil {

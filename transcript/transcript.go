@@ -101,7 +101,9 @@ type Checkpoint struct {
 	// Messages[:FirstKept].
 	Summary string
 	// FirstKept is the index in Request.Messages of the first message after
-	// the summary (len(Messages) when none follows).
+	// the summary (len(Messages) when none follows). When the file puts the
+	// boundary between a tool call and its results, FirstKept is the calling
+	// assistant message, so a step is never split.
 	FirstKept int
 	// Source says which record the checkpoint comes from, e.g.
 	// "claude-code compact_boundary at line 42".

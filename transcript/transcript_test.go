@@ -106,7 +106,7 @@ func TestSamples(t *testing.T) {
 				if cp.FirstKept != c.cpFirstKept || !strings.HasPrefix(cp.Summary, c.cpSummary) || cp.Source == "" {
 					t.Errorf("checkpoint = %+v; want first kept %d, summary %q…", cp, c.cpFirstKept, c.cpSummary)
 				}
-				if r := tr.Rendered(); condense.Validate(r) != nil && c.format != FormatClaudeCode {
+				if r := tr.Rendered(); condense.Validate(r) != nil {
 					t.Errorf("rendered checkpoint invalid: %v", condense.Validate(r))
 				}
 			}
