@@ -24,15 +24,17 @@ var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 // builtins returns fresh instances of every built-in strategy.
 func builtins() map[string]condense.Strategy {
 	return map[string]condense.Strategy{
-		"minify":          strategy.Minify{},
-		"mask":            strategy.Mask{},
-		"mask-2":          strategy.Mask{KeepSteps: 2},
-		"drop-oldest":     strategy.DropOldest{},
-		"clear-tool-uses": strategy.ClearToolUses{ClearInputs: true},
-		"pipeline":        strategy.Default(),
-		"summarize":       strategy.Summarize{},
-		"summarize-flaky": strategy.Summarize{Summarizer: &flaky{}},
-		"segments":        nil,
+		"minify":            strategy.Minify{},
+		"mask":              strategy.Mask{},
+		"mask-2":            strategy.Mask{KeepSteps: 2},
+		"drop-oldest":       strategy.DropOldest{},
+		"clear-tool-uses":   strategy.ClearToolUses{ClearInputs: true},
+		"pipeline":          strategy.Default(),
+		"summarize":         strategy.Summarize{},
+		"summarize-flaky":   strategy.Summarize{Summarizer: &flaky{}},
+		"segments":          strategy.Segments{},
+		"segments-lossy":    strategy.Segments{Mode: strategy.Lossy},
+		"segments-adaptive": strategy.Segments{Mode: strategy.Adaptive},
 	}
 }
 
@@ -107,6 +109,20 @@ func checkInvariants(t *rapid.T, history, before []condense.Message, res *conden
 	missing := map[string]bool{}
 	for _, it := range res.Rendering {
 		switch {
+		case it.Edit == condense.EditSummary && it.Covers.End <= len(history) && it.Covers.Len() > 0:
+			span := make([]condense.Message, 0, it.Covers.Len())
+			for i := it.Covers.Start; i < it.Covers.End; i++ {
+				if verbatim[i] {
+					span = append(span, condense.Message{Role: history[i].Role})
+					continue
+				}
+				span = append(span, history[i])
+			}
+			for _, li := range ledger.Extract(span, it.Covers.Start) {
+				if li.Kind != ledger.KindTask && !strings.Contains(text.String(), li.Value) {
+					missing[li.Key()] = true
+				}
+			}
 		case it.Edit == condense.EditMasked || it.Edit == condense.EditCleared:
 			orig := history[it.Index]
 			for k := range orig.Parts {

@@ -210,9 +210,12 @@ func (s Summarize) Compact(ctx context.Context, cc *condense.CompactionContext) 
 	if out == nil || strings.TrimSpace(out.Text) == "" {
 		return nil, &summarize.RejectedError{Reason: summarize.ErrEmpty}
 	}
-	text, gate, nKept := s.gate(cc, out.Text, prevText, covers, keptItems)
-	msg := condense.Message{Role: condense.RoleUser, Parts: []condense.Part{condense.Text(
-		fmt.Sprintf("<summary checkpoint=%q covers=\"%d-%d\">\n%s</summary>", cc.Checkpoint, covers.Start, covers.End-1, text))}}
+	keptIdx := map[int]bool{}
+	for _, it := range keptItems {
+		keptIdx[it.Index] = true
+	}
+	text, gate, nKept := gateSummary(cc, out.Text, prevText, covers, keptIdx, s.LedgerBudget, nil)
+	msg := summaryMessage(cc.Checkpoint, covers, text)
 	r := make(condense.Rendering, 0, len(cur))
 	r = append(r, cur[:p.start]...)
 	r = append(r, keptItems...)
@@ -230,22 +233,27 @@ func (s Summarize) Compact(ctx context.Context, cc *condense.CompactionContext) 
 		Summary: text, Usage: usage, Steps: steps}, nil
 }
 
-// gate checks the summary against the ledger of its span (B17) and returns
-// the summary's sections with a ## Ledger section holding every item the
-// summary lacks, bounded by the ledger budget.
-func (s Summarize) gate(cc *condense.CompactionContext, summary, prevText string, covers condense.Span, kept condense.Rendering) (string, condense.Gate, int) {
+// summaryMessage is the rendered summary (DESIGN §7).
+func summaryMessage(checkpoint string, covers condense.Span, text string) condense.Message {
+	return condense.Message{Role: condense.RoleUser, Parts: []condense.Part{condense.Text(
+		fmt.Sprintf("<summary checkpoint=%q covers=\"%d-%d\">\n%s</summary>", checkpoint, covers.Start, covers.End-1, text))}}
+}
+
+// gateSummary checks a summary against the ledger of its span (B17) and
+// returns the summary's sections with a ## Ledger section holding every item
+// the summary lacks, bounded by the ledger budget. Log indexes in exclude
+// stay verbatim in the rendering and are not checked. keep, when set,
+// selects the items the ledger must carry; the others are demoted.
+func gateSummary(cc *condense.CompactionContext, summary, prevText string, covers condense.Span, exclude map[int]bool,
+	ledgerBudget int, keep func(ledger.Item) bool) (string, condense.Gate, int) {
 	// The span's items come from the original log, not from earlier
 	// placeholders, so masking never hides a specific from the summary.
-	keptIdx := map[int]bool{}
-	for _, it := range kept {
-		keptIdx[it.Index] = true
-	}
 	var span []condense.Message
 	var spanBase = covers.Start
 	var items []ledger.Item
 	if covers.Start >= 0 && covers.End <= len(cc.History) {
 		for i := covers.Start; i < covers.End; i++ {
-			if keptIdx[i] {
+			if exclude[i] {
 				span = append(span, condense.Message{Role: cc.History[i].Role}) // keep indexes aligned
 				continue
 			}
@@ -260,9 +268,14 @@ func (s Summarize) gate(cc *condense.CompactionContext, summary, prevText string
 	}
 	var missing []ledger.Item
 	g := condense.Gate{}
+	filtered := 0
 	for _, it := range items {
 		if it.Kind == ledger.KindTask {
 			continue // the task stays verbatim in the rendering (I3)
+		}
+		if keep != nil && !keep(it) && !strings.Contains(body, it.Value) {
+			filtered++
+			continue
 		}
 		if strings.Contains(body, it.String()) || strings.Contains(body, it.Value) && len(it.Value) > 12 {
 			g.KeptBySummary++
@@ -285,7 +298,7 @@ func (s Summarize) gate(cc *condense.CompactionContext, summary, prevText string
 		seen[line] = true
 		carried = append(carried, line)
 	}
-	budget := s.LedgerBudget
+	budget := ledgerBudget
 	if budget <= 0 {
 		budget = ledger.DefaultBudget(cc.Budget.Window)
 	}
@@ -298,7 +311,7 @@ func (s Summarize) gate(cc *condense.CompactionContext, summary, prevText string
 	b.WriteString(body)
 	lines := 0
 	demotedCarried := 0
-	if len(keptItems) > 0 || len(carried) > 0 || len(demoted) > 0 {
+	if len(keptItems) > 0 || len(carried) > 0 || len(demoted) > 0 || filtered > 0 {
 		b.WriteString("\n## Ledger\n")
 		for _, line := range carried {
 			if used+ledger.ApproxTokens(line)+1 > budget {
@@ -313,12 +326,12 @@ func (s Summarize) gate(cc *condense.CompactionContext, summary, prevText string
 			b.WriteString("- " + it.String() + "\n")
 			lines++
 		}
-		if n := len(demoted) + demotedCarried; n > 0 {
+		if n := len(demoted) + demotedCarried + filtered; n > 0 {
 			fmt.Fprintf(&b, "- (%d more demoted to recall-only)\n", n)
 		}
 	}
 	g.AddedBack = len(keptItems)
-	g.Demoted = len(demoted) + demotedCarried
+	g.Demoted = len(demoted) + demotedCarried + filtered
 	return b.String(), g, lines + g.KeptBySummary
 }
 
