@@ -412,32 +412,99 @@ func patchFiles(text string) []string {
 	return out
 }
 
-// exitRe finds an exit status in a result's first or last lines: "exit
-// code 1", "Exit code: 1", "exited with 2", "exit status 1",
-// "returncode=1", "Process exited with code 1".
-var exitRe = regexp.MustCompile(`(?i)(?:exit(?:ed)?[ _](?:with[ _])?(?:code|status)?|exit_code|returncode|return code)["']?\s*[:=]?\s*(-?\d{1,3})\b`)
-
+// exitStatus finds an exit status in a result's first or last 400 bytes:
+// "exit code 1", "Exit code: 1", "exited with 2", "exit status 1",
+// "exit_code=1", "returncode=1", "Process exited with code 1". When the
+// result is longer than 800 bytes the tail is searched first, since a status
+// at the end is the final one; within a piece the last status wins.
 func exitStatus(text string) *int {
 	const edge = 400
-	var cand []string
-	if len(text) <= 2*edge {
-		cand = []string{text}
-	} else {
-		// The tail first: a status at the end is the final one.
+	cand := []string{text}
+	if len(text) > 2*edge {
 		cand = []string{text[len(text)-edge:], text[:edge]}
 	}
 	for _, c := range cand {
-		ms := exitRe.FindAllStringSubmatch(c, -1)
-		if len(ms) == 0 {
-			continue
+		if n, ok := lastExit(strings.ToLower(c)); ok {
+			return &n
 		}
-		n, err := strconv.Atoi(ms[len(ms)-1][1])
-		if err != nil {
-			continue
-		}
-		return &n
 	}
 	return nil
+}
+
+func lastExit(low string) (int, bool) {
+	found, val := false, 0
+	for _, kw := range []string{"exit", "returncode", "return code"} {
+		for off := 0; ; {
+			k := strings.Index(low[off:], kw)
+			if k < 0 {
+				break
+			}
+			k += off
+			off = k + len(kw)
+			if k > 0 && isAlpha(low[k-1]) {
+				continue
+			}
+			rest := low[off:]
+			if kw == "exit" {
+				var ok bool
+				if rest, ok = exitPhrase(rest); !ok {
+					continue
+				}
+			}
+			if n, ok := leadingStatus(rest); ok {
+				found, val = true, n
+			}
+		}
+	}
+	return val, found
+}
+
+// exitPhrase consumes what follows "exit" in "exit code", "exit status",
+// "exit_code", "exited with", "exited with code"; ok is false for a bare
+// "exit" (the shell builtin in a script).
+func exitPhrase(r string) (string, bool) {
+	ed := false
+	if rest, ok := strings.CutPrefix(r, "ed"); ok {
+		r, ed = rest, true
+		r = strings.TrimLeft(r, " _")
+		if rest, ok := strings.CutPrefix(r, "with"); ok {
+			r = strings.TrimLeft(rest, " _")
+		} else {
+			return r, false
+		}
+	} else {
+		r = strings.TrimLeft(r, " _")
+	}
+	for _, w := range []string{"code", "status"} {
+		if rest, ok := strings.CutPrefix(r, w); ok {
+			return rest, true
+		}
+	}
+	return r, ed
+}
+
+// leadingStatus parses `["']?\s*[:=]?\s*-?\d{1,3}` followed by a non-digit.
+func leadingStatus(r string) (int, bool) {
+	r = strings.TrimLeft(r, `"' `)
+	if r != "" && (r[0] == ':' || r[0] == '=') {
+		r = strings.TrimLeft(r[1:], " ")
+	}
+	neg := strings.HasPrefix(r, "-")
+	if neg {
+		r = r[1:]
+	}
+	j := 0
+	for j < len(r) && isDigit(r[j]) {
+		j++
+	}
+	if j == 0 || j > 3 || j < len(r) && isAlnum(r[j]) {
+		return 0, false
+	}
+	n, _ := strconv.Atoi(r[:j])
+	if neg {
+		n = -n
+	}
+	return n, true
 }
 
 // ---- prose ---------------------------------------------------------------------

@@ -271,3 +271,16 @@ func TestCustomPatternsAndOptions(t *testing.T) {
 		}
 	}
 }
+
+func TestKubectlStatuses(t *testing.T) {
+	out := "NAME READY STATUS RESTARTS AGE\n" +
+		"a-1 0/1 InvalidImageName 0 1m\n" +
+		"b-2 0/1 OOMKilled 3 5m\n" +
+		"c-3 1/1 Running 0 5m\n"
+	res := resultOf(out, false)
+	got := Strings(ExtractResult(nil, &res, 0))
+	want := []string{`error "a-1 0/1 InvalidImageName 0 1m"`, `error "b-2 0/1 OOMKilled 3 5m"`}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

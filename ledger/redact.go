@@ -18,6 +18,41 @@ type redaction struct {
 	// digit: a match without a digit is not a secret ("sk-" inside
 	// "task-runner-configuration").
 	digit bool
+	// assign: run only when a trigger is the end of a key followed by ':'
+	// or '=' ("tokens: 512" does not qualify), or, with need, when the
+	// line holds that byte too.
+	assign bool
+	need   byte
+}
+
+// hit reports whether line may hold a match of r.
+func (r *redaction) hit(line string) bool {
+	if r.need != 0 && strings.IndexByte(line, r.need) < 0 {
+		return false
+	}
+	for _, t := range r.triggers {
+		for off := 0; ; {
+			k := strings.Index(line[off:], t)
+			if k < 0 {
+				break
+			}
+			if !r.assign {
+				return true
+			}
+			j := off + k + len(t)
+			for j < len(line) && (isAlpha(line[j]) || line[j] == '_' || line[j] == '-') && j-off-k < 40 {
+				j++
+			}
+			for j < len(line) && (line[j] == '"' || line[j] == '\'' || line[j] == ' ') {
+				j++
+			}
+			if j < len(line) && (line[j] == ':' || line[j] == '=') {
+				return true
+			}
+			off += k + 1
+		}
+	}
+	return false
 }
 
 // apply redacts every match of r in line.
@@ -53,20 +88,27 @@ func (r *redaction) apply(line string) string {
 
 var redactions = []redaction{
 	// Passwords in URLs: scheme://user:pass@host keeps the user.
-	{[]string{"://"}, regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@"'<>]*:)([^\s@/"'<>]+)(@)`), false},
 	// Bearer and other Authorization header values.
-	{[]string{"uthorization", "UTHORIZATION"}, regexp.MustCompile(`(?i)(authorization["']?\s*[:=]\s*["']?(?:bearer\s+|basic\s+|token\s+)?)([^\s"',;\[]+)`), false},
-	{[]string{"earer", "EARER"}, regexp.MustCompile(`(?i)(\bbearer\s+)([A-Za-z0-9._~+/\-]{8,}=*)`), false},
+	{[]string{"uthorization", "UTHORIZATION"}, regexp.MustCompile(`(?i)(authorization["']?\s*[:=]\s*["']?(?:bearer\s+|basic\s+|token\s+)?)([^\s"',;\[]+)`), false, true, 0},
+	{[]string{"earer", "EARER"}, regexp.MustCompile(`(?i)(\bbearer\s+)([A-Za-z0-9._~+/\-]{8,}=*)`), false, false, 0},
 	// Vendor key shapes.
-	{[]string{"sk-"}, regexp.MustCompile(`sk-[A-Za-z0-9_\-]{16,}`), true},
-	{[]string{"AKIA", "ASIA"}, regexp.MustCompile(`(?:AKIA|ASIA)[0-9A-Z]{16}`), false},
-	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, regexp.MustCompile(`(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})`), false},
-	{[]string{"xox"}, regexp.MustCompile(`xox[abposr]-[A-Za-z0-9\-]{10,}`), false},
-	{[]string{"AIza"}, regexp.MustCompile(`AIza[0-9A-Za-z_\-]{30,}`), false},
+	{[]string{"sk-"}, regexp.MustCompile(`sk-[A-Za-z0-9_\-]{16,}`), true, false, 0},
+	{[]string{"AKIA", "ASIA"}, regexp.MustCompile(`(?:AKIA|ASIA)[0-9A-Z]{16}`), false, false, 0},
+	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, regexp.MustCompile(`(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})`), false, false, 0},
+	{[]string{"xox"}, regexp.MustCompile(`xox[abposr]-[A-Za-z0-9\-]{10,}`), false, false, 0},
+	{[]string{"AIza"}, regexp.MustCompile(`AIza[0-9A-Za-z_\-]{30,}`), false, false, 0},
 	// key=value and "key": "value" secrets: password=, token=, api_key:, …
 	{[]string{"assw", "ASSW", "ecret", "ECRET", "oken", "OKEN", "pi_key", "PI_KEY", "pikey", "PIKEY", "piKey", "pi-key", "ccess_key", "CCESS_KEY", "ccessKey", "rivate_key", "RIVATE_KEY", "pwd", "PWD"},
-		regexp.MustCompile(`(?i)(\b[a-z0-9_\-]*(?:password|passwd|pwd|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key)["']?\s*[:=]\s*["']?)([^\s"'&,;<>=\[][^\s"'&,;<>]*)`), false},
+		regexp.MustCompile(`(?i)(\b[a-z0-9_\-]*(?:password|passwd|pwd|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key)["']?\s*[:=]\s*["']?)([^\s"'&,;<>=\[][^\s"'&,;<>]*)`), false, true, 0},
 }
+
+var triggerSet = func() *needleSet {
+	var ts []string
+	for _, r := range redactions {
+		ts = append(ts, r.triggers...)
+	}
+	return newNeedleSet(ts...)
+}()
 
 const (
 	pemBegin = "-----BEGIN "
@@ -84,54 +126,44 @@ const (
 // Redact is idempotent.
 func Redact(s string) string {
 	s = redactPEM(s)
-	var active []*redaction
-	for i := range redactions {
-		r := &redactions[i]
-		for _, t := range r.triggers {
-			if strings.Contains(s, t) {
-				active = append(active, r)
-				break
-			}
-		}
-	}
-	if len(active) == 0 {
+	s = redactURLPasswords(s)
+	// Find the lines holding a trigger of some rule in one pass, then run
+	// the rules on those lines only.
+	var lines []int // line starts
+	triggerSet.lines(s, func(start int, _ uint64) { lines = append(lines, start) })
+	if len(lines) == 0 {
 		return s
 	}
 	var b strings.Builder
-	changed := false
-	for start := 0; start < len(s); {
-		end := strings.IndexByte(s[start:], '\n')
-		if end < 0 {
-			end = len(s)
+	last := 0
+	for _, ls := range lines {
+		le := strings.IndexByte(s[ls:], '\n')
+		if le < 0 {
+			le = len(s)
 		} else {
-			end += start
+			le += ls
 		}
-		line := s[start:end]
+		line := s[ls:le]
 		red := line
-		for _, r := range active {
-			for _, t := range r.triggers {
-				if strings.Contains(red, t) {
-					red = r.apply(red)
-					break
-				}
+		for i := range redactions {
+			if r := &redactions[i]; r.hit(red) {
+				red = r.apply(red)
 			}
 		}
-		if red != line && !changed {
-			changed = true
-			b.Grow(len(s))
-			b.WriteString(s[:start])
+		if red == line {
+			continue
 		}
-		if changed {
-			b.WriteString(red)
-			if end < len(s) {
-				b.WriteByte('\n')
-			}
+		if b.Len() == 0 {
+			b.Grow(len(s) + 64)
 		}
-		start = end + 1
+		b.WriteString(s[last:ls])
+		b.WriteString(red)
+		last = le
 	}
-	if !changed {
+	if last == 0 {
 		return s
 	}
+	b.WriteString(s[last:])
 	return b.String()
 }
 
@@ -173,5 +205,49 @@ func redactPEM(s string) string {
 		}
 	}
 	b.WriteString(rest)
+	return b.String()
+}
+
+// redactURLPasswords replaces the password of every URL with credentials:
+// scheme://user:pass@host → scheme://user:[REDACTED]@host.
+func redactURLPasswords(s string) string {
+	if !strings.Contains(s, "://") || strings.IndexByte(s, '@') < 0 {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for off := 0; ; {
+		k := strings.Index(s[off:], "://")
+		if k < 0 {
+			break
+		}
+		k += off
+		start := k + 3
+		end := start
+		for end < len(s) && !isURLStop(s[end]) && s[end] != '/' && s[end] != '?' && s[end] != '#' {
+			end++
+		}
+		off = end
+		if end == start {
+			off = start
+			continue
+		}
+		auth := s[start:end]
+		at := strings.LastIndexByte(auth, '@')
+		if at < 0 {
+			continue
+		}
+		colon := strings.IndexByte(auth[:at], ':')
+		if colon < 0 || colon == at-1 || auth[colon+1:at] == Redacted {
+			continue
+		}
+		b.WriteString(s[last : start+colon+1])
+		b.WriteString(Redacted)
+		last = start + at
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
 	return b.String()
 }

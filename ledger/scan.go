@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"encoding/json"
+	"math/bits"
 	"strconv"
 	"strings"
 )
@@ -22,6 +23,58 @@ type scanner struct {
 	goFrame    bool   // after a Go panic, waiting for its first user frame
 	atFrame    int    // after a JS/Java error, lines left to find its first "at" frame
 	rustPanic  string // a Rust panic line whose message is on the next line
+
+	hot     map[int]uint8 // line start → the hot* marks of the line
+	hotLine uint8         // the marks of the current line
+}
+
+// Marks of lines worth the slower checks, found by markLines.
+const (
+	hotError  uint8 = 1 << iota // may be a log error, pod failure or "Error: " line
+	hotCounts                   // may be a test count summary
+	hotURL                      // may hold a URL
+)
+
+// hotNeedles are the substrings that make a line hot: every slower check
+// needs one of them, so a text is searched for each once (fast, with SIMD)
+// instead of every line for each.
+var hotNeedles = []struct {
+	s    string
+	mark uint8
+}{
+	{"rror", hotError}, {"RROR", hotError}, {"atal", hotError}, {"ATAL", hotError},
+	{"RITICAL", hotError}, {"BackOff", hotError}, {"ErrImage", hotError}, {"Killed", hotError},
+	{"Evicted", hotError}, {"Unhealthy", hotError}, {"Failed", hotError}, {"level", hotError},
+	{"xception", hotError}, {"InvalidImage", hotError}, {" passed", hotCounts}, {" failed", hotCounts}, {"://", hotURL},
+}
+
+var hotSet, hotMarks = func() (*needleSet, []uint8) {
+	var ns []string
+	var marks []uint8
+	for _, n := range hotNeedles {
+		ns = append(ns, n.s)
+		marks = append(marks, n.mark)
+	}
+	return newNeedleSet(ns...), marks
+}()
+
+// markLines returns the marks of the lines of text, by line start.
+func markLines(text string, m map[int]uint8) map[int]uint8 {
+	if m == nil {
+		m = make(map[int]uint8)
+	} else {
+		clear(m)
+	}
+	hotSet.lines(text, func(start int, found uint64) {
+		var mark uint8
+		for found != 0 {
+			k := bits.TrailingZeros64(found)
+			found &= found - 1
+			mark |= hotMarks[k]
+		}
+		m[start] = mark
+	})
+	return m
 }
 
 func newScanner(e *Extractor, index int, output bool) *scanner {
@@ -45,6 +98,7 @@ func (s *scanner) add(k Kind, v string) *Item {
 
 // text scans text (already redacted) line by line.
 func (s *scanner) text(text string) {
+	s.hot = markLines(text, s.hot)
 	for start := 0; start < len(text); {
 		end := strings.IndexByte(text[start:], '\n')
 		if end < 0 {
@@ -52,6 +106,7 @@ func (s *scanner) text(text string) {
 		} else {
 			end += start
 		}
+		s.hotLine = s.hot[start]
 		s.line(text[start:end])
 		start = end + 1
 	}
@@ -93,7 +148,7 @@ func (s *scanner) line(line string) {
 		s.add(KindCommand, t[2:])
 	}
 	var urlSpans [][2]int
-	if strings.Contains(t, "://") {
+	if s.hotLine&hotURL != 0 {
 		urlSpans = s.urls(t)
 	}
 	if strings.IndexByte(t, '/') >= 0 {
@@ -220,6 +275,8 @@ func (s *scanner) errors(line, t string) {
 		}
 	case indented && testLogLine(t) && (s.inFail || strings.Contains(t, "_test.go:")):
 		s.add(KindError, t) // go test failure message
+	case s.hotLine&hotError == 0:
+		// None of the checks below can match.
 	case s.output && logError(t):
 		s.add(KindError, logErrorValue(t))
 	case s.output && klogError(t):
@@ -676,23 +733,21 @@ var issueDeny = map[string]bool{"UTF": true, "SHA": true, "ISO": true, "AES": tr
 // (commit 3fa9c2d) or standalone 40-hex, and UUIDs.
 func (s *scanner) ids(t string, urlSpans [][2]int) {
 	var covered [][2]int
-	if hasIDKey(t) {
-		for _, m := range idKeyRe.FindAllStringSubmatchIndex(t, -1) {
-			key, val := t[m[2]:m[3]], t[m[4]:m[5]]
-			if strings.IndexAny(val, "0123456789") < 0 {
-				continue // words, not ids: order=Order, id=null
-			}
-			if inSpans(m[2], urlSpans) >= 0 {
-				continue
-			}
-			s.add(KindID, key+"="+val)
-			covered = append(covered, [2]int{m[4], m[5]})
-		}
-	}
 	skip := func(i int) bool { return inSpans(i, covered) >= 0 || inSpans(i, urlSpans) >= 0 }
 	for i := 0; i < len(t); i++ {
 		c := t[i]
 		switch {
+		case c == '=' || c == ':':
+			if i == 0 || !(isAlnum(t[i-1]) || t[i-1] == '"' || t[i-1] == '\'' || t[i-1] == ' ') {
+				continue
+			}
+			key, vs, ve, ok := idKeyValue(t, i)
+			if !ok || inSpans(i, urlSpans) >= 0 {
+				continue
+			}
+			s.add(KindID, key+"="+t[vs:ve])
+			covered = append(covered, [2]int{vs, ve})
+			i = ve - 1
 		case c == '-' && i > 0 && i+1 < len(t) && isDigit(t[i+1]) && (isUpper(t[i-1]) || isDigit(t[i-1])):
 			if v, ok := issueKey(t, i); ok && !skip(i) {
 				s.add(KindID, v)
@@ -732,32 +787,65 @@ func (s *scanner) ids(t string, urlSpans [][2]int) {
 	}
 }
 
-var idKeyRe = regexpMust(`(?:^|[^A-Za-z0-9_])([a-z][a-z0-9]*_id|[a-z][a-zA-Z0-9]*I[dD]|[A-Z][A-Z0-9]*_ID|id|ID|ticket|order|issue)"?\s*[=:]\s*"?([A-Za-z0-9][A-Za-z0-9_.:\-]{2,63})`)
-
-// hasIDKey is a cheap test for "id=", "Id:", "ID\":" and the like before the
-// regular expression runs.
-func hasIDKey(t string) bool {
-	for off := 0; off < len(t); {
-		k := strings.IndexAny(t[off:], "dD")
-		if k < 0 {
-			return strings.Contains(t, "ticket") || strings.Contains(t, "order")
-		}
-		k += off
-		if k > 0 && (t[k-1] == 'i' || t[k-1] == 'I') {
-			j := k + 1
-			if j < len(t) && t[j] == '"' {
-				j++
-			}
-			for j < len(t) && t[j] == ' ' {
-				j++
-			}
-			if j < len(t) && (t[j] == '=' || t[j] == ':') {
-				return true
-			}
-		}
-		off = k + 1
+// idKeyValue reads a key=value or "key": "value" id around the '=' or ':'
+// at t[k]: a key such as order_id, requestId, TRACE_ID, id, ticket, order
+// or issue, and a value of 3–64 id characters holding a digit. It returns
+// the key and the value's span.
+func idKeyValue(t string, k int) (key string, vs, ve int, ok bool) {
+	p := k
+	for p > 0 && t[p-1] == ' ' {
+		p--
 	}
-	return false
+	if p > 0 && (t[p-1] == '"' || t[p-1] == '\'') {
+		p--
+	}
+	e := p
+	for p > 0 && (isAlnum(t[p-1]) || t[p-1] == '_') {
+		p--
+	}
+	if p == e || e-p > 40 || !isAlpha(t[p]) {
+		return "", 0, 0, false
+	}
+	key = t[p:e]
+	if !idKey(key) {
+		return "", 0, 0, false
+	}
+	v := k + 1
+	for v < len(t) && t[v] == ' ' {
+		v++
+	}
+	if v < len(t) && (t[v] == '"' || t[v] == '\'') {
+		v++
+	}
+	if v >= len(t) || !isAlnum(t[v]) {
+		return "", 0, 0, false
+	}
+	w := v
+	digit := false
+	for w < len(t) && w-v < 64 && (isAlnum(t[w]) || strings.IndexByte("_.:-", t[w]) >= 0) {
+		digit = digit || isDigit(t[w])
+		w++
+	}
+	for w > v && strings.IndexByte(".:-", t[w-1]) >= 0 {
+		w--
+	}
+	if w-v < 3 || !digit || w < len(t) && (isAlnum(t[w]) || strings.IndexByte("_.:-", t[w]) >= 0) {
+		return "", 0, 0, false
+	}
+	return key, v, w, true
+}
+
+func idKey(k string) bool {
+	switch k {
+	case "id", "ID", "Id", "ticket", "order", "issue", "ticket_no", "order_no", "order_number":
+		return true
+	}
+	n := len(k)
+	if n > 3 && (strings.HasSuffix(k, "_id") || strings.HasSuffix(k, "_ID")) {
+		return true
+	}
+	// requestId, traceID: a lower-case start and an "Id" or "ID" ending.
+	return n > 2 && isLower(k[0]) && (strings.HasSuffix(k, "Id") || strings.HasSuffix(k, "ID"))
 }
 
 // issueKey reads an issue key whose first '-' is at t[dash].
@@ -874,7 +962,7 @@ func (s *scanner) lineMeasurement(t string) bool {
 		s.add(KindMeasurement, t)
 		return true
 	}
-	if testCounts(t) {
+	if s.hotLine&hotCounts != 0 && testCounts(t) {
 		v := strings.Trim(t, "=-*_ \t")
 		s.add(KindMeasurement, v)
 		return true

@@ -1,0 +1,60 @@
+package ledger
+
+import (
+	"math/bits"
+	"strings"
+)
+
+// needleSet finds many short needles in a text in one pass: a byte-trigram
+// filter (one bit per needle in each of three tables) rules out almost
+// every position with three table loads, and the rare candidates are
+// checked with HasPrefix. Needles must be at least three bytes long; a set
+// holds at most 64.
+type needleSet struct {
+	needles []string
+	tab     [3][256]uint64
+}
+
+func newNeedleSet(needles ...string) *needleSet {
+	if len(needles) > 64 {
+		panic("ledger: more than 64 needles")
+	}
+	n := &needleSet{needles: needles}
+	for k, s := range needles {
+		if len(s) < 3 {
+			panic("ledger: needle shorter than 3 bytes: " + s)
+		}
+		for j := 0; j < 3; j++ {
+			n.tab[j][s[j]] |= 1 << k
+		}
+	}
+	return n
+}
+
+// lines calls f with the start of each line of text holding a needle and
+// the set of needles (bit k for needles[k]) found in that line, in order.
+func (n *needleSet) lines(text string, f func(start int, found uint64)) {
+	start, found := 0, uint64(0)
+	for i := 0; i+2 < len(text); i++ {
+		c := text[i]
+		if c == '\n' {
+			if found != 0 {
+				f(start, found)
+				found = 0
+			}
+			start = i + 1
+			continue
+		}
+		b := n.tab[0][c] & n.tab[1][text[i+1]] & n.tab[2][text[i+2]]
+		for b != 0 {
+			k := bits.TrailingZeros64(b)
+			b &= b - 1
+			if strings.HasPrefix(text[i:], n.needles[k]) {
+				found |= 1 << k
+			}
+		}
+	}
+	if found != 0 {
+		f(start, found)
+	}
+}
