@@ -16,8 +16,8 @@ var Sections = []string{"Summary", "Decisions", "Facts", "Completed", "Pending"}
 // Extractive is the embedded summarizer (DESIGN B19): no model, no network,
 // deterministic. It builds the sections from the span itself: the user's
 // requests and the assistant's stated conclusions for ## Summary, decision
-// sentences for ## Decisions, constraints and measurements (plus the facts
-// of the previous summary) for ## Facts, the tool steps that succeeded for
+// sentences for ## Decisions, the user's constraints (plus the facts of the
+// previous summary) for ## Facts, the tool steps that succeeded for
 // ## Completed and those that failed and were not later redone for
 // ## Pending. The specifics themselves are the ledger's: the summarize
 // strategy adds them in ## Ledger.
@@ -47,6 +47,7 @@ func (e Extractive) Summarize(ctx context.Context, in Input) (*Output, error) {
 	prev := ParseSections(in.Previous)
 	var (
 		requests, conclusions     []string
+		plans                     []string
 		decisions, facts          []string
 		completed, pending        []string
 		steps, failedSteps, users int
@@ -73,7 +74,11 @@ func (e Extractive) Summarize(ctx context.Context, in Input) (*Output, error) {
 				steps++
 			}
 			if t := lastSentence(m.TextContent(), maxLen); t != "" {
-				conclusions = append(conclusions, t)
+				if m.HasToolCalls() {
+					plans = append(plans, t)
+				} else {
+					conclusions = append(conclusions, t)
+				}
 			}
 			for k := range m.Parts {
 				if m.Parts[k].Type == condense.PartToolCall {
@@ -99,7 +104,7 @@ func (e Extractive) Summarize(ctx context.Context, in Input) (*Output, error) {
 		switch it.Kind {
 		case ledger.KindDecision:
 			decisions = append(decisions, it.Value)
-		case ledger.KindConstraint, ledger.KindMeasurement:
+		case ledger.KindConstraint:
 			facts = append(facts, it.Value)
 		}
 	}
@@ -120,7 +125,7 @@ func (e Extractive) Summarize(ctx context.Context, in Input) (*Output, error) {
 			pending = append(pending, d+" (failed)")
 		}
 	}
-	if len(requests) > 0 && len(conclusions) == 0 {
+	if len(requests) > 0 && len(conclusions) == 0 && len(plans) == 0 {
 		pending = append(pending, "answer: "+requests[len(requests)-1])
 	}
 
@@ -135,6 +140,7 @@ func (e Extractive) Summarize(ctx context.Context, in Input) (*Output, error) {
 	}
 	writeBullets(&b, "Requests", requests, maxB/2)
 	writeBullets(&b, "Conclusions", conclusions, maxB/2)
+	writeBullets(&b, "Latest plans", plans, 3)
 	section(&b, "Decisions", merge(prev["Decisions"], decisions), maxB)
 	section(&b, "Facts", merge(prev["Facts"], facts), maxB)
 	section(&b, "Completed", merge(prev["Completed"], completed), maxB)
@@ -281,9 +287,15 @@ func lastSentence(s string, max int) string {
 			break
 		}
 	}
-	trimmed := strings.TrimRight(line, ".!? ")
-	if i := strings.LastIndexAny(trimmed, ".!?"); i >= 0 && i+1 < len(line) {
-		line = strings.TrimSpace(line[i+1:])
+	// The last sentence starts after the last ". ", "! " or "? ".
+	cut := -1
+	for _, sep := range []string{". ", "! ", "? "} {
+		if i := strings.LastIndex(strings.TrimRight(line, " "), sep); i > cut {
+			cut = i
+		}
+	}
+	if cut >= 0 {
+		line = strings.TrimSpace(line[cut+2:])
 	}
 	return capString(ledger.Redact(line), max)
 }

@@ -1,0 +1,213 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/strategy"
+	"github.com/condense-dev/condense/summarize"
+	"github.com/condense-dev/condense/tokens"
+	"github.com/condense-dev/condense/transcript"
+)
+
+// parseSize reads a token count: "32k" = 32,000; "1m" = 1,000,000; plain
+// integers as given (DESIGN §7).
+func parseSize(s string) (int, error) {
+	t := strings.ToLower(strings.TrimSpace(strings.ReplaceAll(s, "_", "")))
+	mult := 1
+	switch {
+	case strings.HasSuffix(t, "k"):
+		mult, t = 1_000, t[:len(t)-1]
+	case strings.HasSuffix(t, "m"):
+		mult, t = 1_000_000, t[:len(t)-1]
+	}
+	if t == "" {
+		return 0, fmt.Errorf("invalid size %q", s)
+	}
+	if f, err := strconv.ParseFloat(t, 64); err == nil && mult > 1 {
+		if f < 0 {
+			return 0, fmt.Errorf("invalid size %q: negative", s)
+		}
+		return int(f * float64(mult)), nil
+	}
+	n, err := strconv.Atoi(t)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("invalid size %q (use an integer, or 32k, 1m)", s)
+	}
+	return n, nil
+}
+
+// sizeFlag is a flag.Value holding a size.
+type sizeFlag struct {
+	n   int
+	set bool
+}
+
+func (f *sizeFlag) String() string { return strconv.Itoa(f.n) }
+func (f *sizeFlag) Set(s string) error {
+	n, err := parseSize(s)
+	if err != nil {
+		return err
+	}
+	f.n, f.set = n, true
+	return nil
+}
+
+// budgetFlags are the flags every command that renders shares.
+type budgetFlags struct {
+	model    string
+	window   sizeFlag
+	reserve  sizeFlag
+	fraction float64
+	format   string
+	lenient  bool
+}
+
+func (b *budgetFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&b.model, "model", "", "model the request is for (default: the transcript's model); sets the window and the counter")
+	fs.Var(&b.window, "window", "context window in tokens, e.g. 200k (default: the model's)")
+	fs.Var(&b.reserve, "reserve", "tokens reserved for the answer (default: 4096)")
+	fs.Float64Var(&b.fraction, "fraction", condense.DefaultFraction, "share of the input limit at which compaction starts")
+	fs.StringVar(&b.format, "format", "auto", "input format: auto, claude-code, codex, openai, anthropic, mini-swe-agent, swe-agent, condense")
+	fs.BoolVar(&b.lenient, "lenient", false, "skip malformed records and orphan results instead of failing")
+}
+
+// loaded is a transcript with everything needed to render it.
+type loaded struct {
+	path    string
+	tr      *transcript.Transcript
+	model   string
+	info    condense.ModelInfo
+	budget  condense.Budget
+	counter condense.Counter
+}
+
+// load reads a transcript and resolves its model, window and counter.
+func (b *budgetFlags) load(path string) (*loaded, error) {
+	format, err := transcript.ParseFormat(b.format)
+	if err != nil {
+		return nil, &usageError{err}
+	}
+	if b.fraction <= 0 || b.fraction > 1 {
+		return nil, usagef("--fraction must be in (0, 1], got %v", b.fraction)
+	}
+	tr, err := transcript.ReadFile(path, transcript.Options{Format: format, Lenient: b.lenient, Name: path})
+	if err != nil {
+		return nil, &usageError{err}
+	}
+	l := &loaded{path: path, tr: tr, model: b.model}
+	if l.model == "" {
+		l.model = tr.Request.Model
+	}
+	info, known := tokens.Models.Lookup(l.model)
+	if !b.window.set && (!known || info.Window == 0) {
+		if l.model == "" {
+			return nil, usagef("%s: the transcript names no model: pass --model or --window", path)
+		}
+		return nil, usagef("unknown model %q: pass --window (e.g. --window 128k)", l.model)
+	}
+	l.info = info
+	l.counter = tokens.ForModel(l.model, tokens.Models)
+	req := tr.Request
+	req.Model = l.model
+	settings := condense.Settings{Fraction: b.fraction}
+	if b.window.set {
+		if b.window.n <= 0 {
+			return nil, usagef("--window must be positive")
+		}
+		settings.Window = b.window.n
+	}
+	if b.reserve.set {
+		settings.ReservedOutput = b.reserve.n
+	}
+	l.budget = condense.ResolveBudget(&req, info, settings)
+	if b.reserve.set && b.reserve.n == 0 {
+		l.budget.ReservedOutput = 0
+	}
+	if l.budget.InputLimit() == 0 {
+		return nil, usagef("window %d leaves no room for input after reserving %d tokens", l.budget.Window, l.budget.ReservedOutput)
+	}
+	return l, nil
+}
+
+// request returns the transcript's request with the resolved model.
+func (l *loaded) request() condense.Request {
+	req := l.tr.Request
+	req.Model = l.model
+	return req
+}
+
+// settings returns the preflight settings of l's budget.
+func (l *loaded) settings() condense.Settings {
+	return condense.Settings{Window: l.budget.Window, ReservedOutput: max(1, l.budget.ReservedOutput),
+		Safety: l.budget.Safety, Fraction: l.budget.Fraction}
+}
+
+// preflight returns a preflight for l with strategy s, the transcript's own
+// checkpoint (if any) restored as the current rendering.
+func (l *loaded) preflight(s condense.Strategy, log *slog.Logger) *condense.Preflight {
+	pf := condense.NewPreflight(l.counter, s, &condense.Options{Registry: tokens.Models, Settings: l.settings(), Logger: log})
+	if cp := l.tr.Checkpoint; cp != nil {
+		msgs := l.tr.Request.Messages
+		r := condense.Rendering{{Index: -1, Edit: condense.EditSummary, Covers: condense.Span{Start: 0, End: cp.FirstKept},
+			Message: condense.UserText(cp.Summary)}}
+		for i := cp.FirstKept; i < len(msgs); i++ {
+			r = append(r, condense.Item{Index: i, Message: msgs[i]})
+		}
+		if err := pf.Restore(msgs, r); err != nil {
+			log.Warn("the transcript's own compaction cannot be restored; rendering the whole history", "source", cp.Source, "err", err)
+		} else {
+			pf.SetCheckpointCount(1)
+		}
+	}
+	return pf
+}
+
+// strategyNames lists the --strategy values.
+var strategyNames = []string{"pipeline", "mask", "drop-oldest", "clear-tool-uses", "summarize", "segments"}
+
+// newStrategy builds a strategy by its CLI name, summarizing with sum.
+func newStrategy(name string, sum summarize.Summarizer) (condense.Strategy, error) {
+	switch name {
+	case "pipeline", "":
+		return strategy.DefaultWith(sum), nil
+	case "mask":
+		return strategy.Mask{}, nil
+	case "drop-oldest":
+		return strategy.DropOldest{}, nil
+	case "clear-tool-uses":
+		return strategy.ClearToolUses{}, nil
+	case "summarize":
+		return strategy.Summarize{Summarizer: sum}, nil
+	case "segments":
+		return strategy.Segments{Summarizer: sum}, nil
+	case "minify":
+		return strategy.Minify{}, nil
+	}
+	return nil, usagef("unknown --strategy %q (one of %s)", name, strings.Join(strategyNames, ", "))
+}
+
+// logger returns the CLI's logger: warnings and errors to stderr.
+func logger(stderr io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+}
+
+// openOut opens the output file, or returns stdout for "" and "-".
+func openOut(path string, stdout io.Writer) (io.Writer, func() error, error) {
+	if path == "" || path == "-" {
+		return stdout, func() error { return nil }, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, f.Close, nil
+}
+
+func registryLookup(model string) (condense.ModelInfo, bool) { return tokens.Models.Lookup(model) }
