@@ -360,7 +360,7 @@ func goRuntimeFrame(f string) bool {
 // linters) and "x.ts(12,5): error TS2322: …".
 func compilerLine(t string) bool {
 	i := 0
-	for i < len(t) && (isAlnum(t[i]) || strings.IndexByte("_./\\-+", t[i]) >= 0) {
+	for i < len(t) && (isAlnum(t[i]) || fileByteSet[t[i]]) {
 		i++
 	}
 	if i == 0 || i >= len(t) || !strings.Contains(t[:i], ".") {
@@ -504,6 +504,21 @@ func podFailure(t string) bool {
 
 const pathDelims = " \t\"'`()[]{}<>,;=|"
 
+// byteSet returns the set of the bytes of s.
+func byteSet(s string) (set [256]bool) {
+	for i := 0; i < len(s); i++ {
+		set[s[i]] = true
+	}
+	return set
+}
+
+var (
+	pathDelimSet = byteSet(pathDelims)
+	pathByteSet  = byteSet("_.-/~+@")
+	fileByteSet  = byteSet("_./\\-+")
+	labelStopSet = byteSet(labelStops)
+)
+
 // files finds path-like tokens: a directory separator and an extension
 // or a known root. URLs, versions, dates, fractions and units such as
 // ns/op are not paths.
@@ -520,23 +535,26 @@ func (s *scanner) files(t string, urlSpans [][2]int) {
 		}
 		return
 	}
-	for i := 0; i < len(t); {
-		for i < len(t) && strings.IndexByte(pathDelims, t[i]) >= 0 {
-			i++
+	for off := 0; off < len(t); {
+		k := strings.IndexByte(t[off:], '/')
+		if k < 0 {
+			break
 		}
-		j := i
-		for j < len(t) && strings.IndexByte(pathDelims, t[j]) < 0 {
+		k += off
+		i, j := k, k+1
+		for i > 0 && !pathDelimSet[t[i-1]] {
+			i--
+		}
+		for j < len(t) && !pathDelimSet[t[j]] {
 			j++
 		}
-		if j > i && inSpans(i, urlSpans) < 0 {
-			tok := t[i:j]
-			if strings.IndexByte(tok, '/') >= 0 {
-				if p, ok := cleanPath(tok, false); ok && !depPath(p) {
-					s.addFile(p)
-				}
-			}
+		off = j
+		if inSpans(i, urlSpans) >= 0 {
+			continue
 		}
-		i = j
+		if p, ok := cleanPath(t[i:j], false); ok && !depPath(p) {
+			s.addFile(p)
+		}
 	}
 }
 
@@ -597,7 +615,7 @@ func cleanPath(tok string, loose bool) (string, bool) {
 	digitsOnly := true
 	for i := 0; i < len(tok); i++ {
 		c := tok[i]
-		if !(isAlnum(c) || strings.IndexByte("_.-/~+@", c) >= 0 || c >= 0x80) {
+		if !(isAlnum(c) || pathByteSet[c] || c >= 0x80) {
 			return "", false
 		}
 		if isAlpha(c) {
@@ -1174,7 +1192,7 @@ func labelBefore(t string, i int) int {
 	from := i
 	for words := 0; words < 4 && p > 0; words++ {
 		e := p
-		for p > 0 && t[p-1] != ' ' && t[p-1] != '\t' && strings.IndexByte(labelStops, t[p-1]) < 0 {
+		for p > 0 && t[p-1] != ' ' && t[p-1] != '\t' && !labelStopSet[t[p-1]] {
 			p--
 		}
 		w := t[p:e]
@@ -1188,7 +1206,7 @@ func labelBefore(t string, i int) int {
 		}
 		from = p
 		// Stop at a column gap (tab or two spaces) or punctuation.
-		if p == 0 || t[p-1] == '\t' || strings.IndexByte(labelStops, t[p-1]) >= 0 || (p > 1 && t[p-1] == ' ' && t[p-2] == ' ') {
+		if p == 0 || t[p-1] == '\t' || labelStopSet[t[p-1]] || (p > 1 && t[p-1] == ' ' && t[p-2] == ' ') {
 			break
 		}
 		p-- // the single space between words
