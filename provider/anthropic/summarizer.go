@@ -1,0 +1,238 @@
+package anthropic
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/condense-dev/condense/provider/internal/httpx"
+	"github.com/condense-dev/condense/provider/internal/retry"
+	"github.com/condense-dev/condense/summarize"
+	"github.com/condense-dev/condense/tokens"
+)
+
+// Provider is the provider name in usage records and errors.
+const Provider = "anthropic"
+
+// DefaultModel is the compaction model when Options.Model is empty: the
+// cheapest current Claude model, which summarizes well.
+const DefaultModel = "claude-haiku-4-5"
+
+// DefaultMaxPayloadBytes is the Messages API's request size limit (32 MB,
+// Anthropic "API overview", request size limits).
+const DefaultMaxPayloadBytes = 32_000_000
+
+// Environment variables read when the matching option is empty.
+const (
+	EnvAPIKey  = "ANTHROPIC_API_KEY"
+	EnvBaseURL = "ANTHROPIC_BASE_URL"
+)
+
+// DefaultBaseURL is the API's address when neither Options.BaseURL nor
+// $ANTHROPIC_BASE_URL is set. Paths ("/v1/messages") are appended to it.
+const DefaultBaseURL = "https://api.anthropic.com"
+
+// APIVersion is the anthropic-version header sent with every request.
+const APIVersion = "2023-06-01"
+
+// Options configure a Summarizer or a Counter. The zero value reads the key
+// and base URL from the environment and uses DefaultModel.
+type Options struct {
+	// APIKey authenticates; "" means $ANTHROPIC_API_KEY.
+	APIKey string
+	// BaseURL is the API's address, without "/v1"; "" means
+	// $ANTHROPIC_BASE_URL, else DefaultBaseURL.
+	BaseURL string
+	// Model is the compaction model; "" means DefaultModel. It may be a
+	// cheaper model than the agent's own.
+	Model string
+	// MaxOutputTokens caps a summary when Input.MaxOutputTokens is 0; the
+	// cap is never above summarize.DefaultMaxOutput nor ModelMaxOutput.
+	MaxOutputTokens int
+	// ModelMaxOutput is the model's own output limit; 0 means the figure of
+	// tokens.Models, or none when the model is unknown.
+	ModelMaxOutput int
+	// Timeout bounds one Summarize call, retries and waits included; 0 means
+	// summarize.DefaultTimeout. For a Counter it bounds one count request
+	// (0 means DefaultCountTimeout).
+	Timeout time.Duration
+	// MaxRetries is the number of retries after a rate limit, an overload
+	// or a server error; 0 means 3, negative means none.
+	MaxRetries int
+	// HTTPClient sends the requests; nil means http.DefaultClient.
+	HTTPClient *http.Client
+	// Logger receives retries and counter fallbacks; nil means none.
+	Logger *slog.Logger
+	// Limits bound the summary request (DESIGN B15). Zero fields get
+	// defaults: MaxPayloadBytes DefaultMaxPayloadBytes, MaxInputTokens the
+	// model's window (tokens.Models) minus the output cap, or no limit when
+	// the model is unknown.
+	Limits summarize.Limits
+
+	// sleep replaces the retry wait in tests.
+	sleep func(context.Context, time.Duration) error
+}
+
+// Summarizer summarizes history with a Claude model through the Messages
+// API. It implements summarize.Summarizer and is safe for concurrent use.
+type Summarizer struct {
+	client    *client
+	model     string
+	maxOutput int
+	modelMax  int
+	window    int
+	timeout   time.Duration
+	limits    summarize.Limits
+	policy    retry.Policy
+	logger    *slog.Logger
+}
+
+var _ summarize.Summarizer = (*Summarizer)(nil)
+
+// New returns a Summarizer. It fails when no API key is given or set in the
+// environment.
+func New(opts Options) (*Summarizer, error) {
+	client, err := newClient(&opts)
+	if err != nil {
+		return nil, err
+	}
+	s := &Summarizer{
+		client:    client,
+		model:     opts.Model,
+		maxOutput: opts.MaxOutputTokens,
+		modelMax:  opts.ModelMaxOutput,
+		timeout:   opts.Timeout,
+		limits:    opts.Limits,
+		logger:    opts.Logger,
+	}
+	if info, ok := tokens.Models.Lookup(s.model); ok {
+		s.window = info.Window
+		if s.modelMax <= 0 {
+			s.modelMax = info.MaxOutput
+		}
+	}
+	if s.timeout <= 0 {
+		s.timeout = summarize.DefaultTimeout
+	}
+	if s.limits.MaxPayloadBytes <= 0 {
+		s.limits.MaxPayloadBytes = DefaultMaxPayloadBytes
+	}
+	if s.logger == nil {
+		s.logger = slog.New(slog.DiscardHandler)
+	}
+	s.policy = retry.Policy{MaxRetries: opts.MaxRetries, Sleep: opts.sleep, Logger: s.logger}
+	return s, nil
+}
+
+// client sends requests to the Messages API.
+type client struct {
+	hc      *http.Client
+	baseURL string
+	header  http.Header
+}
+
+// newClient resolves the key, base URL and model of opts in place.
+func newClient(opts *Options) (*client, error) {
+	if opts.APIKey == "" {
+		opts.APIKey = os.Getenv(EnvAPIKey)
+	}
+	if opts.APIKey == "" {
+		return nil, fmt.Errorf("anthropic: no API key: set Options.APIKey or $%s", EnvAPIKey)
+	}
+	if opts.BaseURL == "" {
+		opts.BaseURL = os.Getenv(EnvBaseURL)
+	}
+	if opts.BaseURL == "" {
+		opts.BaseURL = DefaultBaseURL
+	}
+	if opts.Model == "" {
+		opts.Model = DefaultModel
+	}
+	h := http.Header{}
+	h.Set("X-Api-Key", opts.APIKey)
+	h.Set("Anthropic-Version", APIVersion)
+	return &client{hc: opts.HTTPClient, baseURL: opts.BaseURL, header: h}, nil
+}
+
+// post sends one request to path and maps an error answer to a
+// *summarize.APIError.
+func (c *client) post(ctx context.Context, path string, in, out any) error {
+	err := httpx.PostJSON(ctx, c.hc, httpx.Join(c.baseURL, path), c.header, in, out)
+	var se *httpx.StatusError
+	if !errors.As(err, &se) {
+		return err
+	}
+	var body errorBody
+	msg := strings.TrimSpace(string(se.Body))
+	if json.Unmarshal(se.Body, &body) == nil && body.Error.Message != "" {
+		msg = body.Error.Message
+	}
+	return retry.Classify(Provider, se.Status, body.Error.Type, "", msg, se.Header)
+}
+
+// Model returns the compaction model.
+func (s *Summarizer) Model() string { return s.model }
+
+// Summarize asks the model for a summary of in (DESIGN B14–B16). The request
+// has the summary system prompt, one user message built by
+// summarize.BuildPrompt, no tools, and an output cap of
+// summarize.OutputCap. Responses that stop at max tokens, call a tool, are
+// empty or refused are rejected with a *summarize.RejectedError; provider
+// errors are *summarize.APIError; a timeout unwraps to
+// context.DeadlineExceeded and a cancellation to context.Canceled.
+func (s *Summarizer) Summarize(ctx context.Context, in summarize.Input) (*summarize.Output, error) {
+	requested := in.MaxOutputTokens
+	if requested <= 0 {
+		requested = s.maxOutput
+	}
+	maxTokens := summarize.OutputCap(requested, s.modelMax)
+	lim := s.limits
+	if lim.MaxInputTokens <= 0 && s.window > 0 {
+		lim.MaxInputTokens = max(0, s.window-maxTokens)
+	}
+	p, err := summarize.BuildPrompt(in, lim)
+	if err != nil {
+		return nil, err
+	}
+	req := messagesRequest{
+		Model:     s.model,
+		MaxTokens: maxTokens,
+		System:    []contentBlock{{Type: "text", Text: p.System}},
+		Messages: []message{{
+			Role:    "user",
+			Content: []contentBlock{{Type: "text", Text: p.User}},
+		}},
+	}
+
+	cctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	var resp messagesResponse
+	err = retry.Do(cctx, s.policy, func(ctx context.Context) error {
+		resp = messagesResponse{}
+		return s.client.post(ctx, "/v1/messages", &req, &resp)
+	})
+	if err != nil {
+		return nil, retry.Deadline(ctx, err, s.timeout, "anthropic: summary request")
+	}
+
+	text, toolUse := resp.text()
+	if resp.StopReason == "refusal" {
+		return nil, &summarize.RejectedError{Reason: summarize.ErrFailed, StopReason: resp.StopReason}
+	}
+	// model_context_window_exceeded: generation stopped at the window, which
+	// truncates the summary just as max_tokens does.
+	if err := summarize.Check(text, resp.StopReason, toolUse, "max_tokens", "model_context_window_exceeded"); err != nil {
+		return nil, err
+	}
+	return &summarize.Output{
+		Text:  strings.TrimSpace(text),
+		Usage: resp.usage(s.model),
+		Trim:  p.Trim,
+	}, nil
+}
