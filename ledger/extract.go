@@ -221,6 +221,7 @@ func (e *Extractor) result(call, result *condense.Part, index int) []Item {
 				it.Failed = it.Exit == nil && result.IsError
 			}
 		}
+		s.source = readsSource(s.items)
 	}
 	s.text(text)
 	return s.items
@@ -269,6 +270,7 @@ func (e *Extractor) call(p *condense.Part, index int) []Item {
 			if cmd := commandString(in[k]); cmd != "" {
 				cmd = Redact(cmd)
 				s.add(KindCommand, cmd)
+				e.commandFiles(s, cmd)
 				if strings.HasPrefix(cmd, "apply_patch") {
 					for _, f := range patchFiles(cmd) {
 						if it := s.add(KindFile, f); it != nil {
@@ -320,6 +322,70 @@ func (e *Extractor) call(p *condense.Part, index int) []Item {
 		}
 	}
 	return s.items
+}
+
+// viewers are commands whose output is the content of the files they name.
+var viewers = map[string]bool{"cat": true, "head": true, "tail": true, "nl": true, "less": true,
+	"more": true, "bat": true, "view": true}
+
+// commandFiles adds the paths a shell command names, as read when the
+// command is a viewer (cat internal/x.go) and as mentioned otherwise.
+func (e *Extractor) commandFiles(s *scanner, cmd string) {
+	if strings.HasPrefix(cmd, "apply_patch") || strings.Contains(cmd, "\n") {
+		return // a script: its paths are found in the output if anywhere
+	}
+	f := strings.Fields(cmd)
+	if len(f) < 2 {
+		return
+	}
+	acc := Mentioned
+	if viewers[f[0]] && !strings.ContainsAny(cmd, ">|") {
+		acc = Read
+	}
+	for _, tok := range f[1:] {
+		tok = strings.Trim(tok, `"'`)
+		if strings.HasPrefix(tok, "-") || strings.Contains(tok, "://") {
+			continue
+		}
+		p, ok := cleanPath(tok, false)
+		if !ok && hasExt(tok[strings.LastIndexByte(tok, '/')+1:]) {
+			p, ok = cleanPath(tok, true)
+		}
+		if ok {
+			if it := s.add(KindFile, p); it != nil {
+				it.Access = acc
+			}
+		}
+	}
+}
+
+// sourceExts are extensions of source and documentation files: the output
+// of reading one is code, whose string literals are not errors nor
+// measurements.
+var sourceExts = map[string]bool{"go": true, "py": true, "js": true, "mjs": true, "ts": true,
+	"tsx": true, "jsx": true, "rs": true, "java": true, "kt": true, "c": true, "h": true, "cc": true,
+	"cpp": true, "hpp": true, "rb": true, "php": true, "cs": true, "swift": true, "scala": true,
+	"sh": true, "md": true, "rst": true, "toml": true, "yaml": true, "yml": true, "html": true,
+	"css": true, "sql": true, "proto": true, "lua": true, "ex": true, "exs": true, "zig": true}
+
+// readsSource reports whether the items of a call say it read exactly one
+// file, a source file.
+func readsSource(items []Item) bool {
+	n := 0
+	src := false
+	for _, it := range items {
+		if it.Kind != KindFile {
+			continue
+		}
+		n++
+		if it.Access == Read {
+			name := it.Value[strings.LastIndexByte(it.Value, '/')+1:]
+			if dot := strings.LastIndexByte(name, '.'); dot >= 0 {
+				src = sourceExts[strings.ToLower(name[dot+1:])]
+			}
+		}
+	}
+	return n == 1 && src
 }
 
 // commandString returns the command of a shell call's input value: a string,

@@ -14,6 +14,7 @@ type scanner struct {
 	e      *Extractor
 	index  int
 	output bool // scanning tool output rather than prose
+	source bool // the output is a source file's content: only paths, URLs and ids
 	items  []Item
 	counts map[Kind]int
 
@@ -143,9 +144,11 @@ func (s *scanner) line(line string) {
 		}
 		return
 	}
-	s.errors(line, t)
-	if strings.HasPrefix(t, "$ ") && len(t) > 2 {
-		s.add(KindCommand, t[2:])
+	if !s.source {
+		s.errors(line, t)
+		if strings.HasPrefix(t, "$ ") && len(t) > 2 {
+			s.add(KindCommand, t[2:])
+		}
 	}
 	var urlSpans [][2]int
 	if s.hotLine&hotURL != 0 {
@@ -155,7 +158,7 @@ func (s *scanner) line(line string) {
 		s.files(t, urlSpans)
 	}
 	s.ids(t, urlSpans)
-	if !s.lineMeasurement(t) {
+	if !s.source && !s.lineMeasurement(t) {
 		s.measurements(t, urlSpans)
 	}
 }
