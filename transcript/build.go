@@ -132,8 +132,9 @@ type block struct {
 
 // repairPairs makes the reader's messages turn safe (DESIGN §7 "Transcript
 // readers"):
-//   - a duplicate or empty tool call id is malformed (Lenient: the call is
-//     left out, counted in skipped);
+//   - a duplicate or empty tool call id, a tool call outside an assistant
+//     message and a tool result outside a tool message are malformed
+//     (Lenient: the part is left out, counted in skipped);
 //   - thinking parts of an assistant message move before its first tool
 //     call, and an assistant message holding only thinking merges into the
 //     assistant message right after it;
@@ -146,12 +147,18 @@ func (b *builder) repairPairs() ([]rawMsg, error) {
 	allCalls := map[string]bool{}
 	for i := range b.msgs {
 		rm := &b.msgs[i]
-		if rm.m.Role != condense.RoleAssistant {
-			continue
-		}
 		var keep []condense.Part
 		changed := false
 		for _, p := range rm.m.Parts {
+			misplaced := p.Type == condense.PartToolCall && rm.m.Role != condense.RoleAssistant ||
+				p.Type == condense.PartToolResult && rm.m.Role != condense.RoleTool
+			if misplaced {
+				if err := b.bad(rm.loc, "%s part in a %s message", p.Type, rm.m.Role); err != nil {
+					return nil, err
+				}
+				changed = true
+				continue
+			}
 			if p.Type == condense.PartToolCall {
 				switch {
 				case p.ID == "":
@@ -174,7 +181,9 @@ func (b *builder) repairPairs() ([]rawMsg, error) {
 		if changed {
 			rm.m.Parts = keep
 		}
-		rm.m.Parts = thinkingFirst(rm.m.Parts)
+		if rm.m.Role == condense.RoleAssistant {
+			rm.m.Parts = thinkingFirst(rm.m.Parts)
+		}
 	}
 
 	msgs := mergeThinking(b.msgs)

@@ -591,3 +591,15 @@ func diffLines(want, got []string) string {
 	}
 	return b.String()
 }
+
+func TestReadCondenseMisplaced(t *testing.T) {
+	doc := `{"version":1,"messages":[{"role":"user","parts":[{"type":"text","text":"a"},{"type":"tool_call","id":"c","name":"x","input":{}}]}]}`
+	_, err := ReadBytes([]byte(doc), Options{Name: "d.json"})
+	if err == nil || !strings.Contains(err.Error(), "d.json: messages[0]: condense: malformed input: tool_call part in a user message") {
+		t.Errorf("err = %v", err)
+	}
+	tr, err := ReadBytes([]byte(doc), Options{Name: "d.json", Lenient: true})
+	if err != nil || tr.Skipped != 1 || partTypes(tr.Request.Messages[0]) != "text" {
+		t.Errorf("lenient: %v %+v", err, tr)
+	}
+}
