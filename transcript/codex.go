@@ -27,6 +27,10 @@ import (
 //   - web_search_call and compaction items are carried as openai provider
 //     blocks; other item types are skipped.
 //
+// Legacy rollouts (before session_meta lines) are read too: a first line
+// {id, timestamp, instructions}, then one bare response item per line, and
+// {"record_type": …} state lines, which are skipped.
+//
 // Consecutive assistant-side items (reasoning, assistant messages, calls)
 // form one assistant message. A compacted line is imported as the
 // Checkpoint: its message is the summary, and the items after it are kept.
@@ -106,8 +110,32 @@ func readCodex(b *builder, data []byte) error {
 				return b.bad(l, "payload: %v", err)
 			}
 			return cxItemMessage(b, &it, cl.Payload, l, &leading, &system)
+		case "message", "reasoning", "function_call", "function_call_output", "custom_tool_call",
+			"custom_tool_call_output", "local_shell_call", "web_search_call":
+			// Legacy rollouts: a bare response item per line.
+			if isNull(cl.Payload) {
+				var it cxItem
+				if err := decode(raw, &it); err != nil {
+					return b.bad(l, "%v", err)
+				}
+				return cxItemMessage(b, &it, raw, l, &leading, &system)
+			}
 		case "":
-			return b.bad(l, "no type")
+			keys := objectKeys(raw)
+			switch {
+			case keys["record_type"] != nil:
+				// Legacy state lines.
+			case keys["id"] != nil && keys["timestamp"] != nil:
+				// The legacy first line: session meta without a type.
+				var meta struct {
+					Instructions *string `json:"instructions"`
+				}
+				if json.Unmarshal(raw, &meta) == nil && meta.Instructions != nil && *meta.Instructions != "" {
+					system = append(system, *meta.Instructions)
+				}
+			default:
+				return b.bad(l, "no type")
+			}
 		}
 		return nil
 	})

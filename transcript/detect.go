@@ -13,7 +13,8 @@ import (
 // rules are checked in this order and the first that matches decides:
 //
 //  1. codex: the first value is an object with "type" and "payload" (a
-//     rollout line).
+//     rollout line), or one with "id", "timestamp" and "instructions" or
+//     "git" but no "type" (the first line of a legacy rollout).
 //  2. claude-code: an object with a string "type" and one of "uuid",
 //     "parentUuid", "sessionId" or "leafUuid", or whose type is "summary"
 //     or "file-history-snapshot" (a session line).
@@ -56,7 +57,8 @@ func Detect(data []byte) (Format, error) {
 	has := func(k string) bool { _, ok := keys[k]; return ok }
 	typ := jsonString(keys["type"])
 	switch {
-	case has("type") && has("payload"):
+	case has("type") && has("payload"),
+		!has("type") && has("id") && has("timestamp") && (has("instructions") || has("git")):
 		return FormatCodex, nil
 	case typ != "" && (has("uuid") || has("parentUuid") || has("sessionId") || has("leafUuid")),
 		typ == "summary", typ == "file-history-snapshot":

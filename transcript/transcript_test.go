@@ -186,6 +186,10 @@ func callIDs(msgs []condense.Message) map[string]bool {
 func ccUUID(n int) string { return fmt.Sprintf("a1b2c3d4-%04d-4e5f-8a9b-%012d", n, n) }
 
 var sampleCases = []sampleCase{
+	{file: "codex-legacy.jsonl", format: FormatCodex, roles: "uata", system: "Keep diffs minimal.",
+		check: func(t *testing.T, tr *Transcript) {
+			wantParts(t, tr.Request.Messages, 1, "thinking tool_call")
+		}},
 	{file: "mini-swe-agent.traj.json", format: FormatMiniSWEAgent, roles: "uauauauauau",
 		model: "anthropic/claude-sonnet-4-5-20250929", system: "You are a helpful assistant",
 		check: func(t *testing.T, tr *Transcript) {
