@@ -217,10 +217,12 @@ func readClaudeCode(b *builder, data []byte) error {
 
 	boundary := false
 	lastMsgID := "" // message.id of the last assistant message added
+	emitted := map[string]bool{}
 	for _, cl := range lines {
-		if !taken[cl.UUID] {
-			continue
+		if !taken[cl.UUID] || emitted[cl.UUID] {
+			continue // off the branch, or a repeated line
 		}
+		emitted[cl.UUID] = true
 		l := loc{line: cl.line}
 		switch cl.Type {
 		case "system":

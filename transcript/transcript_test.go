@@ -607,3 +607,16 @@ func TestReadCondenseMisplaced(t *testing.T) {
 		t.Errorf("lenient: %v %+v", err, tr)
 	}
 }
+
+func TestClaudeCodeRepeatedLine(t *testing.T) {
+	l1 := `{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s","message":{"role":"user","content":"ls"}}`
+	l2 := `{"type":"assistant","uuid":"u2","parentUuid":"u1","sessionId":"s","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]}}`
+	l3 := `{"type":"user","uuid":"u3","parentUuid":"u2","sessionId":"s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"a.go"}]}}`
+	tr, err := ReadBytes([]byte(strings.Join([]string{l1, l2, l2, l3}, "\n")), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := roles(tr.Request.Messages); got != "uat" {
+		t.Errorf("roles = %s", got)
+	}
+}
