@@ -266,8 +266,10 @@ func readClaudeCode(b *builder, data []byte) error {
 					m.ID += "/text"
 				}
 				b.add(m, l)
+				if m.Role == condense.RoleUser {
+					lastMsgID = "" // a user turn ends the API message
+				}
 			}
-			lastMsgID = ""
 		case "assistant":
 			boundary = false
 			parts, rerr := ccContent(cl.msg.Content, condense.RoleAssistant)

@@ -620,3 +620,36 @@ func TestClaudeCodeRepeatedLine(t *testing.T) {
 		t.Errorf("roles = %s", got)
 	}
 }
+
+// TestClaudeCodeParallelShapes: the two ways a parallel batch's lines can
+// be chained both read as one assistant message and its results.
+func TestClaudeCodeParallelShapes(t *testing.T) {
+	u := func(id, parent, content string) string {
+		return `{"type":"user","uuid":"` + id + `","parentUuid":` + parent + `,"sessionId":"s","message":{"role":"user","content":` + content + `}}`
+	}
+	a := func(id, parent, block string) string {
+		return `{"type":"assistant","uuid":"` + id + `","parentUuid":"` + parent + `","sessionId":"s","message":{"id":"m1","role":"assistant","content":[` + block + `]}}`
+	}
+	tu := func(id string) string { return `{"type":"tool_use","id":"` + id + `","name":"Read","input":{}}` }
+	res := func(id string) string { return `[{"type":"tool_result","tool_use_id":"` + id + `","content":"x"}]` }
+	end := `{"type":"assistant","uuid":"z","parentUuid":"r2","sessionId":"s","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"done"}]}}`
+	for name, lines := range map[string][]string{
+		// Results interleaved with the assistant lines of one message.
+		"interleaved": {u("u0", "null", `"go"`), a("a1", "u0", tu("t1")), u("r1", `"a1"`, res("t1")), a("a2", "r1", tu("t2")), u("r2", `"a2"`, res("t2")), end},
+		// Each result parented to its own tool_use line: r1 is off the
+		// branch walked back from the end.
+		"forked": {u("u0", "null", `"go"`), a("a1", "u0", tu("t1")), a("a2", "a1", tu("t2")), u("r1", `"a1"`, res("t1")), u("r2", `"a2"`, res("t2")), end},
+	} {
+		t.Run(name, func(t *testing.T) {
+			tr, err := ReadBytes([]byte(strings.Join(lines, "\n")), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			msgs := tr.Request.Messages
+			if got := roles(msgs); got != "uatta" || tr.Repaired != 0 {
+				t.Fatalf("roles = %s, repaired %d", got, tr.Repaired)
+			}
+			wantParts(t, msgs, 1, "tool_call tool_call")
+		})
+	}
+}
