@@ -71,8 +71,12 @@ func (r *Registry) Set(info condense.ModelInfo) {
 }
 
 // Lookup returns what the registry knows of model. The returned info keeps
-// the registered Name, so a dated name reports the model it matched.
+// the registered Name, so a dated name reports the model it matched. A nil
+// registry knows no model.
 func (r *Registry) Lookup(model string) (condense.ModelInfo, bool) {
+	if r == nil {
+		return condense.ModelInfo{}, false
+	}
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	if len(r.models) == 0 {
@@ -95,6 +99,9 @@ func (r *Registry) Lookup(model string) (condense.ModelInfo, bool) {
 
 // Models returns the infos the registry holds, sorted by name.
 func (r *Registry) Models() []condense.ModelInfo {
+	if r == nil {
+		return nil
+	}
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	out := make([]condense.ModelInfo, 0, len(r.models))
@@ -109,12 +116,12 @@ func (r *Registry) Models() []condense.ModelInfo {
 // window: the model runs without a window guard (DESIGN §2). Each model is
 // warned about at most once per registry, whatever the logger. It reports
 // whether the model has a window. A nil logger logs nothing and does not use
-// up the warning.
+// up the warning; a nil registry knows no model and logs nothing.
 func (r *Registry) WarnUnknown(logger *slog.Logger, model string) bool {
 	if info, ok := r.Lookup(model); ok && info.Window > 0 {
 		return true
 	}
-	if logger == nil {
+	if logger == nil || r == nil {
 		return false
 	}
 	key := strings.ToLower(model)

@@ -173,6 +173,21 @@ func TestWarnUnknownOncePerModel(t *testing.T) {
 	}
 }
 
+func TestNilRegistry(t *testing.T) {
+	var r *Registry
+	if _, ok := r.Lookup("gpt-4o"); ok {
+		t.Error("nil registry found a model")
+	}
+	if r.Models() != nil || r.WarnUnknown(slog.Default(), "x") {
+		t.Error("nil registry is not empty")
+	}
+	// A typed nil in the interface must not panic in ForModel.
+	var reg condense.Registry = r
+	if got := ForModel("gpt-4o", reg).Name(); got != "openai-heuristic" {
+		t.Errorf("ForModel with a nil *Registry = %s", got)
+	}
+}
+
 func TestFamilyOf(t *testing.T) {
 	for model, want := range map[string]string{
 		"claude-next": FamilyAnthropic, "gpt-6": FamilyOpenAI, "o1-pro": FamilyOpenAI, "o3-deep": FamilyOpenAI,
