@@ -70,7 +70,8 @@ type StatsGate struct {
 	AddedBack     int `json:"added_back"`
 }
 
-const compactExample = `condense compact transcript/testdata/claude-code-large.jsonl --window 128k --stats stats.json -o out.json`
+const compactExample = `condense compact -o compacted.json --stats - transcript/testdata/claude-code-large.jsonl
+condense compact --window 128k --to condense --strategy mask session.jsonl > next-request.json`
 
 func runCompact(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("compact", "compact [flags] FILE", compactExample, stderr)
@@ -81,7 +82,7 @@ func runCompact(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	to := fs.String("to", "", "output format: openai, anthropic, condense (default: anthropic for Claude Code and Anthropic input, else openai)")
 	out := fs.String("out", "", "write the request here instead of stdout")
 	fs.StringVar(out, "o", "", "shorthand for --out")
-	statsPath := fs.String("stats", "", "write the stats JSON here")
+	statsPath := fs.String("stats", "", "write the stats JSON here (\"-\": standard output, when --out names a file)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -89,6 +90,9 @@ func runCompact(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(pos) != 1 {
 		fs.Usage()
 		return usagef("compact takes one FILE, got %d", len(pos))
+	}
+	if *statsPath == "-" && (*out == "" || *out == "-") {
+		return usagef("--stats - needs --out FILE: the request already goes to standard output")
 	}
 	l, err := bf.load(pos[0])
 	if err != nil {
@@ -138,7 +142,12 @@ func runCompact(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(*statsPath, append(raw, '\n'), 0o644); err != nil {
+		raw = append(raw, '\n')
+		if *statsPath == "-" {
+			_, err = stdout.Write(raw)
+			return err
+		}
+		if err := os.WriteFile(*statsPath, raw, 0o644); err != nil {
 			return err
 		}
 	}
