@@ -182,8 +182,9 @@ func RetryAfter(h http.Header, now time.Time) time.Duration {
 
 // Classify maps an HTTP error answer to a *summarize.APIError: 401 and 403
 // are ErrAuth; 429 ErrRateLimited; 413, and a 400 whose type, code or
-// message says the prompt is too long, ErrContextTooLarge; 529 or an
-// "overloaded_error" ErrOverloaded; other 5xx ErrServer. Other client
+// message says the prompt is too long, ErrContextTooLarge; 529 (Anthropic),
+// 503 (OpenAI's "engine is currently overloaded") or an "overloaded_error"
+// ErrOverloaded; other 5xx ErrServer. Other client
 // errors have no Kind and are not retried.
 func Classify(provider string, status int, errType, code, message string, h http.Header) *summarize.APIError {
 	e := &summarize.APIError{
@@ -198,7 +199,7 @@ func Classify(provider string, status int, errType, code, message string, h http
 		e.Kind = summarize.ErrAuth
 	case status == http.StatusRequestEntityTooLarge:
 		e.Kind = summarize.ErrContextTooLarge
-	case status == 529 || errType == "overloaded_error":
+	case status == 529 || status == http.StatusServiceUnavailable || errType == "overloaded_error":
 		e.Kind = summarize.ErrOverloaded
 	case status == http.StatusTooManyRequests:
 		e.Kind = summarize.ErrRateLimited
