@@ -32,11 +32,11 @@ import (
 //   - never reads toolUseResult (Claude Code's own copy of a result);
 //   - imports the last compact boundary (with the isCompactSummary user
 //     message after it, whose text is the summary and which is not itself
-//     a message) as the Checkpoint. A summary line becomes the Checkpoint
-//     (first kept 0) only when there is no compact boundary and its
-//     leafUuid is not a line of this file: it then summarizes an earlier
-//     session this file continues. Summary lines whose leaf is in the file
-//     are session titles, and are ignored.
+//     a message) as the Checkpoint; an isCompactSummary message without a
+//     boundary line is imported the same way. Lines of type "summary" are
+//     not compactions: they are short titles Claude Code writes for the
+//     session picker, often naming leaves of other sessions, and are
+//     ignored;
 //   - marks assistant lines with isApiErrorMessage as StatusFailed;
 //   - under Lenient, bridges a parentUuid that names a skipped line to the
 //     line before, so one bad line does not cut the branch.
@@ -202,17 +202,6 @@ func readClaudeCode(b *builder, data []byte) error {
 		}
 		taken[cl.UUID] = true
 		ccNoteCalls(cl, msgIDs, calls, answered)
-	}
-
-	// Summary lines of an earlier session.
-	var cpSummary *ccLine
-	for _, cl := range lines {
-		if cl.Type == "summary" && cl.Summary != "" && cl.LeafUUID != "" && byUUID[cl.LeafUUID] == nil {
-			cpSummary = cl
-		}
-	}
-	if cpSummary != nil {
-		b.checkpoint(cpSummary.Summary, fmt.Sprintf("claude-code summary at line %d", cpSummary.line))
 	}
 
 	boundary := false

@@ -653,3 +653,18 @@ func TestClaudeCodeParallelShapes(t *testing.T) {
 		})
 	}
 }
+
+// TestClaudeCodeSummaryLines: summary lines are titles, never checkpoints,
+// whether their leaf is in the file or not.
+func TestClaudeCodeSummaryLines(t *testing.T) {
+	in := `{"type":"summary","summary":"Refactor the lexer","leafUuid":"elsewhere"}
+{"type":"summary","summary":"Fix tests","leafUuid":"u1"}
+{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s","message":{"role":"user","content":"fix the tests"}}`
+	tr, err := ReadBytes([]byte(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatClaudeCode || tr.Checkpoint != nil || roles(tr.Request.Messages) != "u" {
+		t.Errorf("format %s, checkpoint %+v, roles %s", tr.Format, tr.Checkpoint, roles(tr.Request.Messages))
+	}
+}
