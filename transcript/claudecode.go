@@ -162,7 +162,10 @@ func readClaudeCode(b *builder, data []byte) error {
 		}
 		for cur := cl; cur != nil; {
 			if taken[cur.UUID] {
-				return b.errAt(loc{line: cur.line}, "parentUuid chain loops back to line %d", cur.line)
+				if err := b.bad(loc{line: cur.line}, "parentUuid chain loops back to line %d", cur.line); err != nil {
+					return err
+				}
+				break
 			}
 			taken[cur.UUID] = true
 			p := cur.parent()

@@ -405,6 +405,8 @@ func TestReadErrors(t *testing.T) {
 			FormatClaudeCode, "chat.json:2: claude-code: malformed input: unexpected EOF", "uu", 1, 0},
 		{"claude-code bad message kept in chain", "{\"type\":\"user\",\"uuid\":\"u1\",\"parentUuid\":null,\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n{\"type\":\"assistant\",\"uuid\":\"u2\",\"parentUuid\":\"u1\",\"message\":{\"id\":5}}\n{\"type\":\"user\",\"uuid\":\"u3\",\"parentUuid\":\"u2\",\"message\":{\"role\":\"user\",\"content\":\"again\"}}\n",
 			FormatClaudeCode, "chat.json:2: claude-code: malformed input: message: id: unexpected JSON number", "uu", 1, 0},
+		{"claude-code loop", "{\"type\":\"user\",\"uuid\":\"u1\",\"parentUuid\":\"u2\",\"message\":{\"role\":\"user\",\"content\":\"a\"}}\n{\"type\":\"user\",\"uuid\":\"u2\",\"parentUuid\":\"u1\",\"message\":{\"role\":\"user\",\"content\":\"b\"}}\n",
+			FormatClaudeCode, "chat.json:2: claude-code: malformed input: parentUuid chain loops back to line 2", "uu", 1, 0},
 		{"claude-code no message", "{\"type\":\"user\",\"uuid\":\"u1\",\"sessionId\":\"s\"}\n",
 			FormatAuto, "chat.json:1: claude-code: malformed input: user line has no message", "", 1, 0},
 		{"codex bad arguments", "{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"message\",\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"go\"}]}}\n\n{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"function_call\",\"name\":\"shell\",\"arguments\":\"{\\\"command\\\":\",\"call_id\":\"c1\"}}\n{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"function_call_output\",\"call_id\":\"c1\",\"output\":\"x\"}}\n",
