@@ -95,11 +95,11 @@ func readAnthropic(b *builder, data []byte) error {
 	switch kind(data) {
 	case '[':
 		if err := decode(data, &doc.Messages); err != nil {
-			return b.errAt(loc{}, "%v", err)
+			return b.docErr(data, err)
 		}
 	case '{':
 		if err := decode(data, &doc); err != nil {
-			return b.errAt(loc{}, "%v", err)
+			return b.docErr(data, err)
 		}
 		if doc.Messages == nil {
 			return b.errAt(loc{path: "messages"}, "missing")

@@ -39,17 +39,41 @@ func decode(data []byte, v any) error {
 	return nil
 }
 
-// cleanJSONErr drops the Go type names encoding/json puts in its errors.
+// jsonProblem is an encoding/json error without the Go type names
+// encoding/json puts in its messages; Offset is where in the input it is.
+type jsonProblem struct {
+	msg    string
+	Offset int64
+}
+
+func (e *jsonProblem) Error() string { return e.msg }
+
+// cleanJSONErr drops the Go type names encoding/json puts in its errors,
+// keeping the offset.
 func cleanJSONErr(err error) error {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		field := te.Field
-		if field == "" {
-			return errors.New("unexpected JSON " + te.Value)
+		if te.Field == "" {
+			return &jsonProblem{"unexpected JSON " + te.Value, te.Offset}
 		}
-		return errors.New(field + ": unexpected JSON " + te.Value)
+		return &jsonProblem{te.Field + ": unexpected JSON " + te.Value, te.Offset}
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return &jsonProblem{se.Error(), se.Offset}
 	}
 	return err
+}
+
+// docErr reports a JSON document that does not decode, naming the line of
+// the problem when encoding/json says where it is.
+func (b *builder) docErr(data []byte, err error) error {
+	var l loc
+	var jp *jsonProblem
+	if errors.As(err, &jp) && jp.Offset > 0 && jp.Offset <= int64(len(data)) {
+		l.line = 1 + bytes.Count(data[:jp.Offset], []byte("\n"))
+	}
+	return b.errAt(l, "%v", err)
 }
 
 // objectKeys returns the keys of a JSON object, or nil when raw is not one.

@@ -26,7 +26,7 @@ func readMiniSWEAgent(b *builder, data []byte) error {
 		Messages []json.RawMessage `json:"messages"`
 	}
 	if err := decode(data, &doc); err != nil {
-		return b.errAt(loc{}, "%v", err)
+		return b.docErr(data, err)
 	}
 	if doc.Messages == nil {
 		return b.errAt(loc{path: "messages"}, "missing")
@@ -99,7 +99,7 @@ func readSWEAgent(b *builder, data []byte) error {
 		ReplayConfig json.RawMessage   `json:"replay_config"`
 	}
 	if err := decode(data, &doc); err != nil {
-		return b.errAt(loc{}, "%v", err)
+		return b.docErr(data, err)
 	}
 	b.req.Model = sweModel(doc.ReplayConfig)
 	if len(doc.History) > 0 {

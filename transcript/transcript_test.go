@@ -387,6 +387,8 @@ func TestReadErrors(t *testing.T) {
 			FormatOpenAI, "messages[1]: openai: malformed input: legacy function_call", "u", 1, 0},
 		{"openai role", `[{"role":"robot","content":"hi"}]`, FormatOpenAI, `messages[0].role: openai: malformed input: unknown role "robot"`, "", 1, 0},
 		{"openai not json", `[{"role":`, FormatOpenAI, "chat.json: openai: malformed input", "", 0, 0},
+		{"openai syntax error line", "{\"messages\": [\n  {\"role\": \"user\", \"content\": \"hi\"},\n  {\"role\": \"assistant\" \"content\": \"x\"}\n]}\n",
+			FormatOpenAI, "chat.json:3: openai: malformed input: invalid character", "", 0, 0},
 		{"anthropic tool_use in user", `{"messages":[{"role":"user","content":[{"type":"tool_use","id":"t","name":"x","input":{}}]}]}`,
 			FormatAnthropic, "chat.json: messages[0].content[0]: anthropic: malformed input: tool_use block outside an assistant message", "", 1, 0},
 		{"anthropic missing id", `{"messages":[{"role":"user","content":"go"},{"role":"assistant","content":[{"type":"tool_use","name":"x","input":{}}]}]}`,
