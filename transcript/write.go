@@ -8,8 +8,26 @@ import (
 )
 
 // Write writes req to w in format f, one JSON document followed by a
-// newline. f is FormatOpenAI, FormatAnthropic or FormatCondense. What each
-// writer cannot represent is said on writeOpenAI and writeAnthropic.
+// newline. f is FormatOpenAI, FormatAnthropic or FormatCondense.
+//
+// FormatOpenAI writes {"model","messages","tools"}: the system text as a
+// leading system message, one "tool" message per tool result, images as
+// image_url parts (bytes as data: URLs). Thinking is dropped (chat
+// completions have no place to send reasoning back), and so are is_error,
+// images inside tool results (written as the text "[image]"), anthropic
+// provider blocks and openai provider blocks that are not chat content parts.
+//
+// FormatAnthropic writes {"model","max_tokens","system","messages","tools"}
+// (plus "thinking" when req.ThinkingBudget is set). max_tokens is always
+// there: req.MaxOutputTokens, the caller's reserved output, or 4096 when it
+// is 0. Tool messages become user messages of tool_result blocks, and
+// consecutive messages of one role merge (tool results first) so roles
+// alternate; system messages after the start go out as user text. Anthropic
+// provider blocks are written back byte for byte and cache markers go back
+// onto their block. Thinking without a signature (another provider's
+// reasoning, which the API rejects) and openai provider blocks are dropped.
+//
+// FormatCondense writes condense.DocumentOf(req).
 func Write(w io.Writer, f Format, req condense.Request) error {
 	var out []byte
 	var err error
