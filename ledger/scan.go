@@ -278,12 +278,12 @@ func (s *scanner) errors(line, t string) {
 		}
 	case indented && testLogLine(t) && (s.inFail || strings.Contains(t, "_test.go:")):
 		s.add(KindError, t) // go test failure message
+	case s.output && klogError(t):
+		s.add(KindError, t)
 	case s.hotLine&hotError == 0:
 		// None of the checks below can match.
 	case s.output && logError(t):
 		s.add(KindError, logErrorValue(t))
-	case s.output && klogError(t):
-		s.add(KindError, t)
 	case s.output && podFailure(t):
 		s.add(KindError, t)
 	case s.output && (strings.Contains(t, "Error: ") || strings.Contains(t, "error: ") || strings.Contains(t, "Exception: ")):
@@ -951,7 +951,7 @@ func hexHash(t string, i, j int) bool {
 	if i > 0 && t[i-1] == ' ' && j < len(t) && t[j] == ']' && strings.LastIndexByte(t[:i], '[') >= 0 {
 		return true // [main 3fa9c2d] message
 	}
-	from := max(0, i-24)
+	from := max(0, i-12)
 	ctx := strings.ToLower(t[from:i])
 	for _, w := range hashContext {
 		if strings.Contains(ctx, w) {
@@ -983,7 +983,7 @@ func (s *scanner) lineMeasurement(t string) bool {
 		s.add(KindMeasurement, t)
 		return true
 	}
-	if s.hotLine&hotCounts != 0 && testCounts(t) {
+	if s.hotLine&hotCounts != 0 && testCounts(t) && (strings.ContainsAny(t, ",;=") || strings.Contains(t, "test") || strings.Contains(t, "Test")) {
 		v := strings.Trim(t, "=-*_ \t")
 		s.add(KindMeasurement, v)
 		return true
