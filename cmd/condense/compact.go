@@ -78,7 +78,8 @@ func runCompact(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var bf budgetFlags
 	bf.register(fs)
 	strat := fs.String("strategy", "pipeline", "strategy: pipeline, mask, drop-oldest, clear-tool-uses, summarize, segments")
-	sumName := fs.String("summarizer", "extractive", "summarizer: extractive (no model, no network), anthropic, openai")
+	sumName := fs.String("summarizer", "extractive", "summarizer: extractive (no model, no network), anthropic, openai (key from ANTHROPIC_API_KEY / OPENAI_API_KEY)")
+	fs.StringVar(&summarizerModel, "summarizer-model", "", "the model that writes summaries (default: a cheap one of the provider)")
 	to := fs.String("to", "", "output format: openai, anthropic, condense (default: anthropic for Claude Code and Anthropic input, else openai)")
 	out := fs.String("out", "", "write the request here instead of stdout")
 	fs.StringVar(out, "o", "", "shorthand for --out")
