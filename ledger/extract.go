@@ -213,7 +213,11 @@ func (e *Extractor) result(call, result *condense.Part, index int) []Item {
 	text := Redact(resultText(result))
 	s := newScanner(e, index, true)
 	if call != nil {
-		s.items = append(s.items, e.call(call, index)...)
+		for _, it := range e.call(call, index) {
+			if p := s.add(it.Kind, it.Value); p != nil {
+				p.Access = max(p.Access, it.Access)
+			}
+		}
 		for i := range s.items {
 			it := &s.items[i]
 			if it.Kind == KindCommand && e.isShell(call.Name) {
@@ -287,7 +291,7 @@ func (e *Extractor) call(p *condense.Part, index int) []Item {
 		for _, v := range stringsOf(in[k]) {
 			if pth, ok := cleanPath(strings.TrimSpace(Redact(v)), true); ok {
 				if it := s.add(KindFile, pth); it != nil {
-					it.Access = acc
+					it.Access = max(it.Access, acc)
 				}
 			}
 		}
@@ -353,7 +357,7 @@ func (e *Extractor) commandFiles(s *scanner, cmd string) {
 		}
 		if ok {
 			if it := s.add(KindFile, p); it != nil {
-				it.Access = acc
+				it.Access = max(it.Access, acc)
 			}
 		}
 	}

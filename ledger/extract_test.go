@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -269,7 +270,7 @@ func TestCustomPatternsAndOptions(t *testing.T) {
 	c := call("sandbox", `{"command":"kubectl rollout restart deploy/api"}`)
 	res := resultOf("Error: a\nError: b\nError: c\nsee INC004211 and "+strings.Repeat("x", 80), false)
 	got := Strings(e.ExtractResult(&c, &res, 1))
-	want := []string{`command "kubectl rollout restart deploy/api"`, `error "Error: a"`, `error "Error: b"`, "id 004211"}
+	want := []string{`command "kubectl rollout restart deploy/api"`, `error "Error: a"`, `error "Error: c"`, "id 004211"}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
@@ -289,6 +290,39 @@ func TestKubectlStatuses(t *testing.T) {
 	res := resultOf(out, false)
 	got := Strings(ExtractResult(nil, &res, 0))
 	want := []string{`error "a-1 0/1 InvalidImageName 0 1m"`, `error "b-2 0/1 OOMKilled 3 5m"`}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestRepeatsDoNotFillTheCap: a line repeated many times counts once
+// against the per-kind cap, so the errors after it are still found.
+func TestRepeatsDoNotFillTheCap(t *testing.T) {
+	var out strings.Builder
+	for i := 0; i < 50; i++ {
+		out.WriteString("Error: connection reset\n")
+	}
+	out.WriteString("Error: giving up after 5 retries\n")
+	res := resultOf(out.String(), true)
+	got := Strings(ExtractResult(nil, &res, 0))
+	want := []string{`error "Error: connection reset"`, `error "Error: giving up after 5 retries"`}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestErrorCapKeepsFirstAndLast: past the cap, the first half of the error
+// lines and the latest ones are kept.
+func TestErrorCapKeepsFirstAndLast(t *testing.T) {
+	e := Extractor{MaxPerKind: 4}
+	var out strings.Builder
+	for i := 1; i <= 9; i++ {
+		fmt.Fprintf(&out, "--- FAIL: Test%d (0.00s)\n", i)
+	}
+	out.WriteString("FAIL\texample.com/x\t0.1s\n")
+	res := resultOf(out.String(), true)
+	got := Strings(e.ExtractResult(nil, &res, 0))
+	want := []string{`error "--- FAIL: Test1 (0.00s)"`, `error "--- FAIL: Test2 (0.00s)"`, `error "--- FAIL: Test9 (0.00s)"`, `error "FAIL example.com/x 0.1s"`}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}

@@ -17,6 +17,8 @@ type scanner struct {
 	source bool // the output is a source file's content: only paths, URLs and ids
 	items  []Item
 	counts map[Kind]int
+	seen   map[string]int // item key → index in items
+	tail   []Item         // the latest errors past the first half of the cap
 
 	inTrace    bool   // inside a Python traceback
 	traceFrame string // its deepest `File "…", line N` so far
@@ -85,16 +87,45 @@ func newScanner(e *Extractor, index int, output bool) *scanner {
 // add records an item, cleaned and capped; empty values and items over the
 // per-kind limit are dropped.
 func (s *scanner) add(k Kind, v string) *Item {
-	if max := s.e.maxPerKind(); max > 0 && s.counts[k] >= max {
+	max := s.e.maxPerKind()
+	if max > 0 && s.counts[k] >= max && k != KindError {
 		return nil
 	}
 	v = clean(v, s.e.maxValueLen())
 	if v == "" {
 		return nil
 	}
-	s.counts[k]++
-	s.items = append(s.items, Item{Kind: k, Value: v, Source: s.index})
+	it := Item{Kind: k, Value: v, Source: s.index}
+	key := it.Key()
+	if i, ok := s.seen[key]; ok {
+		// A repeat does not count against the cap.
+		return &s.items[i]
+	}
+	if max > 0 && k == KindError && s.counts[k] >= max-max/2 {
+		// Past the first half of the cap, keep the latest errors: the
+		// first and the last lines of a failure are the decisive ones.
+		for _, t := range s.tail {
+			if t.Value == v {
+				return nil
+			}
+		}
+		s.tail = append(s.tail, it)
+		if len(s.tail) > max/2 {
+			s.tail = append(s.tail[:0], s.tail[1:]...)
+		}
+		return nil
+	}
+	s.keep(it, key)
 	return &s.items[len(s.items)-1]
+}
+
+func (s *scanner) keep(it Item, key string) {
+	if s.seen == nil {
+		s.seen = make(map[string]int)
+	}
+	s.seen[key] = len(s.items)
+	s.counts[it.Kind]++
+	s.items = append(s.items, it)
 }
 
 // text scans text (already redacted) line by line.
@@ -132,6 +163,13 @@ func (s *scanner) flush() {
 		s.add(KindError, s.rustPanic)
 		s.rustPanic = ""
 	}
+	for _, it := range s.tail {
+		key := it.Key()
+		if _, ok := s.seen[key]; !ok {
+			s.keep(it, key)
+		}
+	}
+	s.tail = s.tail[:0]
 	s.inTrace, s.traceFrame, s.inFail, s.goFrame, s.atFrame = false, "", false, false, 0
 }
 
