@@ -1,5 +1,7 @@
 package tokens
 
+import "encoding/binary"
+
 // The Claude calibration. Anthropic does not publish Claude's tokenizer, so
 // the estimate is a per-message overhead plus characters per token by kind
 // of text, fitted on testdata/claude-usage-deltas.csv: the billed input
@@ -62,12 +64,46 @@ var claudeFraming = framing{
 	tools:   claudeToolsPrompt,
 }
 
-// claudeText is the Claude estimate of text of a kind scanned into st.
-func claudeText(kind int, st *stats) float64 {
-	n := st.counts()
-	ascii := n[cLower] + n[cUpper] + n[cDigit] + n[cPunct] + n[cSpace] + n[cTab] + n[cNewline] + n[cOther]
+// claudeText is the Claude estimate of text of a kind: ASCII characters at
+// the kind's rate, other characters by their UTF-8 length. ASCII is skipped
+// eight bytes at a time.
+func claudeText(kind int, s string) float64 {
+	var n2, n3, n4, nonASCII int
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if binary.LittleEndian.Uint64([]byte(s[i:i+8]))&0x8080808080808080 == 0 {
+			continue
+		}
+		for _, b := range []byte(s[i : i+8]) {
+			n2, n3, n4, nonASCII = classifyHigh(b, n2, n3, n4, nonASCII)
+		}
+	}
+	for ; i < len(s); i++ {
+		n2, n3, n4, nonASCII = classifyHigh(s[i], n2, n3, n4, nonASCII)
+	}
+	ascii := len(s) - nonASCII
 	return float64(ascii)/claudeCharsPerToken[kind] +
-		claudeLead2*float64(n[cLead2]) + claudeLead3*float64(n[cLead3]) + claudeLead4*float64(n[cLead4])
+		claudeLead2*float64(n2) + claudeLead3*float64(n3) + claudeLead4*float64(n4)
+}
+
+// classifyHigh counts b if it is not ASCII: as the lead byte of a 2-, 3- or
+// 4-byte character, and as a non-ASCII byte. Invalid bytes count as
+// non-ASCII only, like continuation bytes.
+func classifyHigh(b byte, n2, n3, n4, high int) (int, int, int, int) {
+	if b < 0x80 {
+		return n2, n3, n4, high
+	}
+	switch byteClass[b] {
+	case cLead2:
+		n2++
+	case cLead3:
+		n3++
+	case cLead4:
+		n4++
+	case cOther:
+		n2++ // an invalid byte: charged like a 2-byte character
+	}
+	return n2, n3, n4, high + 1
 }
 
 // claudeEstimate is the Claude estimate of messages messages holding

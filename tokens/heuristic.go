@@ -67,15 +67,12 @@ func (c *HeuristicCounter) countText(kind int, s string) int {
 	if s == "" {
 		return 0
 	}
+	if c.family == FamilyAnthropic {
+		return int(math.Ceil(claudeText(kind, s)))
+	}
 	var st stats
 	st.add(s)
-	var est float64
-	if c.family == FamilyAnthropic {
-		est = claudeText(kind, &st)
-	} else {
-		est = openAIText(&st)
-	}
-	return int(math.Ceil(est))
+	return int(math.Ceil(openAIText(&st)))
 }
 
 // The OpenAI calibration (o200k_base). Weights are tokens per feature. The

@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -40,5 +41,27 @@ func TestByteClasses(t *testing.T) {
 	}
 	if got := st.t(cSpace, cSpace); got != 1 {
 		t.Errorf("space after space = %d, want 1", got)
+	}
+}
+
+func TestClaudeTextMatchesClassCounts(t *testing.T) {
+	for _, s := range []string{"", "plain ascii text", "naïve café — 数据库 🎉 Ωμέγα", strings.Repeat("ab数🎉\xff", 37), corpusText(t)} {
+		var st stats
+		st.add(s)
+		n := st.counts()
+		ascii := n[cLower] + n[cUpper] + n[cDigit] + n[cPunct] + n[cSpace] + n[cTab] + n[cNewline]
+		want := float64(ascii)/claudeCharsToolOutput + claudeLead2*float64(n[cLead2]+n[cOther]) +
+			claudeLead3*float64(n[cLead3]) + claudeLead4*float64(n[cLead4])
+		// cOther holds ASCII control bytes too: those are charged as ASCII.
+		var ctl int
+		for i := 0; i < len(s); i++ {
+			if s[i] < 0x80 && byteClass[s[i]] == cOther {
+				ctl++
+			}
+		}
+		want += float64(ctl)/claudeCharsToolOutput - claudeLead2*float64(ctl)
+		if got := claudeText(kindToolOutput, s); math.Abs(got-want) > 1e-6 {
+			t.Errorf("claudeText of %d bytes = %v, want %v", len(s), got, want)
+		}
 	}
 }
