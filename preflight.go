@@ -372,6 +372,7 @@ func (p *Preflight) attempt(ctx context.Context, req *Request, budget Budget, re
 		Steps:          cand.Steps,
 		Summary:        cand.Summary,
 		Usage:          cand.Usage,
+		Trim:           cand.Trim,
 		Duration:       time.Since(start),
 	}
 	if cand.Gate != nil {

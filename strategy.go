@@ -34,6 +34,8 @@ type Candidate struct {
 	Summary string
 	// Usage of the model calls the strategy made, when it made any.
 	Usage []Usage
+	// Trim says what was cut from the summary request to fit it (B15).
+	Trim Trim
 	// Steps names the strategies of a pipeline that acted, in order.
 	Steps []string
 }
@@ -46,6 +48,14 @@ type Gate struct {
 	AddedBack int `json:"added_back"`
 	// Demoted counts items over the ledger budget, kept recall-only.
 	Demoted int `json:"demoted"`
+}
+
+// Trim records what a summary request left out to fit its own budget
+// (DESIGN B15): tool results truncated with a marker, then the oldest
+// messages dropped.
+type Trim struct {
+	TruncatedResults int `json:"truncated_results,omitempty"`
+	DroppedMessages  int `json:"dropped_messages,omitempty"`
 }
 
 // Usage is what one model call made for compaction cost.
@@ -154,6 +164,7 @@ type Record struct {
 	Steps          []string      `json:"steps,omitempty"`
 	Summary        string        `json:"-"`
 	Usage          []Usage       `json:"usage,omitempty"`
+	Trim           Trim          `json:"summary_trim,omitempty"`
 	Duration       time.Duration `json:"-"`
 }
 

@@ -82,6 +82,7 @@ func (p *Pipeline) Compact(ctx context.Context, cc *condense.CompactionContext) 
 		}
 		if cand.Summary != "" {
 			out.Summary = cand.Summary
+			out.Trim = cand.Trim
 		}
 		out.Usage = append(out.Usage, cand.Usage...)
 		if len(cand.Steps) > 0 {

@@ -334,6 +334,7 @@ func (s Segments) Compact(ctx context.Context, cc *condense.CompactionContext) (
 	cand.Demoted += gate.Demoted
 	cand.Gate = &gate
 	cand.Summary = text
+	cand.Trim = so.Trim
 	if so.Usage != (condense.Usage{}) {
 		cand.Usage = []condense.Usage{so.Usage}
 	}

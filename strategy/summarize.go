@@ -230,7 +230,7 @@ func (s Summarize) Compact(ctx context.Context, cc *condense.CompactionContext) 
 		steps = []string{"summarize(split-turn)"}
 	}
 	return &condense.Candidate{Rendering: r, LedgerItems: nKept, Demoted: gate.Demoted, Gate: &gate,
-		Summary: text, Usage: usage, Steps: steps}, nil
+		Summary: text, Usage: usage, Trim: out.Trim, Steps: steps}, nil
 }
 
 // summaryMessage is the rendered summary (DESIGN §7).

@@ -33,13 +33,9 @@ type Limits struct {
 	Count func(string) int
 }
 
-// Trim records what BuildPrompt cut to fit the limits.
-type Trim struct {
-	// TruncatedResults counts tool results cut in the middle with a marker.
-	TruncatedResults int `json:"truncated_results,omitempty"`
-	// DroppedMessages counts the oldest messages left out entirely.
-	DroppedMessages int `json:"dropped_messages,omitempty"`
-}
+// Trim records what BuildPrompt cut to fit the limits: tool results cut in
+// the middle with a marker, then the oldest messages left out entirely.
+type Trim = condense.Trim
 
 // Prompt is a summary request's text.
 type Prompt struct {

@@ -61,6 +61,7 @@ type StatsCompaction struct {
 	Steps          []string         `json:"steps,omitempty"`
 	Emergency      bool             `json:"emergency,omitempty"`
 	Usage          []condense.Usage `json:"usage,omitempty"`
+	SummaryTrim    *condense.Trim   `json:"summary_trim,omitempty"`
 	DurationMS     float64          `json:"duration_ms"`
 }
 
@@ -174,8 +175,14 @@ func buildStats(l *loaded, s condense.Strategy, res *condense.Result, inputToken
 		Valid:            condense.Validate(res.Request.Messages) == nil,
 	}
 	for _, r := range res.Records {
+		var trim *condense.Trim
+		if r.Trim != (condense.Trim{}) {
+			t := r.Trim
+			trim = &t
+		}
 		st.Compactions = append(st.Compactions, StatsCompaction{
-			Strategy: r.Strategy, TokensBefore: r.TokensBefore, TokensAfter: r.TokensAfter,
+			SummaryTrim: trim,
+			Strategy:    r.Strategy, TokensBefore: r.TokensBefore, TokensAfter: r.TokensAfter,
 			MessagesBefore: r.MessagesBefore, MessagesAfter: r.MessagesAfter,
 			LedgerItems: r.LedgerItems, Demoted: r.Demoted,
 			Gate:  StatsGate{KeptBySummary: r.Gate.KeptBySummary, AddedBack: r.Gate.AddedBack},
