@@ -1,0 +1,233 @@
+package strategy_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/strategy"
+	"github.com/condense-dev/condense/summarize"
+	"github.com/condense-dev/condense/tokens"
+)
+
+// fakeSummarizer answers with a fixed function and counts its calls.
+type fakeSummarizer struct {
+	calls int
+	last  summarize.Input
+	f     func(ctx context.Context, in summarize.Input) (*summarize.Output, error)
+}
+
+func (f *fakeSummarizer) Summarize(ctx context.Context, in summarize.Input) (*summarize.Output, error) {
+	f.calls++
+	f.last = in
+	return f.f(ctx, in)
+}
+
+// turns builds n user turns of one tool step each, about size bytes a turn.
+func turns(n, size int) []condense.Message {
+	var msgs []condense.Message
+	for i := 0; i < n; i++ {
+		id := fmt.Sprintf("call_%d", i)
+		in, _ := json.Marshal(map[string]string{"command": fmt.Sprintf("go test ./pkg%d/...", i)})
+		msgs = append(msgs,
+			condense.Message{ID: fmt.Sprintf("u%d", i), Role: condense.RoleUser, Parts: []condense.Part{condense.Text(fmt.Sprintf("Request %d: fix pkg%d.", i, i))}},
+			condense.Message{ID: fmt.Sprintf("a%d", i), Role: condense.RoleAssistant, Parts: []condense.Part{condense.Text("Running the tests."), condense.ToolCall(id, "bash", in)}},
+			condense.Message{ID: fmt.Sprintf("t%d", i), Role: condense.RoleTool, Parts: []condense.Part{condense.ToolResult(id, true,
+				condense.Text(fmt.Sprintf("--- FAIL: TestPkg%d (0.01s)\n", i)+strings.Repeat("noise line of test output\n", size/26)))}},
+			condense.Message{ID: fmt.Sprintf("r%d", i), Role: condense.RoleAssistant, Parts: []condense.Part{condense.Text(fmt.Sprintf("pkg%d is fixed.", i))}},
+		)
+	}
+	return msgs
+}
+
+func prepare(t *testing.T, s condense.Strategy, window int, msgs []condense.Message) (*condense.Preflight, *condense.Result) {
+	t.Helper()
+	pf := condense.NewPreflight(tokens.Heuristic("anthropic"), s, &condense.Options{Settings: condense.Settings{Window: window, ReservedOutput: 500}, Logger: quiet})
+	res, err := pf.Prepare(context.Background(), condense.Request{Messages: msgs})
+	if err != nil {
+		t.Fatalf("Prepare: %v", err)
+	}
+	return pf, res
+}
+
+func TestSummarizeRejectedResponsesLeaveTheRendering(t *testing.T) {
+	msgs := turns(6, 4000)
+	cases := map[string]func(ctx context.Context, in summarize.Input) (*summarize.Output, error){
+		"Truncated": func(context.Context, summarize.Input) (*summarize.Output, error) {
+			return nil, &summarize.RejectedError{Reason: summarize.ErrTruncated, StopReason: "max_tokens"}
+		},
+		"Empty": func(context.Context, summarize.Input) (*summarize.Output, error) {
+			return &summarize.Output{Text: "  \n"}, nil
+		},
+		"ToolCall": func(context.Context, summarize.Input) (*summarize.Output, error) {
+			return nil, &summarize.RejectedError{Reason: summarize.ErrToolCall}
+		},
+		"Overloaded": func(context.Context, summarize.Input) (*summarize.Output, error) {
+			return nil, &summarize.APIError{Provider: "anthropic", Status: 529, Kind: summarize.ErrOverloaded}
+		},
+		"Longer": func(_ context.Context, in summarize.Input) (*summarize.Output, error) {
+			return &summarize.Output{Text: strings.Repeat("## Summary\nwordy words words\n", 5000)}, nil
+		},
+	}
+	for name, f := range cases {
+		t.Run(name, func(t *testing.T) {
+			fs := &fakeSummarizer{f: f}
+			full := condense.CountRequest(tokens.Heuristic("anthropic"), &condense.Request{Messages: msgs})
+			_, res := prepare(t, strategy.Summarize{Summarizer: fs}, full+2000, msgs) // over threshold, under the limit
+			if fs.calls != 1 {
+				t.Fatalf("summarizer called %d times", fs.calls)
+			}
+			if len(res.Records) != 0 || len(res.Rejected) != 1 {
+				t.Fatalf("records %v, rejected %v", res.Records, res.Rejected)
+			}
+			if len(res.Request.Messages) != len(msgs) {
+				t.Fatalf("rendering changed: %d messages, want %d", len(res.Request.Messages), len(msgs))
+			}
+			for i := range msgs {
+				if res.Rendering[i].Index != i || res.Rendering[i].Edit != condense.EditNone {
+					t.Fatalf("item %d changed", i)
+				}
+			}
+		})
+	}
+}
+
+func TestSummarizeCancel(t *testing.T) {
+	msgs := turns(6, 4000)
+	ctx, cancel := context.WithCancel(context.Background())
+	fs := &fakeSummarizer{f: func(ctx context.Context, in summarize.Input) (*summarize.Output, error) {
+		cancel()
+		return nil, ctx.Err()
+	}}
+	pf := condense.NewPreflight(tokens.Heuristic("anthropic"), strategy.Summarize{Summarizer: fs}, &condense.Options{Settings: condense.Settings{Window: 10_000}, Logger: quiet})
+	if _, err := pf.Prepare(ctx, condense.Request{Messages: msgs}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if r := pf.Rendering(); len(r) != len(msgs) {
+		t.Fatalf("a cancelled pass changed the rendering: %d items", len(r))
+	}
+}
+
+func TestSummarizeNeedsTwoTurns(t *testing.T) {
+	msgs := turns(1, 400)
+	fs := &fakeSummarizer{f: func(context.Context, summarize.Input) (*summarize.Output, error) { t.Fatal("called"); return nil, nil }}
+	pf := condense.NewPreflight(tokens.Heuristic("anthropic"), strategy.Summarize{Summarizer: fs}, &condense.Options{Settings: condense.Settings{Window: 100_000}, Logger: quiet})
+	_, err := pf.Compact(context.Background(), condense.Request{Messages: msgs}, condense.CompactOptions{})
+	if !errors.Is(err, condense.ErrNothingToCompact) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestSummarizeIncrementalAndGrowsAtEnd(t *testing.T) {
+	msgs := turns(8, 3000)
+	fs := &fakeSummarizer{f: func(_ context.Context, in summarize.Input) (*summarize.Output, error) {
+		return &summarize.Output{Text: fmt.Sprintf("## Summary\nSummary of %d messages.\n\n## Facts\n- fact from %d\n", len(in.Messages), in.Base)}, nil
+	}}
+	counter := tokens.Heuristic("anthropic")
+	full := condense.CountRequest(counter, &condense.Request{Messages: msgs})
+	window := full // threshold 75% of the input limit: a compaction is due
+	pf := condense.NewPreflight(counter, strategy.Summarize{Summarizer: fs, RecentTokens: 1500}, &condense.Options{Settings: condense.Settings{Window: window}, Logger: quiet})
+	ctx := context.Background()
+	res, err := pf.Prepare(ctx, condense.Request{Messages: msgs})
+	if err != nil || len(res.Records) != 1 {
+		t.Fatalf("first compaction: %v %+v", err, res)
+	}
+	first := res.Request.Messages
+	sum := first[1].TextContent()
+	if !strings.HasPrefix(sum, `<summary checkpoint="c1" covers="1-`) || !strings.HasSuffix(sum, "</summary>") {
+		t.Fatalf("summary message: %q", sum[:min(80, len(sum))])
+	}
+	if first[0].TextContent() != msgs[0].TextContent() {
+		t.Fatal("the task is not first and verbatim")
+	}
+	// Between compactions the rendering only grows at its end.
+	more := append(msgs[:len(msgs):len(msgs)], turns(1, 100)...)
+	for i := range more[len(msgs):] {
+		more[len(msgs)+i].ID = "new" + more[len(msgs)+i].ID
+		more[len(msgs)+i].Parts = append([]condense.Part(nil), more[len(msgs)+i].Parts...)
+	}
+	// Re-id the new tool call so ids stay unique.
+	more[len(msgs)+1].Parts[1].ID = "call_new"
+	more[len(msgs)+2].Parts[0].CallID = "call_new"
+	res2, err := pf.Prepare(ctx, condense.Request{Messages: more})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res2.Records) == 0 {
+		for i := range first {
+			a, _ := json.Marshal(first[i])
+			b, _ := json.Marshal(res2.Request.Messages[i])
+			if string(a) != string(b) {
+				t.Fatalf("prefix changed at %d without a compaction", i)
+			}
+		}
+	}
+	// A second compaction feeds the first summary in and replaces it.
+	big := append(more[:len(more):len(more)], turns(1, 30_000)...)
+	for i := range big[len(more):] {
+		big[len(more)+i].ID = "big" + big[len(more)+i].ID
+		big[len(more)+i].Parts = append([]condense.Part(nil), big[len(more)+i].Parts...)
+	}
+	big[len(more)+1].Parts[1].ID = "call_big"
+	big[len(more)+2].Parts[0].CallID = "call_big"
+	res3, err := pf.Prepare(ctx, condense.Request{Messages: big})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res3.Records) != 1 {
+		t.Fatalf("no second compaction: %+v", res3)
+	}
+	if !strings.Contains(fs.last.Previous, "Summary of") {
+		t.Fatalf("the previous summary was not fed in: %q", fs.last.Previous)
+	}
+	summaries := 0
+	for _, it := range res3.Rendering {
+		if it.Edit == condense.EditSummary {
+			summaries++
+			if !strings.Contains(it.Message.TextContent(), `checkpoint="c2" covers="1-`) {
+				t.Fatalf("second summary: %.80q", it.Message.TextContent())
+			}
+		}
+	}
+	if summaries != 1 {
+		t.Fatalf("%d summaries rendered, want 1", summaries)
+	}
+}
+
+func TestSummarizeSplitTurn(t *testing.T) {
+	// One task, many steps: the newest turn alone is over the retention
+	// budget, so a split-turn summary cuts it at a step boundary.
+	var msgs []condense.Message
+	msgs = append(msgs, condense.UserText("Bisect the regression."))
+	for i := 0; i < 40; i++ {
+		id := fmt.Sprintf("c%d", i)
+		msgs = append(msgs,
+			condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{condense.ToolCall(id, "bash", json.RawMessage(`{"command":"git bisect good"}`))}},
+			condense.Message{Role: condense.RoleTool, Parts: []condense.Part{condense.ToolResult(id, false, condense.Text(strings.Repeat("log ", 300)))}})
+	}
+	counter := tokens.Heuristic("anthropic")
+	full := condense.CountRequest(counter, &condense.Request{Messages: msgs})
+	pf := condense.NewPreflight(counter, strategy.Summarize{}, &condense.Options{Settings: condense.Settings{Window: full / 2}, Logger: quiet})
+	res, err := pf.Prepare(context.Background(), condense.Request{Messages: msgs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Records) != 1 || res.Records[0].Steps[0] != "summarize(split-turn)" {
+		t.Fatalf("records %+v", res.Records)
+	}
+	out := res.Request.Messages
+	if out[0].TextContent() != "Bisect the regression." || !strings.HasPrefix(out[1].TextContent(), "<summary") {
+		t.Fatalf("rendering starts %q, %q", out[0].TextContent(), out[1].TextContent()[:20])
+	}
+	last := msgs[len(msgs)-2:]
+	if got := out[len(out)-2:]; got[0].Parts[0].ID != last[0].Parts[0].ID || got[1].Parts[0].CallID != last[1].Parts[0].CallID {
+		t.Fatal("the newest step is not kept")
+	}
+	if err := condense.Validate(out); err != nil {
+		t.Fatal(err)
+	}
+}
