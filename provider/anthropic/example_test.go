@@ -10,6 +10,7 @@ import (
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/provider/anthropic"
 	"github.com/condense-dev/condense/summarize"
+	"github.com/condense-dev/condense/tokens"
 )
 
 // A fake Messages API, so that the example runs offline.
@@ -56,4 +57,32 @@ func ExampleSummarizer_Summarize() {
 	// ## Summary
 	// The agent listed the files.
 	// anthropic claude-haiku-4-5-20251001 900 12
+}
+
+// The exact counter feeds a calibration, so that the offline heuristic
+// learns how far off it is, and the preflight can fall back on it cheaply.
+func ExampleCounter() {
+	srv := fakeAPI()
+	defer srv.Close()
+
+	const model = "claude-haiku-4-5"
+	cal := tokens.NewCalibration()
+	heuristic := tokens.Corrected(tokens.Heuristic(tokens.FamilyAnthropic), model, cal)
+
+	c, err := anthropic.NewCounter(anthropic.Options{
+		APIKey:  "sk-ant-example",
+		BaseURL: srv.URL,
+		Model:   model,
+		OnCount: func(estimated, exact int) { cal.Observe(model, estimated, exact) },
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	m := condense.UserText("How many tokens is this?")
+	fmt.Println(c.CountMessage(&m), c.CountMessage(&m), c.Stats().Requests)
+	fmt.Println(heuristic.Correction() >= 1)
+	// Output:
+	// 10 10 1
+	// true
 }

@@ -46,6 +46,17 @@ type contentBlock struct {
 
 	// image
 	Source *imageSource `json:"source,omitempty"`
+
+	// raw is an opaque provider block, sent as it is.
+	raw json.RawMessage
+}
+
+func (b contentBlock) MarshalJSON() ([]byte, error) {
+	if b.raw != nil {
+		return b.raw, nil
+	}
+	type plain contentBlock
+	return json.Marshal(plain(b))
 }
 
 type imageSource struct {
