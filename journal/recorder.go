@@ -1,0 +1,264 @@
+package journal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// Replay errors.
+var (
+	// ErrDiverged: a rerun made a different event than the journal holds
+	// at that point. The error value is a *DivergenceError.
+	ErrDiverged = errors.New("replay diverged from the journal")
+	// ErrCompactionNotConsumed: the strategy no longer makes the summarize
+	// calls the journal recorded for a model call (DESIGN B27).
+	ErrCompactionNotConsumed = errors.New("recorded context compaction was not consumed")
+	// ErrNotReplayable: the journal was captured below CaptureFull, so it
+	// holds no answers to serve.
+	ErrNotReplayable = errors.New("journal: captured below full: it cannot be replayed or resumed")
+)
+
+// DivergenceError is the first point where a rerun left its journal. It
+// unwraps to ErrDiverged or ErrCompactionNotConsumed.
+type DivergenceError struct {
+	// Seq is the recorded event's position (0 past the journal's end).
+	Seq int64
+	// Want is the recorded event, Got the rerun's (nil when there is none).
+	Want, Got *Event
+	Reason    string
+	Err       error
+}
+
+func (e *DivergenceError) Error() string {
+	if e.Err == ErrCompactionNotConsumed {
+		return ErrCompactionNotConsumed.Error()
+	}
+	s := "replay diverged"
+	if e.Seq > 0 {
+		s += fmt.Sprintf(" at event %d", e.Seq)
+	}
+	if e.Reason != "" {
+		s += ": " + e.Reason
+	}
+	if e.Want != nil {
+		s += "\n  recorded: " + Comparable(*e.Want)
+	}
+	if e.Got != nil {
+		s += "\n  rerun:    " + Comparable(*e.Got)
+	}
+	return s
+}
+
+func (e *DivergenceError) Unwrap() error {
+	if e.Err == nil {
+		return ErrDiverged
+	}
+	return e.Err
+}
+
+// Mode says what a Recorder does once the journal's recorded events are
+// used up.
+type Mode int
+
+const (
+	// ModeRecord replays what the journal holds (resume), then appends
+	// live events.
+	ModeRecord Mode = iota
+	// ModeVerify only replays: an event past the journal's end is a
+	// divergence, and nothing is written.
+	ModeVerify
+)
+
+// RecorderOptions configure a Recorder. The zero value records at
+// CaptureFull.
+type RecorderOptions struct {
+	Capture Capture
+	Mode    Mode
+	// Now is the clock of event times; nil means time.Now.
+	Now func() time.Time
+}
+
+// Recorder is one run's journal as the run sees it: a cursor over the
+// events already recorded (served on resume and replay) followed by live
+// appends. Record compares an event with the recorded one while there is
+// one, and appends it otherwise. It is safe for concurrent use.
+type Recorder struct {
+	store Store
+	run   string
+	opts  RecorderOptions
+
+	mu       sync.Mutex
+	recorded []Event
+	pos      int
+	seq      int64
+}
+
+// NewRecorder opens run's journal in store. Recorded events, if any, are
+// replayed before anything is appended. A journal captured below
+// CaptureFull cannot be resumed: ErrNotReplayable.
+func NewRecorder(ctx context.Context, store Store, run string, opts *RecorderOptions) (*Recorder, error) {
+	if err := ValidRun(run); err != nil {
+		return nil, err
+	}
+	r := &Recorder{store: store, run: run}
+	if opts != nil {
+		r.opts = *opts
+	}
+	r.opts.Capture = r.opts.Capture.Level()
+	if r.opts.Now == nil {
+		r.opts.Now = time.Now
+	}
+	evs, err := store.Load(ctx, run)
+	switch {
+	case errors.Is(err, ErrNotFound):
+	case err != nil:
+		return nil, err
+	default:
+		if len(evs) > 0 && (evs[0].Started == nil || evs[0].Started.Capture.Level() != CaptureFull) {
+			return nil, fmt.Errorf("%w (run %s)", ErrNotReplayable, run)
+		}
+		r.recorded = evs
+		r.seq = int64(len(evs))
+		// A resumed run goes on at the level it was recorded at.
+		r.opts.Capture = CaptureFull
+	}
+	if r.opts.Mode == ModeVerify && len(r.recorded) == 0 {
+		return nil, fmt.Errorf("%w: run %s", ErrNotFound, run)
+	}
+	return r, nil
+}
+
+// Run returns the run id.
+func (r *Recorder) Run() string { return r.run }
+
+// Capture returns the capture level.
+func (r *Recorder) Capture() Capture { return r.opts.Capture }
+
+// Mode returns the recorder's mode.
+func (r *Recorder) Mode() Mode { return r.opts.Mode }
+
+// Replaying reports whether recorded events remain to be replayed.
+func (r *Recorder) Replaying() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.pos < len(r.recorded)
+}
+
+// Recorded returns every event the journal held when the recorder opened.
+func (r *Recorder) Recorded() []Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.recorded[:len(r.recorded):len(r.recorded)]
+}
+
+// Next returns the next recorded event that is not a context:compacted
+// event, skipping (consuming) those: compaction events are rewritten by
+// the rerun, never served. ok is false past the recorded events.
+func (r *Recorder) Next() (ev Event, ok bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.skipCompacted()
+	if r.pos >= len(r.recorded) {
+		return Event{}, false
+	}
+	return r.recorded[r.pos], true
+}
+
+// Peek returns the next recorded event, compaction events included.
+func (r *Recorder) Peek() (ev Event, ok bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.pos >= len(r.recorded) {
+		return Event{}, false
+	}
+	return r.recorded[r.pos], true
+}
+
+func (r *Recorder) skipCompacted() {
+	for r.pos < len(r.recorded) && r.recorded[r.pos].Kind == KindCompacted {
+		r.pos++
+	}
+}
+
+// Record adds ev to the journal. While recorded events remain, ev must be
+// the same as the next one (Same, after redaction to the capture level):
+// it is consumed and nothing is written; otherwise a *DivergenceError. Past
+// the recorded events ev is appended (ModeRecord) or is a divergence
+// (ModeVerify). Record sets the event's Seq, Run and Time.
+func (r *Recorder) Record(ctx context.Context, ev Event) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ev.Run = r.run
+	ev = ev.Redact(r.opts.Capture)
+	if ev.Kind != KindCompacted {
+		r.skipCompacted()
+	}
+	if r.pos < len(r.recorded) {
+		want := r.recorded[r.pos]
+		ev.Seq = want.Seq
+		if !Same(want, ev) {
+			return &DivergenceError{Seq: want.Seq, Want: &want, Got: &ev, Reason: "the rerun made a different event"}
+		}
+		r.pos++
+		return nil
+	}
+	if r.opts.Mode == ModeVerify {
+		return &DivergenceError{Got: &ev, Reason: "the rerun goes on past the end of the journal"}
+	}
+	return r.append(ctx, ev)
+}
+
+// Compacted records a context:compacted event. Compaction events are
+// matched by call index only, whatever their numbers (a rerun with another
+// window or strategy compacts differently without changing the calls): a
+// recorded event for the same call is consumed and not written again
+// (DESIGN B28); while replaying a journal that has none, nothing is
+// written, since an append-only journal cannot take an event in its
+// middle.
+func (r *Recorder) Compacted(ctx context.Context, c Compacted) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.pos < len(r.recorded) {
+		if e := r.recorded[r.pos]; e.Kind == KindCompacted && e.Compacted != nil && e.Compacted.CallIndex == c.CallIndex {
+			r.pos++
+		}
+		return nil
+	}
+	if r.opts.Mode == ModeVerify {
+		return nil
+	}
+	return r.append(ctx, Event{Run: r.run, Kind: KindCompacted, Compacted: &c})
+}
+
+// Consume marks the next recorded event (after Next's skipping) as served
+// without comparing it; the caller has checked it.
+func (r *Recorder) Consume() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.skipCompacted()
+	if r.pos < len(r.recorded) {
+		r.pos++
+	}
+}
+
+// Remaining returns the recorded events not yet replayed.
+func (r *Recorder) Remaining() []Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Event(nil), r.recorded[r.pos:]...)
+}
+
+func (r *Recorder) append(ctx context.Context, ev Event) error {
+	ev.Seq = r.seq + 1
+	if ev.Time.IsZero() {
+		ev.Time = r.opts.Now()
+	}
+	if err := r.store.Append(ctx, r.run, ev); err != nil {
+		return err
+	}
+	r.seq++
+	return nil
+}
