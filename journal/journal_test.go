@@ -123,20 +123,29 @@ func TestJournalErrorsAreCodeAndMessage(t *testing.T) {
 func TestJournalRecorderResumeAndVerify(t *testing.T) {
 	ctx := context.Background()
 	st := journal.NewMemory()
-	evs := journaltest.Events("r", 1, 4)
+	evs := journaltest.Events("r", 1, 4) // started, step 2, compacted 3, step 4
+	write := func(rec *journal.Recorder) {
+		t.Helper()
+		if err := rec.Started(ctx, *evs[0].Started); err != nil {
+			t.Fatal(err)
+		}
+		if s, err := rec.Serve(*evs[1].Step); err != nil || s != nil {
+			t.Fatalf("Serve on a new journal: %v, %v", s, err)
+		}
+		if err := rec.Step(ctx, *evs[1].Step, evs[1].Duration); err != nil {
+			t.Fatal(err)
+		}
+		if err := rec.Compacted(ctx, *evs[2].Compacted); err != nil {
+			t.Fatal(err)
+		}
+	}
 	rec, err := journal.NewRecorder(ctx, st, "r", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range evs[:2] {
-		if err := rec.Record(ctx, e); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := rec.Compacted(ctx, *evs[2].Compacted); err != nil {
-		t.Fatal(err)
-	}
-	// Resume: the same events are consumed, not written again.
+	write(rec)
+
+	// Resume: the recorded events are served, not written again.
 	rec, err = journal.NewRecorder(ctx, st, "r", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -144,10 +153,14 @@ func TestJournalRecorderResumeAndVerify(t *testing.T) {
 	if !rec.Replaying() {
 		t.Fatal("a recorder over a journal is not replaying")
 	}
-	for _, e := range evs[:2] {
-		if err := rec.Record(ctx, e); err != nil {
-			t.Fatal(err)
-		}
+	if err := rec.Started(ctx, *evs[0].Started); err != nil {
+		t.Fatal(err)
+	}
+	want := *evs[1].Step
+	want.Response, want.Usage = nil, nil
+	served, err := rec.Serve(want)
+	if err != nil || served == nil || served.Response.TextContent() != "answer 2" {
+		t.Fatalf("Serve on resume: %+v, %v", served, err)
 	}
 	c := *evs[2].Compacted
 	c.Window = 4000 // a rerun with another window still matches by call index
@@ -157,43 +170,63 @@ func TestJournalRecorderResumeAndVerify(t *testing.T) {
 	if rec.Replaying() {
 		t.Fatal("replayed events remain")
 	}
-	if err := rec.Record(ctx, evs[3]); err != nil {
+	if s, err := rec.Serve(*evs[3].Step); s != nil || err != nil {
+		t.Fatalf("Serve past the journal: %v, %v", s, err)
+	}
+	if err := rec.Step(ctx, *evs[3].Step, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Finish(ctx, journal.Event{Kind: journal.KindRunDone, Done: &journal.RunDone{ModelCalls: 2}}); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := st.Load(ctx, "r")
-	if len(got) != 4 {
-		t.Fatalf("journal has %d events after resume, want 4", len(got))
+	if len(got) != 5 {
+		t.Fatalf("journal has %d events after resume, want 5", len(got))
 	}
 	if got[2].Compacted.Window != 2000 {
 		t.Error("the recorded compaction was rewritten")
 	}
 
-	// Verify: a different event is a divergence, and so is running past
-	// the end; nothing is written.
+	// Verify: a different step is a divergence; nothing is written.
 	v, err := journal.NewRecorder(ctx, st, "r", &journal.RecorderOptions{Mode: journal.ModeVerify})
 	if err != nil {
 		t.Fatal(err)
 	}
-	bad := evs[0]
-	st0 := *bad.Started
-	st0.Fingerprint = "ff"
-	bad.Started = &st0
-	err = v.Record(ctx, bad)
+	if err := v.Started(ctx, *evs[0].Started); err != nil {
+		t.Fatal(err)
+	}
+	bad := *evs[1].Step
+	bad.Fingerprint = "ff"
+	_, err = v.Serve(bad)
 	var de *journal.DivergenceError
-	if !errors.As(err, &de) || de.Seq != 1 || !errors.Is(err, journal.ErrDiverged) {
-		t.Fatalf("a changed event: %v", err)
+	if !errors.As(err, &de) || de.Seq != 2 || !errors.Is(err, journal.ErrDiverged) {
+		t.Fatalf("a changed step: %v", err)
 	}
 	v, _ = journal.NewRecorder(ctx, st, "r", &journal.RecorderOptions{Mode: journal.ModeVerify})
-	for _, e := range append(evs[:2:2], evs[3]) {
-		if err := v.Record(ctx, e); err != nil {
-			t.Fatal(err)
+	v.Started(ctx, *evs[0].Started)
+	for _, e := range []journal.Event{evs[1], evs[3]} {
+		if s, err := v.Serve(*e.Step); err != nil || s == nil {
+			t.Fatal(s, err)
 		}
 	}
-	if err := v.Record(ctx, journaltest.Events("r", 6, 1)[0]); !errors.Is(err, journal.ErrDiverged) {
-		t.Fatalf("an event past the end: %v", err)
+	if _, err := v.Serve(journal.Step{StepKind: journal.StepTool, ToolIndex: 1}); !errors.Is(err, journal.ErrDiverged) {
+		t.Fatalf("a step past the end: %v", err)
 	}
-	if got, _ := st.Load(ctx, "r"); len(got) != 4 {
+	if got, _ := st.Load(ctx, "r"); len(got) != 5 {
 		t.Fatalf("verify wrote events: %d", len(got))
+	}
+
+	// A summarize call recorded where the rerun makes the model call: the
+	// strategy no longer makes it.
+	st2 := journal.NewMemory()
+	r2, _ := journal.NewRecorder(ctx, st2, "r", nil)
+	r2.Started(ctx, *evs[0].Started)
+	r2.Step(ctx, journal.Step{StepKind: journal.StepLLM, CallIndex: 2, CompactionFor: 1, Summary: "s"}, 0)
+	r2, _ = journal.NewRecorder(ctx, st2, "r", &journal.RecorderOptions{Mode: journal.ModeVerify})
+	r2.Started(ctx, *evs[0].Started)
+	_, err = r2.Serve(journal.Step{StepKind: journal.StepLLM, CallIndex: 1, Fingerprint: "00"})
+	if !errors.Is(err, journal.ErrCompactionNotConsumed) || err.Error() != "recorded context compaction was not consumed" {
+		t.Fatalf("unconsumed summary: %v", err)
 	}
 }
 

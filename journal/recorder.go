@@ -83,8 +83,9 @@ type RecorderOptions struct {
 
 // Recorder is one run's journal as the run sees it: a cursor over the
 // events already recorded (served on resume and replay) followed by live
-// appends. Record compares an event with the recorded one while there is
-// one, and appends it otherwise. It is safe for concurrent use.
+// appends. Started, Serve, Step, Compacted and Finish
+// are its operations, in the order a run makes them. It is safe for
+// concurrent use.
 type Recorder struct {
 	store Store
 	run   string
@@ -183,54 +184,108 @@ func (r *Recorder) skipCompacted() {
 	}
 }
 
-// Record adds ev to the journal. While recorded events remain, ev must be
-// the same as the next one (Same, after redaction to the capture level):
-// it is consumed and nothing is written; otherwise a *DivergenceError. Past
-// the recorded events ev is appended (ModeRecord) or is a divergence
-// (ModeVerify). Record sets the event's Seq, Run and Time.
-func (r *Recorder) Record(ctx context.Context, ev Event) error {
+// Started records the run:started event. While replaying, the recorded
+// one must start the same run: same agent and request fingerprint (its
+// settings may differ: replaying under another window or fraction is
+// allowed).
+func (r *Recorder) Started(ctx context.Context, s RunStarted) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	ev.Run = r.run
-	ev = ev.Redact(r.opts.Capture)
-	if ev.Kind != KindCompacted {
-		r.skipCompacted()
-	}
+	got := Event{Run: r.run, Kind: KindRunStarted, Started: &s}
 	if r.pos < len(r.recorded) {
 		want := r.recorded[r.pos]
-		ev.Seq = want.Seq
-		if !Same(want, ev) {
-			return &DivergenceError{Seq: want.Seq, Want: &want, Got: &ev, Reason: "the rerun made a different event"}
+		if want.Kind != KindRunStarted || want.Started.Fingerprint != s.Fingerprint || want.Started.Agent != s.Agent {
+			got = got.Redact(CaptureCounts)
+			return &DivergenceError{Seq: want.Seq, Want: &want, Got: &got, Reason: "the run starts from a different request"}
 		}
 		r.pos++
 		return nil
 	}
-	if r.opts.Mode == ModeVerify {
-		return &DivergenceError{Got: &ev, Reason: "the rerun goes on past the end of the journal"}
-	}
-	return r.append(ctx, ev)
+	return r.live(ctx, got)
 }
 
-// Compacted records a context:compacted event. Compaction events are
-// matched by call index only, whatever their numbers (a rerun with another
-// window or strategy compacts differently without changing the calls): a
-// recorded event for the same call is consumed and not written again
-// (DESIGN B28); while replaying a journal that has none, nothing is
-// written, since an append-only journal cannot take an event in its
-// middle.
-func (r *Recorder) Compacted(ctx context.Context, c Compacted) error {
+// Serve returns the recorded answer of the step identified by want (its
+// kind, call index, compaction_for, tool index, tool, call id and, except
+// for summarize calls, fingerprint), consuming it; the caller uses the
+// answer instead of calling the model or the tool. Past the recorded events
+// it returns nil (the step is live: call it, then Step), or in ModeVerify a
+// divergence. A recorded summarize call where want is the agent's own call
+// is ErrCompactionNotConsumed.
+func (r *Recorder) Serve(want Step) (*Step, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.skipCompacted()
+	got := Event{Run: r.run, Kind: KindStepDone, Step: &want}
+	if r.pos >= len(r.recorded) {
+		if r.opts.Mode == ModeVerify {
+			return nil, &DivergenceError{Got: &got, Reason: "the rerun goes on past the end of the journal"}
+		}
+		return nil, nil
+	}
+	rec := r.recorded[r.pos]
+	if rec.Kind == KindStepDone && rec.Step.Summarize() && !want.Summarize() {
+		return nil, &DivergenceError{Seq: rec.Seq, Want: &rec, Got: &got, Err: ErrCompactionNotConsumed}
+	}
+	if rec.Kind != KindStepDone || !sameStep(rec.Step, &want) {
+		reason := "the rerun made a different step"
+		if want.Summarize() {
+			reason = "the strategy made a summarize call the journal does not hold"
+		}
+		return nil, &DivergenceError{Seq: rec.Seq, Want: &rec, Got: &got, Reason: reason}
+	}
+	r.pos++
+	s := *rec.Step
+	return &s, nil
+}
+
+func sameStep(a, b *Step) bool {
+	if a.StepKind != b.StepKind || a.CallIndex != b.CallIndex || a.CompactionFor != b.CompactionFor ||
+		a.ToolIndex != b.ToolIndex || a.Tool != b.Tool || a.CallID != b.CallID {
+		return false
+	}
+	return a.Summarize() || a.Fingerprint == b.Fingerprint
+}
+
+// Step appends a live step (one Serve did not answer).
+func (r *Recorder) Step(ctx context.Context, s Step, d time.Duration) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.live(ctx, Event{Run: r.run, Kind: KindStepDone, Step: &s, Duration: d})
+}
+
+// Finish records the run's last event, run:done or run:error. While
+// replaying, the recorded one must be of the same kind (and code); then
+// no recorded event may remain.
+func (r *Recorder) Finish(ctx context.Context, ev Event) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ev.Run = r.run
+	r.skipCompacted()
 	if r.pos < len(r.recorded) {
-		if e := r.recorded[r.pos]; e.Kind == KindCompacted && e.Compacted != nil && e.Compacted.CallIndex == c.CallIndex {
-			r.pos++
+		want := r.recorded[r.pos]
+		if want.Kind != ev.Kind || (ev.Error != nil && want.Error.Code != ev.Error.Code) {
+			ev = ev.Redact(CaptureCounts)
+			return &DivergenceError{Seq: want.Seq, Want: &want, Got: &ev, Reason: "the run ends differently"}
+		}
+		r.pos++
+		r.skipCompacted()
+		if r.pos < len(r.recorded) {
+			next := r.recorded[r.pos]
+			return &DivergenceError{Seq: next.Seq, Want: &next, Reason: "the rerun ended before the journal"}
 		}
 		return nil
 	}
+	return r.live(ctx, ev)
+}
+
+// live appends ev past the recorded events; in ModeVerify there is no
+// "past": it is a divergence.
+func (r *Recorder) live(ctx context.Context, ev Event) error {
 	if r.opts.Mode == ModeVerify {
-		return nil
+		ev = ev.Redact(CaptureCounts)
+		return &DivergenceError{Got: &ev, Reason: "the rerun goes on past the end of the journal"}
 	}
-	return r.append(ctx, Event{Run: r.run, Kind: KindCompacted, Compacted: &c})
+	return r.append(ctx, ev.Redact(r.opts.Capture))
 }
 
 // Consume marks the next recorded event (after Next's skipping) as served
@@ -261,4 +316,26 @@ func (r *Recorder) append(ctx context.Context, ev Event) error {
 	}
 	r.seq++
 	return nil
+}
+
+// Compacted records a context:compacted event. Compaction events are
+// matched by call index only, whatever their numbers (a rerun with another
+// window or strategy compacts differently without changing the calls): a
+// recorded event for the same call is consumed and not written again
+// (DESIGN B28); while replaying a journal that has none, nothing is
+// written, since an append-only journal cannot take an event in its
+// middle.
+func (r *Recorder) Compacted(ctx context.Context, c Compacted) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.pos < len(r.recorded) {
+		if e := r.recorded[r.pos]; e.Kind == KindCompacted && e.Compacted != nil && e.Compacted.CallIndex == c.CallIndex {
+			r.pos++
+		}
+		return nil
+	}
+	if r.opts.Mode == ModeVerify {
+		return nil
+	}
+	return r.append(ctx, Event{Run: r.run, Kind: KindCompacted, Compacted: &c})
 }
