@@ -79,6 +79,14 @@ type Options struct {
 	// default.
 	Limits summarize.Limits
 
+	// OnCount, for a Counter, receives every count the API answered with
+	// the fallback heuristic's estimate of the same message or overhead:
+	// feed it to a tokens.Calibration to correct the offline counter.
+	OnCount func(estimated, exact int)
+	// CacheSize, for a Counter, bounds the cached message counts; 0 means
+	// 16,384.
+	CacheSize int
+
 	// sleep replaces the retry wait in tests.
 	sleep func(context.Context, time.Duration) error
 }
