@@ -127,9 +127,9 @@ func dataURL(p *condense.Part) string {
 }
 
 // validInput returns s as a tool input when it is a JSON value, "{}" when s
-// is empty, and false otherwise.
+// is empty or null, and false otherwise.
 func validInput(s string) (json.RawMessage, bool) {
-	if strings.TrimSpace(s) == "" {
+	if t := strings.TrimSpace(s); t == "" || t == "null" {
 		return json.RawMessage("{}"), true
 	}
 	if !json.Valid([]byte(s)) {
