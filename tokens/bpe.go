@@ -2,6 +2,7 @@ package tokens
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/condense-dev/condense"
@@ -110,5 +111,8 @@ func (c *BPECounter) countText(_ int, s string) int {
 		// set; fall back to one token per byte, which never under-counts.
 		return len(s)
 	}
-	return n
+	// tokenizer v0.10.0 drops DEL (U+007F): its split pattern matches no
+	// piece for it, so "\x7f" counts 0 tokens where tiktoken gives 1. Count
+	// each DEL as a token of its own.
+	return n + strings.Count(s, "\x7f")
 }

@@ -43,3 +43,12 @@ func TestBPEUnknownEncoding(t *testing.T) {
 		t.Error("BPE(\"\") did not fail")
 	}
 }
+
+func TestBPECountsDEL(t *testing.T) {
+	c, _ := tokens.BPE(tokens.O200kBase)
+	for s, want := range map[string]int{"\x7f": 1, "\x7f\x7f\x7f": 3, "hello": 1} {
+		if got := c.CountText(s); got < want {
+			t.Errorf("CountText(%q) = %d, want at least %d", s, got, want)
+		}
+	}
+}

@@ -96,7 +96,7 @@ const (
 	wLead4       = 2.36  // each 4-byte character (emoji)
 	// Thinly represented in the corpus; set on the high side of the fit.
 	wLead2 = 0.5 // each 2-byte character (accents, Greek, Cyrillic): fit 0.29
-	wOther = 1.0 // control bytes, invalid UTF-8: one token each
+	wOther = 1.0 // control bytes, invalid UTF-8 runs: one token each
 
 	// openAIHeuristicMessage is the framing of a message: OpenAI's 3
 	// tokens, plus the fitted per-message constant of the estimate.
@@ -123,6 +123,9 @@ func openAIText(st *stats) float64 {
 			wordStarts += t(p, cLower) + t(p, cUpper)
 		}
 	}
+	// A continuation byte that follows neither a lead byte nor another
+	// continuation byte starts a run of invalid UTF-8.
+	stray := n[cCont] - t(cLead2, cCont) - t(cLead3, cCont) - t(cLead4, cCont) - t(cCont, cCont)
 	switches := t(cLower, cDigit) + t(cDigit, cLower) + t(cUpper, cDigit) +
 		t(cDigit, cUpper) + t(cLower, cUpper) + t(cUpper, cLower)
 	return wWordStart*float64(wordStarts) +
@@ -137,5 +140,5 @@ func openAIText(st *stats) float64 {
 		wLead2*float64(n[cLead2]) +
 		wLead3*float64(n[cLead3]) +
 		wLead4*float64(n[cLead4]) +
-		wOther*float64(n[cOther])
+		wOther*float64(n[cOther]+stray)
 }
