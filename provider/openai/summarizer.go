@@ -81,7 +81,8 @@ type Options struct {
 
 	// OnCount, for a Counter, receives every count the API answered with
 	// the fallback heuristic's estimate of the same message or overhead:
-	// feed it to a tokens.Calibration to correct the offline counter.
+	// feed it to a tokens.Calibration to correct the offline counter. It
+	// may be called from several goroutines at once.
 	OnCount func(estimated, exact int)
 	// CacheSize, for a Counter, bounds the cached message counts; 0 means
 	// 16,384.
