@@ -1,0 +1,233 @@
+package agent
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/journal"
+	"github.com/condense-dev/condense/strategy"
+	"github.com/condense-dev/condense/summarize"
+	"github.com/condense-dev/condense/tokens"
+)
+
+// Agent runs a tool loop: model → tools → model until the model stops,
+// with the preflight before every model call of the loop (DESIGN B1), a
+// journal of every step, and limits. The zero value needs a Model; every
+// other field has a safe default. An Agent is safe for concurrent runs
+// as long as its fields are not changed meanwhile.
+type Agent struct {
+	// Name identifies the agent in journals.
+	Name  string
+	Model Model
+	// ModelName is the model requests name when the request names none.
+	ModelName string
+	Tools     []Tool
+
+	// Strategy compacts the loop's history; nil means strategy.Default().
+	Strategy condense.Strategy
+	// NoCompaction switches compaction off but keeps the window guard
+	// (DESIGN B6).
+	NoCompaction bool
+	// Settings are the agent-level budget settings (DESIGN B6): a run's
+	// WithSettings overrides them, they override the model's
+	// (ClientSettings), which override the defaults.
+	Settings condense.Settings
+	// Registry supplies model windows; nil means tokens.Models.
+	Registry condense.Registry
+	// NewCounter returns the counter of one run; nil means
+	// tokens.ForModel, a counter that learns from billed usage (B6c). Each
+	// run gets its own, so that a resumed run estimates as the crashed one
+	// did.
+	NewCounter func(model string) condense.Counter
+	// Summarizer answers the journaled summarize helper's live calls; nil
+	// means the agent's own Model, asked with the summary prompt of the
+	// summarize package.
+	Summarizer summarize.Summarizer
+	// SummaryInstructions are used when a strategy gives none.
+	SummaryInstructions string
+
+	Limits Limits
+	// Prices prices usage for Limits.MaxCostUSD and the journal; nil means
+	// DefaultPrices().
+	Prices Prices
+
+	// Journal keeps the runs' journals; nil means each run is journaled in
+	// memory and forgotten.
+	Journal journal.Store
+	// Capture is the journal's capture level; the zero value is full,
+	// which replay and resume need.
+	Capture journal.Capture
+
+	Hooks  Hooks
+	Logger *slog.Logger
+}
+
+// CallKind names the kinds of calls a run makes.
+type CallKind string
+
+// Call kinds.
+const (
+	CallModel     CallKind = "model"
+	CallTool      CallKind = "tool"
+	CallSummarize CallKind = "summarize"
+)
+
+// Hooks observe a run.
+type Hooks struct {
+	// BeforeCall runs before every live call (not before calls a journal
+	// serves); n numbers the run's calls of that kind from 1. An error ends
+	// the run at once and writes nothing more to the journal, as if the
+	// process had died there: the testing kit injects crashes with it.
+	BeforeCall func(ctx context.Context, kind CallKind, n int) error
+}
+
+// RunOption adjusts one run.
+type RunOption func(*runConfig)
+
+type runConfig struct {
+	id       string
+	settings condense.Settings
+	stream   func(StreamEvent)
+	verify   bool
+}
+
+// WithRunID names the run: a run whose journal already holds events
+// resumes (DESIGN B28). Without it a new id is made.
+func WithRunID(id string) RunOption { return func(c *runConfig) { c.id = id } }
+
+// WithSettings sets the run's budget settings, the most specific level of
+// DESIGN B6.
+func WithSettings(s condense.Settings) RunOption { return func(c *runConfig) { c.settings = s } }
+
+// WithStream streams every model answer of the run to f, event by event
+// (answers the journal serves included); the loop then calls Model.Stream.
+func WithStream(f func(StreamEvent)) RunOption { return func(c *runConfig) { c.stream = f } }
+
+// Verify replays the run from its journal without calling the model or
+// any tool and without writing: the first difference is a
+// *journal.DivergenceError (DESIGN B27).
+func Verify() RunOption { return func(c *runConfig) { c.verify = true } }
+
+// Result is what a run produced.
+type Result struct {
+	RunID string
+	// Messages is the history: the request's messages, every answer and
+	// every tool result, never compacted.
+	Messages []condense.Message
+	// Response is the final answer.
+	Response *Response
+	// Request is the last request sent, after compaction.
+	Request condense.Request
+	// ModelCalls counts the model calls, summaries included; ToolCalls the
+	// tool calls.
+	ModelCalls int
+	ToolCalls  int
+	Usage      Usage
+	// Compactions are the compactions the run made, in order.
+	Compactions []condense.Record
+}
+
+// Text returns the final answer's text.
+func (r *Result) Text() string {
+	if r == nil || r.Response == nil {
+		return ""
+	}
+	return r.Response.Text()
+}
+
+// Run runs the tool loop on req until the model stops calling tools. The
+// request's messages are the conversation so far; they are never modified.
+// Before every model call the history is prepared (compacted when over the
+// threshold, refused with a *condense.WindowError when it cannot fit). A
+// run that reaches a limit ends with a *LimitError; one the provider still
+// refuses after an emergency compaction with an *OverflowError. Every
+// error is journaled as run:error, except those of Hooks.BeforeCall.
+func (a *Agent) Run(ctx context.Context, req condense.Request, opts ...RunOption) (*Result, error) {
+	var cfg runConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if req.Model == "" {
+		req.Model = a.ModelName
+	}
+	r, err := a.newRun(ctx, req, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return r.loop(ctx)
+}
+
+func (a *Agent) logger() *slog.Logger {
+	if a.Logger != nil {
+		return a.Logger
+	}
+	return slog.Default()
+}
+
+func (a *Agent) prices() Prices {
+	if a.Prices != nil {
+		return a.Prices
+	}
+	return defaultPrices
+}
+
+var defaultPrices = DefaultPrices()
+
+func (a *Agent) registry() condense.Registry {
+	if a.Registry != nil {
+		return a.Registry
+	}
+	return tokens.Models
+}
+
+func (a *Agent) strategy() condense.Strategy {
+	if a.NoCompaction {
+		return nil
+	}
+	if a.Strategy != nil {
+		return a.Strategy
+	}
+	return strategy.Default()
+}
+
+func (a *Agent) clientSettings() condense.Settings {
+	if cs, ok := a.Model.(ClientSettings); ok {
+		return cs.Settings()
+	}
+	return condense.Settings{}
+}
+
+func newRunID() string {
+	var b [6]byte
+	rand.Read(b[:])
+	return time.Now().UTC().Format("20060102T150405") + "-" + hex.EncodeToString(b[:])
+}
+
+func (a *Agent) tool(name string) *Tool {
+	for i := range a.Tools {
+		if a.Tools[i].Name == name {
+			return &a.Tools[i]
+		}
+	}
+	return nil
+}
+
+func (a *Agent) toolDefs() []condense.Tool {
+	if len(a.Tools) == 0 {
+		return nil
+	}
+	defs := make([]condense.Tool, len(a.Tools))
+	for i := range a.Tools {
+		defs[i] = a.Tools[i].Definition()
+	}
+	return defs
+}
+
+// errNoModel is returned when a live call is needed and the agent has no
+// model.
+var errNoModel = fmt.Errorf("agent: no Model")

@@ -1,0 +1,532 @@
+package agent
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"time"
+
+	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/journal"
+	"github.com/condense-dev/condense/summarize"
+)
+
+// run is one execution of the loop.
+type run struct {
+	a        *Agent
+	cfg      runConfig
+	req      condense.Request // the template: model, system, tools, caps
+	history  []condense.Message
+	rec      *journal.Recorder
+	pf       *condense.Preflight
+	counter  condense.Counter
+	strategy string
+
+	calls   int // model calls made or served (summaries included)
+	tools   int
+	kinds   map[CallKind]int
+	usage   Usage
+	records []condense.Record
+	// current is the call index the preflight in progress prepares.
+	current int
+	// fatal is set by the summarize helper when the run must end (a
+	// crash, a divergence, a limit): the preflight only sees a refused
+	// candidate.
+	fatal   error
+	crashed bool
+}
+
+func (a *Agent) newRun(ctx context.Context, req condense.Request, cfg runConfig) (*run, error) {
+	if cfg.id == "" {
+		if cfg.verify {
+			return nil, errors.New("agent: Verify needs WithRunID")
+		}
+		cfg.id = newRunID()
+	}
+	st := a.Journal
+	if st == nil {
+		st = journal.NewMemory()
+	}
+	mode := journal.ModeRecord
+	if cfg.verify {
+		mode = journal.ModeVerify
+	}
+	rec, err := journal.NewRecorder(ctx, st, cfg.id, &journal.RecorderOptions{Capture: a.Capture, Mode: mode})
+	if err != nil {
+		return nil, err
+	}
+	req = req.Clone()
+	for _, t := range a.toolDefs() {
+		if !hasTool(req.Tools, t.Name) {
+			req.Tools = append(req.Tools, t)
+		}
+	}
+	r := &run{a: a, cfg: cfg, req: req, rec: rec, kinds: map[CallKind]int{}}
+	r.history = append([]condense.Message(nil), req.Messages...)
+	r.req.Messages = nil
+	if a.NewCounter != nil {
+		r.counter = a.NewCounter(req.Model)
+	} else {
+		r.counter = defaultCounter(req.Model, a.registry())
+	}
+	strat := a.strategy()
+	r.strategy = "none"
+	if strat != nil {
+		r.strategy = strat.Name()
+	}
+	r.pf = condense.NewPreflight(r.counter, strat, &condense.Options{
+		Settings:  a.Settings,
+		Client:    a.clientSettings(),
+		Registry:  a.registry(),
+		Summarize: r.summarize,
+		Logger:    a.Logger,
+	})
+	return r, nil
+}
+
+func hasTool(ts []condense.Tool, name string) bool {
+	for _, t := range ts {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *run) request(msgs []condense.Message) condense.Request {
+	q := r.req
+	q.Messages = msgs
+	return q
+}
+
+// loop is the tool loop.
+func (r *run) loop(ctx context.Context) (*Result, error) {
+	ctx = context.WithValue(ctx, runKey{}, r)
+	started := journal.RunStarted{
+		Agent:       r.a.Name,
+		Model:       r.req.Model,
+		Capture:     r.a.Capture.Level(),
+		Strategy:    r.strategy,
+		Settings:    journalSettings(r.a.Settings),
+		Limits:      journal.Limits{MaxModelCalls: r.a.Limits.MaxModelCalls, MaxTotalTokens: r.a.Limits.MaxTotalTokens, MaxCostUSD: r.a.Limits.MaxCostUSD},
+		Messages:    len(r.history),
+		Fingerprint: Fingerprint(r.request(r.history)),
+	}
+	doc := condense.DocumentOf(r.request(r.history))
+	started.Request = &doc
+	if err := r.rec.Started(ctx, started); err != nil {
+		return nil, err
+	}
+	for {
+		resp, sent, err := r.modelCall(ctx)
+		if err != nil {
+			return nil, r.fail(ctx, err)
+		}
+		r.history = append(r.history, resp.Message)
+		calls := resp.Message.ToolCalls()
+		if len(calls) == 0 {
+			return r.finish(ctx, resp, sent)
+		}
+		for _, c := range calls {
+			msg, err := r.toolCall(ctx, c)
+			if err != nil {
+				return nil, r.fail(ctx, err)
+			}
+			r.history = append(r.history, msg)
+		}
+	}
+}
+
+func journalSettings(s condense.Settings) journal.Settings {
+	return journal.Settings{Window: s.Window, ReservedOutput: s.ReservedOutput, Safety: s.Safety, Fraction: s.Fraction}
+}
+
+func (r *run) result(resp *Response, sent condense.Request) *Result {
+	return &Result{
+		RunID:       r.rec.Run(),
+		Messages:    r.history,
+		Response:    resp,
+		Request:     sent,
+		ModelCalls:  r.calls,
+		ToolCalls:   r.tools,
+		Usage:       r.usage,
+		Compactions: r.records,
+	}
+}
+
+func (r *run) finish(ctx context.Context, resp *Response, sent condense.Request) (*Result, error) {
+	done := &journal.RunDone{ModelCalls: r.calls, ToolCalls: r.tools, Usage: r.usage, StopReason: string(resp.StopReason)}
+	text := resp.Text()
+	done.Result = &text
+	if err := r.rec.Finish(ctx, journal.Event{Kind: journal.KindRunDone, Done: done}); err != nil {
+		return nil, err
+	}
+	return r.result(resp, sent), nil
+}
+
+// fail journals err as run:error and returns it. Crashes (hook errors) and
+// divergences are returned as they are, with nothing written.
+func (r *run) fail(ctx context.Context, err error) error {
+	var de *journal.DivergenceError
+	if r.crashed || errors.As(err, &de) || errors.Is(err, context.Canceled) {
+		return err
+	}
+	re := &journal.RunError{Code: condense.ErrorCode(err), Message: err.Error(), CallIndex: r.current}
+	var we *condense.WindowError
+	var le *LimitError
+	var oe *OverflowError
+	switch {
+	case errors.As(err, &we):
+		re.Tokens, re.Window = we.Tokens, we.Window
+	case errors.As(err, &le):
+		re.Limit, re.CallIndex = le.Limit, le.CallIndex
+	case errors.As(err, &oe):
+		re.Tokens, re.Window = oe.Tokens, oe.Window
+	}
+	if jerr := r.rec.Finish(ctx, journal.Event{Kind: journal.KindRunError, Error: re}); jerr != nil {
+		return errors.Join(err, jerr)
+	}
+	return err
+}
+
+// before checks the limits and runs the BeforeCall hook before a live call
+// of kind.
+func (r *run) before(ctx context.Context, kind CallKind, n int) error {
+	if h := r.a.Hooks.BeforeCall; h != nil {
+		if err := h(ctx, kind, n); err != nil {
+			r.crashed = true
+			return err
+		}
+	}
+	return nil
+}
+
+// modelCall prepares the history and makes (or is served) one model call,
+// recovering once from "context too large" (DESIGN B6c).
+func (r *run) modelCall(ctx context.Context) (*Response, condense.Request, error) {
+	fp := Fingerprint(r.request(r.history))
+	index := r.reserve()
+	res, err := r.pf.Prepare(ctx, r.request(r.history), condense.WithSettings(r.cfg.settings))
+	if r.fatal != nil {
+		return nil, condense.Request{}, r.fatal
+	}
+	if err != nil {
+		return nil, condense.Request{}, err
+	}
+	if err := r.compacted(ctx, index, res.Records); err != nil {
+		return nil, condense.Request{}, err
+	}
+	resp, err := r.send(ctx, index, fp, res)
+	if err == nil || !errors.Is(err, summarize.ErrContextTooLarge) {
+		return resp, res.Request, err
+	}
+	// The provider counts more than we did: compact with the emergency pass
+	// and retry once.
+	first := err
+	index = r.reserve()
+	res2, cerr := r.pf.Compact(ctx, r.request(r.history), condense.CompactOptions{Emergency: true, Settings: r.cfg.settings})
+	if r.fatal != nil {
+		return nil, condense.Request{}, r.fatal
+	}
+	if cerr != nil {
+		if errors.Is(cerr, context.Canceled) {
+			return nil, condense.Request{}, cerr
+		}
+		return nil, condense.Request{}, &OverflowError{CallIndex: index, Tokens: res.Tokens, Window: res.Budget.Window, Err: first, Compaction: cerr}
+	}
+	if err := r.compacted(ctx, index, res2.Records); err != nil {
+		return nil, condense.Request{}, err
+	}
+	resp, err = r.send(ctx, index, fp, res2)
+	if err != nil && errors.Is(err, summarize.ErrContextTooLarge) {
+		return nil, condense.Request{}, &OverflowError{CallIndex: index, Tokens: res2.Tokens, Window: res2.Budget.Window, Err: err}
+	}
+	return resp, res2.Request, err
+}
+
+// reserve gives the next model call its index before its preflight; the
+// summaries the preflight asks for take the indexes after it.
+func (r *run) reserve() int {
+	r.calls++
+	r.current = r.calls
+	return r.current
+}
+
+func (r *run) compacted(ctx context.Context, index int, recs []condense.Record) error {
+	for _, rec := range recs {
+		r.records = append(r.records, rec)
+		if err := r.rec.Compacted(ctx, journal.Compacted{
+			CallIndex:      index,
+			TokensBefore:   rec.TokensBefore,
+			TokensAfter:    rec.TokensAfter,
+			Window:         rec.Window,
+			MessagesBefore: rec.MessagesBefore,
+			MessagesAfter:  rec.MessagesAfter,
+			Strategy:       rec.Strategy,
+			Emergency:      rec.Emergency,
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// send makes model call index with the prepared request, or serves it
+// from the journal.
+func (r *run) send(ctx context.Context, index int, fp string, res *condense.Result) (*Response, error) {
+	step := journal.Step{StepKind: journal.StepLLM, CallIndex: index, Model: res.Request.Model, Fingerprint: fp,
+		Messages: len(res.Request.Messages), Tokens: res.Tokens}
+	served, err := r.rec.Serve(step)
+	if err != nil {
+		return nil, err
+	}
+	var resp *Response
+	if served != nil {
+		resp, err = servedResponse(served)
+		if resp != nil && r.cfg.stream != nil {
+			for ev := range Events(resp) {
+				r.cfg.stream(ev)
+			}
+		}
+	} else {
+		if err := r.a.Limits.check(r.calls-1, r.usage, index); err != nil {
+			return nil, err
+		}
+		r.kinds[CallModel]++
+		if err := r.before(ctx, CallModel, r.kinds[CallModel]); err != nil {
+			return nil, err
+		}
+		start := time.Now()
+		resp, err = r.generate(ctx, &res.Request)
+		if resp != nil {
+			resp.Usage.CostUSD = r.cost(resp)
+			step.Usage = &resp.Usage
+			step.StopReason = string(resp.StopReason)
+			m := resp.Message
+			step.Response = &m
+		}
+		step.Error = journal.ErrorOf(err)
+		if cerr := ctx.Err(); cerr != nil && err != nil {
+			return nil, err // cancelled: not an answer to journal
+		}
+		if jerr := r.rec.Step(ctx, step, time.Since(start)); jerr != nil {
+			return nil, errors.Join(err, jerr)
+		}
+	}
+	if resp != nil {
+		r.usage = r.usage.Add(resp.Usage)
+		r.observe(res, resp)
+	}
+	return resp, err
+}
+
+func (r *run) generate(ctx context.Context, req *condense.Request) (*Response, error) {
+	if r.a.Model == nil {
+		return nil, errNoModel
+	}
+	if r.cfg.stream == nil {
+		return r.a.Model.Generate(ctx, req)
+	}
+	var acc Accumulator
+	for ev, err := range r.a.Model.Stream(ctx, req) {
+		if err != nil {
+			return nil, err
+		}
+		if err := acc.Add(ev); err != nil {
+			return nil, err
+		}
+		r.cfg.stream(ev)
+	}
+	return acc.Response()
+}
+
+func (r *run) cost(resp *Response) float64 {
+	if resp.Usage.CostUSD > 0 {
+		return resp.Usage.CostUSD
+	}
+	model := resp.Model
+	if model == "" {
+		model = r.req.Model
+	}
+	return r.a.prices().Cost(model, resp.Usage)
+}
+
+// observe feeds billed usage into the counter's correction (DESIGN B6c).
+func (r *run) observe(res *condense.Result, resp *Response) {
+	o, ok := r.counter.(interface{ Observe(estimated, billed int) })
+	if !ok || resp.Usage.InputTokens <= 0 {
+		return
+	}
+	est := r.counter.CountOverhead(res.Request.System, res.Request.Tools)
+	for i := range res.Request.Messages {
+		est += r.counter.CountMessage(&res.Request.Messages[i])
+	}
+	o.Observe(est, resp.Usage.InputTokens)
+}
+
+// servedResponse rebuilds a recorded answer (or error).
+func servedResponse(s *journal.Step) (*Response, error) {
+	if s.Error != nil {
+		return nil, recordedError(s.Error)
+	}
+	if s.Response == nil {
+		return nil, fmt.Errorf("%w: step %d has no recorded answer", journal.ErrNotReplayable, s.CallIndex)
+	}
+	resp := &Response{Message: *s.Response, StopReason: StopReason(s.StopReason), Model: s.Model}
+	if s.Usage != nil {
+		resp.Usage = *s.Usage
+	}
+	return resp, nil
+}
+
+// RecordedError is an error served from a journal: its code and message.
+// Provider errors of kind context_too_large unwrap to
+// summarize.ErrContextTooLarge.
+type RecordedError struct {
+	journal.ErrorInfo
+}
+
+func (e *RecordedError) Error() string { return e.Message }
+
+// Code returns the recorded code.
+func (e *RecordedError) Code() string { return e.ErrorInfo.Code }
+
+// Unwrap maps the codes callers branch on back to their sentinels.
+func (e *RecordedError) Unwrap() error {
+	switch e.ErrorInfo.Code {
+	case "context_too_large":
+		return summarize.ErrContextTooLarge
+	case "rate_limited":
+		return summarize.ErrRateLimited
+	case "overloaded":
+		return summarize.ErrOverloaded
+	case "server":
+		return summarize.ErrServer
+	case "auth":
+		return summarize.ErrAuth
+	case "summary_rejected":
+		return summarize.ErrFailed
+	}
+	return nil
+}
+
+func recordedError(info *journal.ErrorInfo) error { return &RecordedError{ErrorInfo: *info} }
+
+// OverflowError ends a run whose provider still answered "context too
+// large" after an emergency compaction, or when no emergency compaction
+// was possible (DESIGN B6c). It unwraps to the provider's error
+// (summarize.ErrContextTooLarge).
+type OverflowError struct {
+	CallIndex int
+	// Tokens is the estimate of the refused request; Window the window.
+	Tokens, Window int
+	// Err is the provider's answer; Compaction why no emergency
+	// compaction could be made, when none could.
+	Err        error
+	Compaction error
+}
+
+func (e *OverflowError) Error() string {
+	if e.Compaction != nil {
+		return fmt.Sprintf("provider reports context too large at call %d (estimated %d tokens, window %d) and the emergency compaction failed: %v: %v",
+			e.CallIndex, e.Tokens, e.Window, e.Compaction, e.Err)
+	}
+	return fmt.Sprintf("provider still reports context too large after an emergency compaction, call %d (estimated %d tokens, window %d): %v",
+		e.CallIndex, e.Tokens, e.Window, e.Err)
+}
+
+func (e *OverflowError) Unwrap() error { return e.Err }
+
+// Code returns "context_too_large".
+func (e *OverflowError) Code() string { return "context_too_large" }
+
+// toolCall runs (or is served) one tool call and returns its result
+// message.
+func (r *run) toolCall(ctx context.Context, call condense.Part) (condense.Message, error) {
+	r.tools++
+	step := journal.Step{StepKind: journal.StepTool, ToolIndex: r.tools, Tool: call.Name, CallID: call.ID,
+		Fingerprint: toolFingerprint(call.Name, call.Input)}
+	served, err := r.rec.Serve(step)
+	if err != nil {
+		return condense.Message{}, err
+	}
+	var out string
+	var isErr bool
+	if served != nil {
+		if served.Output == nil {
+			return condense.Message{}, fmt.Errorf("%w: tool step %d has no recorded output", journal.ErrNotReplayable, r.tools)
+		}
+		out, isErr = *served.Output, served.IsError
+	} else {
+		r.kinds[CallTool]++
+		if err := r.before(ctx, CallTool, r.kinds[CallTool]); err != nil {
+			return condense.Message{}, err
+		}
+		start := time.Now()
+		out, isErr = r.execute(ctx, call)
+		if err := ctx.Err(); err != nil {
+			return condense.Message{}, err
+		}
+		step.Input = call.Input
+		step.Output = &out
+		step.IsError = isErr
+		if err := r.rec.Step(ctx, step, time.Since(start)); err != nil {
+			return condense.Message{}, err
+		}
+	}
+	return condense.Message{Role: condense.RoleTool, Parts: []condense.Part{condense.ToolResult(call.ID, isErr, condense.Text(out))}}, nil
+}
+
+func (r *run) execute(ctx context.Context, call condense.Part) (string, bool) {
+	t := r.a.tool(call.Name)
+	if t == nil || t.Func == nil {
+		return fmt.Sprintf("unknown tool %q", call.Name), true
+	}
+	out, err := t.Func(ctx, call.Input)
+	if err != nil {
+		return err.Error(), true
+	}
+	return out, false
+}
+
+// Fingerprint identifies a request's system text, tools and messages as a
+// 16-digit hex string (condense.Fingerprint and condense.Chain over the
+// messages). The model name and budget are left out.
+func Fingerprint(req condense.Request) string {
+	h := fnv.New64a()
+	writeStr := func(s string) {
+		var n [8]byte
+		binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
+		h.Write(n[:])
+		h.Write([]byte(s))
+	}
+	writeStr(req.System)
+	for _, t := range req.Tools {
+		writeStr(t.Name)
+		writeStr(t.Description)
+		writeStr(string(t.InputSchema))
+	}
+	acc := h.Sum64()
+	for i := range req.Messages {
+		acc = condense.Chain(acc, condense.Fingerprint(&req.Messages[i]))
+	}
+	return hexOf(acc)
+}
+
+func toolFingerprint(name string, input []byte) string {
+	m := condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{condense.ToolCall("", name, input)}}
+	return hexOf(condense.Fingerprint(&m))
+}
+
+func messagesFingerprint(msgs []condense.Message, instructions string) string {
+	return Fingerprint(condense.Request{System: instructions, Messages: msgs})
+}
+
+func hexOf(v uint64) string {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], v)
+	return hex.EncodeToString(b[:])
+}
