@@ -1,0 +1,347 @@
+package ledger
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// This file holds the recognisers of error lines.
+
+var podFailures = []string{"CrashLoopBackOff", "ImagePullBackOff", "ErrImagePull", "OOMKilled",
+	"CreateContainerConfigError", "CreateContainerError", "RunContainerError", "InvalidImageName",
+	"Evicted", "BackOff", "FailedScheduling", "FailedMount", "Unhealthy"}
+
+var npmBoilerplate = []string{"A complete log of this run", "Log files were not written",
+	"For a full report see", "This is probably not a problem with npm", "Run `npm audit"}
+
+// npm lines worth keeping besides those that start a sentence.
+var npmKeep = []string{"code ", "peer ", "missing ", "notarget ", "enoent ", "errno "}
+
+// errors recognises error lines; line is the raw line, t the trimmed one.
+func (s *scanner) errors(line, t string) {
+	indented := line[0] == ' ' || line[0] == '\t'
+
+	if s.rustPanic != "" {
+		s.add(KindError, s.rustPanic+" "+t)
+		s.rustPanic = ""
+		return
+	}
+	if s.inTrace {
+		if strings.HasPrefix(t, `File "`) {
+			s.traceFrame = t
+			return
+		}
+		if !indented && looksException(t) {
+			s.add(KindError, t)
+			if s.traceFrame != "" {
+				s.add(KindError, s.traceFrame)
+			}
+			s.inTrace, s.traceFrame = false, ""
+			return
+		}
+		if !indented && !strings.HasPrefix(t, "During handling") && !strings.HasPrefix(t, "The above exception") && !strings.HasPrefix(t, "Traceback") {
+			// Not a traceback line any more.
+			s.inTrace, s.traceFrame = false, ""
+		} else {
+			return
+		}
+	}
+	if s.goFrame {
+		if frame, ok := goFrame(t); ok {
+			if !goRuntimeFrame(frame) {
+				s.add(KindError, frame)
+				s.goFrame = false
+			}
+			return
+		}
+	}
+	if s.atFrame > 0 {
+		if strings.HasPrefix(t, "at ") {
+			s.add(KindError, t)
+			s.atFrame = 0
+			return
+		}
+		s.atFrame--
+	}
+
+	switch {
+	case strings.HasPrefix(t, "Traceback (most recent call last)"):
+		s.inTrace, s.traceFrame = true, ""
+	case strings.HasPrefix(t, "panic: "):
+		s.add(KindError, t)
+		s.goFrame = true
+	case strings.HasPrefix(t, "--- FAIL:"):
+		s.add(KindError, t)
+		s.inFail = true
+	case strings.HasPrefix(t, "FAIL\t") || strings.HasPrefix(t, "FAIL "):
+		s.add(KindError, t)
+		s.inFail = false
+	case strings.HasPrefix(t, "ok  ") || strings.HasPrefix(t, "ok \t") || strings.HasPrefix(t, "=== RUN") || t == "PASS":
+		s.inFail = false
+	case strings.HasPrefix(t, "FAILED ") || (strings.HasPrefix(t, "ERROR ") && strings.Contains(t, "::")):
+		s.add(KindError, t) // pytest short summary
+	case strings.HasPrefix(t, "E ") && looksException(strings.TrimSpace(t[2:])):
+		s.add(KindError, strings.TrimSpace(t[2:])) // pytest assertion detail
+	case strings.HasPrefix(t, "error[E") || strings.HasPrefix(t, "error: ") || strings.HasPrefix(t, "error["):
+		s.add(KindError, t) // rustc, cargo, git
+	case strings.HasPrefix(t, "thread '") && strings.Contains(t, "panicked at"):
+		if strings.HasSuffix(t, ":") {
+			s.rustPanic = t // the message follows on the next line
+		} else {
+			s.add(KindError, t)
+		}
+	case strings.HasPrefix(t, "make: *** ") || strings.HasPrefix(t, "make[") && strings.Contains(t, "*** "):
+		s.add(KindError, t)
+	case strings.HasSuffix(t, "... FAILED"):
+		s.add(KindError, t) // cargo test
+	case strings.HasPrefix(t, "npm ERR!") || strings.HasPrefix(t, "npm error"):
+		rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(t, "npm ERR!"), "npm error"))
+		if rest != "" && !hasAnyPrefix(rest, npmBoilerplate) && (isUpper(rest[0]) || isDigit(rest[0]) || hasAnyPrefix(rest, npmKeep)) {
+			s.add(KindError, t)
+		}
+	case strings.HasPrefix(t, "fatal: ") || strings.HasPrefix(t, "Fatal: ") || strings.HasPrefix(t, "FATAL: ") || strings.HasPrefix(t, "Error: ") || strings.HasPrefix(t, "ERROR: ") || strings.HasPrefix(t, "FATAL ERROR"):
+		s.add(KindError, t)
+		s.atFrame = 6
+	case strings.HasPrefix(t, "Uncaught ") && looksException(t[len("Uncaught "):]):
+		s.add(KindError, t)
+		s.atFrame = 6
+	case looksException(t):
+		s.add(KindError, t)
+		s.atFrame = 6
+	case strings.HasPrefix(t, "Exception in thread "):
+		s.add(KindError, t)
+		s.atFrame = 6
+	case compilerLine(t):
+		s.add(KindError, t)
+		if f, _, ok := strings.Cut(t, ":"); ok && s.e.maxPerKind() != 0 {
+			if p, ok := cleanPath(f, true); ok {
+				s.addFile(p)
+			}
+		}
+	case indented && testLogLine(t) && (s.inFail || strings.Contains(t, "_test.go:")):
+		s.add(KindError, t) // go test failure message
+	case s.output && klogError(t):
+		s.add(KindError, t)
+	case s.hotLine&hotError == 0:
+		// None of the checks below can match.
+	case s.output && logError(t):
+		s.add(KindError, logErrorValue(t))
+	case s.output && podFailure(t):
+		s.add(KindError, t)
+	case s.output && (strings.Contains(t, "Error: ") || strings.Contains(t, "error: ") || strings.Contains(t, "Exception: ")):
+		s.add(KindError, t)
+	}
+}
+
+func hasAnyPrefix(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// looksException reports whether t starts with an exception name followed
+// by ':' or nothing: "ValueError: bad", "java.lang.IllegalStateException: x",
+// "TypeError: x is not a function", "KeyboardInterrupt".
+func looksException(t string) bool {
+	name, rest, colon := strings.Cut(t, ":")
+	if !colon {
+		name, rest = t, ""
+	}
+	if name == "" || len(name) > 80 {
+		return false
+	}
+	if colon && rest != "" && rest[0] != ' ' {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(isAlnum(c) || c == '_' || c == '.' || c == '$') {
+			return false
+		}
+	}
+	if !isUpper(name[0]) && !strings.Contains(name, ".") {
+		return false
+	}
+	for _, suf := range []string{"Error", "Exception", "Exit", "Interrupt", "Failure", "Panic"} {
+		if strings.HasSuffix(name, suf) {
+			return colon || len(name) > len(suf)
+		}
+	}
+	return false
+}
+
+// goFrame recognises a Go stack frame location line:
+// "/home/u/p/main.go:12 +0x1d" → "/home/u/p/main.go:12".
+func goFrame(t string) (string, bool) {
+	i := strings.Index(t, ".go:")
+	if i < 0 {
+		return "", false
+	}
+	j := i + 4
+	for j < len(t) && isDigit(t[j]) {
+		j++
+	}
+	if j == i+4 {
+		return "", false
+	}
+	return t[:j], true
+}
+
+// goRuntimeFrame reports whether a frame is in the Go distribution
+// (runtime, testing, reflect…) rather than in the program.
+func goRuntimeFrame(f string) bool {
+	for _, d := range []string{"/usr/local/go/src/", "/usr/lib/go/src/", "/src/runtime/", "/src/testing/", "/src/reflect/", "/src/sync/", "/libexec/src/"} {
+		if strings.Contains(f, d) {
+			return true
+		}
+	}
+	return strings.HasPrefix(f, "runtime/") || strings.HasPrefix(f, "testing/")
+}
+
+// compilerLine recognises "path/x.go:12:5: message" (Go, gcc, clang, vet,
+// linters) and "x.ts(12,5): error TS2322: …".
+func compilerLine(t string) bool {
+	i := 0
+	for i < len(t) && (isAlnum(t[i]) || fileByteSet[t[i]]) {
+		i++
+	}
+	if i == 0 || i >= len(t) || !strings.Contains(t[:i], ".") {
+		return false
+	}
+	if t[i] == '(' {
+		return strings.Contains(t[i:], "): error")
+	}
+	if t[i] != ':' {
+		return false
+	}
+	n := 0
+	j := i + 1
+	for n < 2 {
+		k := j
+		for k < len(t) && isDigit(t[k]) {
+			k++
+		}
+		if k == j || k >= len(t) || t[k] != ':' {
+			break
+		}
+		n++
+		j = k + 1
+	}
+	return n == 2 && j < len(t) && t[j] == ' ' && len(t) > j+1
+}
+
+// testLogLine recognises "x_test.go:12: message".
+func testLogLine(t string) bool {
+	i := strings.Index(t, ".go:")
+	if i <= 0 || strings.ContainsAny(t[:i], " \t") {
+		return false
+	}
+	j := i + 4
+	k := j
+	for k < len(t) && isDigit(t[k]) {
+		k++
+	}
+	return k > j && k+1 < len(t) && t[k] == ':' && t[k+1] == ' '
+}
+
+var logLevels = []string{"level=error", "level=fatal", "level=ERROR", "level=FATAL", "level=panic",
+	`"level":"error"`, `"level":"ERROR"`, `"level":"fatal"`, `"level":"FATAL"`, `"level": "error"`, `"level": "ERROR"`,
+	`"severity":"ERROR"`, `"severity":"CRITICAL"`, `"severity": "ERROR"`, `"lvl":"eror"`, `"level":50`, `"level":60`,
+	" ERROR ", "[ERROR]", " FATAL ", "[FATAL]", "\tERROR\t", " CRITICAL ", "[CRITICAL]", "ERROR:"}
+
+func logError(t string) bool {
+	for _, l := range logLevels {
+		if strings.Contains(t, l) {
+			return true
+		}
+	}
+	return strings.HasPrefix(t, "ERROR ") || strings.HasPrefix(t, "FATAL ")
+}
+
+// logErrorValue shortens a JSON log line to its message and error fields;
+// other lines are returned as they are.
+func logErrorValue(t string) string {
+	if t[0] != '{' {
+		var parts []string
+		for _, k := range []string{"msg=", "message=", "error=", "err="} {
+			if v := logfmtValue(t, k); v != "" {
+				parts = append(parts, v)
+			}
+		}
+		if len(parts) == 0 {
+			return t
+		}
+		return strings.Join(parts, ": ")
+	}
+	if len(t) > 1<<16 {
+		return t
+	}
+	var rec map[string]any
+	if json.Unmarshal([]byte(t), &rec) != nil {
+		return t
+	}
+	var parts []string
+	for _, k := range []string{"msg", "message", "error", "err", "exception"} {
+		if v, ok := rec[k].(string); ok && v != "" {
+			parts = append(parts, v)
+		}
+	}
+	if len(parts) == 0 {
+		return t
+	}
+	return strings.Join(parts, ": ")
+}
+
+// logfmtValue returns the value of key (given with its '=') in a logfmt
+// line, unquoted.
+func logfmtValue(t, key string) string {
+	for off := 0; ; {
+		k := strings.Index(t[off:], key)
+		if k < 0 {
+			return ""
+		}
+		k += off
+		off = k + len(key)
+		if k > 0 && t[k-1] != ' ' && t[k-1] != '\t' {
+			continue
+		}
+		v := t[off:]
+		if strings.HasPrefix(v, `"`) {
+			if uq, err := strconv.QuotedPrefix(v); err == nil {
+				if s, err := strconv.Unquote(uq); err == nil {
+					return s
+				}
+			}
+			return strings.Trim(v, `"`)
+		}
+		if sp := strings.IndexByte(v, ' '); sp >= 0 {
+			v = v[:sp]
+		}
+		return v
+	}
+}
+
+// klogError recognises Kubernetes klog error lines: "E1130 12:00:01.123 …".
+func klogError(t string) bool {
+	return len(t) > 14 && (t[0] == 'E' || t[0] == 'F') && isDigit(t[1]) && isDigit(t[2]) && isDigit(t[3]) && isDigit(t[4]) && t[5] == ' ' && isDigit(t[6]) && t[8] == ':'
+}
+
+func podFailure(t string) bool {
+	for _, f := range podFailures {
+		if i := strings.Index(t, f); i > 0 && (t[i-1] == ' ' || t[i-1] == '\t') {
+			j := i + len(f)
+			if j == len(t) || t[j] == ' ' || t[j] == '\t' {
+				return true
+			}
+		}
+	}
+	// A pod whose STATUS column is plain "Error".
+	if i := strings.Index(t, " Error "); i > 0 && strings.Contains(t[:i], "/") {
+		return true
+	}
+	return false
+}

@@ -1,0 +1,225 @@
+package ledger
+
+import (
+	"strings"
+)
+
+// This file holds the recognisers of identifiers.
+
+var issueDeny = map[string]bool{"UTF": true, "SHA": true, "ISO": true, "AES": true, "RSA": true,
+	"MD": true, "HTTP": true, "TLS": true, "SSL": true, "IPV": true, "GPT": true, "ES": true,
+	"IEEE": true, "ANSI": true, "X": true, "PKCS": true, "ECMA": true, "UTC": true, "GMT": true,
+	"TCP": true, "UDP": true, "ARM": true, "LTS": true, "FIPS": true, "KOI": true, "CP": true,
+	"EUC": true, "P": true, "H": true, "W": true, "C": true, "E": true}
+
+// ids finds issue keys (ABC-123, ORD-2024-0042), ticket numbers (#1234),
+// key=value ids (order_id=…, "request_id": "…"), commit hashes in context
+// (commit 3fa9c2d) or standalone 40-hex, and UUIDs.
+func (s *scanner) ids(t string, urlSpans [][2]int) {
+	var covered [][2]int
+	skip := func(i int) bool { return inSpans(i, covered) >= 0 || inSpans(i, urlSpans) >= 0 }
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		switch {
+		case c == '=' || c == ':':
+			if i == 0 || !(isAlnum(t[i-1]) || t[i-1] == '"' || t[i-1] == '\'' || t[i-1] == ' ') {
+				continue
+			}
+			key, vs, ve, ok := idKeyValue(t, i)
+			if !ok || inSpans(i, urlSpans) >= 0 {
+				continue
+			}
+			s.add(KindID, key+"="+t[vs:ve])
+			covered = append(covered, [2]int{vs, ve})
+			i = ve - 1
+		case c == '-' && i > 0 && i+1 < len(t) && isDigit(t[i+1]) && (isUpper(t[i-1]) || isDigit(t[i-1])):
+			if v, ok := issueKey(t, i); ok && !skip(i) {
+				s.add(KindID, v)
+			}
+		case c == '#' && i > 0 && i+2 < len(t) && isDigit(t[i+1]) && isDigit(t[i+2]) && !isAlnum(t[i-1]) && t[i-1] != '&' && t[i-1] != '#':
+			j := i + 1
+			for j < len(t) && isDigit(t[j]) {
+				j++
+			}
+			if (j == len(t) || !isAlnum(t[j])) && j-i <= 10 && !skip(i) {
+				s.add(KindID, t[i:j])
+			}
+			i = j - 1
+		case isHex(c) && (i == 0 || !isWordByte(t[i-1])):
+			j := i
+			for j < len(t) && isHex(t[j]) {
+				j++
+			}
+			if j < len(t) && isWordByte(t[j]) && t[j] != '-' {
+				i = j
+				continue
+			}
+			if j-i == 8 && j < len(t) && t[j] == '-' {
+				if u, ok := uuidAt(t, i); ok {
+					if !skip(i) {
+						s.add(KindID, u)
+					}
+					i += len(u) - 1
+					continue
+				}
+			}
+			if (j == len(t) || t[j] != '-') && hexHash(t, i, j) && !skip(i) {
+				s.add(KindID, t[i:j])
+			}
+			i = j - 1
+		}
+	}
+}
+
+// idKeyValue reads a key=value or "key": "value" id around the '=' or ':'
+// at t[k]: a key such as order_id, requestId, TRACE_ID, id, ticket, order
+// or issue, and a value of 3–64 id characters holding a digit. It returns
+// the key and the value's span.
+func idKeyValue(t string, k int) (key string, vs, ve int, ok bool) {
+	p := k
+	for p > 0 && t[p-1] == ' ' {
+		p--
+	}
+	if p > 0 && (t[p-1] == '"' || t[p-1] == '\'') {
+		p--
+	}
+	e := p
+	for p > 0 && (isAlnum(t[p-1]) || t[p-1] == '_') {
+		p--
+	}
+	if p == e || e-p > 40 || !isAlpha(t[p]) {
+		return "", 0, 0, false
+	}
+	key = t[p:e]
+	if !idKey(key) {
+		return "", 0, 0, false
+	}
+	v := k + 1
+	for v < len(t) && t[v] == ' ' {
+		v++
+	}
+	if v < len(t) && (t[v] == '"' || t[v] == '\'') {
+		v++
+	}
+	if v >= len(t) || !isAlnum(t[v]) {
+		return "", 0, 0, false
+	}
+	w := v
+	digit := false
+	for w < len(t) && w-v < 64 && (isAlnum(t[w]) || strings.IndexByte("_.:-", t[w]) >= 0) {
+		digit = digit || isDigit(t[w])
+		w++
+	}
+	for w > v && strings.IndexByte(".:-", t[w-1]) >= 0 {
+		w--
+	}
+	if w-v < 3 || !digit || w < len(t) && (isAlnum(t[w]) || strings.IndexByte("_.:-", t[w]) >= 0) {
+		return "", 0, 0, false
+	}
+	return key, v, w, true
+}
+
+func idKey(k string) bool {
+	switch k {
+	case "id", "ID", "Id", "ticket", "order", "issue", "ticket_no", "order_no", "order_number":
+		return true
+	}
+	n := len(k)
+	if n > 3 && (strings.HasSuffix(k, "_id") || strings.HasSuffix(k, "_ID")) {
+		return true
+	}
+	// requestId, traceID: a lower-case start and an "Id" or "ID" ending.
+	return n > 2 && isLower(k[0]) && (strings.HasSuffix(k, "Id") || strings.HasSuffix(k, "ID"))
+}
+
+// issueKey reads an issue key whose first '-' is at t[dash].
+func issueKey(t string, dash int) (string, bool) {
+	start := dash
+	for start > 0 && (isUpper(t[start-1]) || isDigit(t[start-1])) {
+		start--
+	}
+	if start == dash || !isUpper(t[start]) || dash-start > 10 {
+		return "", false
+	}
+	if start > 0 && (isAlnum(t[start-1]) || t[start-1] == '_' || t[start-1] == '-' || t[start-1] == '.' || t[start-1] == '/') {
+		return "", false
+	}
+	if issueDeny[t[start:dash]] {
+		return "", false
+	}
+	end := dash
+	for end < len(t) && t[end] == '-' && end+1 < len(t) && isDigit(t[end+1]) {
+		end++
+		n := 0
+		for end < len(t) && isDigit(t[end]) {
+			end++
+			n++
+		}
+		if n > 8 {
+			return "", false
+		}
+	}
+	if end < len(t) && (isAlpha(t[end]) || t[end] == '_' || (t[end] == '.' && end+1 < len(t) && isDigit(t[end+1]))) {
+		return "", false
+	}
+	return t[start:end], true
+}
+
+// uuidAt reads a UUID starting at t[i].
+func uuidAt(t string, i int) (string, bool) {
+	const n = 36
+	if i+n > len(t) {
+		return "", false
+	}
+	for k := 0; k < n; k++ {
+		c := t[i+k]
+		if k == 8 || k == 13 || k == 18 || k == 23 {
+			if c != '-' {
+				return "", false
+			}
+		} else if !isHex(c) {
+			return "", false
+		}
+	}
+	if i+n < len(t) && (isWordByte(t[i+n]) || t[i+n] == '-') {
+		return "", false
+	}
+	return t[i : i+n], true
+}
+
+var hashContext = []string{"commit", "sha", "hash", "rev", "head", "merge", "checkout", "cherry", "revert", "digest", "at "}
+
+// hexHash decides whether the hex run t[i:j] is a hash: 40 or 64 digits
+// standing alone, or 7–64 digits with a digit and a letter after a word
+// such as commit, sha, hash or revision, or in git's "[main 3fa9c2d]".
+func hexHash(t string, i, j int) bool {
+	n := j - i
+	if n < 7 || n > 64 {
+		return false
+	}
+	digit, letter := false, false
+	for k := i; k < j; k++ {
+		if isDigit(t[k]) {
+			digit = true
+		} else {
+			letter = true
+		}
+	}
+	if !digit || !letter {
+		return false
+	}
+	if n == 40 || n == 64 {
+		return true
+	}
+	if i > 0 && t[i-1] == ' ' && j < len(t) && t[j] == ']' && strings.LastIndexByte(t[:i], '[') >= 0 {
+		return true // [main 3fa9c2d] message
+	}
+	from := max(0, i-12)
+	ctx := strings.ToLower(t[from:i])
+	for _, w := range hashContext {
+		if strings.Contains(ctx, w) {
+			return true
+		}
+	}
+	return false
+}

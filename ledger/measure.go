@@ -1,0 +1,282 @@
+package ledger
+
+import (
+	"strings"
+)
+
+// This file holds the recognisers of measurements.
+
+// lineMeasurement recognises whole-line measurements: Go benchmark lines,
+// "ok pkg 0.5s", coverage lines and test count summaries. It reports
+// whether the line was one.
+func (s *scanner) lineMeasurement(t string) bool {
+	switch {
+	case strings.HasPrefix(t, "Benchmark") && strings.Contains(t, "/op"):
+		f := strings.Fields(t)
+		if len(f) >= 4 && allDigits(f[1]) {
+			s.add(KindMeasurement, f[0]+" "+strings.Join(f[2:], " "))
+			return true
+		}
+	case strings.HasPrefix(t, "ok  ") || strings.HasPrefix(t, "ok \t"):
+		if f := strings.Fields(t); len(f) >= 3 {
+			s.add(KindMeasurement, strings.Join(f, " "))
+			return true
+		}
+	case strings.HasPrefix(t, "coverage: ") && strings.Contains(t, "%"):
+		s.add(KindMeasurement, t)
+		return true
+	}
+	if s.hotLine&hotCounts != 0 && testCounts(t) && (strings.ContainsAny(t, ",;=") || strings.Contains(t, "test") || strings.Contains(t, "Test")) {
+		v := strings.Trim(t, "=-*_ \t")
+		s.add(KindMeasurement, v)
+		return true
+	}
+	return false
+}
+
+// testCounts recognises test summaries: "5 passed, 2 failed in 1.2s",
+// "test result: FAILED. 3 passed; 1 failed", "Tests: 1 failed, 4 passed".
+func testCounts(t string) bool {
+	for _, w := range []string{" passed", " failed"} {
+		off := 0
+		for {
+			k := strings.Index(t[off:], w)
+			if k < 0 {
+				break
+			}
+			k += off
+			if k > 0 && isDigit(t[k-1]) {
+				e := k + len(w)
+				if e == len(t) || !isAlpha(t[e]) {
+					return true
+				}
+			}
+			off = k + len(w)
+		}
+	}
+	return false
+}
+
+// units a measurement may carry, longest first where one is a prefix of
+// another. Single-letter units must touch their number ("3.2s", not "3 s").
+var units = []string{
+	"allocs/op", "ns/op", "µs/op", "ms/op", "B/op", "MB/s", "GB/s", "KB/s", "kB/s", "MiB/s", "GiB/s",
+	"req/s", "ops/s", "op/s", "tok/s", "tokens/s", "rows/s", "rps", "qps",
+	"seconds", "second", "secs", "sec", "ns", "µs", "μs", "us", "ms", "minutes", "mins", "min", "hours", "hrs",
+	"KiB", "MiB", "GiB", "TiB", "KB", "kB", "MB", "GB", "TB", "bytes",
+	"GHz", "MHz", "kHz", "Hz", "tokens", "%", "s", "h", "B", "x",
+}
+
+// measurements finds numbers with a unit and labels them with the words
+// before them ("p99 latency: 703.1ms", "took 3.2s"), with the key of a JSON
+// field ("latency": "703.1ms" → latency: 703.1ms) or, when there are none,
+// with the words after them ("81.3% of statements"). A measurement whose
+// label is only linking words ("12.5 MB in 3.2s") joins the one before it.
+func (s *scanner) measurements(t string, urlSpans [][2]int) {
+	lastItem, lastFrom, lastEnd := -1, 0, 0
+	for i := 0; i < len(t); i++ {
+		if !isDigit(t[i]) {
+			continue
+		}
+		if i > 0 && (isAlpha(t[i-1]) || t[i-1] == '_' || t[i-1] == '.' || t[i-1] == '/' || t[i-1] == ':' || t[i-1] == '-' && i > 1 && isAlnum(t[i-2])) {
+			for i < len(t) && (isAlnum(t[i]) || t[i] == '.') {
+				i++
+			}
+			continue
+		}
+		j := i
+		for j < len(t) && (isDigit(t[j]) || t[j] == ',' && j+3 < len(t) && isDigit(t[j+1]) && isDigit(t[j+2]) && isDigit(t[j+3])) {
+			j++
+		}
+		if j+1 < len(t) && t[j] == '.' && isDigit(t[j+1]) {
+			j++
+			for j < len(t) && isDigit(t[j]) {
+				j++
+			}
+		}
+		if j < len(t) && (t[j] == '.' && j+1 < len(t) && isDigit(t[j+1]) || isDigit(t[j])) {
+			for i < len(t) && (isAlnum(t[i]) || t[i] == '.') {
+				i++
+			}
+			continue
+		}
+		k := j
+		spaced := k < len(t) && t[k] == ' '
+		if spaced {
+			k++
+		}
+		unit := unitAt(t, k, spaced)
+		if unit == "" || inSpans(i, urlSpans) >= 0 {
+			i = j - 1
+			continue
+		}
+		end := k + len(unit)
+		if key := jsonKeyBefore(t, i); key != "" {
+			s.add(KindMeasurement, key+": "+t[i:end])
+			lastItem = -1
+			i = end - 1
+			continue
+		}
+		from := labelBefore(t, i)
+		if linking(t[from:i]) {
+			if lastItem >= 0 && lastItem < len(s.items) && lastEnd <= from && linking(t[lastEnd:i]) {
+				// "Downloaded 12.5 MB in 3.2s": one measurement.
+				s.items[lastItem].Value = clean(t[lastFrom:end], s.e.maxValueLen())
+				lastEnd = end
+				i = end - 1
+				continue
+			}
+			from = i
+		}
+		to := end
+		if from == i {
+			to = labelAfter(t, end)
+			if to == end || linking(t[end:to]) {
+				i = end - 1
+				continue
+			}
+		}
+		n := len(s.items)
+		if s.add(KindMeasurement, t[from:to]) != nil {
+			lastItem, lastFrom, lastEnd = n, from, to
+		}
+		i = end - 1
+	}
+}
+
+// linkWords carry no meaning as a label on their own.
+var linkWords = map[string]bool{"in": true, "at": true, "of": true, "after": true, "for": true,
+	"the": true, "a": true, "an": true, "ago": true, "to": true, "by": true, "with": true,
+	"and": true, "or": true, "on": true, "from": true, "over": true, "per": true, "within": true}
+
+// linking reports whether s holds only spaces, punctuation and link words.
+func linking(s string) bool {
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' }) {
+		if !linkWords[strings.ToLower(w)] {
+			return false
+		}
+	}
+	return true
+}
+
+// jsonKeyBefore returns the key when the number at t[i] is a JSON string
+// or number field value: "latency": "703.1ms" or "p99_ms": 703.
+func jsonKeyBefore(t string, i int) string {
+	p := i
+	if p > 0 && t[p-1] == '"' {
+		p--
+	}
+	for p > 0 && t[p-1] == ' ' {
+		p--
+	}
+	if p < 2 || t[p-1] != ':' {
+		return ""
+	}
+	p--
+	for p > 0 && t[p-1] == ' ' {
+		p--
+	}
+	if p < 2 || t[p-1] != '"' {
+		return ""
+	}
+	q := strings.LastIndexByte(t[:p-1], '"')
+	if q < 0 || p-1-q > 40 || p-1-q < 1 {
+		return ""
+	}
+	key := t[q+1 : p-1]
+	for k := 0; k < len(key); k++ {
+		if !(isAlnum(key[k]) || key[k] == '_' || key[k] == '-' || key[k] == '.') {
+			return ""
+		}
+	}
+	return key
+}
+
+var unitSet = func() map[string]bool {
+	m := make(map[string]bool, len(units))
+	for _, u := range units {
+		m[u] = true
+	}
+	return m
+}()
+
+func unitAt(t string, k int, spaced bool) string {
+	for _, u := range units {
+		if !strings.HasPrefix(t[k:], u) {
+			continue
+		}
+		e := k + len(u)
+		if u != "%" && e < len(t) && (isAlnum(t[e]) || t[e] == '_' || t[e] == '/') {
+			continue
+		}
+		if spaced && len(u) == 1 && u != "%" {
+			continue
+		}
+		return u
+	}
+	return ""
+}
+
+const labelStops = ",;|()[]{}<>\"'`"
+
+// labelBefore returns where the label of the number at t[i] starts: up to
+// four words (48 bytes) before it, after an optional ':' or '=', stopping
+// at punctuation, at a column gap, at a word holding ':' or '=' (another
+// field) or starting with a digit (another value). It returns i when there
+// is no label.
+func labelBefore(t string, i int) int {
+	p := i
+	for p > 0 && t[p-1] == ' ' {
+		p--
+	}
+	if p > 0 && (t[p-1] == ':' || t[p-1] == '=') {
+		p--
+		for p > 0 && t[p-1] == ' ' {
+			p--
+		}
+	}
+	from := i
+	for words := 0; words < 4 && p > 0; words++ {
+		e := p
+		for p > 0 && t[p-1] != ' ' && t[p-1] != '\t' && !labelStopSet[t[p-1]] {
+			p--
+		}
+		w := t[p:e]
+		if w == "" || isDigit(w[0]) || unitSet[w] || strings.ContainsAny(w, ":=") && words > 0 || i-p > 48 {
+			break
+		}
+		if strings.ContainsAny(w, ":=") {
+			// "latency=" glued to the number's ':' / '=' handled above;
+			// a word like "a=b" is another field.
+			break
+		}
+		from = p
+		// Stop at a column gap (tab or two spaces) or punctuation.
+		if p == 0 || t[p-1] == '\t' || labelStopSet[t[p-1]] || (p > 1 && t[p-1] == ' ' && t[p-2] == ' ') {
+			break
+		}
+		p-- // the single space between words
+	}
+	return from
+}
+
+// labelAfter returns where a trailing label after t[:end] stops: up to three
+// lower-case words ("of statements", "faster"), or end when there is none.
+func labelAfter(t string, end int) int {
+	to := end
+	p := end
+	for words := 0; words < 3; words++ {
+		if p >= len(t) || t[p] != ' ' || p+1 >= len(t) || !isLower(t[p+1]) {
+			break
+		}
+		q := p + 1
+		for q < len(t) && isLower(t[q]) {
+			q++
+		}
+		if q < len(t) && t[q] != ' ' && strings.IndexByte(labelStops+".:", t[q]) < 0 {
+			break
+		}
+		to, p = q, q
+	}
+	return to
+}
