@@ -23,10 +23,12 @@ type Extractor struct {
 	// MaxValueLen caps an item's value, in bytes; 0 means
 	// DefaultMaxValueLen.
 	MaxValueLen int
-	// MaxPerKind caps the items of one kind taken from one message or one
-	// tool result (the first ones are kept), so a 10,000-line log does not
-	// flood the ledger; 0 means DefaultMaxPerKind, a negative value means
-	// no cap.
+	// MaxPerKind caps the distinct items of one kind taken from one
+	// message or one tool result, so a 10,000-line log does not flood the
+	// ledger: the first ones are kept, except for errors, where the first
+	// half of the cap and the latest lines are (the start and the end of a
+	// failure are the decisive parts). 0 means DefaultMaxPerKind, a
+	// negative value means no cap.
 	MaxPerKind int
 	// ShellTools names extra tools (case-insensitive) whose calls run a
 	// command given in their "command", "cmd" or "script" input, besides
@@ -122,7 +124,10 @@ func (e *Extractor) ExtractMessage(m *condense.Message, index int) []Item {
 // deduplicated: what a mask placeholder keeps. call, the tool call the
 // result answers, may be nil; when given, it says which command ran (with
 // the exit status read from the result) and which file was read or
-// written.
+// written. When the call read one source file (a Read tool or cat on a .go,
+// .py, .ts… file), the output is code: only paths, addresses and
+// identifiers are taken from it, not the error strings and numbers in its
+// literals.
 func (e *Extractor) ExtractResult(call, result *condense.Part, index int) []Item {
 	return Dedup(e.result(call, result, index))
 }
