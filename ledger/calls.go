@@ -2,6 +2,8 @@ package ledger
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -74,8 +76,9 @@ func (e *Extractor) call(p *condense.Part, index int) []Item {
 		}
 	}
 	if strings.Contains(name, "patch") || strings.Contains(name, "diff") {
-		for _, v := range in {
-			if str, ok := v.(string); ok {
+		// In key order: map order would make the items vary run to run.
+		for _, k := range slices.Sorted(maps.Keys(in)) {
+			if str, ok := in[k].(string); ok {
 				for _, f := range patchFiles(Redact(str)) {
 					if it := s.add(KindFile, f); it != nil {
 						it.Access = Written

@@ -327,3 +327,16 @@ func TestErrorCapKeepsFirstAndLast(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestPatchFilesOrder: a patch tool whose input has several patch texts
+// gives its files in the same order every time.
+func TestPatchFilesOrder(t *testing.T) {
+	c := call("apply_patch", `{"b":"*** Update File: b.go","a":"*** Update File: a.go","c":"+++ b/c.go","d":"*** Add File: d/e.go"}`)
+	res := resultOf("", false)
+	want := []string{"file a.go (written)", "file b.go (written)", "file c.go (written)", "file d/e.go (written)"}
+	for i := 0; i < 20; i++ {
+		if got := Strings(ExtractResult(&c, &res, 0)); !slices.Equal(got, want) {
+			t.Fatalf("run %d: got %q, want %q", i, got, want)
+		}
+	}
+}
