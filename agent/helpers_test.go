@@ -116,4 +116,3 @@ func mustLoad(t *testing.T, st journal.Store, run string) []journal.Event {
 	}
 	return evs
 }
-
