@@ -22,6 +22,8 @@ func (s *scanner) lineMeasurement(t string) bool {
 			s.add(KindMeasurement, strings.Join(f, " "))
 			return true
 		}
+	case strings.HasPrefix(t, "FAIL\t") || strings.HasPrefix(t, "FAIL "):
+		return true // an error line; its duration is in it
 	case strings.HasPrefix(t, "coverage: ") && strings.Contains(t, "%"):
 		s.add(KindMeasurement, t)
 		return true
@@ -226,12 +228,13 @@ const labelStops = ",;|()[]{}<>\"'`"
 // is no label.
 func labelBefore(t string, i int) int {
 	p := i
-	for p > 0 && t[p-1] == ' ' {
+	for p > 0 && (t[p-1] == ' ' || t[p-1] == '\t') {
 		p--
 	}
-	if p > 0 && (t[p-1] == ':' || t[p-1] == '=') {
+	if p > 0 && (t[p-1] == ':' || t[p-1] == '=' || t[p-1] == '|') {
+		// "latency: 3ms", "latency=3ms", a table's "| latency | 3ms |".
 		p--
-		for p > 0 && t[p-1] == ' ' {
+		for p > 0 && (t[p-1] == ' ' || t[p-1] == '\t') {
 			p--
 		}
 	}
