@@ -1,0 +1,317 @@
+package main
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/condense-dev/condense/eval"
+)
+
+var policyNames = []string{"none", "drop-oldest", "mask", "codex", "default"}
+
+func TestEvalSections(t *testing.T) {
+	for _, file := range []string{"claude-code.jsonl", "codex-rollout.jsonl", "openai-chat.json"} {
+		t.Run(file, func(t *testing.T) {
+			out, errOut, code := cliRun(t, "eval", samples+file)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			for _, want := range append([]string{"specifics in the original:", "Compaction of the whole transcript",
+				"Turn-by-turn replay", "retained", "overflows", "cached"}, policyNames...) {
+				if !strings.Contains(out, want) {
+					t.Errorf("output lacks %q:\n%s", want, out)
+				}
+			}
+			// Nothing needs compacting in these small sessions: every
+			// policy keeps every specific and fits.
+			if strings.Contains(out, " no ") || strings.Contains(out, "bad") {
+				t.Errorf("a small session should fit and stay valid:\n%s", out)
+			}
+		})
+	}
+}
+
+// evalJSON runs eval --json and decodes its output.
+func evalJSON(t *testing.T, args ...string) EvalOutput {
+	t.Helper()
+	out, errOut, code := cliRun(t, append([]string{"eval", "--json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var res EvalOutput
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("json: %v\n%s", err, out)
+	}
+	return res
+}
+
+func TestEvalJSONUnderPressure(t *testing.T) {
+	// A window far smaller than the session forces every policy to work.
+	dir := t.TempDir()
+	chart := filepath.Join(dir, "chart.svg")
+	res := evalJSON(t, "--window", "9k", "--reserve", "1k", "--chart", chart, samples+"claude-code.jsonl", samples+"codex-rollout.jsonl")
+	if res.Version != 1 || res.PricesSource == "" || len(res.Transcripts) != 2 || len(res.Total) != len(policyNames) {
+		t.Fatalf("header: version %d, %d transcripts, %d totals", res.Version, len(res.Transcripts), len(res.Total))
+	}
+	rep := res.Transcripts[0]
+	if rep.Window != 9000 || rep.InputLimit != 8000 || rep.Steps == 0 || rep.Tokens <= rep.InputLimit || rep.Price == nil {
+		t.Fatalf("report header: %+v", rep)
+	}
+	if rep.Specifics["path"] == 0 || rep.Specifics["command"] == 0 {
+		t.Fatalf("specifics: %+v", rep.Specifics)
+	}
+	byName := map[string]eval.PolicyReport{}
+	for i, p := range rep.Policies {
+		if p.Name != policyNames[i] {
+			t.Fatalf("policy %d is %q, want %q", i, p.Name, policyNames[i])
+		}
+		byName[p.Name] = p
+		if len(p.Replay.TokensPerStep) != rep.Steps || p.Replay.Steps != rep.Steps || p.Replay.Sent+p.Replay.Overflows != rep.Steps {
+			t.Errorf("%s: replay %+v for %d steps", p.Name, p.Replay, rep.Steps)
+		}
+		if !p.Validity.Valid() || p.Validity.Renderings != p.Replay.Sent+1 {
+			t.Errorf("%s: validity %+v (sent %d)", p.Name, p.Validity, p.Replay.Sent)
+		}
+		if p.Replay.CachedTokens > p.Replay.InputTokens || p.Replay.CostUSD <= 0 {
+			t.Errorf("%s: cached %d of %d, cost %v", p.Name, p.Replay.CachedTokens, p.Replay.InputTokens, p.Replay.CostUSD)
+		}
+		if p.Retention.Total.Found != countSpecifics(rep.Specifics) {
+			t.Errorf("%s: retention counted %d specifics, the original has %d", p.Name, p.Retention.Total.Found, countSpecifics(rep.Specifics))
+		}
+	}
+	none := byName["none"]
+	if none.Final.Fits || none.Replay.Overflows == 0 || none.Retention.Total.Rate() != 1 || none.Replay.Compactions != 0 {
+		t.Errorf("none: %+v", none)
+	}
+	if none.Replay.PeakTokens <= rep.InputLimit {
+		t.Errorf("none's peak %d should be over the limit %d", none.Replay.PeakTokens, rep.InputLimit)
+	}
+	def := byName["default"]
+	if !def.Final.Fits || def.Final.Tokens > rep.InputLimit || def.Final.Compression <= 0 || def.Replay.Compactions == 0 || def.Replay.PeakTokens > rep.InputLimit {
+		t.Errorf("default: %+v", def)
+	}
+	if def.Retention.Total.Retained > def.Retention.Total.Found || def.Retention.Total.Rate() == 1 {
+		t.Errorf("default retention %+v: compaction this deep should lose something", def.Retention.Total)
+	}
+	// Compacting breaks the cache: the default caches less of its input
+	// than the share none caches of what it sent.
+	if byName["codex"].Replay.SummarizerCalls == 0 {
+		t.Errorf("codex made no summaries: %+v", byName["codex"].Replay)
+	}
+	tot := res.Total[0]
+	if tot.Replay.Steps != rep.Steps+res.Transcripts[1].Steps {
+		t.Errorf("total steps %d", tot.Replay.Steps)
+	}
+
+	// The chart: valid XML, one polyline per policy per transcript.
+	data, err := os.ReadFile(chart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, dashed := svgCounts(t, data)
+	if lines["polyline"] != 2*len(policyNames) {
+		t.Errorf("chart has %d polylines, want %d", lines["polyline"], 2*len(policyNames))
+	}
+	for _, name := range policyNames {
+		if !strings.Contains(string(data), fmt.Sprintf(`data-policy="%s"`, name)) {
+			t.Errorf("chart lacks %s's line", name)
+		}
+	}
+	if dashed < 2 {
+		t.Errorf("chart has %d dashed limit lines", dashed)
+	}
+}
+
+func countSpecifics(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+// svgCounts parses an SVG and counts its elements by name and its dashed
+// lines.
+func svgCounts(t *testing.T, data []byte) (map[string]int, int) {
+	t.Helper()
+	dec := xml.NewDecoder(strings.NewReader(string(data)))
+	counts := map[string]int{}
+	dashed := 0
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("chart is not valid XML: %v", err)
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			counts[se.Name.Local]++
+			for _, a := range se.Attr {
+				if a.Name.Local == "stroke-dasharray" && se.Name.Local == "line" {
+					dashed++
+				}
+			}
+		}
+	}
+	if counts["svg"] != 1 {
+		t.Fatalf("chart has %d svg elements", counts["svg"])
+	}
+	return counts, dashed
+}
+
+// handMade is a session whose old tool output holds a sentence no ledger
+// keeps, and whose newest step holds another.
+func handMade(t *testing.T, dir string) string {
+	t.Helper()
+	type part = map[string]any
+	msg := func(id, role string, parts ...part) map[string]any {
+		return map[string]any{"id": id, "role": role, "parts": parts}
+	}
+	text := func(s string) part { return part{"type": "text", "text": s} }
+	call := func(id, cmd string) part {
+		return part{"type": "tool_call", "id": id, "name": "shell", "input": map[string]string{"cmd": cmd}}
+	}
+	result := func(id, s string) part {
+		return part{"type": "tool_result", "call_id": id, "content": []part{text(s)}}
+	}
+	filler := strings.Repeat("lorem ipsum dolor sit amet consectetur ", 60)
+	msgs := []map[string]any{msg("m0", "user", text("Tidy the repository."))}
+	for i := 1; i <= 14; i++ {
+		id := fmt.Sprintf("c%d", i)
+		out := filler
+		if i == 1 {
+			out = "the blue whale sings at dawn\n" + filler
+		}
+		msgs = append(msgs, msg(fmt.Sprintf("a%d", i), "assistant", call(id, fmt.Sprintf("cat notes%d.txt", i))),
+			msg(fmt.Sprintf("t%d", i), "tool", result(id, out)))
+	}
+	msgs = append(msgs, msg("a99", "assistant", text("Done: the red fox jumps over the fence.")))
+	doc := map[string]any{"version": 1, "model": "gpt-4o", "system": "", "messages": msgs}
+	raw, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "session.json")
+	if err := os.WriteFile(path, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestEvalProbes(t *testing.T) {
+	dir := t.TempDir()
+	session := handMade(t, dir)
+	probes := filepath.Join(dir, "probes.json")
+	if err := os.WriteFile(probes, []byte(`[
+		{"category": "fact", "text": "the blue whale sings at dawn"},
+		{"category": "fact", "regex": "the red \\w+ jumps"},
+		{"category": "fact", "text": "never said anywhere"},
+		{"category": "task", "text": "Tidy the repository."}
+	]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := evalJSON(t, "--format", "condense", "--window", "6k", "--reserve", "1k", "--probes", probes, session)
+	rep := res.Transcripts[0]
+	if rep.Tokens <= rep.InputLimit {
+		t.Fatalf("the session (%d tokens) should overflow %d", rep.Tokens, rep.InputLimit)
+	}
+	for _, p := range rep.Policies {
+		pr := p.Probes
+		if pr == nil {
+			t.Fatalf("%s: no probe retention", p.Name)
+		}
+		if pr.Absent != 1 || pr.Total.Found != 3 {
+			t.Errorf("%s: found %d, absent %d; want 3 and 1", p.Name, pr.Total.Found, pr.Absent)
+		}
+		// The task (I3) and the newest step (I4) always survive.
+		if task := pr.ByCategory["task"]; task.Retained != 1 {
+			t.Errorf("%s: task probe %+v", p.Name, task)
+		}
+		switch p.Name {
+		case "none":
+			if pr.Total.Retained != 3 {
+				t.Errorf("none keeps every probe: %+v", pr.Total)
+			}
+		case "drop-oldest", "mask":
+			// The old tool output is dropped or masked; its prose is no
+			// ledger item, so the blue whale is lost.
+			fact := pr.ByCategory["fact"]
+			if pr.Total.Retained != 2 || fact.Found != 2 || fact.Retained != 1 || len(fact.Lost) != 1 || fact.Lost[0] != "the blue whale sings at dawn" {
+				t.Errorf("%s: probes %+v", p.Name, pr.Retention)
+			}
+		}
+	}
+	out, _, code := cliRun(t, "eval", "--format", "condense", "--window", "6k", "--reserve", "1k", "--probes", probes, session)
+	if code != 0 || !strings.Contains(out, "probes") || !strings.Contains(out, "2/3") || !strings.Contains(out, "3/3") {
+		t.Errorf("text output (exit %d) lacks the probe column:\n%s", code, out)
+	}
+}
+
+func TestEvalUsage(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	badProbes := write("bad.json", `[{"category": "path", "text": "a.go"}, {"category": "path"}]`)
+	badPrices := write("prices.json", `{"gpt-4o": {"input": "cheap"}}`)
+	ok := samples + "claude-code.jsonl"
+	for _, tt := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"eval"}, "FILE"},
+		{[]string{"eval", "--bogus", ok}, "bogus"},
+		{[]string{"eval", "--probes", badProbes, ok}, "entry 2"},
+		{[]string{"eval", "--probes", filepath.Join(dir, "missing.json"), ok}, "missing.json"},
+		{[]string{"eval", "--prices", badPrices, ok}, "prices.json"},
+		{[]string{"eval", samples + "openai-array.json"}, "--window"},
+		{[]string{"eval", "--model", "no-such-model-7", ok}, "--window"},
+		{[]string{"eval", "--judge", "anthropic", ok}, "--probes"},
+		{[]string{"eval", "--fraction", "2", ok}, "fraction"},
+		{[]string{"eval", "--summarizer", "nope", ok}, "summarizer"},
+	} {
+		_, errOut, code := cliRun(t, tt.args...)
+		if code != 2 || !strings.Contains(errOut, tt.says) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 mentioning %q", tt.args, code, errOut, tt.says)
+		}
+	}
+	if _, errOut, code := cliRun(t, "eval", "--probes", badProbes, ok); !strings.Contains(errOut, badProbes) {
+		t.Errorf("bad probe file error should name the file: exit %d %s", code, errOut)
+	}
+	var help strings.Builder
+	if err := Run(t.Context(), []string{"eval", "--help"}, &help, &help); ExitCode(err) != 0 {
+		t.Fatalf("help: %v", err)
+	}
+	for _, want := range []string{"Example:", "condense eval", "-probes", "-prices", "-chart", "-judge", "-judge-model", "-window", "-summarizer", "-json"} {
+		if !strings.Contains(help.String(), want) {
+			t.Errorf("help lacks %q", want)
+		}
+	}
+}
+
+func TestEvalLargeFinishesQuickly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large transcript")
+	}
+	res := evalJSON(t, "--window", "128k", samples+"claude-code-large.jsonl")
+	rep := res.Transcripts[0]
+	for _, p := range rep.Policies {
+		if p.Name != "none" && p.Name != "mask" && (!p.Final.Fits || p.Replay.PeakTokens > rep.InputLimit) {
+			t.Errorf("%s does not keep the large session inside the window: %+v", p.Name, p.Final)
+		}
+		if !p.Validity.Valid() {
+			t.Errorf("%s: %+v", p.Name, p.Validity)
+		}
+	}
+}
