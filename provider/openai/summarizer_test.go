@@ -519,3 +519,19 @@ func TestCost(t *testing.T) {
 		t.Errorf("gpt-5-mini = %+v, %v", p, ok)
 	}
 }
+
+func FuzzParseError(f *testing.F) {
+	for _, s := range []string{
+		`{"error":{"message":"m","type":"t","param":null,"code":"c"}}`,
+		`{"object":"error","message":"m","type":"BadRequestError","param":null,"code":400}`,
+		`{"error":"model not found"}`, `{"error":null}`, `[]`, `<html>`, ``,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		typ, code, msg := parseError(body)
+		if msg == "" && typ == "" && code == "" && len(strings.TrimSpace(string(body))) > 0 && !json.Valid(body) {
+			t.Errorf("%q: an unreadable body must be its own message", body)
+		}
+	})
+}
