@@ -25,7 +25,8 @@ type run struct {
 	counter  condense.Counter
 	strategy string
 
-	calls   int // model calls made or served (summaries included)
+	calls   int // model call indexes handed out (summaries included)
+	made    int // model calls made or served
 	tools   int
 	kinds   map[CallKind]int
 	usage   Usage
@@ -150,7 +151,7 @@ func (r *run) result(resp *Response, sent condense.Request) *Result {
 		Messages:    r.history,
 		Response:    resp,
 		Request:     sent,
-		ModelCalls:  r.calls,
+		ModelCalls:  r.made,
 		ToolCalls:   r.tools,
 		Usage:       r.usage,
 		Compactions: r.records,
@@ -158,7 +159,7 @@ func (r *run) result(resp *Response, sent condense.Request) *Result {
 }
 
 func (r *run) finish(ctx context.Context, resp *Response, sent condense.Request) (*Result, error) {
-	done := &journal.RunDone{ModelCalls: r.calls, ToolCalls: r.tools, Usage: r.usage, StopReason: string(resp.StopReason)}
+	done := &journal.RunDone{ModelCalls: r.made, ToolCalls: r.tools, Usage: r.usage, StopReason: string(resp.StopReason)}
 	text := resp.Text()
 	done.Result = &text
 	if err := r.rec.Finish(ctx, journal.Event{Kind: journal.KindRunDone, Done: done}); err != nil {
@@ -292,7 +293,7 @@ func (r *run) send(ctx context.Context, index int, fp string, res *condense.Resu
 			}
 		}
 	} else {
-		if err := r.a.Limits.check(r.calls-1, r.usage, index); err != nil {
+		if err := r.a.Limits.check(r.made, r.usage, index); err != nil {
 			return nil, err
 		}
 		r.kinds[CallModel]++
@@ -316,6 +317,7 @@ func (r *run) send(ctx context.Context, index int, fp string, res *condense.Resu
 			return nil, errors.Join(err, jerr)
 		}
 	}
+	r.made++
 	if resp != nil {
 		r.usage = r.usage.Add(resp.Usage)
 		r.observe(res, resp)

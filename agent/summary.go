@@ -42,6 +42,7 @@ func (r *run) summarize(ctx context.Context, msgs []condense.Message, instructio
 		return "", err
 	}
 	if served != nil {
+		r.made++
 		if served.Usage != nil {
 			r.usage = r.usage.Add(*served.Usage)
 		}
@@ -50,7 +51,7 @@ func (r *run) summarize(ctx context.Context, msgs []condense.Message, instructio
 		}
 		return served.Summary, nil
 	}
-	if err := r.a.Limits.check(index-1, r.usage, index); err != nil {
+	if err := r.a.Limits.check(r.made, r.usage, index); err != nil {
 		r.fatal = err
 		return "", err
 	}
@@ -65,6 +66,7 @@ func (r *run) summarize(ctx context.Context, msgs []condense.Message, instructio
 		r.fatal = cerr
 		return "", cerr
 	}
+	r.made++
 	step.Model = model
 	step.Usage = &u
 	step.Summary = text
