@@ -1,11 +1,13 @@
 package anthropic
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/provider/internal/apicount"
@@ -15,7 +17,7 @@ import (
 
 // DefaultCountTimeout bounds one count request of a Counter, retries
 // included.
-const DefaultCountTimeout = apicount.DefaultTimeout
+const DefaultCountTimeout = 10 * time.Second
 
 // CounterStats says how a Counter has answered: requests made, cache hits
 // and fallbacks to the heuristic.
@@ -71,7 +73,7 @@ func NewCounter(opts Options) (*Counter, error) {
 		Name:      "anthropic-count-tokens",
 		Backend:   b,
 		Fallback:  tokens.Heuristic(tokens.FamilyAnthropic),
-		Timeout:   opts.Timeout,
+		Timeout:   cmp.Or(opts.Timeout, DefaultCountTimeout),
 		CacheSize: opts.CacheSize,
 		OnCount:   opts.OnCount,
 		Logger:    opts.Logger,

@@ -1,12 +1,14 @@
 package openai
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/provider/internal/apicount"
@@ -16,7 +18,7 @@ import (
 
 // DefaultCountTimeout bounds one count request of a Counter, retries
 // included.
-const DefaultCountTimeout = apicount.DefaultTimeout
+const DefaultCountTimeout = 10 * time.Second
 
 // CounterStats says how a Counter has answered: requests made, cache hits
 // and fallbacks to the heuristic.
@@ -81,7 +83,7 @@ func NewCounter(opts Options) (*Counter, error) {
 		Name:      "openai-input-tokens",
 		Backend:   b,
 		Fallback:  tokens.Heuristic(family),
-		Timeout:   opts.Timeout,
+		Timeout:   cmp.Or(opts.Timeout, DefaultCountTimeout),
 		CacheSize: opts.CacheSize,
 		OnCount:   opts.OnCount,
 		Logger:    opts.Logger,
