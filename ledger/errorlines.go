@@ -109,16 +109,19 @@ func (s *scanner) errors(line, t string) {
 	case looksException(t):
 		s.add(KindError, t)
 		s.atFrame = 6
-	case strings.HasPrefix(t, "Exception in thread "):
+	case strings.HasPrefix(t, "Exception in thread ") || strings.HasPrefix(t, "Caused by: "):
 		s.add(KindError, t)
 		s.atFrame = 6
 	case compilerLine(t):
 		s.add(KindError, t)
-		if f, _, ok := strings.Cut(t, ":"); ok && s.e.maxPerKind() != 0 {
-			if p, ok := cleanPath(f, true); ok {
+		f := strings.TrimPrefix(t, "vet: ")
+		if k := strings.IndexAny(f, ":("); k > 0 {
+			if p, ok := cleanPath(f[:k], true); ok {
 				s.addFile(p)
 			}
 		}
+	case eslintLine(t):
+		s.add(KindError, t)
 	case indented && testLogLine(t) && (s.inFail || strings.Contains(t, "_test.go:")):
 		s.add(KindError, t) // go test failure message
 	case s.output && klogError(t):
@@ -203,8 +206,10 @@ func goRuntimeFrame(f string) bool {
 }
 
 // compilerLine recognises "path/x.go:12:5: message" (Go, gcc, clang, vet,
-// linters) and "x.ts(12,5): error TS2322: …".
+// linters), "x.py:12: error: …" (mypy), "x.ts:12:5 - error TS2322: …" and
+// "x.ts(12,5): error TS2322: …" (tsc).
 func compilerLine(t string) bool {
+	t = strings.TrimPrefix(t, "vet: ")
 	i := 0
 	for i < len(t) && (isAlnum(t[i]) || fileByteSet[t[i]]) {
 		i++
@@ -218,20 +223,46 @@ func compilerLine(t string) bool {
 	if t[i] != ':' {
 		return false
 	}
-	n := 0
-	j := i + 1
-	for n < 2 {
-		k := j
-		for k < len(t) && isDigit(t[k]) {
-			k++
-		}
-		if k == j || k >= len(t) || t[k] != ':' {
-			break
-		}
-		n++
-		j = k + 1
+	line, j := digitsAt(t, i+1)
+	if !line {
+		return false
 	}
-	return n == 2 && j < len(t) && t[j] == ' ' && len(t) > j+1
+	col := false
+	if j < len(t) && t[j] == ':' {
+		if ok, k := digitsAt(t, j+1); ok {
+			col, j = true, k
+		}
+	}
+	rest := t[j:]
+	switch {
+	case strings.HasPrefix(rest, " - error"):
+		return true
+	case strings.HasPrefix(rest, ": error"):
+		return true
+	case col && strings.HasPrefix(rest, ": ") && len(rest) > 2:
+		return true
+	}
+	return false
+}
+
+// digitsAt reports whether t[i:] starts with a digit, and where the digits
+// end.
+func digitsAt(t string, i int) (bool, int) {
+	j := i
+	for j < len(t) && isDigit(t[j]) {
+		j++
+	}
+	return j > i, j
+}
+
+// eslintLine recognises ESLint's "  12:5  error  'x' is not defined  no-undef".
+func eslintLine(t string) bool {
+	ok, j := digitsAt(t, 0)
+	if !ok || j >= len(t) || t[j] != ':' {
+		return false
+	}
+	ok, j = digitsAt(t, j+1)
+	return ok && strings.HasPrefix(strings.TrimLeft(t[j:], " "), "error ")
 }
 
 // testLogLine recognises "x_test.go:12: message".

@@ -77,6 +77,32 @@ func depPath(p string) bool {
 	return false
 }
 
+// windowsPaths finds "C:\\Users\\dev\\app\\main.py"-style paths with an
+// extension.
+func (s *scanner) windowsPaths(t string) {
+	for off := 0; ; {
+		k := strings.Index(t[off:], ":\\")
+		if k < 0 {
+			return
+		}
+		k += off
+		off = k + 2
+		if k == 0 || !isAlpha(t[k-1]) || k >= 2 && !pathDelimSet[t[k-2]] {
+			continue
+		}
+		j := k + 2
+		for j < len(t) && (isAlnum(t[j]) || t[j] == '\\' || pathByteSet[t[j]] && t[j] != '/' || t[j] >= 0x80) {
+			j++
+		}
+		p := strings.TrimRight(t[k-1:j], ".")
+		name := p[strings.LastIndexByte(p, '\\')+1:]
+		if len(p) > 3 && hasExt(name) && !strings.Contains(p, "\\\\") {
+			s.addFile(p)
+		}
+		off = j
+	}
+}
+
 func (s *scanner) addFile(p string) {
 	s.add(KindFile, p)
 }

@@ -193,6 +193,9 @@ func (s *scanner) line(line string) {
 	if strings.IndexByte(t, '/') >= 0 {
 		s.files(t, urlSpans)
 	}
+	if strings.IndexByte(t, '\\') >= 0 {
+		s.windowsPaths(t)
+	}
 	s.ids(t, urlSpans)
 	if !s.source && !s.lineMeasurement(t) {
 		s.measurements(t, urlSpans)
