@@ -5,6 +5,8 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -313,5 +315,77 @@ func TestEvalLargeFinishesQuickly(t *testing.T) {
 		if !p.Validity.Valid() {
 			t.Errorf("%s: %+v", p.Name, p.Validity)
 		}
+	}
+}
+
+func TestEvalJudge(t *testing.T) {
+	// A stand-in model: it answers with a probe's text when the request's
+	// context holds it, else NOT FOUND, the way a faithful model would.
+	known := []string{"the blue whale sings at dawn", "the red fox jumps", "Tidy the repository."}
+	calls := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls++
+		if r.URL.Path != "/v1/messages" || r.Header.Get("x-api-key") != "k" {
+			t.Errorf("request %s with key %q", r.URL.Path, r.Header.Get("x-api-key"))
+		}
+		var body struct {
+			Messages []struct {
+				Content json.RawMessage `json:"content"`
+			} `json:"messages"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&body); err != nil || len(body.Messages) == 0 {
+			t.Fatalf("body: %v", err)
+		}
+		n := len(body.Messages) - 1
+		question := string(body.Messages[n].Content)
+		var context strings.Builder
+		for _, m := range body.Messages[:n] {
+			context.Write(m.Content)
+		}
+		answer := "NOT FOUND"
+		for _, k := range known {
+			if strings.Contains(question, k[:len(k)/2]) && strings.Contains(context.String(), k) {
+				answer = k
+			}
+		}
+		raw, _ := json.Marshal(answer)
+		fmt.Fprintf(w, `{"type":"message","role":"assistant","content":[{"type":"text","text":%s}],"stop_reason":"end_turn"}`, raw)
+	}))
+	defer srv.Close()
+	t.Setenv("ANTHROPIC_BASE_URL", srv.URL)
+	t.Setenv("ANTHROPIC_API_KEY", "k")
+
+	dir := t.TempDir()
+	session := handMade(t, dir)
+	probes := filepath.Join(dir, "probes.json")
+	if err := os.WriteFile(probes, []byte(`[{"category": "fact", "text": "the blue whale sings at dawn"}, {"category": "task", "text": "Tidy the repository."}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := evalJSON(t, "--format", "condense", "--window", "6k", "--reserve", "1k", "--probes", probes, "--judge", "anthropic", session)
+	if len(res.Judge) != 1 || res.Judge[0].Policy != "default" || len(res.Judge[0].Verdicts) != 2 {
+		t.Fatalf("judge: %+v", res.Judge)
+	}
+	jf := res.Judge[0]
+	if calls != 4 {
+		t.Errorf("%d model calls, want 2 per probe", calls)
+	}
+	// The task survives every compaction (I3); whether the old tool
+	// output's sentence survives is what the default policy's retention
+	// says, and the judge must agree with it.
+	var def eval.PolicyReport
+	for _, p := range res.Transcripts[0].Policies {
+		if p.Name == "default" {
+			def = p
+		}
+	}
+	wantWhale := "lost"
+	if def.Probes.ByCategory["fact"].Retained == 1 {
+		wantWhale = "same"
+	}
+	if jf.Verdicts[0].Verdict != wantWhale || jf.Verdicts[1].Verdict != "same" {
+		t.Errorf("verdicts %+v, want %s and same", jf.Verdicts, wantWhale)
+	}
+	if jf.Summary[wantWhale] == 0 {
+		t.Errorf("summary %+v", jf.Summary)
 	}
 }
