@@ -1,6 +1,6 @@
 module github.com/condense-dev/condense
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/anthropics/anthropic-sdk-go/v2 v2.15.0 // indirect
