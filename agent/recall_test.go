@@ -20,9 +20,9 @@ func TestJournalRecallTool(t *testing.T) {
 	ctx := context.Background()
 	st := memstore.New()
 	s, err := session.Open(ctx, st, "s1", &session.Options{
-		Request:  condense.Request{Model: "m"},
-		Counter:  charCounter{},
-		Strategy: strategy.Mask{KeepSteps: 1},
+		Request:   condense.Request{Model: "m"},
+		Counter:   charCounter{},
+		Strategy:  strategy.Mask{KeepSteps: 1},
 		Preflight: condense.Options{Settings: condense.Settings{Window: 50_000, ReservedOutput: 200}},
 	})
 	if err != nil {
