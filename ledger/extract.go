@@ -193,11 +193,19 @@ func resultText(p *condense.Part) string {
 	if p.Type == condense.PartText {
 		return p.Text
 	}
-	var n int
+	var n, parts, last int
 	for i := range p.Content {
 		if p.Content[i].Type == condense.PartText {
 			n += len(p.Content[i].Text) + 1
+			parts++
+			last = i
 		}
+	}
+	switch parts {
+	case 0:
+		return ""
+	case 1:
+		return p.Content[last].Text
 	}
 	var b strings.Builder
 	b.Grow(n)

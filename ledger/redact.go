@@ -174,6 +174,7 @@ func redactPEM(s string) string {
 		return s
 	}
 	var b strings.Builder
+	found := false
 	rest := s
 	for {
 		k := strings.Index(rest, pemKey)
@@ -186,6 +187,10 @@ func redactPEM(s string) string {
 			b.WriteString(rest[:k+len(pemKey)])
 			rest = rest[k+len(pemKey):]
 			continue
+		}
+		if !found {
+			found = true
+			b.Grow(len(s))
 		}
 		b.WriteString(rest[:begin])
 		b.WriteString(Redacted)
@@ -203,6 +208,9 @@ func redactPEM(s string) string {
 		} else {
 			rest = ""
 		}
+	}
+	if !found {
+		return s
 	}
 	b.WriteString(rest)
 	return b.String()
@@ -240,6 +248,9 @@ func redactURLPasswords(s string) string {
 		colon := strings.IndexByte(auth[:at], ':')
 		if colon < 0 || colon == at-1 || auth[colon+1:at] == Redacted {
 			continue
+		}
+		if last == 0 {
+			b.Grow(len(s))
 		}
 		b.WriteString(s[last : start+colon+1])
 		b.WriteString(Redacted)
