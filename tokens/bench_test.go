@@ -66,6 +66,7 @@ func BenchmarkBPE(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		c.CountText("load the codec before timing")
 		b.Run(tt.name, func(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			for b.Loop() {
