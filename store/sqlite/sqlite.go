@@ -1,0 +1,513 @@
+// Package sqlite is the embedded SQLite store, on the pure-Go
+// modernc.org/sqlite driver (no cgo).
+//
+// The database runs in WAL mode with synchronous=FULL: every commit syncs
+// the WAL before it returns, so an acknowledged append survives power loss
+// (NORMAL in WAL mode would only survive a process crash, and could lose the
+// last commits on power loss). That costs one fsync per transaction, so
+// concurrent appends — to one session or to many — are batched into shared
+// transactions (group commit): one writer goroutine at a time takes
+// everything queued and commits it together.
+//
+// A session open for writing holds a lease row in the database. Another
+// Open — in this process or another — gets store.ErrLocked while the lease
+// is live: renewed by its holder every few seconds, it expires after
+// LeaseTTL, and a lease whose holder process is gone from this host is taken
+// over at once. Every commit checks, in its transaction, that the lease is
+// still its own.
+//
+// Schema (version 1):
+//
+//	meta(key TEXT PRIMARY KEY, value TEXT)                        -- schema_version = 1
+//	messages(session TEXT, idx INTEGER, data BLOB, PRIMARY KEY(session, idx))   -- condense JSON
+//	checkpoints(session TEXT, seq INTEGER, id TEXT, data BLOB, PRIMARY KEY(session, seq)) -- store.Checkpoint JSON
+//	undos(session TEXT, seq INTEGER, data BLOB, PRIMARY KEY(session, seq))       -- store.Undo JSON
+//	leases(session TEXT PRIMARY KEY, owner TEXT, host TEXT, pid INTEGER, expires INTEGER) -- unix ms
+package sqlite
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/store"
+
+	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
+)
+
+// LeaseTTL is how long a session's write lease lasts without renewal.
+const LeaseTTL = 30 * time.Second
+
+const schema = `
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+INSERT OR IGNORE INTO meta(key, value) VALUES('schema_version', '1');
+CREATE TABLE IF NOT EXISTS messages(session TEXT NOT NULL, idx INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY(session, idx)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS checkpoints(session TEXT NOT NULL, seq INTEGER NOT NULL, id TEXT NOT NULL, data BLOB NOT NULL, PRIMARY KEY(session, seq)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS undos(session TEXT NOT NULL, seq INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY(session, seq)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS leases(session TEXT PRIMARY KEY, owner TEXT NOT NULL, host TEXT NOT NULL, pid INTEGER NOT NULL, expires INTEGER NOT NULL);
+`
+
+// Options configure a Store. The zero value is ready to use.
+type Options struct {
+	Logger *slog.Logger
+	// BeforeCommit, when set, is called inside each group transaction
+	// before it commits; an error it returns rolls the transaction back
+	// (fault injection in tests).
+	BeforeCommit func() error
+}
+
+// Store is a SQLite database of sessions.
+type Store struct {
+	db   *sql.DB
+	opts Options
+	log  *slog.Logger
+	host string
+
+	mu      sync.Mutex
+	cond    *sync.Cond
+	queue   []*pending
+	writing bool
+}
+
+var _ store.Store = (*Store)(nil)
+
+// Open opens (creating) the database at path.
+func Open(path string, opts *Options) (*Store, error) {
+	q := url.Values{}
+	q.Set("_busy_timeout", "10000")
+	q.Set("_txlock", "immediate")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(FULL)")
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(8)
+	if _, err := db.Exec(schema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sqlite store %s: %w", path, err)
+	}
+	var v string
+	if err := db.QueryRow(`SELECT value FROM meta WHERE key = 'schema_version'`).Scan(&v); err != nil || v != "1" {
+		db.Close()
+		return nil, fmt.Errorf("%w: %s: schema version %q, want 1 (%v)", store.ErrCorrupt, path, v, err)
+	}
+	s := &Store{db: db}
+	if opts != nil {
+		s.opts = *opts
+	}
+	s.log = s.opts.Logger
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	s.host, _ = os.Hostname()
+	s.cond = sync.NewCond(&s.mu)
+	return s, nil
+}
+
+// DB returns the underlying database (read-only use: stats, inspection).
+func (s *Store) DB() *sql.DB { return s.db }
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+func alive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// Open opens session id for writing, taking its lease.
+func (s *Store) Open(ctx context.Context, id string) (store.Log, error) {
+	if err := store.ValidID(id); err != nil {
+		return nil, err
+	}
+	var tok [12]byte
+	rand.Read(tok[:])
+	l := &log{s: s, id: id, owner: hex.EncodeToString(tok[:]), stop: make(chan struct{}), stopped: make(chan struct{})}
+	if err := l.takeLease(ctx); err != nil {
+		return nil, err
+	}
+	if err := l.load(ctx); err != nil {
+		l.releaseLease()
+		return nil, err
+	}
+	go l.renew()
+	return l, nil
+}
+
+type log struct {
+	s     *Store
+	id    string
+	owner string
+
+	// guarded by s.mu
+	n      int
+	cps    []store.Checkpoint
+	undos  []store.Undo
+	closed bool
+
+	stop, stopped chan struct{}
+}
+
+type pending struct {
+	l     *log
+	b     *store.Batch
+	msgs  [][]byte
+	cp    []byte
+	undo  []byte
+	first int
+	err   error
+	done  bool
+}
+
+func (l *log) takeLease(ctx context.Context) error {
+	tx, err := l.s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	now := time.Now().UnixMilli()
+	var owner, host string
+	var pid int
+	var expires int64
+	err = tx.QueryRowContext(ctx, `SELECT owner, host, pid, expires FROM leases WHERE session = ?`, l.id).Scan(&owner, &host, &pid, &expires)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+	case err != nil:
+		return err
+	case expires > now && !(host == l.s.host && !alive(pid)):
+		return fmt.Errorf("%w: session %q is leased by process %d on %s until %s", store.ErrLocked, l.id, pid, host,
+			time.UnixMilli(expires).UTC().Format(time.RFC3339))
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO leases(session, owner, host, pid, expires) VALUES(?, ?, ?, ?, ?)`,
+		l.id, l.owner, l.s.host, os.Getpid(), now+LeaseTTL.Milliseconds()); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+func (l *log) renew() {
+	defer close(l.stopped)
+	t := time.NewTicker(LeaseTTL / 6)
+	defer t.Stop()
+	for {
+		select {
+		case <-l.stop:
+			return
+		case <-t.C:
+			if _, err := l.s.db.Exec(`UPDATE leases SET expires = ? WHERE session = ? AND owner = ?`,
+				time.Now().Add(LeaseTTL).UnixMilli(), l.id, l.owner); err != nil {
+				l.s.log.Warn("condense/sqlite: lease renewal failed", "session", l.id, "err", err)
+			}
+		}
+	}
+}
+
+func (l *log) releaseLease() {
+	l.s.db.Exec(`DELETE FROM leases WHERE session = ? AND owner = ?`, l.id, l.owner)
+}
+
+func (l *log) load(ctx context.Context) error {
+	var n int
+	if err := l.s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(idx) + 1, 0) FROM messages WHERE session = ?`, l.id).Scan(&n); err != nil {
+		return err
+	}
+	var cps []store.Checkpoint
+	rows, err := l.s.db.QueryContext(ctx, `SELECT seq, data FROM checkpoints WHERE session = ? ORDER BY seq`, l.id)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var seq int
+		var data []byte
+		if err := rows.Scan(&seq, &data); err != nil {
+			rows.Close()
+			return err
+		}
+		var cp store.Checkpoint
+		if err := json.Unmarshal(data, &cp); err != nil {
+			rows.Close()
+			return fmt.Errorf("%w: session %q checkpoint row %d: %v", store.ErrCorrupt, l.id, seq, err)
+		}
+		cps = append(cps, cp)
+	}
+	rows.Close()
+	var undos []store.Undo
+	rows, err = l.s.db.QueryContext(ctx, `SELECT seq, data FROM undos WHERE session = ? ORDER BY seq`, l.id)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var seq int
+		var data []byte
+		if err := rows.Scan(&seq, &data); err != nil {
+			rows.Close()
+			return err
+		}
+		var u store.Undo
+		if err := json.Unmarshal(data, &u); err != nil {
+			rows.Close()
+			return fmt.Errorf("%w: session %q undo row %d: %v", store.ErrCorrupt, l.id, seq, err)
+		}
+		undos = append(undos, u)
+	}
+	rows.Close()
+	l.s.mu.Lock()
+	l.n, l.cps, l.undos = n, cps, undos
+	l.s.mu.Unlock()
+	return nil
+}
+
+func (l *log) Len() int {
+	l.s.mu.Lock()
+	defer l.s.mu.Unlock()
+	return l.n
+}
+
+func (l *log) Checkpoints() []store.Checkpoint {
+	l.s.mu.Lock()
+	defer l.s.mu.Unlock()
+	return append([]store.Checkpoint(nil), l.cps...)
+}
+
+func (l *log) Undos() []store.Undo {
+	l.s.mu.Lock()
+	defer l.s.mu.Unlock()
+	return append([]store.Undo(nil), l.undos...)
+}
+
+func (l *log) Messages(ctx context.Context, from, to int) ([]condense.Message, error) {
+	l.s.mu.Lock()
+	n, closed := l.n, l.closed
+	l.s.mu.Unlock()
+	if closed {
+		return nil, store.ErrClosed
+	}
+	if from < 0 || to > n || from > to {
+		return nil, fmt.Errorf("%w: [%d, %d) of %d", store.ErrOutOfRange, from, to, n)
+	}
+	out := make([]condense.Message, 0, to-from)
+	if from == to {
+		return out, nil
+	}
+	rows, err := l.s.db.QueryContext(ctx, `SELECT idx, data FROM messages WHERE session = ? AND idx >= ? AND idx < ? ORDER BY idx`, l.id, from, to)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var idx int
+		var data []byte
+		if err := rows.Scan(&idx, &data); err != nil {
+			return nil, err
+		}
+		if idx != from+len(out) {
+			return nil, fmt.Errorf("%w: session %q: message %d missing", store.ErrCorrupt, l.id, from+len(out))
+		}
+		var m condense.Message
+		if err := m.UnmarshalJSON(data); err != nil {
+			return nil, fmt.Errorf("%w: session %q message %d: %v", store.ErrCorrupt, l.id, idx, err)
+		}
+		out = append(out, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(out) != to-from {
+		return nil, fmt.Errorf("%w: session %q: message %d missing", store.ErrCorrupt, l.id, from+len(out))
+	}
+	return out, nil
+}
+
+// Append queues b and waits for the group transaction that commits it.
+func (l *log) Append(ctx context.Context, b store.Batch) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	p := &pending{l: l, b: &b}
+	for i := range b.Messages {
+		raw, err := b.Messages[i].MarshalJSON()
+		if err != nil {
+			return 0, err
+		}
+		p.msgs = append(p.msgs, raw)
+	}
+	if b.Checkpoint != nil {
+		if err := b.Checkpoint.Validate(); err != nil {
+			return 0, err
+		}
+		raw, err := json.Marshal(b.Checkpoint)
+		if err != nil {
+			return 0, err
+		}
+		p.cp = raw
+	}
+	if b.Undo != nil {
+		raw, err := json.Marshal(b.Undo)
+		if err != nil {
+			return 0, err
+		}
+		p.undo = raw
+	}
+	s := l.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if l.closed {
+		return 0, store.ErrClosed
+	}
+	if b.Empty() {
+		return l.n, nil
+	}
+	s.queue = append(s.queue, p)
+	for !p.done {
+		if s.writing {
+			s.cond.Wait()
+			continue
+		}
+		s.commit()
+	}
+	return p.first, p.err
+}
+
+// commit writes everything queued in one transaction; s.mu held, released
+// while writing.
+func (s *Store) commit() {
+	s.writing = true
+	batch := s.queue
+	s.queue = nil
+	next := map[*log]int{}
+	for _, p := range batch {
+		if _, ok := next[p.l]; !ok {
+			next[p.l] = p.l.n
+		}
+	}
+	s.mu.Unlock()
+
+	var ok []*pending
+	for _, p := range batch {
+		n := next[p.l]
+		if p.b.Checkpoint != nil && p.b.Checkpoint.HistoryCount > n+len(p.msgs) {
+			p.err = fmt.Errorf("%w: checkpoint %s counts %d messages, the log would hold %d",
+				store.ErrInvalidBatch, p.b.Checkpoint.ID, p.b.Checkpoint.HistoryCount, n+len(p.msgs))
+			continue
+		}
+		p.first = n
+		next[p.l] = n + len(p.msgs)
+		ok = append(ok, p)
+	}
+	err := s.write(ok)
+
+	s.mu.Lock()
+	for _, p := range batch {
+		p.done = true
+		if p.err != nil {
+			continue
+		}
+		if err != nil {
+			p.err = err
+			continue
+		}
+		l := p.l
+		l.n = p.first + len(p.msgs)
+		if p.cp != nil {
+			var cp store.Checkpoint
+			if json.Unmarshal(p.cp, &cp) == nil {
+				l.cps = append(l.cps, cp)
+			}
+		}
+		if p.undo != nil {
+			var u store.Undo
+			if json.Unmarshal(p.undo, &u) == nil {
+				l.undos = append(l.undos, u)
+			}
+		}
+	}
+	s.writing = false
+	s.cond.Broadcast()
+}
+
+func (s *Store) write(ps []*pending) (err error) {
+	if len(ps) == 0 {
+		return nil
+	}
+	ctx := context.Background()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tx.Rollback()
+		}
+	}()
+	insMsg, err := tx.PrepareContext(ctx, `INSERT INTO messages(session, idx, data) VALUES(?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer insMsg.Close()
+	checked := map[*log]bool{}
+	for _, p := range ps {
+		l := p.l
+		if !checked[l] {
+			var owner string
+			err := tx.QueryRowContext(ctx, `SELECT owner FROM leases WHERE session = ?`, l.id).Scan(&owner)
+			if err != nil || owner != l.owner {
+				return fmt.Errorf("%w: session %q: this writer's lease was taken over (%v)", store.ErrLocked, l.id, err)
+			}
+			checked[l] = true
+		}
+		for i, raw := range p.msgs {
+			if _, err := insMsg.ExecContext(ctx, l.id, p.first+i, raw); err != nil {
+				return err
+			}
+		}
+		if p.cp != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO checkpoints(session, seq, id, data)
+				VALUES(?, (SELECT COALESCE(MAX(seq) + 1, 0) FROM checkpoints WHERE session = ?), ?, ?)`,
+				l.id, l.id, p.b.Checkpoint.ID, p.cp); err != nil {
+				return err
+			}
+		}
+		if p.undo != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO undos(session, seq, data)
+				VALUES(?, (SELECT COALESCE(MAX(seq) + 1, 0) FROM undos WHERE session = ?), ?)`,
+				l.id, l.id, p.undo); err != nil {
+				return err
+			}
+		}
+	}
+	if s.opts.BeforeCommit != nil {
+		if err := s.opts.BeforeCommit(); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+func (l *log) Close() error {
+	l.s.mu.Lock()
+	for l.s.writing {
+		l.s.cond.Wait()
+	}
+	if l.closed {
+		l.s.mu.Unlock()
+		return nil
+	}
+	l.closed = true
+	l.s.mu.Unlock()
+	close(l.stop)
+	<-l.stopped
+	l.releaseLease()
+	return nil
+}
