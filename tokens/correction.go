@@ -92,9 +92,17 @@ type CorrectedCounter struct {
 	cal   *Calibration
 }
 
+// Observer is implemented by counters that learn from billed usage, such
+// as the counters ForModel returns: after a call, pass the uncorrected
+// estimate of the request and the input tokens the provider billed for it.
+type Observer interface {
+	Observe(estimated, billed int)
+}
+
 var (
 	_ condense.Counter   = (*CorrectedCounter)(nil)
 	_ condense.Corrector = (*CorrectedCounter)(nil)
+	_ Observer           = (*CorrectedCounter)(nil)
 )
 
 // Corrected returns base corrected by cal's factor for model. A nil cal gets

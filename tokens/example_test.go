@@ -29,14 +29,16 @@ func ExampleForModel() {
 	// anthropic-heuristic false
 }
 
-func ExampleCorrectedCounter_Observe() {
-	c := tokens.ForModel("claude-sonnet-4-5", nil).(*tokens.CorrectedCounter)
+func ExampleObserver() {
+	c := tokens.ForModel("claude-sonnet-4-5", nil)
 	req := condense.Request{Messages: []condense.Message{condense.UserText("Summarize the build log.")}}
-	before := condense.CountRequest(c, &req)
+	before := condense.CountRequest(c, &req) // no usage seen yet: uncorrected
 
 	// The provider billed 10% more input tokens than estimated.
-	c.Observe(before, before*11/10)
-	fmt.Printf("factor %.2f\n", c.Correction())
+	if o, ok := c.(tokens.Observer); ok {
+		o.Observe(before, before*11/10)
+	}
+	fmt.Printf("factor %.2f\n", c.(condense.Corrector).Correction())
 	fmt.Println(condense.CountRequest(c, &req) > before)
 	// Output:
 	// factor 1.10
