@@ -34,19 +34,10 @@ type Specific struct {
 // maxSpecificLen caps an extracted line (errors, commands) in bytes.
 const maxSpecificLen = 160
 
-var (
-	// A path has a directory part or a file extension a source tree uses.
-	rePath = regexp.MustCompile(`(?:~|\.{1,2})?(?:/?[A-Za-z0-9_@.+-]+)*/[A-Za-z0-9_@+-][A-Za-z0-9_@.+-]*|\b[A-Za-z0-9_-]+\.(?:go|py|js|jsx|ts|tsx|rs|rb|java|kt|c|h|cc|cpp|hpp|cs|swift|sh|md|json|ya?ml|toml|txt|sql|proto|html|css|lock|mod|sum|cfg|ini|xml)\b`)
-	// An error line names an error, a failure, a panic or an exception.
-	reError = regexp.MustCompile(`(?i)\b(?:error|panic|fatal|exception|warning)\b\s*[:\[(!"']|^\s*(?:--- )?FAIL\b|\bfailed\b|\bfailure\b|\bpanicked\b|\btraceback\b|\bundefined:|\bcannot\b|\bsegmentation fault\b|\b[A-Z]\w*(?:Error|Exception):|\bexit (?:code|status) [1-9]`)
-	// Identifiers: CamelCase with two humps, snake_case, pkg.Name, hex
-	// digests and UUIDs.
-	reIdent = regexp.MustCompile(`\b(?:[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+|[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*|[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+|[a-z][a-z0-9]*\.[A-Z][A-Za-z0-9]*|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{7,40})\b`)
-	// A measurement is a number with a unit.
-	reMeasure = regexp.MustCompile(`(?i)\b\d+(?:[.,]\d+)*\s?(?:ns/op|B/op|allocs/op|req/s|ops/s|rps|qps|ns|µs|us|ms|s|sec|secs|seconds|min|mins|minutes|h|hours|[kmgt]i?b|bytes|b|%|tokens|x|lines|files|tests|rows|ops)(?:\b|[^\w]|$)`)
-	// A shell prompt line in text: "$ go test ./...".
-	rePrompt = regexp.MustCompile(`(?m)^\s*\$ (\S.*)$`)
-)
+// rePrompt finds shell prompt lines in text: "$ go test ./...". The other
+// categories are scanned by hand (scan.go): the regexps were 15 times
+// slower.
+var rePrompt = regexp.MustCompile(`(?m)^\s*\$ (\S.*)$`)
 
 // Extractor finds specifics in messages. The zero value is ready to use.
 type Extractor struct {
@@ -170,8 +161,7 @@ func walkStrings(v any, f func(string)) {
 	}
 }
 
-// text scans one text line by line; cheap byte tests skip the regexps on
-// lines that cannot match. A text holding a JSON document (tool output
+// text scans one text line by line. A text holding a JSON document (tool output
 // such as Codex's {"output": "…"}) is scanned string by string.
 func (c *collector) text(s string) {
 	if decodeJSON(s, c.plain) {
@@ -201,26 +191,16 @@ func (c *collector) line(line string) {
 	if strings.TrimSpace(line) == "" {
 		return
 	}
-	if strings.ContainsAny(line, "/.") {
-		for _, m := range rePath.FindAllString(line, -1) {
-			if p := cleanPath(m); p != "" {
-				c.add(CatPath, p)
-			}
-		}
-	}
-	if mayBeError(line) && reError.MatchString(line) {
+	paths(line, func(p string) { c.add(CatPath, p) })
+	if isErrorLine(line) {
 		c.add(CatError, line)
 	}
-	for _, m := range reIdent.FindAllString(line, -1) {
-		if len(m) >= c.minIdent && isIdentifier(m) {
+	identifiers(line, func(m string) {
+		if len(m) >= c.minIdent {
 			c.add(CatIdentifier, m)
 		}
-	}
-	if strings.ContainsAny(line, "0123456789") {
-		for _, m := range reMeasure.FindAllString(line, -1) {
-			c.add(CatMeasurement, strings.TrimRightFunc(m, func(r rune) bool { return !isWordRune(r) && r != '%' }))
-		}
-	}
+	})
+	measurements(line, func(m string) { c.add(CatMeasurement, m) })
 }
 
 // cleanPath trims punctuation around a path candidate and rejects what is
@@ -251,60 +231,6 @@ func cleanPath(m string) string {
 	return m
 }
 
-// isIdentifier rejects hex-looking words without a digit ("deadbeef" is
-// fine, "accepted" is not) and all-letter hex words.
-func isIdentifier(m string) bool {
-	hex, digit, letter := true, false, false
-	for i := 0; i < len(m); i++ {
-		b := m[i]
-		switch {
-		case b >= '0' && b <= '9':
-			digit = true
-		case b >= 'a' && b <= 'f':
-			letter = true
-		default:
-			hex = false
-		}
-	}
-	if hex {
-		return digit && letter
-	}
-	return true
-}
-
-func isWordRune(r rune) bool {
-	return r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == 'µ' || r == '/'
-}
-
-// errorWords are the words one of which an error line holds (lower case).
-var errorWords = []string{"error", "panic", "fatal", "exception", "warning", "fail", "traceback", "undefined:", "cannot", "segmentation fault", "exit code", "exit status"}
-
-// mayBeError is a cheap test that skips the error regexp on most lines.
-func mayBeError(line string) bool {
-	lower := strings.ToLower(line)
-	for _, w := range errorWords {
-		if strings.Contains(lower, w) {
-			return true
-		}
-	}
-	return false
-}
-
-// decodeJSON calls f with every string of s when s is a JSON object or
-// array, and reports whether it was one.
-func decodeJSON(s string, f func(string)) bool {
-	t := strings.TrimSpace(s)
-	if len(t) < 2 || (t[0] != '{' && t[0] != '[') || !json.Valid([]byte(t)) {
-		return false
-	}
-	var v any
-	if json.Unmarshal([]byte(t), &v) != nil {
-		return false
-	}
-	walkStrings(v, f)
-	return true
-}
-
 func firstLine(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -321,4 +247,19 @@ func cutUTF8(s string, n int) string {
 		n--
 	}
 	return s[:n]
+}
+
+// decodeJSON calls f with every string of s when s is a JSON object or
+// array, and reports whether it was one.
+func decodeJSON(s string, f func(string)) bool {
+	t := strings.TrimSpace(s)
+	if len(t) < 2 || (t[0] != '{' && t[0] != '[') || !json.Valid([]byte(t)) {
+		return false
+	}
+	var v any
+	if json.Unmarshal([]byte(t), &v) != nil {
+		return false
+	}
+	walkStrings(v, f)
+	return true
 }
