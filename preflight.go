@@ -328,7 +328,11 @@ func (p *Preflight) attempt(ctx context.Context, req *Request, budget Budget, re
 	reject := func(err error) (int, error) {
 		err = &StrategyError{Strategy: name, Err: err}
 		res.Rejected = append(res.Rejected, err)
-		if !errors.Is(err, ErrNothingToCompact) {
+		switch {
+		case errors.Is(err, ErrNothingToCompact):
+		case errors.Is(err, errNoReduction):
+			p.log.Info("condense: compaction candidate refused", "strategy", name, "emergency", emergency, "err", err)
+		default:
 			p.log.Warn("condense: compaction candidate refused", "strategy", name, "emergency", emergency, "err", err)
 		}
 		return tokens, nil
@@ -354,7 +358,7 @@ func (p *Preflight) attempt(ctx context.Context, req *Request, budget Budget, re
 	}
 	after := cc.Count(cand.Rendering)
 	if !manual && after >= tokens {
-		return reject(fmt.Errorf("candidate does not reduce the request (%d → %d tokens)", tokens, after))
+		return reject(fmt.Errorf("%w (%d → %d tokens)", errNoReduction, tokens, after))
 	}
 	p.st.checkpoints++
 	rec := Record{
@@ -590,6 +594,9 @@ func (p *Preflight) truncate(d int) {
 	p.setRendering(p.st.rendering[:keep:keep])
 	p.st.valDirty = true
 }
+
+// errNoReduction: an automatic candidate that is not strictly smaller (B2).
+var errNoReduction = errors.New("candidate does not reduce the request")
 
 var warned sync.Map
 

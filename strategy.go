@@ -164,7 +164,7 @@ type Record struct {
 	Steps          []string      `json:"steps,omitempty"`
 	Summary        string        `json:"-"`
 	Usage          []Usage       `json:"usage,omitempty"`
-	Trim           Trim          `json:"summary_trim,omitempty"`
+	Trim           Trim          `json:"summary_trim,omitzero"`
 	Duration       time.Duration `json:"-"`
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/ledger"
 )
 
 // DefaultKeepSteps is how many recent steps Mask leaves untouched (DESIGN
@@ -103,12 +104,12 @@ func replaceResults(cc *condense.CompactionContext, targets []target, budget int
 	cur := cc.Current
 	calls := callsByID(cur)
 	hist := cc.History
-	kp := newKeeper(cc, budget)
 	type pending struct {
 		target
 		tokens int
 		ref    string
-		group  int
+		items  []ledger.Item
+		skip   bool
 	}
 	var work []pending
 	for _, t := range targets {
@@ -125,24 +126,58 @@ func replaceResults(cc *condense.CompactionContext, targets []target, budget int
 		if n < minMaskTokens {
 			continue
 		}
-		g := kp.add(resultItems(calls[orig.CallID], orig, it.Index))
-		work = append(work, pending{target: t, tokens: n, ref: condense.RecallRef(it.Index, orig), group: g})
+		work = append(work, pending{target: t, tokens: n, ref: condense.RecallRef(it.Index, orig),
+			items: resultItems(calls[orig.CallID], orig, it.Index)})
 	}
-	if len(work) == 0 {
-		return nil, condense.ErrNothingToCompact
+	// Place the items (deduplicated, within the budget) in the placeholders;
+	// a placeholder that would not be smaller than its result is skipped and
+	// the items placed again without it, so no item is left only in a
+	// result that stays.
+	var texts []string
+	var nKept, nDemoted int
+	for round := 0; ; round++ {
+		kp := newKeeper(cc, budget)
+		groups := make([]int, len(work))
+		for i := range work {
+			groups[i] = -1
+			if !work[i].skip {
+				groups[i] = kp.add(work[i].items)
+			}
+		}
+		var kept [][]string
+		kept, nKept, nDemoted = kp.resolve()
+		texts = make([]string, len(work))
+		changed := false
+		for i := range work {
+			if work[i].skip {
+				continue
+			}
+			texts[i] = placeholder(verb, work[i].tokens, work[i].ref, kept[groups[i]])
+			ph := condense.ToolResult("", false, condense.Text(texts[i]))
+			if cc.CountMessage(&condense.Message{Role: condense.RoleTool, Parts: []condense.Part{ph}}) >= work[i].tokens {
+				work[i].skip, changed = true, true
+			}
+		}
+		if !changed || round == 3 {
+			break
+		}
 	}
-	kept, nKept, nDemoted := kp.resolve()
 	out := cur.Clone()
 	touched := map[int]bool{}
-	for _, w := range work {
+	for i, w := range work {
+		if w.skip || texts[i] == "" {
+			continue
+		}
 		it := &out[w.item]
 		if !touched[w.item] {
 			it.Message.Parts = append([]condense.Part(nil), it.Message.Parts...)
 			touched[w.item] = true
 		}
-		text := placeholder(verb, w.tokens, w.ref, kept[w.group])
 		p := &it.Message.Parts[w.part]
-		p.Content = []condense.Part{condense.Text(text)}
+		p.Content = []condense.Part{condense.Text(texts[i])}
+	}
+	if len(touched) == 0 {
+		return nil, condense.ErrNothingToCompact
 	}
 	for i := range touched {
 		old := out[i]
