@@ -34,6 +34,6 @@ func Example() {
 		_ = res.Request // send this to the model
 	}
 	// Output:
-	// call 20: [mask] 9363 → 5271 tokens
-	// call 29: [mask] 9276 → 5935 tokens
+	// call 20: [mask] 9363 → 5277 tokens
+	// call 29: [mask] 9282 → 5947 tokens
 }
