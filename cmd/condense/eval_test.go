@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/condense-dev/condense/eval"
 )
@@ -387,5 +388,30 @@ func TestEvalJudge(t *testing.T) {
 	}
 	if jf.Summary[wantWhale] == 0 {
 		t.Errorf("summary %+v", jf.Summary)
+	}
+}
+
+func TestProgress(t *testing.T) {
+	if got := progressLine("eval", 250, 1000, 3*time.Second); !strings.Contains(got, " 25% [") || !strings.Contains(got, "250/1000 steps 3s") {
+		t.Errorf("progress line %q", got)
+	}
+	if got := progressLine("eval", 1000, 1000, 0); strings.Contains(got, ">") || !strings.Contains(got, "100%") {
+		t.Errorf("full bar %q", got)
+	}
+	// Not a terminal: no bar, and finishing is immediate.
+	var buf strings.Builder
+	p := startProgress(&buf, "eval", 10)
+	p.add(10)
+	p.finish()
+	if buf.Len() != 0 || isTerminal(&buf) {
+		t.Errorf("progress drawn on a non-terminal: %q", buf.String())
+	}
+	f, err := os.CreateTemp(t.TempDir(), "stderr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if isTerminal(f) {
+		t.Error("a regular file is not a terminal")
 	}
 }
