@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"path/filepath"
 	"strings"
 )
 
@@ -48,6 +49,12 @@ func panel(b *strings.Builder, rep *Report, top int) {
 			peak = max(peak, t)
 		}
 	}
+	// Requests far over the limit (no compaction) would squash the lines
+	// that matter: the axis stops at twice the input limit and higher
+	// points are drawn on its top edge.
+	if rep.InputLimit > 0 {
+		peak = min(peak, 2*rep.InputLimit)
+	}
 	ymax := niceCeil(float64(peak) * 1.05)
 	xOf := func(step int) float64 {
 		if steps <= 1 {
@@ -55,11 +62,11 @@ func panel(b *strings.Builder, rep *Report, top int) {
 		}
 		return x0 + (x1-x0)*float64(step)/float64(steps-1)
 	}
-	yOf := func(tokens float64) float64 { return y0 - (y0-y1)*tokens/ymax }
+	yOf := func(tokens float64) float64 { return y0 - (y0-y1)*min(tokens, ymax)/ymax }
 
 	fmt.Fprintf(b, `<g class="panel">`+"\n")
 	fmt.Fprintf(b, `<text x="%d" y="%d" font-size="14" font-weight="bold">%s</text>`+"\n", marginLeft, top+22,
-		html.EscapeString(fmt.Sprintf("%s — tokens per request (%s, window %d)", rep.File, rep.Model, rep.Window)))
+		html.EscapeString(fmt.Sprintf("%s — tokens per request (%s, window %s)", filepath.Base(rep.File), rep.Model, shortTokens(float64(rep.Window)))))
 	// Axes with ticks.
 	fmt.Fprintf(b, `<line class="axis" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="black"/>`+"\n", x0, y0, x1, y0)
 	fmt.Fprintf(b, `<line class="axis" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="black"/>`+"\n", x0, y0, x0, y1)
@@ -104,7 +111,11 @@ func panel(b *strings.Builder, rep *Report, top int) {
 		// Legend.
 		lx, lyy := x1+16, y1+float64(i)*18
 		fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="2"/>`+"\n", lx, lyy, lx+20, lyy, color)
-		fmt.Fprintf(b, `<text class="legend" x="%.1f" y="%.1f">%s</text>`+"\n", lx+26, lyy+4, html.EscapeString(p.Name))
+		label := p.Name
+		if float64(p.Replay.PeakTokens) > ymax {
+			label += " (to " + shortTokens(float64(p.Replay.PeakTokens)) + ")"
+		}
+		fmt.Fprintf(b, `<text class="legend" x="%.1f" y="%.1f">%s</text>`+"\n", lx+26, lyy+4, html.EscapeString(label))
 	}
 	lyy := y1 + float64(len(rep.Policies))*18
 	fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="black" stroke-dasharray="6 4"/>`+"\n", x1+16, lyy, x1+36, lyy)
@@ -113,7 +124,7 @@ func panel(b *strings.Builder, rep *Report, top int) {
 	b.WriteString("</g>\n")
 }
 
-// niceCeil rounds v up to 1, 2 or 5 times a power of ten.
+// niceCeil rounds v up to a round multiple of a power of ten.
 func niceCeil(v float64) float64 {
 	if v <= 0 {
 		return 1
@@ -122,7 +133,7 @@ func niceCeil(v float64) float64 {
 	for p*10 <= v {
 		p *= 10
 	}
-	for _, m := range []float64{1, 2, 5, 10} {
+	for _, m := range []float64{1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10} {
 		if m*p >= v {
 			return m * p
 		}

@@ -70,15 +70,27 @@ type InspectCrossing struct {
 // transcript.
 type InspectStrategy struct {
 	Name string `json:"name"`
-	// Outcome is "compacted", "compacted (manual)", "nothing to compact" or
-	// "cannot fit".
+	// Outcome is "compacted", "nothing to compact" or "cannot fit" (or
+	// "error", with Error).
 	Outcome        string `json:"outcome"`
 	TokensBefore   int    `json:"tokens_before"`
 	TokensAfter    int    `json:"tokens_after"`
 	MessagesBefore int    `json:"messages_before"`
 	MessagesAfter  int    `json:"messages_after"`
 	Steps          string `json:"steps,omitempty"`
-	Error          string `json:"error,omitempty"`
+	// UnderThreshold: the preflight had no reason to compact; Manual is
+	// then what a manual compaction ("condense compact" of a session,
+	// B23) would do, when it does anything.
+	UnderThreshold bool           `json:"under_threshold,omitempty"`
+	Manual         *InspectManual `json:"manual,omitempty"`
+	Error          string         `json:"error,omitempty"`
+}
+
+// InspectManual is the result of a manual compaction.
+type InspectManual struct {
+	TokensAfter   int    `json:"tokens_after"`
+	MessagesAfter int    `json:"messages_after"`
+	Steps         string `json:"steps,omitempty"`
 }
 
 // InspectCheckpoints describes a compaction the agent already made.
@@ -234,22 +246,19 @@ func inspect(ctx context.Context, l *loaded, sum summarize.Summarizer, top int) 
 			rep.Strategies = append(rep.Strategies, is)
 			continue
 		}
-		// Under the threshold the preflight leaves the request alone; show
+		// Under the threshold the preflight leaves the request alone; say
 		// what a manual compaction would do.
+		is.Outcome, is.UnderThreshold = "nothing to compact", true
 		mres, err := pf.Compact(ctx, req, condense.CompactOptions{})
 		switch {
 		case err == nil:
-			is.Outcome = "compacted (manual)"
-			is.TokensAfter = mres.Tokens
-			is.MessagesAfter = len(mres.Request.Messages)
+			m := &InspectManual{TokensAfter: mres.Tokens, MessagesAfter: len(mres.Request.Messages)}
 			if len(mres.Records) > 0 {
-				is.MessagesBefore = mres.Records[0].MessagesBefore
-				is.Steps = strings.Join(mres.Records[len(mres.Records)-1].Steps, ",")
+				m.Steps = strings.Join(mres.Records[len(mres.Records)-1].Steps, ",")
 			}
+			is.Manual = m
 		case ctx.Err() != nil:
 			return nil, err
-		default:
-			is.Outcome = "nothing to compact"
 		}
 		rep.Strategies = append(rep.Strategies, is)
 	}
@@ -382,6 +391,14 @@ func printInspect(w io.Writer, rep *InspectReport) error {
 			note := s.Outcome
 			if s.Error != "" {
 				note += ": " + s.Error
+			}
+			if s.UnderThreshold {
+				note += " (under the threshold"
+				if m := s.Manual; m != nil {
+					note += fmt.Sprintf("; manually %s → %s tokens, %d → %d messages", condense.Thousands(s.TokensBefore),
+						condense.Thousands(m.TokensAfter), s.MessagesBefore, m.MessagesAfter)
+				}
+				note += ")"
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t\n", s.Name, note, condense.Thousands(s.TokensBefore), s.MessagesBefore)
 		default:
