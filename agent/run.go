@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -303,6 +304,14 @@ func (r *run) send(ctx context.Context, index int, fp string, res *condense.Resu
 		start := time.Now()
 		resp, err = r.generate(ctx, &res.Request)
 		if resp != nil {
+			// The history holds the answer as the journal will serve it, so
+			// that a resumed run's fingerprints match (JSON inputs are
+			// re-encoded, for one).
+			if resp.Message, err = journalForm(resp.Message); err != nil {
+				resp = nil
+			}
+		}
+		if resp != nil {
 			resp.Usage.CostUSD = r.cost(resp)
 			step.Usage = &resp.Usage
 			step.StopReason = string(resp.StopReason)
@@ -367,6 +376,19 @@ func (r *run) observe(res *condense.Result, resp *Response) {
 		est += r.counter.CountMessage(&res.Request.Messages[i])
 	}
 	o.Observe(est, resp.Usage.InputTokens)
+}
+
+// journalForm returns m as it reads back from a journal.
+func journalForm(m condense.Message) (condense.Message, error) {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return condense.Message{}, fmt.Errorf("agent: the model's answer cannot be journaled: %w", err)
+	}
+	var out condense.Message
+	if err := json.Unmarshal(b, &out); err != nil {
+		return condense.Message{}, fmt.Errorf("agent: the model's answer cannot be journaled: %w", err)
+	}
+	return out, nil
 }
 
 // servedResponse rebuilds a recorded answer (or error).
