@@ -149,7 +149,11 @@ func printEval(w io.Writer, out *EvalOutput, probes bool) error {
 		}
 		fmt.Fprintf(w, "%s: %s, %d messages, %d steps, %s tokens (%s, %s)\n", rep.File, rep.Format, rep.Messages, rep.Steps,
 			condense.Thousands(rep.Tokens), rep.Counter, exact)
-		fmt.Fprintf(w, "model %s: window %s, input limit %s, threshold %s", rep.Model, condense.Thousands(rep.Window),
+		model := rep.Model
+		if model == "" {
+			model = "(unnamed)"
+		}
+		fmt.Fprintf(w, "model %s: window %s, input limit %s, threshold %s", model, condense.Thousands(rep.Window),
 			condense.Thousands(rep.InputLimit), condense.Thousands(rep.Threshold))
 		if rep.Price != nil {
 			fmt.Fprintf(w, "; $%g in, $%g cached, $%g out per million tokens", rep.Price.Input, rep.Price.CachedInput, rep.Price.Output)
