@@ -9,6 +9,13 @@
 // session reads the file once to index where each message lies (checking
 // every line's CRC) but decodes no message: Messages decodes on demand.
 //
+// The file grows in preallocated, zero-filled chunks (PreallocChunk), so an
+// append overwrites blocks that already exist and its fdatasync flushes data
+// without a metadata journal commit: on ext4 that is several times cheaper
+// than a sync that also extends the file. Zero bytes after the last line
+// are that preallocation, not data (a record line never holds a zero byte);
+// a clean Close trims them.
+//
 // A session is locked for writing with flock(2) on its file: a second
 // writer, in this process or another, gets store.ErrLocked.
 package jsonl
@@ -28,6 +35,9 @@ import (
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/store"
 )
+
+// PreallocChunk is how much the file grows at a time, zero-filled.
+const PreallocChunk = 4 << 20
 
 // File is what the store needs of a session file. Tests wrap the real one
 // (Options.WrapFile) to inject faults.
@@ -126,7 +136,12 @@ func (s *Store) load(f *os.File, path, id string) (*log, error) {
 	if err != nil {
 		return nil, err
 	}
-	ix, err := scan(data, id)
+	physical := int64(len(data))
+	end := len(data)
+	for end > 0 && data[end-1] == 0 {
+		end--
+	}
+	ix, err := scan(data[:end], id)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -151,20 +166,22 @@ func (s *Store) load(f *os.File, path, id string) (*log, error) {
 			return nil, err
 		}
 		ix.size = int64(len(h))
-	case ix.size < int64(len(data)):
+		physical = ix.size
+	case ix.size < int64(end):
 		s.log.Warn("condense/jsonl: dropping a torn tail left by a crash", "file", path,
-			"bytes", int64(len(data))-ix.size, "lines", ix.tornLines, "kept_messages", len(ix.offs))
+			"bytes", int64(end)-ix.size, "lines", ix.tornLines, "kept_messages", len(ix.offs))
 		if err := file.Truncate(ix.size); err != nil {
 			return nil, err
 		}
 		if err := file.Sync(); err != nil {
 			return nil, err
 		}
+		physical = ix.size
 	}
 	if s.opts.WrapFile != nil {
 		file = s.opts.WrapFile(path, file)
 	}
-	l := &log{f: file, path: path, ix: ix}
+	l := &log{f: file, path: path, ix: ix, alloc: physical}
 	l.cond = sync.NewCond(&l.mu)
 	return l, nil
 }
@@ -190,6 +207,9 @@ type log struct {
 	// dirty: a failed write may have left bytes after ix.size; the next
 	// write truncates them first.
 	dirty bool
+	// alloc is the file's physical size: ix.size plus zero-filled
+	// preallocation. Only the committing goroutine touches it.
+	alloc int64
 
 	// group commit
 	queue   []*pending
@@ -366,6 +386,10 @@ func (l *log) commit() {
 	var err error
 	if dirty {
 		err = l.f.Truncate(size)
+		l.alloc = size
+	}
+	if err == nil && size+int64(len(buf)) > l.alloc {
+		err = l.grow(size + int64(len(buf)))
 	}
 	if err == nil && len(buf) > 0 {
 		var w int
@@ -382,6 +406,7 @@ func (l *log) commit() {
 		// Take back whatever reached the file; if that fails too, the
 		// next write tries again (and open drops a torn tail anyway).
 		dirty = l.f.Truncate(size) != nil
+		l.alloc = size
 	} else {
 		dirty = false
 	}
@@ -420,6 +445,23 @@ func (l *log) commit() {
 	l.cond.Broadcast()
 }
 
+// grow extends the file with zeros to a multiple of PreallocChunk past
+// need. The zeros are written (not just allocated), so later appends are
+// plain overwrites; the commit's sync makes them durable.
+func (l *log) grow(need int64) error {
+	target := (need + PreallocChunk - 1) / PreallocChunk * PreallocChunk
+	zeros := make([]byte, 1<<20)
+	for off := l.alloc; off < target; {
+		n := min(int64(len(zeros)), target-off)
+		if _, err := l.f.WriteAt(zeros[:n], off); err != nil {
+			return err
+		}
+		off += n
+	}
+	l.alloc = target
+	return nil
+}
+
 func (l *log) Close() error {
 	l.mu.Lock()
 	for l.writing {
@@ -430,6 +472,12 @@ func (l *log) Close() error {
 		return nil
 	}
 	l.closed = true
+	size, alloc := l.ix.size, l.alloc
 	l.mu.Unlock()
+	if alloc > size {
+		// Trim the preallocation; if this does not reach the disk, the
+		// zeros are read as preallocation again on open.
+		l.f.Truncate(size)
+	}
 	return l.f.Close()
 }

@@ -92,7 +92,7 @@ func TestTornTail(t *testing.T) {
 			return bytes.Join(ls[:5], nil)
 		}, 2},
 		{"garbage after the last batch", func(d []byte) []byte { return append(d, "{\"k\":\"m\",\"i\":7,\"m\":{\"role\":\"us"...) }, 7},
-		{"zeros after the last batch", func(d []byte) []byte { return append(d, make([]byte, 100)...) }, 7},
+		{"zeros after a torn line", func(d []byte) []byte { return append(d[:len(d)-9], make([]byte, 100)...) }, 5},
 		{"checksum mismatch on the last line", func(d []byte) []byte {
 			d = bytes.Clone(d)
 			d[len(d)-30] ^= 1
@@ -132,6 +132,29 @@ func TestTornTail(t *testing.T) {
 			}
 			l.Close()
 		})
+	}
+}
+
+func TestPreallocatedZeros(t *testing.T) {
+	dir := t.TempDir()
+	path := fill(t, dir)
+	data, _ := os.ReadFile(path)
+	os.WriteFile(path, append(data, make([]byte, 4096)...), 0o644)
+	l, logged, err := reopen(t, dir)
+	if err != nil || l.Len() != 7 || logged != "" {
+		t.Fatalf("len %d, err %v, log %q", l.Len(), err, logged)
+	}
+	if _, err := l.Append(context.Background(), store.Batch{Messages: batch("d", 1)}); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	l, _, err = reopen(t, dir)
+	if err != nil || l.Len() != 8 {
+		t.Fatalf("after append: len %d, err %v", l.Len(), err)
+	}
+	l.Close()
+	if data, _ := os.ReadFile(path); data[len(data)-1] != '\n' {
+		t.Fatal("Close left the preallocation")
 	}
 }
 

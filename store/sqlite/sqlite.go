@@ -36,6 +36,7 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -45,6 +46,9 @@ import (
 
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
 )
+
+// insertRows is the most rows one INSERT statement carries.
+const insertRows = 200
 
 // LeaseTTL is how long a session's write lease lasts without renewal.
 const LeaseTTL = 30 * time.Second
@@ -451,11 +455,17 @@ func (s *Store) write(ps []*pending) (err error) {
 			tx.Rollback()
 		}
 	}()
-	insMsg, err := tx.PrepareContext(ctx, `INSERT INTO messages(session, idx, data) VALUES(?, ?, ?)`)
-	if err != nil {
+	// Messages go in multi-row INSERTs of up to insertRows rows.
+	var args []any
+	flush := func() error {
+		if len(args) == 0 {
+			return nil
+		}
+		q := "INSERT INTO messages(session, idx, data) VALUES" + strings.Repeat("(?, ?, ?),", len(args)/3-1) + "(?, ?, ?)"
+		_, err := tx.ExecContext(ctx, q, args...)
+		args = args[:0]
 		return err
 	}
-	defer insMsg.Close()
 	checked := map[*log]bool{}
 	for _, p := range ps {
 		l := p.l
@@ -468,8 +478,11 @@ func (s *Store) write(ps []*pending) (err error) {
 			checked[l] = true
 		}
 		for i, raw := range p.msgs {
-			if _, err := insMsg.ExecContext(ctx, l.id, p.first+i, raw); err != nil {
-				return err
+			args = append(args, l.id, p.first+i, raw)
+			if len(args) >= 3*insertRows {
+				if err := flush(); err != nil {
+					return err
+				}
 			}
 		}
 		if p.cp != nil {
@@ -486,6 +499,9 @@ func (s *Store) write(ps []*pending) (err error) {
 				return err
 			}
 		}
+	}
+	if err := flush(); err != nil {
+		return err
 	}
 	if s.opts.BeforeCommit != nil {
 		if err := s.opts.BeforeCommit(); err != nil {
