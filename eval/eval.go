@@ -80,7 +80,9 @@ type PolicyReport struct {
 	Strategy string  `json:"strategy"`
 	Fraction float64 `json:"fraction,omitempty"`
 	// Final is the rendering after the whole transcript: what "condense
-	// compact" would send.
+	// compact" would send. When it does not fit (Final.Fits is false) it is
+	// the smallest rendering the policy reached, which cannot be sent; for
+	// "none" that is the transcript itself.
 	Final Final `json:"final"`
 	// Retention of the extractor's specifics by Final's rendering (a).
 	Retention Retention `json:"retention"`
