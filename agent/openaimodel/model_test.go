@@ -1,0 +1,236 @@
+package openaimodel_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"go.uber.org/goleak"
+
+	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/agent"
+	"github.com/condense-dev/condense/agent/openaimodel"
+	"github.com/condense-dev/condense/journal"
+	"github.com/condense-dev/condense/summarize"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// exchange is one recorded answer: a status and a testdata body.
+type exchange struct {
+	status int
+	file   string
+}
+
+// server answers /v1/messages with the exchanges in order and keeps the
+// request bodies.
+type server struct {
+	t      *testing.T
+	mu     sync.Mutex
+	script []exchange
+	bodies []map[string]any
+	srv    *httptest.Server
+}
+
+func newServer(t *testing.T, script ...exchange) *server {
+	s := &server{t: t, script: script}
+	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
+			http.Error(w, "unexpected "+r.Method+" "+r.URL.Path, http.StatusNotFound)
+			return
+		}
+		if r.Header.Get("Authorization") != "Bearer test-key" {
+			http.Error(w, "missing headers", http.StatusUnauthorized)
+			return
+		}
+		b, _ := io.ReadAll(r.Body)
+		var body map[string]any
+		json.Unmarshal(b, &body)
+		s.mu.Lock()
+		n := len(s.bodies)
+		s.bodies = append(s.bodies, body)
+		s.mu.Unlock()
+		if n >= len(s.script) {
+			http.Error(w, "no more exchanges", http.StatusInternalServerError)
+			return
+		}
+		ex := s.script[n]
+		data, err := os.ReadFile(filepath.Join("testdata", ex.file))
+		if err != nil {
+			t.Error(err)
+		}
+		if strings.HasSuffix(ex.file, ".sse") {
+			w.Header().Set("Content-Type", "text/event-stream")
+		} else {
+			w.Header().Set("Content-Type", "application/json")
+		}
+		w.WriteHeader(ex.status)
+		w.Write(data)
+	}))
+	t.Cleanup(s.srv.Close)
+	return s
+}
+
+func (s *server) model() *openaimodel.Model {
+	return openaimodel.New(openaimodel.Options{APIKey: "test-key", BaseURL: s.srv.URL + "/v1", HTTPClient: s.srv.Client(), MaxRetries: -1})
+}
+
+func request() *condense.Request {
+	return &condense.Request{
+		Model:  "gpt-4o",
+		System: "You handle billing tickets.",
+		Tools:  []condense.Tool{{Name: "lookup", Description: "Look an order up.", InputSchema: json.RawMessage(`{"type":"object","properties":{"order":{"type":"string"}},"required":["order"]}`)}},
+		Messages: []condense.Message{
+			condense.UserText("Why was I charged twice?"),
+			{Role: condense.RoleAssistant, Parts: []condense.Part{condense.Text("Checking."), condense.ToolCall("toolu_0", "lookup", json.RawMessage(`{"order":"o-1"}`))}},
+			{Role: condense.RoleTool, Parts: []condense.Part{condense.ToolResult("toolu_0", false, condense.Text("order o-1: not found"))}},
+			{Role: condense.RoleTool, Parts: []condense.Part{condense.ToolResult("toolu_x", true, condense.Text("second result"))}},
+		},
+		MaxOutputTokens: 1024,
+	}
+}
+
+func TestGenerateToolUse(t *testing.T) {
+	s := newServer(t, exchange{200, "chat_tool_calls.json"})
+	resp, err := s.model().Generate(context.Background(), request())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := resp.Message.Parts
+	if len(p) != 2 || p[0].Text != "Let me look the order up." || p[1].ID != "call_7f3a" || p[1].Name != "lookup" || string(compact(p[1].Input)) != `{"order":"o-7"}` {
+		t.Fatalf("parts %+v", p)
+	}
+	if resp.StopReason != agent.StopToolUse || resp.Model != "gpt-4o-2024-08-06" {
+		t.Fatalf("stop %q model %q", resp.StopReason, resp.Model)
+	}
+	if u := resp.Usage; u.InputTokens != 1712 || u.CacheReadTokens != 1280 || u.OutputTokens != 57 {
+		t.Fatalf("usage %+v", u)
+	}
+	// The request on the wire: the system text first, the assistant's
+	// tool calls, one tool message per result, the output cap.
+	body := s.bodies[0]
+	if body["max_completion_tokens"].(float64) != 1024 || body["model"] != "gpt-4o" {
+		t.Fatalf("body %v", body)
+	}
+	msgs := body["messages"].([]any)
+	roles := []string{}
+	for _, m := range msgs {
+		roles = append(roles, m.(map[string]any)["role"].(string))
+	}
+	if strings.Join(roles, " ") != "system user assistant tool tool" {
+		t.Fatalf("roles on the wire: %v", roles)
+	}
+	call := msgs[2].(map[string]any)["tool_calls"].([]any)[0].(map[string]any)
+	if call["id"] != "toolu_0" || call["function"].(map[string]any)["arguments"] != `{"order":"o-1"}` {
+		t.Fatalf("tool call on the wire: %v", call)
+	}
+	if msgs[3].(map[string]any)["tool_call_id"] != "toolu_0" || msgs[3].(map[string]any)["content"] != "order o-1: not found" {
+		t.Fatalf("tool result on the wire: %v", msgs[3])
+	}
+	tools := body["tools"].([]any)
+	if tools[0].(map[string]any)["function"].(map[string]any)["parameters"].(map[string]any)["required"] == nil {
+		t.Fatalf("tool schema lost: %v", tools[0])
+	}
+}
+
+// The stream accumulates to the same response as the recorded JSON answer.
+func TestStreamAccumulatesToGenerate(t *testing.T) {
+	s := newServer(t, exchange{200, "chat_tool_calls.json"}, exchange{200, "stream_tool_calls.sse"})
+	m := s.model()
+	want, err := m.Generate(context.Background(), request())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := agent.Accumulate(m.Stream(context.Background(), request()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want.Message.Parts[1].Input = compact(want.Message.Parts[1].Input)
+	got.Message.Parts[1].Input = compact(got.Message.Parts[1].Input)
+	a, _ := json.Marshal(want)
+	b, _ := json.Marshal(got)
+	if string(a) != string(b) {
+		t.Fatalf("streamed:\n%s\nwant:\n%s", b, a)
+	}
+	if s.bodies[1]["stream"] != true || s.bodies[1]["stream_options"] == nil {
+		t.Fatalf("stream request body: %v", s.bodies[1])
+	}
+}
+
+func TestErrorsAreTyped(t *testing.T) {
+	s := newServer(t, exchange{400, "error_400_context.json"}, exchange{429, "error_429.json"}, exchange{400, "error_400_context.json"})
+	m := s.model()
+	_, err := m.Generate(context.Background(), request())
+	var ae *summarize.APIError
+	if !errors.As(err, &ae) || !errors.Is(err, summarize.ErrContextTooLarge) || ae.Status != 400 || !strings.Contains(ae.Message, "maximum context length") {
+		t.Fatalf("400 too long: %v", err)
+	}
+	if _, err := m.Generate(context.Background(), request()); !errors.Is(err, summarize.ErrRateLimited) {
+		t.Fatalf("429: %v", err)
+	}
+	_, err = agent.Accumulate(m.Stream(context.Background(), request()))
+	if !errors.Is(err, summarize.ErrContextTooLarge) {
+		t.Fatalf("streamed 400: %v", err)
+	}
+}
+
+// The agent's loop over the adapter, streamed and not: a tool call, then
+// the answer; replaying the journal needs no server.
+func TestReplayAgentOverAnthropic(t *testing.T) {
+	for _, stream := range []bool{false, true} {
+		script := []exchange{{200, "chat_tool_calls.json"}, {200, "chat_final.json"}}
+		if stream {
+			script = []exchange{{200, "stream_tool_calls.sse"}, {200, "stream_final.sse"}}
+		}
+		s := newServer(t, script...)
+		st := journal.NewMemory()
+		lookup := agent.NewTool("lookup", "Look an order up.", func(ctx context.Context, in struct {
+			Order string `json:"order"`
+		}) (string, error) {
+			return "order " + in.Order + ": charged twice", nil
+		})
+		a := &agent.Agent{Model: s.model(), Tools: []agent.Tool{lookup}, Journal: st}
+		req := condense.Request{Model: "gpt-4o", Messages: []condense.Message{condense.UserText("Why was I charged twice?")}}
+		var opts []agent.RunOption
+		var events int
+		if stream {
+			opts = append(opts, agent.WithStream(func(agent.StreamEvent) { events++ }))
+		}
+		res, err := a.Run(context.Background(), req, append(opts, agent.WithRunID("a1"))...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Text() != "Refund the second charge." || res.ToolCalls != 1 || res.Usage.OutputTokens != 66 || res.Usage.CacheReadTokens != 2500 {
+			t.Fatalf("stream=%v: %q, %d tool calls, usage %+v", stream, res.Text(), res.ToolCalls, res.Usage)
+		}
+		if stream && events < 6 {
+			t.Fatalf("%d stream events", events)
+		}
+		// The tool result went back as a tool message.
+		msgs := s.bodies[1]["messages"].([]any)
+		tr := msgs[2].(map[string]any)
+		if tr["role"] != "tool" || tr["tool_call_id"] != "call_7f3a" || tr["content"] != "order o-7: charged twice" {
+			t.Fatalf("tool result on the wire: %v", tr)
+		}
+		s.srv.Close()
+		a.Model = nil
+		if _, err := a.Run(context.Background(), req, append(opts, agent.WithRunID("a1"), agent.Verify())...); err != nil {
+			t.Fatalf("stream=%v: replay: %v", stream, err)
+		}
+	}
+}
+
+func compact(b []byte) []byte {
+	var v any
+	json.Unmarshal(b, &v)
+	out, _ := json.Marshal(v)
+	return out
+}
