@@ -1,8 +1,11 @@
 package eval
 
 import (
+	"encoding/json"
 	"errors"
 	"testing"
+
+	"github.com/condense-dev/condense"
 )
 
 func FuzzParseProbes(f *testing.F) {
@@ -40,6 +43,29 @@ func FuzzParsePrices(f *testing.F) {
 		for m, p := range ps {
 			if p.Input < 0 || p.CachedInput < 0 || p.Output < 0 {
 				t.Fatalf("accepted a negative price for %q: %+v", m, p)
+			}
+		}
+	})
+}
+
+// FuzzExtract checks the property retention rests on: every specific the
+// extractor finds in a history occurs in that history's flattened text, so
+// a rendering that keeps everything retains 100%.
+func FuzzExtract(f *testing.F) {
+	for _, s := range []string{"--- FAIL: TestX (0.01s)\n\tx_test.go:3: panic: boom", "$ go test ./...\nok 12 MB 3ms",
+		`{"output":"a/b.go:1: undefined: x\n"}`, "money.HalfEven 3f9e2c1a µs 50% ./cmd/main.go", "\xff\xfe/a/\xc2b.go"} {
+		f.Add(s, `{"command":"make test"}`)
+	}
+	f.Fuzz(func(t *testing.T, text, input string) {
+		msgs := []condense.Message{
+			condense.UserText(text),
+			{Role: condense.RoleAssistant, Parts: []condense.Part{condense.ToolCall("c1", "Bash", json.RawMessage(input))}},
+			{Role: condense.RoleTool, Parts: []condense.Part{condense.ToolResult("c1", false, condense.Text(text))}},
+		}
+		idx := NewIndex(Flatten(msgs))
+		for _, s := range Extract(msgs) {
+			if s.Text == "" || !idx.Contains(s.Text) {
+				t.Fatalf("%+v is not in the flattened history", s)
 			}
 		}
 	})
