@@ -213,7 +213,7 @@ type eventJSON struct {
 	Seq        int64           `json:"seq"`
 	Run        string          `json:"run"`
 	Kind       Kind            `json:"kind"`
-	Time       time.Time       `json:"time"`
+	Time       time.Time       `json:"time,omitzero"`
 	DurationNS int64           `json:"duration_ns,omitempty"`
 	Payload    json.RawMessage `json:"payload"`
 }

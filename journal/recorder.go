@@ -223,6 +223,7 @@ func (r *Recorder) Serve(want Step) (*Step, error) {
 		return nil, nil
 	}
 	rec := r.recorded[r.pos]
+	got.Seq = rec.Seq
 	if rec.Kind == KindStepDone && rec.Step.Summarize() && !want.Summarize() {
 		return nil, &DivergenceError{Seq: rec.Seq, Want: &rec, Got: &got, Err: ErrCompactionNotConsumed}
 	}
