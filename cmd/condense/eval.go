@@ -13,6 +13,9 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/eval"
 	"github.com/condense-dev/condense/tokens"
@@ -351,11 +354,9 @@ func judgeSummary(m map[string]int) string {
 	return strings.Join(parts, ", ")
 }
 
-// progress shows a progress bar on stderr for work that takes over a
-// second, only when stderr is a terminal. It is drawn by hand:
-// github.com/schollz/progressbar/v3 needs golang.org/x/term, whose
-// golang.org/x/sys (v0.49.0, required by modernc.org/sqlite) requires
-// "go 1.26.0", and the module's go directive stays "go 1.26".
+// progress shows a progress bar (github.com/schollz/progressbar/v3) on
+// stderr for work that takes over a second, only when stderr is a
+// terminal.
 type progress struct {
 	total int64
 	done  atomic.Int64
@@ -363,9 +364,13 @@ type progress struct {
 	wg    sync.WaitGroup
 }
 
+// progressDelay is how long work runs before its bar appears.
+const progressDelay = time.Second
+
 func startProgress(stderr io.Writer, desc string, total int64) *progress {
 	p := &progress{total: total, stop: make(chan struct{})}
-	if total <= 0 || !isTerminal(stderr) {
+	f, ok := stderr.(*os.File)
+	if !ok || total <= 0 || !term.IsTerminal(int(f.Fd())) {
 		return p
 	}
 	p.wg.Add(1)
@@ -374,44 +379,25 @@ func startProgress(stderr io.Writer, desc string, total int64) *progress {
 		select {
 		case <-p.stop:
 			return
-		case <-time.After(time.Second):
+		case <-time.After(progressDelay):
 		}
-		start := time.Now().Add(-time.Second)
+		bar := progressbar.NewOptions64(total, progressbar.OptionSetWriter(f), progressbar.OptionSetDescription(desc),
+			progressbar.OptionShowCount(), progressbar.OptionSetItsString("steps"), progressbar.OptionShowIts(),
+			progressbar.OptionSetElapsedTime(true), progressbar.OptionSetPredictTime(true),
+			progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
 		tick := time.NewTicker(100 * time.Millisecond)
 		defer tick.Stop()
 		for {
 			select {
 			case <-p.stop:
-				fmt.Fprintf(stderr, "\r\033[K")
+				_ = bar.Finish()
 				return
 			case <-tick.C:
-				fmt.Fprintf(stderr, "\r\033[K%s", progressLine(desc, p.done.Load(), p.total, time.Since(start)))
+				_ = bar.Set64(p.done.Load())
 			}
 		}
 	}()
 	return p
-}
-
-// progressLine draws "eval  42% [=========>          ] 420/1000 steps 3s".
-func progressLine(desc string, done, total int64, elapsed time.Duration) string {
-	const width = 30
-	done = min(max(done, 0), total)
-	fill := int(done * width / max(total, 1))
-	bar := strings.Repeat("=", fill)
-	if fill < width {
-		bar += ">" + strings.Repeat(" ", width-fill-1)
-	}
-	return fmt.Sprintf("%s %3d%% [%s] %d/%d steps %s", desc, done*100/max(total, 1), bar, done, total, elapsed.Round(time.Second))
-}
-
-// isTerminal reports whether w is a character device (a terminal).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 func (p *progress) add(n int) { p.done.Add(int64(n)) }
