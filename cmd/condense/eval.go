@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -56,6 +57,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	asJSON := fs.Bool("json", false, "print JSON")
 	judgeName := fs.String("judge", "", "ask a model the probes against the full and the compacted context: anthropic or openai")
 	judgeModel := fs.String("judge-model", "", "the judge's model (default: claude-sonnet-4-5 or gpt-4.1)")
+	judgePolicy := fs.String("judge-policy", "default", "the policy whose compacted context the judge is asked against: "+strings.Join(policyList(), ", "))
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -82,6 +84,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		if _, err := newJudge(*judgeName, *judgeModel, nil); err != nil {
 			return err
+		}
+		if !slices.Contains(policyList(), *judgePolicy) {
+			return usagef("unknown --judge-policy %q (one of %s)", *judgePolicy, strings.Join(policyList(), ", "))
 		}
 	}
 	ts := make([]eval.Transcript, 0, len(pos))
@@ -117,7 +122,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 	if *judgeName != "" {
 		for i, rep := range reports {
-			jf, err := judgeReport(ctx, *judgeName, *judgeModel, &ts[i], rep, "default")
+			jf, err := judgeReport(ctx, *judgeName, *judgeModel, &ts[i], rep, *judgePolicy)
 			if err != nil {
 				return err
 			}
@@ -274,6 +279,15 @@ func clip(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
+}
+
+// policyList names the compared policies.
+func policyList() []string {
+	var names []string
+	for _, p := range eval.DefaultPolicies(nil) {
+		names = append(names, p.Name)
+	}
+	return names
 }
 
 // judgeModels are the judges' default models.

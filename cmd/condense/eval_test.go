@@ -268,6 +268,9 @@ func TestEvalUsage(t *testing.T) {
 	}
 	badProbes := write("bad.json", `[{"category": "path", "text": "a.go"}, {"category": "path"}]`)
 	badPrices := write("prices.json", `{"gpt-4o": {"input": "cheap"}}`)
+	goodProbes := write("good.json", `[{"category": "path", "text": "a.go"}]`)
+	t.Setenv("ANTHROPIC_API_KEY", "k")
+	t.Setenv("OPENAI_API_KEY", "")
 	ok := samples + "claude-code.jsonl"
 	for _, tt := range []struct {
 		args []string
@@ -281,6 +284,9 @@ func TestEvalUsage(t *testing.T) {
 		{[]string{"eval", samples + "openai-array.json"}, "--window"},
 		{[]string{"eval", "--model", "no-such-model-7", ok}, "--window"},
 		{[]string{"eval", "--judge", "anthropic", ok}, "--probes"},
+		{[]string{"eval", "--judge", "nobody", "--probes", goodProbes, ok}, "--judge"},
+		{[]string{"eval", "--judge", "openai", "--probes", goodProbes, ok}, "OPENAI_API_KEY"},
+		{[]string{"eval", "--judge", "anthropic", "--judge-policy", "magic", "--probes", goodProbes, ok}, "--judge-policy"},
 		{[]string{"eval", "--fraction", "2", ok}, "fraction"},
 		{[]string{"eval", "--summarizer", "nope", ok}, "summarizer"},
 	} {
@@ -355,6 +361,7 @@ func TestEvalJudge(t *testing.T) {
 	defer srv.Close()
 	t.Setenv("ANTHROPIC_BASE_URL", srv.URL)
 	t.Setenv("ANTHROPIC_API_KEY", "k")
+	t.Setenv("OPENAI_API_KEY", "")
 
 	dir := t.TempDir()
 	session := handMade(t, dir)
@@ -362,7 +369,7 @@ func TestEvalJudge(t *testing.T) {
 	if err := os.WriteFile(probes, []byte(`[{"category": "fact", "text": "the blue whale sings at dawn"}, {"category": "task", "text": "Tidy the repository."}]`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res := evalJSON(t, "--format", "condense", "--window", "6k", "--reserve", "1k", "--probes", probes, "--judge", "anthropic", session)
+	res := evalJSON(t, "--format", "condense", "--window", "6k", "--reserve", "1k", "--probes", probes, "--judge", "anthropic", "--judge-policy", "default", session)
 	if len(res.Judge) != 1 || res.Judge[0].Policy != "default" || len(res.Judge[0].Verdicts) != 2 {
 		t.Fatalf("judge: %+v", res.Judge)
 	}
