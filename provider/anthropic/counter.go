@@ -3,11 +3,15 @@ package anthropic
 import (
 	"cmp"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/provider/internal/apicount"
@@ -101,7 +105,8 @@ func (c *Counter) CountOverhead(system string, tools []condense.Tool) int {
 // Stats returns how the counter has answered so far.
 func (c *Counter) Stats() CounterStats { return c.c.Stats() }
 
-// countBackend talks to the count_tokens endpoint.
+// countBackend talks to the count_tokens endpoint through the SDK's
+// Messages.CountTokens.
 type countBackend struct {
 	client *client
 	model  string
@@ -111,29 +116,56 @@ type countBackend struct {
 	base map[string]int // baseline counts by scaffold key
 }
 
-var dot = message{Role: "user", Content: []contentBlock{{Type: "text", Text: "."}}}
+// message is a request message being built: its role and blocks.
+type message struct {
+	role    string
+	content []anthropic.ContentBlockParamUnion
+}
+
+func (m message) param() anthropic.MessageParam {
+	if m.role == "assistant" {
+		return anthropic.NewAssistantMessage(m.content...)
+	}
+	return anthropic.NewUserMessage(m.content...)
+}
+
+func textBlock(s string) anthropic.ContentBlockParamUnion { return anthropic.NewTextBlock(s) }
+
+var dot = message{role: "user", content: []anthropic.ContentBlockParamUnion{textBlock(".")}}
 
 func (b *countBackend) count(ctx context.Context, system string, tools []condense.Tool, msgs []message) (int, error) {
-	req := messagesRequest{Model: b.model, Messages: msgs}
+	req := anthropic.MessageCountTokensParams{Model: anthropic.Model(b.model)}
+	for _, m := range msgs {
+		req.Messages = append(req.Messages, m.param())
+	}
 	if system != "" {
-		req.System = []contentBlock{{Type: "text", Text: system}}
+		req.System.OfTextBlockArray = []anthropic.TextBlockParam{{Text: system}}
 	}
 	for _, t := range tools {
 		schema := t.InputSchema
 		if !json.Valid(schema) {
 			schema = json.RawMessage(`{"type":"object"}`)
 		}
-		req.Tools = append(req.Tools, tool{Name: t.Name, Description: t.Description, InputSchema: schema})
+		tp := &anthropic.ToolParam{
+			Name: t.Name,
+			// The schema is sent as the tool declares it.
+			InputSchema: param.Override[anthropic.ToolInputSchemaParam](schema),
+		}
+		if t.Description != "" {
+			tp.Description = anthropic.String(t.Description)
+		}
+		req.Tools = append(req.Tools, anthropic.MessageCountTokensToolUnionParam{OfTool: tp})
 	}
-	var resp countResponse
+	var resp *anthropic.MessageTokensCount
 	err := retry.Do(ctx, b.policy, func(ctx context.Context) error {
-		resp = countResponse{}
-		return b.client.post(ctx, "/v1/messages/count_tokens", &req, &resp)
+		var err error
+		resp, err = b.client.sdk.Messages.CountTokens(ctx, req)
+		return classify(err)
 	})
 	if err != nil {
 		return 0, err
 	}
-	return resp.InputTokens, nil
+	return int(resp.InputTokens), nil
 }
 
 func (b *countBackend) Overhead(ctx context.Context, system string, tools []condense.Tool) (int, error) {
@@ -145,12 +177,12 @@ func (b *countBackend) Message(ctx context.Context, m *condense.Message) (int, e
 	if !ok {
 		return 0, apicount.ErrUnsupported
 	}
-	if len(msg.Content) == 0 {
+	if len(msg.content) == 0 {
 		// The API takes no empty message; one character stands in, so the
 		// count is the message's framing and a token.
-		msg.Content = []contentBlock{{Type: "text", Text: "."}}
+		msg.content = []anthropic.ContentBlockParamUnion{textBlock(".")}
 	}
-	prefix, key := scaffold(msg.Role, calls)
+	prefix, key := scaffold(msg.role, calls)
 	total, err := b.count(ctx, "", nil, append(prefix, msg))
 	if err != nil {
 		return 0, err
@@ -179,13 +211,13 @@ func scaffold(role string, calls []string) ([]message, string) {
 		return []message{dot}, "assistant"
 	}
 	if len(calls) == 0 {
-		return []message{dot, {Role: "assistant", Content: []contentBlock{{Type: "text", Text: "."}}}}, "user"
+		return []message{dot, {role: "assistant", content: []anthropic.ContentBlockParamUnion{textBlock(".")}}}, "user"
 	}
-	stubs := make([]contentBlock, len(calls))
+	stubs := make([]anthropic.ContentBlockParamUnion, len(calls))
 	for i, id := range calls {
-		stubs[i] = contentBlock{Type: "tool_use", ID: id, Name: "tool", Input: json.RawMessage(`{}`)}
+		stubs[i] = anthropic.NewToolUseBlock(id, json.RawMessage(`{}`), "tool")
 	}
-	return []message{dot, {Role: "assistant", Content: stubs}}, "results:" + strings.Join(calls, ",")
+	return []message{dot, {role: "assistant", content: stubs}}, "results:" + strings.Join(calls, ",")
 }
 
 // toMessage converts m to the Messages API's form and returns the ids of
@@ -200,13 +232,13 @@ func toMessage(m *condense.Message) (msg message, calls []string, ok bool) {
 	if m.Role == condense.RoleAssistant {
 		role = "assistant"
 	}
-	var results, rest []contentBlock
+	var results, rest []anthropic.ContentBlockParamUnion
 	for i := range m.Parts {
 		p := &m.Parts[i]
 		switch p.Type {
 		case condense.PartText:
 			if p.Text != "" {
-				rest = append(rest, contentBlock{Type: "text", Text: p.Text})
+				rest = append(rest, textBlock(p.Text))
 			}
 		case condense.PartToolCall:
 			input := p.Input
@@ -214,68 +246,75 @@ func toMessage(m *condense.Message) (msg message, calls []string, ok bool) {
 				input = json.RawMessage(`{}`)
 			}
 			if role == "assistant" {
-				rest = append(rest, contentBlock{Type: "tool_use", ID: p.ID, Name: p.Name, Input: input})
+				rest = append(rest, anthropic.NewToolUseBlock(p.ID, input, p.Name))
 			} else {
-				rest = append(rest, contentBlock{Type: "text", Text: fmt.Sprintf("%s(%s)", p.Name, p.Input)})
+				rest = append(rest, textBlock(fmt.Sprintf("%s(%s)", p.Name, p.Input)))
 			}
 		case condense.PartToolResult:
 			if role == "assistant" {
 				return message{}, nil, false
 			}
-			results = append(results, contentBlock{Type: "tool_result", ToolUseID: p.CallID,
-				Content: resultBlocks(p.Content), IsError: p.IsError})
+			r := &anthropic.ToolResultBlockParam{ToolUseID: p.CallID, Content: resultBlocks(p.Content)}
+			if p.IsError {
+				r.IsError = anthropic.Bool(true)
+			}
+			results = append(results, anthropic.ContentBlockParamUnion{OfToolResult: r})
 			calls = append(calls, p.CallID)
 		case condense.PartThinking:
 			switch {
 			case role != "assistant":
 				if p.Text != "" {
-					rest = append(rest, contentBlock{Type: "text", Text: p.Text})
+					rest = append(rest, textBlock(p.Text))
 				}
 			case p.Redacted != "":
-				rest = append(rest, contentBlock{Type: "redacted_thinking", Data: p.Redacted})
+				rest = append(rest, anthropic.NewRedactedThinkingBlock(p.Redacted))
 			default:
-				rest = append(rest, contentBlock{Type: "thinking", Thinking: p.Text, Signature: p.Signature})
+				rest = append(rest, anthropic.NewThinkingBlock(p.Signature, p.Text))
 			}
 		case condense.PartImage:
-			if b, ok := imageBlock(p); ok {
-				rest = append(rest, b)
+			if src, ok := imageSource(p); ok {
+				rest = append(rest, anthropic.ContentBlockParamUnion{OfImage: &anthropic.ImageBlockParam{Source: src}})
 			}
 		case condense.PartProvider:
 			switch {
 			case p.Provider == Provider && json.Valid(p.Raw):
-				rest = append(rest, contentBlock{raw: p.Raw})
+				// An opaque Anthropic block, sent as it is.
+				rest = append(rest, param.Override[anthropic.ContentBlockParamUnion](json.RawMessage(p.Raw)))
 			case len(p.Raw) > 0:
-				rest = append(rest, contentBlock{Type: "text", Text: string(p.Raw)})
+				rest = append(rest, textBlock(string(p.Raw)))
 			}
 		}
 	}
-	return message{Role: role, Content: append(results, rest...)}, calls, true
+	return message{role: role, content: append(results, rest...)}, calls, true
 }
 
-func resultBlocks(parts []condense.Part) []contentBlock {
-	var out []contentBlock
+func resultBlocks(parts []condense.Part) []anthropic.ToolResultBlockParamContentUnion {
+	var out []anthropic.ToolResultBlockParamContentUnion
 	for i := range parts {
 		p := &parts[i]
 		switch p.Type {
 		case condense.PartText:
 			if p.Text != "" {
-				out = append(out, contentBlock{Type: "text", Text: p.Text})
+				out = append(out, anthropic.ToolResultBlockParamContentUnion{OfText: &anthropic.TextBlockParam{Text: p.Text}})
 			}
 		case condense.PartImage:
-			if b, ok := imageBlock(p); ok {
-				out = append(out, b)
+			if src, ok := imageSource(p); ok {
+				out = append(out, anthropic.ToolResultBlockParamContentUnion{OfImage: &anthropic.ImageBlockParam{Source: src}})
 			}
 		}
 	}
 	return out
 }
 
-func imageBlock(p *condense.Part) (contentBlock, bool) {
+func imageSource(p *condense.Part) (anthropic.ImageBlockParamSourceUnion, bool) {
 	switch {
 	case len(p.Data) > 0:
-		return contentBlock{Type: "image", Source: &imageSource{Type: "base64", MediaType: p.MediaType, Data: p.Data}}, true
+		return anthropic.ImageBlockParamSourceUnion{OfBase64: &anthropic.Base64ImageSourceParam{
+			Data:      base64.StdEncoding.EncodeToString(p.Data),
+			MediaType: anthropic.Base64ImageSourceMediaType(p.MediaType),
+		}}, true
 	case p.URL != "":
-		return contentBlock{Type: "image", Source: &imageSource{Type: "url", URL: p.URL}}, true
+		return anthropic.ImageBlockParamSourceUnion{OfURL: &anthropic.URLImageSourceParam{URL: p.URL}}, true
 	}
-	return contentBlock{}, false
+	return anthropic.ImageBlockParamSourceUnion{}, false
 }

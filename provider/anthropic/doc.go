@@ -1,6 +1,13 @@
 // Package anthropic summarizes history with Claude models and counts tokens
 // exactly through Anthropic's count_tokens endpoint (DESIGN B19).
 //
+// Requests go through the official Go SDK, github.com/anthropics/anthropic-sdk-go/v2
+// (client.Messages.New and client.Messages.CountTokens), which speaks API
+// version APIVersion. The SDK is configured to read nothing from the
+// environment and to make no retries of its own: this package resolves the
+// key and base URL, classifies every error answer (*anthropic.Error) and runs
+// the only retry loop.
+//
 // A Summarizer implements summarize.Summarizer on the Messages API. It sends
 // one request per summary: the summary system prompt, one user message built
 // by summarize.BuildPrompt (tool output fenced and labelled as data), no

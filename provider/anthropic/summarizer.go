@@ -11,6 +11,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
+
+	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/provider/internal/httpx"
 	"github.com/condense-dev/condense/provider/internal/retry"
 	"github.com/condense-dev/condense/summarize"
@@ -38,8 +42,9 @@ const (
 // $ANTHROPIC_BASE_URL is set. Paths ("/v1/messages") are appended to it.
 const DefaultBaseURL = "https://api.anthropic.com"
 
-// APIVersion is the anthropic-version header sent with every request.
-const APIVersion = "2023-06-01"
+// APIVersion is the anthropic-version header sent with every request: the
+// API version of anthropic-sdk-go v2, which sends it.
+const APIVersion = "2026-10-21"
 
 // Options configure a Summarizer or a Counter. The zero value reads the key
 // and base URL from the environment and uses DefaultModel.
@@ -139,14 +144,16 @@ func New(opts Options) (*Summarizer, error) {
 	return s, nil
 }
 
-// client sends requests to the Messages API.
+// client sends requests to the Messages API through the official SDK.
 type client struct {
-	hc      *http.Client
-	baseURL string
-	header  http.Header
+	sdk anthropic.Client
 }
 
-// newClient resolves the key, base URL and model of opts in place.
+// newClient resolves the key, base URL and model of opts in place and
+// builds the SDK client. The SDK reads nothing from the environment (the
+// key and base URL are resolved here, from Options or the two variables)
+// and makes no retries of its own: retry.Do is the only retry loop, so that
+// every answer is classified alike and Retry-After is honoured exactly.
 func newClient(opts *Options) (*client, error) {
 	if opts.APIKey == "" {
 		opts.APIKey = os.Getenv(EnvAPIKey)
@@ -163,26 +170,49 @@ func newClient(opts *Options) (*client, error) {
 	if opts.Model == "" {
 		opts.Model = DefaultModel
 	}
-	h := http.Header{}
-	h.Set("X-Api-Key", opts.APIKey)
-	h.Set("Anthropic-Version", APIVersion)
-	return &client{hc: opts.HTTPClient, baseURL: opts.BaseURL, header: h}, nil
+	ro := []option.RequestOption{
+		option.WithoutEnvironmentDefaults(),
+		option.WithBaseURL(opts.BaseURL),
+		// The key travels as x-api-key, which the API, proxies and
+		// gateways all take, rather than as a bearer token.
+		option.WithHeader("X-Api-Key", opts.APIKey),
+		option.WithMaxRetries(0),
+		option.WithMiddleware(httpx.JSONAnswers),
+	}
+	if opts.HTTPClient != nil {
+		ro = append(ro, option.WithHTTPClient(opts.HTTPClient))
+	}
+	return &client{sdk: anthropic.NewClient(ro...)}, nil
 }
 
-// post sends one request to path and maps an error answer to a
-// *summarize.APIError.
-func (c *client) post(ctx context.Context, path string, in, out any) error {
-	err := httpx.PostJSON(ctx, c.hc, httpx.Join(c.baseURL, path), c.header, in, out)
-	var se *httpx.StatusError
-	if !errors.As(err, &se) {
+// classify maps an error answer of the SDK (*anthropic.Error) to a
+// *summarize.APIError; other errors (transport, context) are returned as
+// they are.
+func classify(err error) error {
+	var ae *anthropic.Error
+	if !errors.As(err, &ae) {
 		return err
 	}
+	raw := []byte(ae.RawJSON())
 	var body errorBody
-	msg := strings.TrimSpace(string(se.Body))
-	if json.Unmarshal(se.Body, &body) == nil && body.Error.Message != "" {
+	msg := strings.TrimSpace(string(raw))
+	if json.Unmarshal(raw, &body) == nil && body.Error.Message != "" {
 		msg = body.Error.Message
 	}
-	return retry.Classify(Provider, se.Status, body.Error.Type, "", msg, se.Header)
+	var h http.Header
+	if ae.Response != nil {
+		h = ae.Response.Header
+	}
+	return retry.Classify(Provider, ae.StatusCode, body.Error.Type, "", msg, h)
+}
+
+// errorBody is the Messages API's error answer.
+type errorBody struct {
+	Type  string `json:"type"`
+	Error struct {
+		Type    string `json:"type"`
+		Message string `json:"message"`
+	} `json:"error"`
 }
 
 // Model returns the compaction model.
@@ -209,39 +239,75 @@ func (s *Summarizer) Summarize(ctx context.Context, in summarize.Input) (*summar
 	if err != nil {
 		return nil, err
 	}
-	req := messagesRequest{
-		Model:     s.model,
-		MaxTokens: maxTokens,
-		System:    []contentBlock{{Type: "text", Text: p.System}},
-		Messages: []message{{
-			Role:    "user",
-			Content: []contentBlock{{Type: "text", Text: p.User}},
-		}},
+	params := anthropic.MessageNewParams{
+		Model:     anthropic.Model(s.model),
+		MaxTokens: int64(maxTokens),
+		System:    []anthropic.TextBlockParam{{Text: p.System}},
+		Messages:  []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(p.User))},
 	}
 
 	cctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	var resp messagesResponse
+	var resp *anthropic.Message
 	err = retry.Do(cctx, s.policy, func(ctx context.Context) error {
-		resp = messagesResponse{}
-		return s.client.post(ctx, "/v1/messages", &req, &resp)
+		var err error
+		resp, err = s.client.sdk.Messages.New(ctx, params)
+		return classify(err)
 	})
 	if err != nil {
 		return nil, retry.Deadline(ctx, err, s.timeout, "anthropic: summary request")
 	}
 
-	text, toolUse := resp.text()
-	if resp.StopReason == "refusal" {
-		return nil, &summarize.RejectedError{Reason: summarize.ErrFailed, StopReason: resp.StopReason}
+	text, toolUse := responseText(resp)
+	stop := string(resp.StopReason)
+	if resp.StopReason == anthropic.StopReasonRefusal {
+		return nil, &summarize.RejectedError{Reason: summarize.ErrFailed, StopReason: stop}
 	}
 	// model_context_window_exceeded: generation stopped at the window, which
 	// truncates the summary just as max_tokens does.
-	if err := summarize.Check(text, resp.StopReason, toolUse, "max_tokens", "model_context_window_exceeded"); err != nil {
+	if err := summarize.Check(text, stop, toolUse, "max_tokens", "model_context_window_exceeded"); err != nil {
 		return nil, err
 	}
 	return &summarize.Output{
 		Text:  strings.TrimSpace(text),
-		Usage: resp.usage(s.model),
+		Usage: usage(resp, s.model),
 		Trim:  p.Trim,
 	}, nil
+}
+
+// responseText joins the text blocks of r and says whether any block is a
+// tool use, of a client, server or MCP tool.
+func responseText(r *anthropic.Message) (string, bool) {
+	var b strings.Builder
+	toolUse := false
+	for _, c := range r.Content {
+		switch c.Type {
+		case "text":
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(c.Text)
+		case "tool_use", "server_tool_use", "mcp_tool_use":
+			toolUse = true
+		}
+	}
+	return b.String(), toolUse
+}
+
+// usage returns the usage of r. Input tokens include the cache writes and
+// reads, which are billed input too.
+func usage(r *anthropic.Message, requested string) condense.Usage {
+	model := string(r.Model)
+	if model == "" {
+		model = requested
+	}
+	u := r.Usage
+	in, write, read, out := int(u.InputTokens), int(u.CacheCreationInputTokens), int(u.CacheReadInputTokens), int(u.OutputTokens)
+	return condense.Usage{
+		Provider:     Provider,
+		Model:        model,
+		InputTokens:  in + write + read,
+		OutputTokens: out,
+		CostUSD:      Cost(model, in, write, read, out),
+	}
 }

@@ -471,3 +471,34 @@ func TestCost(t *testing.T) {
 		t.Errorf("3.5 haiku = %+v, %v", p, ok)
 	}
 }
+
+// An error answer that is not JSON (a proxy's page) is still classified,
+// its body the message.
+func TestSummarizeNonJSONError(t *testing.T) {
+	srv := replay.New(t, replay.Step{Status: 502, Body: "<html>bad gateway</html>"})
+	s, _ := newTestSummarizer(t, srv, func(o *Options) { o.MaxRetries = -1 })
+	_, err := s.Summarize(context.Background(), history())
+	var api *summarize.APIError
+	if !errors.Is(err, summarize.ErrServer) || !errors.As(err, &api) || api.Status != 502 || api.Message != "<html>bad gateway</html>" {
+		t.Fatalf("err = %v, want ErrServer with the body as message", err)
+	}
+}
+
+// The SDK reads nothing from the environment: the key is the one resolved
+// here, sent as x-api-key, and no other credential goes along.
+func TestSDKReadsNoEnvironment(t *testing.T) {
+	t.Setenv("ANTHROPIC_AUTH_TOKEN", "env-token")
+	t.Setenv("ANTHROPIC_CUSTOM_HEADERS", "X-Leak: yes")
+	srv := replay.New(t, replay.Step{File: "messages_success.json"})
+	s, _ := newTestSummarizer(t, srv, nil)
+	if _, err := s.Summarize(context.Background(), history()); err != nil {
+		t.Fatal(err)
+	}
+	h := srv.Requests()[0].Header
+	if h.Get("Authorization") != "" || h.Get("X-Leak") != "" || h.Get("X-Api-Key") != "test-key" {
+		t.Errorf("headers %v", h)
+	}
+	if got := h.Get("X-Stainless-Retry-Count"); got != "0" {
+		t.Errorf("retry count header %q: the SDK must not retry", got)
+	}
+}

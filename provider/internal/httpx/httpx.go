@@ -1,6 +1,5 @@
-// Package httpx sends the JSON requests of the provider adapters: one POST,
-// a bounded read of the answer, and the status, headers and body of an
-// error answer for the provider to classify.
+// Package httpx holds the HTTP plumbing the provider adapters share around
+// the official SDKs.
 package httpx
 
 import (
@@ -9,9 +8,27 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"strings"
 )
+
+// JSONAnswers is an SDK middleware (anthropic-sdk-go and openai-go option.Middleware)
+// that marks a successful answer as JSON when its Content-Type says
+// otherwise or nothing. The SDKs decode only answers labelled JSON; some
+// proxies and OpenAI-compatible servers label theirs text/plain, and condense
+// has always read every 2xx answer as JSON.
+func JSONAnswers(req *http.Request, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
+	resp, err := next(req)
+	if err != nil || resp == nil || resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return resp, err
+	}
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if !strings.Contains(mt, "json") {
+		resp.Header.Set("Content-Type", "application/json")
+	}
+	return resp, err
+}
 
 // MaxResponseBytes bounds what is read of an answer.
 const MaxResponseBytes = 16 << 20
