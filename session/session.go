@@ -27,7 +27,8 @@ type Options struct {
 	// Strategy compacts; nil means strategy.Default().
 	Strategy condense.Strategy
 	// Preflight configures the preflight (budget settings, registry,
-	// summarize helper…). Its Logger defaults to Logger.
+	// summarize helper…). Its Logger defaults to Logger, its Registry to
+	// tokens.Models.
 	Preflight condense.Options
 	// LoadAll decodes every message on open. Without it, log messages the
 	// latest checkpoint hides (covered by summaries and drop markers) are
@@ -87,6 +88,9 @@ func Open(ctx context.Context, st store.Store, id string, opts *Options) (*Sessi
 	s.logger = s.opts.Logger
 	if s.logger == nil {
 		s.logger = slog.Default()
+	}
+	if s.opts.Preflight.Registry == nil {
+		s.opts.Preflight.Registry = tokens.Models
 	}
 	s.counter = s.opts.Counter
 	if s.counter == nil {

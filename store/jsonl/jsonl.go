@@ -132,8 +132,12 @@ func (s *Store) Open(ctx context.Context, id string) (store.Log, error) {
 }
 
 func (s *Store) load(f *os.File, path, id string) (*log, error) {
-	data, err := io.ReadAll(f)
+	fi, err := f.Stat()
 	if err != nil {
+		return nil, err
+	}
+	data := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
 		return nil, err
 	}
 	physical := int64(len(data))
