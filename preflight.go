@@ -237,7 +237,11 @@ func (p *Preflight) Prepare(ctx context.Context, req Request, opts ...CallOption
 	res.Suppressed = res.Pressured && p.st.pressured > maxP
 	eagerDue := p.opts.EagerTurns > 0 && p.st.turnsSinceEdit >= p.opts.EagerTurns
 	canCompact := p.strategy != nil && !cfg.noCompaction
-	if canCompact && ((res.Pressured && !res.Suppressed) || (eagerDue && !res.Suppressed)) {
+	// Suppression (B3) stops compaction that pressure above the threshold
+	// asks for; a request over the hard limit still gets its two attempts,
+	// since it cannot be sent as it is.
+	overLimit := tokens > limit
+	if canCompact && (((res.Pressured || eagerDue) && !res.Suppressed) || overLimit) {
 		tokens, err = p.attempt(ctx, &req, budget, res, tokens, false, false, "")
 		if err != nil {
 			return nil, err

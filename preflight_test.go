@@ -351,3 +351,34 @@ func TestResolveBudgetPrecedence(t *testing.T) {
 		t.Fatalf("stats example budget: %d %d", b.InputLimit(), b.Threshold())
 	}
 }
+
+func TestPreflightSuppressedStillCompactsOverTheLimit(t *testing.T) {
+	// Three pressured preflights in a row, the third over the hard limit:
+	// suppression does not stop the attempts a request over the limit needs.
+	runs := 0
+	counting := condense.Func("counting", func(ctx context.Context, cc *condense.CompactionContext) ([]condense.Message, error) {
+		runs++
+		h := cc.Current.Messages()
+		if cc.Emergency && len(h) > 3 {
+			return append(h[:1:1], h[len(h)-2:]...), nil
+		}
+		return h, nil // leave it
+	})
+	pf := condense.NewPreflight(&byteCounter{}, counting, opts(1_000))
+	s := (&session{}).user(big("x", 1300)).assistant("ok")
+	ctx := context.Background()
+	for i := 0; i < 2; i++ {
+		s.assistant("more")
+		if _, err := pf.Prepare(ctx, condense.Request{Messages: s.msgs}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.assistant(big("y", 400))
+	res, err := pf.Prepare(ctx, condense.Request{Messages: s.msgs})
+	if err != nil {
+		t.Fatalf("over the limit while suppressed: %v", err)
+	}
+	if !res.Suppressed || len(res.Records) != 1 || !res.Records[0].Emergency {
+		t.Fatalf("suppressed %v records %+v", res.Suppressed, res.Records)
+	}
+}
