@@ -500,3 +500,61 @@ func TestSecondWriterIsLockedOut(t *testing.T) {
 		t.Fatalf("second Open: %v, want store.ErrLocked", err)
 	}
 }
+
+func TestRecallSummary(t *testing.T) {
+	st := newMem()
+	s := open(t, st, "s", options(6000, strategy.NewPipeline(strategy.Summarize{})))
+	defer s.Close()
+	for _, p := range []string{"a", "b", "c", "d"} {
+		appendAll(t, s, turn(p, 3))
+	}
+	res := prepare(t, s)
+	hist, _ := s.History(bg)
+	found := 0
+	for _, it := range res.Rendering {
+		if it.Edit != condense.EditSummary {
+			continue
+		}
+		text := it.Message.TextContent()
+		tag := text[:strings.Index(text, ">")+1]
+		got, err := s.Recall(bg, tag)
+		if err != nil {
+			t.Fatalf("Recall(%s): %v", tag, err)
+		}
+		want := hist[it.Covers.Start:it.Covers.End]
+		if len(got) != 1 || got[0].Start != it.Covers.Start || requestJSON(t, condense.Request{Messages: got[0].Messages}) != requestJSON(t, condense.Request{Messages: want}) {
+			t.Fatalf("Recall(%s) = %d messages from %d, want %d from %d", tag, len(got[0].Messages), got[0].Start, len(want), it.Covers.Start)
+		}
+		found++
+	}
+	if found == 0 {
+		t.Fatalf("no summary rendered (records %+v)", res.Records)
+	}
+}
+
+func TestCancelDuringSaveKeepsTheWrite(t *testing.T) {
+	st := newMem()
+	ctx, cancel := context.WithCancel(bg)
+	defer cancel()
+	st.Fail = func(b *store.Batch) error {
+		if b.Checkpoint != nil {
+			cancel() // the caller gives up while the checkpoint is being written
+		}
+		return nil
+	}
+	s := open(t, st, "s", options(4000, nil))
+	defer s.Close()
+	appendAll(t, s, turn("a", 6))
+	res, err := s.Prepare(ctx, condense.Request{Model: "gpt-4o"})
+	if err != nil || len(res.Records) == 0 {
+		t.Fatalf("Prepare = %v, %v", res, err)
+	}
+	if ctx.Err() == nil {
+		t.Fatal("the save did not run")
+	}
+	s.Close()
+	s = open(t, st, "s", options(4000, nil))
+	if len(s.Checkpoints()) != 1 {
+		t.Fatal("the completed save was rolled back")
+	}
+}

@@ -141,6 +141,7 @@ func Crash(t *testing.T, open Opener, kills int, budget time.Duration) {
 	inHelper(open)
 	dir := t.TempDir()
 	acked := map[string]bool{}
+	ackedCPs := map[string]bool{}
 	checkpoints, undos := 0, 0
 	start := time.Now()
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))
@@ -174,6 +175,7 @@ func Crash(t *testing.T, open Opener, kills int, budget time.Duration) {
 				acked[strings.TrimPrefix(ln, "ack ")] = true
 			case strings.HasPrefix(ln, "cp "):
 				checkpoints++
+				ackedCPs[strings.TrimPrefix(ln, "cp ")] = true
 			case strings.HasPrefix(ln, "undo "):
 				undos++
 			case strings.HasPrefix(ln, "ERR"):
@@ -227,6 +229,25 @@ func Crash(t *testing.T, open Opener, kills int, budget time.Duration) {
 	if res != nil {
 		if err := condense.Validate(res.Request.Messages); err != nil {
 			t.Fatalf("rendered request: %v", err)
+		}
+	}
+	// Every acknowledged checkpoint was saved (undone ones stay in the log).
+	s.Close()
+	l, err := st.Open(context.Background(), "crash")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	saved := map[string]bool{}
+	for _, cp := range l.Checkpoints() {
+		saved[cp.ID] = true
+		for _, r := range cp.Records {
+			saved[r.Checkpoint] = true
+		}
+	}
+	for id := range ackedCPs {
+		if !saved[id] {
+			t.Fatalf("acknowledged checkpoint %s lost", id)
 		}
 	}
 }
