@@ -172,11 +172,19 @@ func (s *Session) restore(ctx context.Context) error {
 	if len(s.cps) == 0 {
 		return nil
 	}
-	// Summary boundaries must be user messages; a split-turn summary
-	// (DESIGN B4) may end at a step, before an assistant message.
+	if err := s.checkBoundaries(ctx, s.cps); err != nil {
+		return err
+	}
+	return s.restoreOverlay(ctx, len(s.cps))
+}
+
+// checkBoundaries checks that summary boundaries are user messages; a
+// split-turn summary (DESIGN B4) may end at a step, before an assistant
+// message.
+func (s *Session) checkBoundaries(ctx context.Context, cps []store.Checkpoint) error {
 	split := false
-	for k := range s.cps {
-		cp := &s.cps[k]
+	for k := range cps {
+		cp := &cps[k]
 		for _, r := range cp.Records {
 			for _, st := range r.Steps {
 				split = split || strings.Contains(st, "split-turn")
@@ -195,7 +203,7 @@ func (s *Session) restore(ctx context.Context) error {
 			}
 		}
 	}
-	return s.restoreOverlay(ctx, len(s.cps))
+	return nil
 }
 
 // restoreOverlay renders the log through the first k live checkpoints
@@ -585,10 +593,8 @@ func (s *Session) checkpoint(ctx context.Context, recs []condense.Record) error 
 			cp.Summary = r.Summary
 		}
 		cp.Usage = append(cp.Usage, r.Usage...)
-		for _, id := range []string{r.Checkpoint} {
-			if k, ok := cpNumber(id); ok {
-				s.maxCP = max(s.maxCP, k)
-			}
+		if k, ok := cpNumber(r.Checkpoint); ok {
+			s.maxCP = max(s.maxCP, k)
 		}
 	}
 	if k, ok := cpNumber(cp.ID); ok {
@@ -601,11 +607,15 @@ func (s *Session) checkpoint(ctx context.Context, recs []condense.Record) error 
 		}
 	}
 	cp.FirstKept = firstKept(cp.Rendering)
-	if len(s.cps) > 0 && cp.FirstKept < s.cps[len(s.cps)-1].FirstKept {
-		// A rendering that keeps an earlier index than before (a custom
-		// strategy re-showing dropped messages) still restores: record the
-		// floor so the order check holds.
-		cp.FirstKept = s.cps[len(s.cps)-1].FirstKept
+	// Never save what could not be restored: a checkpoint that fails the
+	// checks of Open is refused, and the rendering goes back to the last
+	// checkpoint's.
+	next := append(s.cps[:len(s.cps):len(s.cps)], cp)
+	if err := validateCheckpoints(next, len(s.hist)); err != nil {
+		return s.refuse(ctx, err)
+	}
+	if err := s.checkBoundaries(ctx, next[len(next)-1:]); err != nil {
+		return s.refuse(ctx, err)
 	}
 	s.cps = append(s.cps, cp)
 	s.all = append(s.all, cp)
@@ -614,6 +624,16 @@ func (s *Session) checkpoint(ctx context.Context, recs []condense.Record) error 
 		return s.failed(b, err)
 	}
 	return nil
+}
+
+// refuse puts the preflight back to the last saved overlay after a
+// compaction whose checkpoint could not be restored; s.mu held.
+func (s *Session) refuse(ctx context.Context, err error) error {
+	s.logger.Warn("condense/session: compaction refused: its checkpoint would not restore", "session", s.id, "err", err)
+	if rerr := s.restoreOverlay(ctx, len(s.cps)); rerr != nil {
+		return errors.Join(err, rerr)
+	}
+	return err
 }
 
 // Rendering returns the current rendering (read-only): the latest

@@ -558,3 +558,48 @@ func TestCancelDuringSaveKeepsTheWrite(t *testing.T) {
 		t.Fatal("the completed save was rolled back")
 	}
 }
+
+// scripted returns the renderings it is given, one per call.
+type scripted struct{ steps []func(cc *condense.CompactionContext) condense.Rendering }
+
+func (s *scripted) Name() string { return "scripted" }
+
+func (s *scripted) Compact(_ context.Context, cc *condense.CompactionContext) (*condense.Candidate, error) {
+	f := s.steps[0]
+	s.steps = s.steps[1:]
+	return &condense.Candidate{Rendering: f(cc)}, nil
+}
+
+func TestUnrestorableCheckpointIsRefused(t *testing.T) {
+	verbatimFrom := func(cc *condense.CompactionContext, r condense.Rendering, from int) condense.Rendering {
+		for i := from; i < len(cc.History); i++ {
+			r = append(r, condense.Item{Index: i, Message: cc.History[i]})
+		}
+		return r
+	}
+	st := &scripted{steps: []func(cc *condense.CompactionContext) condense.Rendering{
+		func(cc *condense.CompactionContext) condense.Rendering { // c1: drop 1-4
+			return verbatimFrom(cc, condense.Rendering{{Index: 0, Message: cc.History[0]},
+				{Index: -1, Edit: condense.EditDropped, Covers: condense.Span{Start: 1, End: 5}, Message: condense.UserText("[dropped · recall covers 1-4]")}}, 5)
+		},
+		func(cc *condense.CompactionContext) condense.Rendering { // c2: shows 3-4 again
+			return verbatimFrom(cc, condense.Rendering{{Index: 0, Message: cc.History[0]},
+				{Index: -1, Edit: condense.EditSummary, Covers: condense.Span{Start: 1, End: 3}, Message: condense.UserText("<summary>x</summary>")}}, 3)
+		},
+	}}
+	s := open(t, newMem(), "s", options(100000, st))
+	defer s.Close()
+	appendAll(t, s, turn("a", 4))
+	if _, err := s.Compact(bg, session.CompactOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want := requestJSON(t, prepare(t, s).Request)
+	_, err := s.Compact(bg, session.CompactOptions{})
+	var ce *session.CheckpointError
+	if !errors.As(err, &ce) {
+		t.Fatalf("Compact with an unrestorable result: %v, want a CheckpointError", err)
+	}
+	if len(s.Checkpoints()) != 1 || requestJSON(t, prepare(t, s).Request) != want {
+		t.Fatal("a refused compaction changed the session")
+	}
+}
