@@ -560,7 +560,9 @@ func TestCancelDuringSaveKeepsTheWrite(t *testing.T) {
 }
 
 // scripted returns the renderings it is given, one per call.
-type scripted struct{ steps []func(cc *condense.CompactionContext) condense.Rendering }
+type scripted struct {
+	steps []func(cc *condense.CompactionContext) condense.Rendering
+}
 
 func (s *scripted) Name() string { return "scripted" }
 
