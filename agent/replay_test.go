@@ -10,6 +10,7 @@ import (
 	"github.com/condense-dev/condense/agent"
 	"github.com/condense-dev/condense/agent/agenttest"
 	"github.com/condense-dev/condense/journal"
+	"github.com/condense-dev/condense/summarize"
 )
 
 var ticketSettings = condense.Settings{Window: 2000, ReservedOutput: 200, Fraction: 0.5}
@@ -178,5 +179,38 @@ func TestJournalCaptureCountsHasNoContent(t *testing.T) {
 		if _, err := a.Run(ctx, ticket(8), agent.WithRunID("t")); !errors.Is(err, journal.ErrNotReplayable) {
 			t.Errorf("capture %s: resume: %v", c, err)
 		}
+	}
+}
+
+// A provider failure other than "context too large" ends the run with a
+// transient run:error: resuming calls the provider again and goes on.
+func TestResumeAfterTransientError(t *testing.T) {
+	ctx := context.Background()
+	rate := &summarize.APIError{Provider: "fake", Status: 429, Message: "slow down", Kind: summarize.ErrRateLimited}
+	llm := agenttest.NewFakeModel(agenttest.Text("Refund approved."), agenttest.Fail(rate), agenttest.Text("Issue the refund."))
+	r := agenttest.NewRunner(&agent.Agent{Name: "ticket", Model: llm, NewCounter: newCounter, Strategy: summarizeMiddle("summarize_middle", 0), Settings: ticketSettings})
+	if _, err := r.Run(ctx, ticket(8)); !errors.Is(err, summarize.ErrRateLimited) {
+		t.Fatalf("first run: %v", err)
+	}
+	res, err := r.Run(ctx, ticket(8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Text() != "Issue the refund." || len(llm.Calls()) != 3 {
+		t.Fatalf("%q after %d calls", res.Text(), len(llm.Calls()))
+	}
+	evs, _ := r.Journal(ctx)
+	if got := strings.Join(kinds(evs), " "); got != "run:started step:done/llm/summary context:compacted run:error step:done/llm run:done" {
+		t.Fatalf("journal %s", got)
+	}
+	if evs[3].Error.Code != "rate_limited" || evs[3].Error.Final() {
+		t.Fatalf("run:error %+v", evs[3].Error)
+	}
+	// The journal, transient error included, resumes and replays.
+	if _, err := r.Run(ctx, ticket(8)); err != nil || len(llm.Calls()) != 3 {
+		t.Fatalf("rerun: %v, %d calls", err, len(llm.Calls()))
+	}
+	if _, err := r.Verify(ctx, ticket(8)); err != nil {
+		t.Fatal(err)
 	}
 }

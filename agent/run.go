@@ -169,8 +169,10 @@ func (r *run) finish(ctx context.Context, resp *Response, sent condense.Request)
 	return r.result(resp, sent), nil
 }
 
-// fail journals err as run:error and returns it. Crashes (hook errors) and
-// divergences are returned as they are, with nothing written.
+// fail journals err as run:error and returns it. Crashes (hook errors),
+// cancellations and divergences are returned as they are, with nothing
+// written. A run:error whose code is not final (journal.FinalCodes) does
+// not end the journal: resuming goes on live past it.
 func (r *run) fail(ctx context.Context, err error) error {
 	var de *journal.DivergenceError
 	if r.crashed || errors.As(err, &de) || errors.Is(err, context.Canceled) {
@@ -319,11 +321,13 @@ func (r *run) send(ctx context.Context, index int, fp string, res *condense.Resu
 			step.Response = &m
 		}
 		step.Error = journal.ErrorOf(err)
-		if cerr := ctx.Err(); cerr != nil && err != nil {
-			return nil, err // cancelled: not an answer to journal
-		}
-		if jerr := r.rec.Step(ctx, step, time.Since(start)); jerr != nil {
-			return nil, errors.Join(err, jerr)
+		// A failed call is journaled only when the failure is the answer
+		// the loop acts on ("context too large"); any other failure ends
+		// the run with a transient run:error, and resuming calls again.
+		if err == nil || (errors.Is(err, summarize.ErrContextTooLarge) && ctx.Err() == nil) {
+			if jerr := r.rec.Step(ctx, step, time.Since(start)); jerr != nil {
+				return nil, errors.Join(err, jerr)
+			}
 		}
 	}
 	r.made++

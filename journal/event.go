@@ -199,6 +199,20 @@ type RunError struct {
 	Limit     string `json:"limit,omitempty"`
 }
 
+// FinalCodes are the run:error codes that end a run for good: a rerun
+// meets them again at the same point. Any other code (a rate limit, a
+// network failure, a cancelled context) is transient: resuming the run
+// goes on live past it (DESIGN B28).
+var FinalCodes = map[string]bool{
+	"context_window_exceeded": true,
+	"limit_exceeded":          true,
+	"context_too_large":       true,
+	"invalid_history":         true,
+}
+
+// Final reports whether the error ended its run for good (FinalCodes).
+func (e *RunError) Final() bool { return e != nil && FinalCodes[e.Code] }
+
 // RunDone is the payload of run:done.
 type RunDone struct {
 	ModelCalls int    `json:"model_calls"`

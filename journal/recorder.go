@@ -156,8 +156,9 @@ func (r *Recorder) Recorded() []Event {
 }
 
 // Next returns the next recorded event that is not a context:compacted
-// event, skipping (consuming) those: compaction events are rewritten by
-// the rerun, never served. ok is false past the recorded events.
+// event or a transient run:error, skipping (consuming) those: compaction
+// events are rewritten by the rerun, never served. ok is false past the
+// recorded events.
 func (r *Recorder) Next() (ev Event, ok bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -178,8 +179,15 @@ func (r *Recorder) Peek() (ev Event, ok bool) {
 	return r.recorded[r.pos], true
 }
 
+// skipCompacted skips the recorded events a rerun does not reproduce one
+// for one: compaction events, and run:error events that did not end the
+// run for good (a resumed run went on after them).
 func (r *Recorder) skipCompacted() {
-	for r.pos < len(r.recorded) && r.recorded[r.pos].Kind == KindCompacted {
+	for r.pos < len(r.recorded) {
+		e := r.recorded[r.pos]
+		if e.Kind != KindCompacted && (e.Kind != KindRunError || e.Error.Final()) {
+			return
+		}
 		r.pos++
 	}
 }

@@ -95,8 +95,8 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	last := evs[len(evs)-1]
 	var de *journal.DivergenceError
 	switch {
-	case errors.As(err, &de) && de.Seq == 0 && last.Kind != journal.KindRunDone && last.Kind != journal.KindRunError:
-		fmt.Fprintf(stdout, "replay: %s: the %d recorded events match; the journal ends before the run did (a crashed run, resumable)\n", pos[0], len(evs))
+	case errors.As(err, &de) && de.Seq == 0 && last.Kind != journal.KindRunDone && !(last.Kind == journal.KindRunError && last.Error.Final()):
+		fmt.Fprintf(stdout, "replay: %s: the %d recorded events match; the journal ends before the run did (crashed or stopped by a transient error: resumable)\n", pos[0], len(evs))
 		return nil
 	case errors.As(err, &de):
 		fmt.Fprintf(stderr, "replay: %s: %v\n", pos[0], err)

@@ -94,7 +94,7 @@ func TestReplayCommandReportsFirstDivergence(t *testing.T) {
 func TestReplayCommandCrashedJournal(t *testing.T) {
 	path := recordRun(t, t.TempDir(), strategy.DropOldest{}, 5)
 	code, out, errs := replay(t, path)
-	if code != 0 || !strings.Contains(out, "crashed run") {
+	if code != 0 || !strings.Contains(out, "resumable") {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
 }
