@@ -197,6 +197,9 @@ func TestWrongVersion(t *testing.T) {
 	}
 }
 
+// FuzzOpen is end to end: a file of arbitrary bytes is opened, read and
+// appended to. Each run touches the disk (and syncs), so fuzzing it is
+// slow, minimization especially; FuzzScan fuzzes the reader itself fast.
 func FuzzOpen(f *testing.F) {
 	dir := f.TempDir()
 	path := fill(&testing.T{}, dir)
