@@ -1,14 +1,21 @@
 package openai
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/param"
+	"github.com/openai/openai-go/v3/responses"
 
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/provider/internal/apicount"
@@ -111,26 +118,6 @@ func (c *Counter) CountOverhead(system string, tools []condense.Tool) int {
 // Stats returns how the counter has answered so far.
 func (c *Counter) Stats() CounterStats { return c.c.Stats() }
 
-// countRequest is the body of POST /responses/input_tokens.
-type countRequest struct {
-	Model        string            `json:"model"`
-	Instructions string            `json:"instructions,omitempty"`
-	Tools        []functionTool    `json:"tools,omitempty"`
-	Input        []json.RawMessage `json:"input,omitempty"`
-}
-
-type functionTool struct {
-	Type        string          `json:"type"`
-	Name        string          `json:"name"`
-	Description string          `json:"description,omitempty"`
-	Parameters  json.RawMessage `json:"parameters"`
-}
-
-type countResponse struct {
-	Object      string `json:"object"`
-	InputTokens int    `json:"input_tokens"`
-}
-
 // countBackend talks to the input-token count endpoint.
 type countBackend struct {
 	client *client
@@ -142,23 +129,46 @@ type countBackend struct {
 }
 
 func (b *countBackend) count(ctx context.Context, system string, tools []condense.Tool, input []json.RawMessage) (int, error) {
-	req := countRequest{Model: b.model, Instructions: system, Input: input}
-	for _, t := range tools {
-		schema := t.InputSchema
-		if !json.Valid(schema) {
-			schema = json.RawMessage(`{"type":"object"}`)
-		}
-		req.Tools = append(req.Tools, functionTool{Type: "function", Name: t.Name, Description: t.Description, Parameters: schema})
+	req := responses.InputTokenCountParams{Model: openai.String(b.model)}
+	if system != "" {
+		req.Instructions = openai.String(system)
 	}
-	var resp countResponse
+	for _, t := range tools {
+		ft := &responses.FunctionToolParam{Name: t.Name, Parameters: schemaOf(t.InputSchema)}
+		if t.Description != "" {
+			ft.Description = openai.String(t.Description)
+		}
+		req.Tools = append(req.Tools, responses.ToolUnionParam{OfFunction: ft})
+	}
+	// Items are built as JSON (toItems) and sent as they are, so that
+	// OpenAI's own opaque items travel byte for byte.
+	for _, it := range input {
+		req.Input.OfResponseInputItemArray = append(req.Input.OfResponseInputItemArray,
+			param.Override[responses.ResponseInputItemUnionParam](it))
+	}
+	var resp *responses.InputTokenCountResponse
 	err := retry.Do(ctx, b.policy, func(ctx context.Context) error {
-		resp = countResponse{}
-		return b.client.post(ctx, "/responses/input_tokens", &req, &resp)
+		var res *http.Response
+		var err error
+		resp, err = b.client.sdk.Responses.InputTokens.Count(ctx, req, option.WithResponseInto(&res))
+		return classify(err, res)
 	})
 	if err != nil {
 		return 0, err
 	}
-	return resp.InputTokens, nil
+	return int(resp.InputTokens), nil
+}
+
+// schemaOf returns a tool's input schema as the SDK takes it; a schema that
+// is not a JSON object counts as {"type":"object"}.
+func schemaOf(raw json.RawMessage) map[string]any {
+	var m map[string]any
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	if err := d.Decode(&m); err != nil || m == nil {
+		return map[string]any{"type": "object"}
+	}
+	return m
 }
 
 // dot is the one-character user message every count request starts with,

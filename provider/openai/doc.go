@@ -3,6 +3,14 @@
 // URL, and counts tokens exactly through OpenAI's input-token count endpoint
 // (DESIGN B19).
 //
+// Requests go through the official Go SDK, github.com/openai/openai-go/v3
+// (client.Chat.Completions.New and client.Responses.InputTokens.Count). The
+// key and base URL resolved here override what the SDK reads from the
+// environment (it still honours $OPENAI_ORG_ID, $OPENAI_PROJECT_ID and
+// $OPENAI_CUSTOM_HEADERS), and the SDK makes no retries of its own: this
+// package classifies every error answer, whatever server sent it, and runs
+// the only retry loop.
+//
 // A Summarizer implements summarize.Summarizer on the Chat Completions API,
 // the one every compatible server speaks. It sends one request per summary:
 // a system message with the summary prompt, one user message built by

@@ -5,12 +5,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"os"
 	"strings"
 	"time"
 
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+
+	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/provider/internal/httpx"
 	"github.com/condense-dev/condense/provider/internal/retry"
 	"github.com/condense-dev/condense/summarize"
@@ -67,7 +72,8 @@ type Options struct {
 	// MaxRetries is the number of retries after a rate limit, an overload
 	// or a server error; 0 means 3, negative means none.
 	MaxRetries int
-	// HTTPClient sends the requests; nil means http.DefaultClient.
+	// HTTPClient sends the requests; nil means the SDK's default client (a
+	// clone of http.DefaultTransport).
 	HTTPClient *http.Client
 	// Logger receives retries and counter fallbacks; nil means none.
 	Logger *slog.Logger
@@ -144,14 +150,17 @@ func New(opts Options) (*Summarizer, error) {
 	return s, nil
 }
 
-// client sends requests to an OpenAI-compatible API.
+// client sends requests to an OpenAI-compatible API through the official
+// SDK.
 type client struct {
-	hc      *http.Client
-	baseURL string
-	header  http.Header
+	sdk openai.Client
 }
 
-// newClient resolves the key, base URL and model of opts in place.
+// newClient resolves the key, base URL and model of opts in place and
+// builds the SDK client. The key and base URL resolved here override what
+// the SDK reads from the environment, and the SDK makes no retries of its
+// own: retry.Do is the only retry loop, so that every answer is classified
+// alike and Retry-After is honoured exactly.
 func newClient(opts *Options) (*client, error) {
 	if opts.APIKey == "" {
 		opts.APIKey = os.Getenv(EnvAPIKey)
@@ -168,23 +177,42 @@ func newClient(opts *Options) (*client, error) {
 	if opts.Model == "" {
 		opts.Model = DefaultModel
 	}
-	h := http.Header{}
-	if opts.APIKey != "" {
-		h.Set("Authorization", "Bearer "+opts.APIKey)
+	ro := []option.RequestOption{
+		option.WithBaseURL(opts.BaseURL),
+		// An empty key sends no Authorization header: local servers
+		// need none.
+		option.WithAPIKey(opts.APIKey),
+		option.WithMaxRetries(0),
+		option.WithMiddleware(httpx.JSONAnswers),
 	}
-	return &client{hc: opts.HTTPClient, baseURL: opts.BaseURL, header: h}, nil
+	if opts.HTTPClient != nil {
+		ro = append(ro, option.WithHTTPClient(opts.HTTPClient))
+	}
+	return &client{sdk: openai.NewClient(ro...)}, nil
 }
 
-// post sends one request to path and maps an error answer to a
-// *summarize.APIError.
-func (c *client) post(ctx context.Context, path string, in, out any) error {
-	err := httpx.PostJSON(ctx, c.hc, httpx.Join(c.baseURL, path), c.header, in, out)
-	var se *httpx.StatusError
-	if !errors.As(err, &se) {
+// classify maps an error answer to a *summarize.APIError. res is the
+// answer the SDK saw (option.WithResponseInto): its body is read whatever
+// its shape, as the SDK builds an *openai.Error only from OpenAI's own
+// ({"error": {…}}), not from vLLM's or a proxy's. Other errors (transport,
+// context) are returned as they are.
+func classify(err error, res *http.Response) error {
+	if err == nil {
+		return nil
+	}
+	var oe *openai.Error
+	if errors.As(err, &oe) && oe.Response != nil {
+		res = oe.Response
+	}
+	if res == nil || res.StatusCode < 400 {
 		return err
 	}
-	typ, code, msg := parseError(se.Body)
-	return retry.Classify(Provider, se.Status, typ, code, msg, se.Header)
+	var body []byte
+	if res.Body != nil {
+		body, _ = io.ReadAll(io.LimitReader(res.Body, httpx.MaxResponseBytes))
+	}
+	typ, code, msg := parseError(body)
+	return retry.Classify(Provider, res.StatusCode, typ, code, msg, res.Header)
 }
 
 // Model returns the compaction model.
@@ -212,25 +240,27 @@ func (s *Summarizer) Summarize(ctx context.Context, in summarize.Input) (*summar
 	if err != nil {
 		return nil, err
 	}
-	req := chatRequest{
+	params := openai.ChatCompletionNewParams{
 		Model: s.model,
-		Messages: []chatMessage{
-			{Role: "system", Content: p.System},
-			{Role: "user", Content: p.User},
+		Messages: []openai.ChatCompletionMessageParamUnion{
+			openai.SystemMessage(p.System),
+			openai.UserMessage(p.User),
 		},
 	}
 	if s.legacy {
-		req.MaxTokens = maxTokens
+		params.MaxTokens = openai.Int(int64(maxTokens))
 	} else {
-		req.MaxCompletionTokens = maxTokens
+		params.MaxCompletionTokens = openai.Int(int64(maxTokens))
 	}
 
 	cctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	var resp chatResponse
+	var resp *openai.ChatCompletion
 	err = retry.Do(cctx, s.policy, func(ctx context.Context) error {
-		resp = chatResponse{}
-		return s.client.post(ctx, "/chat/completions", &req, &resp)
+		var res *http.Response
+		var err error
+		resp, err = s.client.sdk.Chat.Completions.New(ctx, params, option.WithResponseInto(&res))
+		return classify(err, res)
 	})
 	if err != nil {
 		return nil, retry.Deadline(ctx, err, s.timeout, "openai: summary request")
@@ -243,14 +273,14 @@ func (s *Summarizer) Summarize(ctx context.Context, in summarize.Input) (*summar
 	if finish == "content_filter" || (c.Message.Refusal != "" && len(c.Message.ToolCalls) == 0) {
 		return nil, &summarize.RejectedError{Reason: summarize.ErrFailed, StopReason: finish}
 	}
-	toolCalls := len(c.Message.ToolCalls) > 0 || !isNull(c.Message.FunctionCall) ||
+	toolCalls := len(c.Message.ToolCalls) > 0 || c.Message.JSON.FunctionCall.Valid() ||
 		finish == "tool_calls" || finish == "function_call"
 	if err := summarize.Check(c.Message.Content, finish, toolCalls, "length"); err != nil {
 		return nil, err
 	}
 	return &summarize.Output{
 		Text:  strings.TrimSpace(c.Message.Content),
-		Usage: resp.usage(s.model),
+		Usage: usage(resp, s.model),
 		Trim:  p.Trim,
 	}, nil
 }
@@ -298,7 +328,20 @@ func rawString(r json.RawMessage) string {
 	return ""
 }
 
-func isNull(r json.RawMessage) bool {
-	t := strings.TrimSpace(string(r))
-	return t == "" || t == "null"
+// usage returns the usage of r. Prompt tokens include the cached ones,
+// which are billed at the cached price.
+func usage(r *openai.ChatCompletion, requested string) condense.Usage {
+	model := r.Model
+	if model == "" {
+		model = requested
+	}
+	u := r.Usage
+	in, cached, out := int(u.PromptTokens), int(u.PromptTokensDetails.CachedTokens), int(u.CompletionTokens)
+	return condense.Usage{
+		Provider:     Provider,
+		Model:        model,
+		InputTokens:  in,
+		OutputTokens: out,
+		CostUSD:      Cost(model, in, cached, out),
+	}
 }

@@ -535,3 +535,34 @@ func FuzzParseError(f *testing.F) {
 		}
 	})
 }
+
+// An error answer in no known shape (a proxy's page) is still classified,
+// its body the message.
+func TestSummarizeNonJSONError(t *testing.T) {
+	srv := replay.New(t, replay.Step{Status: 502, Body: "<html>bad gateway</html>"})
+	s, _ := newTestSummarizer(t, srv, func(o *Options) { o.MaxRetries = -1 })
+	_, err := s.Summarize(context.Background(), history())
+	var api *summarize.APIError
+	if !errors.Is(err, summarize.ErrServer) || !errors.As(err, &api) || api.Status != 502 || api.Message != "<html>bad gateway</html>" {
+		t.Fatalf("err = %v, want ErrServer with the body as message", err)
+	}
+}
+
+// Options beat the environment the SDK reads, and the SDK does not retry.
+func TestSDKOptionsBeatEnvironment(t *testing.T) {
+	t.Setenv(EnvBaseURL, "http://127.0.0.1:1/v1")
+	t.Setenv(EnvAPIKey, "env-key")
+	srv := replay.New(t, replay.Step{Status: 500, File: "error_500.json"})
+	s, _ := newTestSummarizer(t, srv, func(o *Options) { o.MaxRetries = -1 })
+	if _, err := s.Summarize(context.Background(), history()); !errors.Is(err, summarize.ErrServer) {
+		t.Fatalf("err = %v, want ErrServer", err)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests, want 1: the SDK must not retry", len(reqs))
+	}
+	h := reqs[0].Header
+	if h.Get("Authorization") != "Bearer test-key" || h.Get("X-Stainless-Retry-Count") != "0" {
+		t.Errorf("headers %v", h)
+	}
+}
