@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"go.uber.org/goleak"
+
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/journal"
 	"github.com/condense-dev/condense/journal/journaltest"
@@ -236,3 +238,5 @@ func TestJournalNotConsumedText(t *testing.T) {
 		t.Fatalf("%q", err)
 	}
 }
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
