@@ -20,7 +20,7 @@ import (
 // line. Appends are written with one write and synced before they return;
 // a torn last line, left by a crash mid-write, is ignored when read and cut
 // off by the next append. It is safe for concurrent use within one
-// process; two processes must not append to one run.
+// process; two processes must not append to one run at the same time.
 type Dir struct {
 	dir string
 
@@ -71,8 +71,12 @@ func (d *Dir) Append(ctx context.Context, run string, events ...Event) error {
 	r := d.run(run)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if !r.known {
-		evs, good, err := readFile(d.Path(run))
+	path := d.Path(run)
+	fi, statErr := os.Stat(path)
+	// The cached length holds while the file is as this store left it;
+	// otherwise (first use, a torn tail, another writer) the file is read.
+	if !r.known || statErr != nil || fi.Size() != r.good {
+		evs, good, err := readFile(path)
 		if err != nil && !errors.Is(err, ErrNotFound) {
 			return err
 		}
@@ -91,8 +95,6 @@ func (d *Dir) Append(ctx context.Context, run string, events ...Event) error {
 		buf.Write(b)
 		buf.WriteByte('\n')
 	}
-	path := d.Path(run)
-	_, statErr := os.Stat(path)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)

@@ -94,3 +94,28 @@ func FuzzJournalParseJSONL(f *testing.F) {
 		}
 	})
 }
+
+// Two stores over one directory, used in turn, see each other's appends.
+func TestJournalDirTwoStoresInTurn(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	a, _ := journal.OpenDir(dir)
+	b, _ := journal.OpenDir(dir)
+	evs := journaltest.Events("r", 1, 4)
+	if err := a.Append(ctx, "r", evs[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Append(ctx, "r", evs[1]); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Append(ctx, "r", evs[2]); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Append(ctx, "r", evs[2]); err == nil {
+		t.Fatal("a repeated seq was accepted")
+	}
+	got, err := b.Load(ctx, "r")
+	if err != nil || len(got) != 3 {
+		t.Fatalf("%d events, %v", len(got), err)
+	}
+}
