@@ -104,3 +104,19 @@ func TestJournalOverflowTwiceIsTypedError(t *testing.T) {
 		t.Fatalf("nothing to compact: %v, %d calls", err, len(llm.Calls()))
 	}
 }
+
+// The size a "context too large" answer reports feeds the counter's
+// correction before the emergency compaction (DESIGN B6c).
+func TestJournalOverflowCalibrates(t *testing.T) {
+	ctx := context.Background()
+	var counter condense.Counter
+	llm := agenttest.NewFakeModel(agenttest.Fail(tooLarge()), agenttest.Text("ok"))
+	a := overflowAgent(llm, nil)
+	a.NewCounter = func(m string) condense.Counter { counter = newCounter(m); return counter }
+	if _, err := a.Run(ctx, ticket(8)); err != nil {
+		t.Fatal(err)
+	}
+	if f := counter.(condense.Corrector).Correction(); f < 2 {
+		t.Fatalf("correction %v after the provider reported 210,000 tokens for a ~1,100-token estimate", f)
+	}
+}

@@ -8,6 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"regexp"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/condense-dev/condense"
@@ -230,6 +233,7 @@ func (r *run) modelCall(ctx context.Context) (*Response, condense.Request, error
 	// The provider counts more than we did: compact with the emergency pass
 	// and retry once.
 	first := err
+	r.observeOverflow(res, err)
 	index = r.reserve()
 	res2, cerr := r.pf.Compact(ctx, r.request(r.history), condense.CompactOptions{Emergency: true, Settings: r.cfg.settings})
 	if r.fatal != nil {
@@ -371,15 +375,38 @@ func (r *run) cost(resp *Response) float64 {
 
 // observe feeds billed usage into the counter's correction (DESIGN B6c).
 func (r *run) observe(res *condense.Result, resp *Response) {
+	r.observeTokens(res, resp.Usage.InputTokens)
+}
+
+func (r *run) observeTokens(res *condense.Result, billed int) {
 	o, ok := r.counter.(interface{ Observe(estimated, billed int) })
-	if !ok || resp.Usage.InputTokens <= 0 {
+	if !ok || billed <= 0 {
 		return
 	}
 	est := r.counter.CountOverhead(res.Request.System, res.Request.Tools)
 	for i := range res.Request.Messages {
 		est += r.counter.CountMessage(&res.Request.Messages[i])
 	}
-	o.Observe(est, resp.Usage.InputTokens)
+	o.Observe(est, billed)
+}
+
+// tokensRe finds "<n> tokens" in a provider's error message: Anthropic
+// "prompt is too long: 215339 tokens > 200000 maximum", OpenAI "maximum
+// context length is 128000 tokens. However, your messages resulted in
+// 131072 tokens".
+var tokensRe = regexp.MustCompile(`(\d[\d,]*) tokens`)
+
+// observeOverflow feeds the size a "context too large" answer reports (the
+// largest "<n> tokens" of its message) into the counter's correction, so
+// that the emergency compaction counts as the provider does.
+func (r *run) observeOverflow(res *condense.Result, err error) {
+	n := 0
+	for _, m := range tokensRe.FindAllStringSubmatch(err.Error(), -1) {
+		if v, perr := strconv.Atoi(strings.ReplaceAll(m[1], ",", "")); perr == nil && v > n {
+			n = v
+		}
+	}
+	r.observeTokens(res, n)
 }
 
 // journalForm returns m as it reads back from a journal.
