@@ -614,7 +614,7 @@ func (s *Session) checkpoint(ctx context.Context, recs []condense.Record) error 
 	if err := validateCheckpoints(next, len(s.hist)); err != nil {
 		return s.refuse(ctx, err)
 	}
-	if err := s.checkBoundaries(ctx, next[len(next)-1:]); err != nil {
+	if err := s.checkBoundaries(ctx, next); err != nil {
 		return s.refuse(ctx, err)
 	}
 	s.cps = append(s.cps, cp)

@@ -3,6 +3,7 @@ package session_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/session"
 	"github.com/condense-dev/condense/store"
+	"github.com/condense-dev/condense/store/jsonl"
 	"github.com/condense-dev/condense/strategy"
 )
 
@@ -603,5 +605,55 @@ func TestUnrestorableCheckpointIsRefused(t *testing.T) {
 	}
 	if len(s.Checkpoints()) != 1 || requestJSON(t, prepare(t, s).Request) != want {
 		t.Fatal("a refused compaction changed the session")
+	}
+}
+
+func TestConcurrentAppendsOneSessionJSONL(t *testing.T) {
+	st, err := jsonl.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := open(t, st, "s", options(8000, nil))
+	appendAll(t, s, []condense.Message{condense.UserText("task")})
+	const workers, per = 16, 10
+	var wg sync.WaitGroup
+	var prepares atomic.Int32
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < per; j++ {
+				step := turn(fmt.Sprintf("w%d-%d", w, j), 1)[1:3] // one step: call and result, saved together
+				if err := s.Append(bg, step...); err != nil {
+					t.Error(err)
+					return
+				}
+				if w == 0 && j%3 == 0 {
+					if _, err := s.Prepare(bg, condense.Request{Model: "gpt-4o"}); err != nil {
+						t.Error(err)
+						return
+					}
+					prepares.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	hist, err := s.History(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hist) != 1+2*workers*per {
+		t.Fatalf("history holds %d messages, want %d", len(hist), 1+2*workers*per)
+	}
+	if err := condense.Validate(hist); err != nil {
+		t.Fatalf("steps interleaved: %v", err)
+	}
+	s.Close()
+	s = open(t, st, "s", options(8000, nil))
+	defer s.Close()
+	again, _ := s.History(bg)
+	if requestJSON(t, condense.Request{Messages: again}) != requestJSON(t, condense.Request{Messages: hist}) {
+		t.Fatal("reopened history differs")
 	}
 }
