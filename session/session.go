@@ -720,10 +720,11 @@ func restoreSeen(pf *condense.Preflight, hist []condense.Message, r condense.Ren
 
 // CompactionAvailable reports whether a manual compaction could do
 // anything now (DESIGN B22), without calling a model: it runs the strategy
-// on a copy of the session's state with a summarize helper that answers
-// locally, and throws the result away. Nothing is saved. (A strategy that
-// calls a model of its own rather than the summarize helper is not
-// shielded.)
+// on a copy of the session's state and throws the result away. Built-in
+// strategies that summarize (Summarize, Segments, in a pipeline or alone)
+// run with the extractive summarizer instead of their provider, and the
+// summarize helper strategies get answers locally. Nothing is saved. (A
+// custom strategy that calls a model of its own is not shielded.)
 func (s *Session) CompactionAvailable(ctx context.Context) (bool, error) {
 	if err := s.lk.lock(ctx, true); err != nil {
 		return false, err
@@ -739,7 +740,7 @@ func (s *Session) CompactionAvailable(ctx context.Context) (bool, error) {
 	po.Summarize = func(context.Context, []condense.Message, string) (string, error) {
 		return "(dry run: no summary is made)", nil
 	}
-	dry := condense.NewPreflight(s.counter, s.strat, &po)
+	dry := condense.NewPreflight(s.counter, dryStrategy(s.strat), &po)
 	dry.SetCheckpointCount(s.maxCP)
 	hist := s.hist[:len(s.hist):len(s.hist)]
 	if err := restoreSeen(dry, hist, s.pf.Rendering()); err != nil {
@@ -752,6 +753,34 @@ func (s *Session) CompactionAvailable(ctx context.Context) (bool, error) {
 		return false, cerr
 	}
 	return err == nil, nil
+}
+
+// dryStrategy returns st with every built-in summarizer replaced by the
+// extractive one (nil Summarizer), so a dry run calls no model.
+func dryStrategy(st condense.Strategy) condense.Strategy {
+	switch v := st.(type) {
+	case *strategy.Pipeline:
+		stages := make([]condense.Strategy, len(v.Stages))
+		for i, stage := range v.Stages {
+			stages[i] = dryStrategy(stage)
+		}
+		return strategy.NewPipeline(stages...)
+	case strategy.Summarize:
+		v.Summarizer = nil
+		return v
+	case *strategy.Summarize:
+		c := *v
+		c.Summarizer = nil
+		return c
+	case strategy.Segments:
+		v.Summarizer = nil
+		return v
+	case *strategy.Segments:
+		c := *v
+		c.Summarizer = nil
+		return c
+	}
+	return st
 }
 
 // Close waits for work in flight, then releases the session. Unsaved state

@@ -16,6 +16,7 @@ import (
 	"github.com/condense-dev/condense/store"
 	"github.com/condense-dev/condense/store/jsonl"
 	"github.com/condense-dev/condense/strategy"
+	"github.com/condense-dev/condense/summarize"
 )
 
 func TestPrepareCheckpointsAndReopen(t *testing.T) {
@@ -655,5 +656,35 @@ func TestConcurrentAppendsOneSessionJSONL(t *testing.T) {
 	again, _ := s.History(bg)
 	if requestJSON(t, condense.Request{Messages: again}) != requestJSON(t, condense.Request{Messages: hist}) {
 		t.Fatal("reopened history differs")
+	}
+}
+
+// modelSummarizer stands for a provider summarizer: it counts calls.
+type modelSummarizer struct{ calls atomic.Int32 }
+
+func (m *modelSummarizer) Summarize(ctx context.Context, in summarize.Input) (*summarize.Output, error) {
+	m.calls.Add(1)
+	return &summarize.Output{Text: "## Summary\nfrom the model"}, nil
+}
+
+func TestCompactionAvailableCallsNoModel(t *testing.T) {
+	ms := &modelSummarizer{}
+	s := open(t, newMem(), "s", options(6000, strategy.NewPipeline(strategy.Summarize{Summarizer: ms})))
+	defer s.Close()
+	for _, p := range []string{"a", "b", "c", "d"} {
+		appendAll(t, s, turn(p, 3))
+	}
+	ok, err := s.CompactionAvailable(bg)
+	if err != nil || !ok {
+		t.Fatalf("CompactionAvailable = %v, %v", ok, err)
+	}
+	if ms.calls.Load() != 0 || len(s.Checkpoints()) != 0 {
+		t.Fatalf("CompactionAvailable called the model %d times", ms.calls.Load())
+	}
+	if _, err := s.Compact(bg, session.CompactOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if ms.calls.Load() != 1 {
+		t.Fatalf("Compact called the model %d times, want 1", ms.calls.Load())
 	}
 }
