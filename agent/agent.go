@@ -48,7 +48,8 @@ type Agent struct {
 	// means the agent's own Model, asked with the summary prompt of the
 	// summarize package.
 	Summarizer summarize.Summarizer
-	// SummaryInstructions are used when a strategy gives none.
+	// SummaryInstructions are passed to summaries a strategy asks for
+	// without instructions; "" leaves the summary prompt as it is.
 	SummaryInstructions string
 
 	Limits Limits

@@ -16,10 +16,6 @@ func defaultCounter(model string, reg condense.Registry) condense.Counter {
 	return tokens.ForModel(model, reg)
 }
 
-// DefaultSummaryInstructions are what the summarize helper asks for when
-// neither the strategy nor the agent gives instructions.
-const DefaultSummaryInstructions = "Write a concise summary that keeps the facts, decisions and open tasks."
-
 // summarize is the journaled summarize helper handed to strategies
 // (condense.CompactionContext.Summarize, DESIGN B13, B27): live it asks the
 // summarizer (or the agent's model) and journals the answer as a step:done
