@@ -214,3 +214,32 @@ func TestResumeAfterTransientError(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A resumed streamed run hands the served answers to the stream callback
+// too, and the caller's request is never modified (DESIGN I9).
+func TestResumeStreamsServedAnswers(t *testing.T) {
+	ctx := context.Background()
+	llm := agenttest.NewFakeModel(agenttest.Text("Refund approved."), agenttest.Text("Issue the refund."))
+	r := agenttest.NewRunner(&agent.Agent{Name: "ticket", Model: llm, NewCounter: newCounter, Strategy: summarizeMiddle("summarize_middle", 0), Settings: ticketSettings})
+	req := ticket(8)
+	before := agent.Fingerprint(req)
+	n := len(req.Messages)
+	if _, err := r.Run(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	var text strings.Builder
+	res, err := r.Run(ctx, req, agent.WithStream(func(e agent.StreamEvent) {
+		if e.Type == agent.EventText {
+			text.WriteString(e.Text)
+		}
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text.String() != "Issue the refund." || res.Text() != text.String() || len(llm.Calls()) != 2 {
+		t.Fatalf("streamed %q, result %q, %d calls", text.String(), res.Text(), len(llm.Calls()))
+	}
+	if agent.Fingerprint(req) != before || len(req.Messages) != n {
+		t.Fatal("the caller's request was modified")
+	}
+}
