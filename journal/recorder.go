@@ -83,9 +83,9 @@ type RecorderOptions struct {
 
 // Recorder is one run's journal as the run sees it: a cursor over the
 // events already recorded (served on resume and replay) followed by live
-// appends. Started, Serve, Step, Compacted and Finish
-// are its operations, in the order a run makes them. It is safe for
-// concurrent use.
+// appends. Its operations, in the order a run makes them, are Started,
+// then for each call Serve (and, when it served nothing, Step) and
+// Compacted, and last Finish. It is safe for concurrent use.
 type Recorder struct {
 	store Store
 	run   string
