@@ -38,7 +38,9 @@ type dirRun struct {
 var _ Store = (*Dir)(nil)
 
 // OpenDir returns the store of the JSONL journals in dir, creating dir
-// when it does not exist.
+// when it does not exist. Give journals a directory of their own beside the
+// sessions' (for example <data dir>/journals next to store/jsonl's
+// <data dir>/sessions): both name their files <id>.jsonl.
 func OpenDir(dir string) (*Dir, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
