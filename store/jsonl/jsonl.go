@@ -199,6 +199,8 @@ func syncDir(dir string) error {
 	return d.Sync()
 }
 
+var _ store.Log = (*log)(nil)
+
 // log is one open session file.
 type log struct {
 	f    File

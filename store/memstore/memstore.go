@@ -59,6 +59,8 @@ func (s *Store) Open(_ context.Context, id string) (store.Log, error) {
 // ("reopen" after a close).
 func (s *Store) Close() error { return nil }
 
+var _ store.Log = (*log)(nil)
+
 type log struct {
 	st     *Store
 	s      *session

@@ -150,6 +150,8 @@ func (s *Store) Open(ctx context.Context, id string) (store.Log, error) {
 	return l, nil
 }
 
+var _ store.Log = (*log)(nil)
+
 type log struct {
 	s     *Store
 	id    string
