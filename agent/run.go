@@ -199,8 +199,8 @@ func (r *run) fail(ctx context.Context, err error) error {
 	return err
 }
 
-// before checks the limits and runs the BeforeCall hook before a live call
-// of kind.
+// before runs the BeforeCall hook before a live call of kind; an error
+// from it is a crash: nothing more is journaled.
 func (r *run) before(ctx context.Context, kind CallKind, n int) error {
 	if h := r.a.Hooks.BeforeCall; h != nil {
 		if err := h(ctx, kind, n); err != nil {
@@ -247,6 +247,10 @@ func (r *run) modelCall(ctx context.Context) (*Response, condense.Request, error
 	}
 	if err := r.compacted(ctx, index, res2.Records); err != nil {
 		return nil, condense.Request{}, err
+	}
+	if b := res2.Budget; b.Known() && res2.Tokens > b.InputLimit() {
+		// Still over by our own count: not sent (DESIGN I2).
+		return nil, condense.Request{}, &condense.WindowError{Model: res2.Request.Model, Tokens: res2.Tokens, InputLimit: b.InputLimit(), Window: b.Window}
 	}
 	resp, err = r.send(ctx, index, fp, res2)
 	if err != nil && errors.Is(err, summarize.ErrContextTooLarge) {
