@@ -116,8 +116,8 @@ func helper(open Opener) {
 	}
 }
 
-// InHelper runs the helper and exits when this process is one; call it at
-// the start of the test that calls Crash or TwoProcesses.
+// inHelper runs the helper (and never returns) when this process is one:
+// Crash and TwoProcesses re-run the test binary on their own test.
 func inHelper(open Opener) {
 	if os.Getenv(envMode) != "" {
 		helper(open)
