@@ -120,3 +120,33 @@ func TestJournalOverflowCalibrates(t *testing.T) {
 		t.Fatalf("correction %v after the provider reported 210,000 tokens for a ~1,100-token estimate", f)
 	}
 }
+
+// An emergency compaction that the corrected count still finds over the
+// input limit is not sent: context_window_exceeded, journaled, one
+// provider call in all.
+func TestJournalOverflowEmergencyStillTooLarge(t *testing.T) {
+	ctx := context.Background()
+	dropOne := condense.Func("drop_one", func(ctx context.Context, cc *condense.CompactionContext) ([]condense.Message, error) {
+		msgs := cc.Current.Messages()
+		return append(msgs[:1:1], msgs[2:]...), nil
+	})
+	llm := agenttest.NewFakeModel(agenttest.Fail(tooLarge()), agenttest.Text("never"))
+	st := journal.NewMemory()
+	a := &agent.Agent{Model: llm, Journal: st, NewCounter: newCounter, Strategy: dropOne,
+		Settings: condense.Settings{Window: 4000, ReservedOutput: 200, Fraction: 0.9}}
+	_, err := a.Run(ctx, ticket(8), agent.WithRunID("r"))
+	var we *condense.WindowError
+	if !errors.As(err, &we) || we.Tokens <= we.InputLimit {
+		t.Fatalf("err = %v", err)
+	}
+	if len(llm.Calls()) != 1 {
+		t.Fatalf("%d provider calls, want 1", len(llm.Calls()))
+	}
+	evs := mustLoad(t, st, "r")
+	if got := strings.Join(kinds(evs), " "); got != "run:started step:done/llm context:compacted run:error" {
+		t.Fatalf("journal %s", got)
+	}
+	if e := evs[len(evs)-1].Error; e.Code != "context_window_exceeded" || e.Tokens != we.Tokens || e.Window != 4000 {
+		t.Fatalf("run:error %+v", e)
+	}
+}
