@@ -28,6 +28,10 @@ type WindowError struct {
 	InputLimit int
 	// Window is the model's context window.
 	Window int
+	// Records are the compactions the failed call made and kept: the
+	// preflight's rendering includes them, so a session saves them as it
+	// would for a request that fit.
+	Records []Record
 }
 
 func (e *WindowError) Error() string {

@@ -254,7 +254,7 @@ func (p *Preflight) Prepare(ctx context.Context, req Request, opts ...CallOption
 		}
 	}
 	if tokens > limit {
-		return nil, &WindowError{Model: req.Model, Tokens: tokens, InputLimit: limit, Window: budget.Window}
+		return nil, &WindowError{Model: req.Model, Tokens: tokens, InputLimit: limit, Window: budget.Window, Records: res.Records}
 	}
 	return p.finish(res, &req, tokens), nil
 }

@@ -46,6 +46,11 @@ type Item struct {
 	Edit    Edit
 	// Covers is the log span a summary replaces.
 	Covers Span
+	// Ledger lists, for a synthesized summary, the ledger items of Covers
+	// that its text holds (as rendered: "file internal/x.go"). The next
+	// summary checks them against its own text instead of extracting the
+	// whole span again. nil means unknown.
+	Ledger []string
 
 	tokens int // cached count; 0 = not counted
 }

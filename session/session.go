@@ -521,6 +521,14 @@ func (s *Session) Prepare(ctx context.Context, req condense.Request, opts ...con
 	defer s.mu.Unlock()
 	s.rendering = s.pf.Rendering()
 	if err != nil {
+		// A request that cannot fit may still have been compacted: the
+		// rendering keeps those compactions, so they are saved too.
+		var we *condense.WindowError
+		if errors.As(err, &we) && len(we.Records) > 0 {
+			if cerr := s.checkpoint(ctx, we.Records); cerr != nil {
+				return nil, cerr
+			}
+		}
 		return nil, err
 	}
 	if len(res.Records) > 0 {

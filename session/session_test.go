@@ -2,6 +2,7 @@ package session_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -15,6 +16,7 @@ import (
 	"github.com/condense-dev/condense/session"
 	"github.com/condense-dev/condense/store"
 	"github.com/condense-dev/condense/store/jsonl"
+	"github.com/condense-dev/condense/store/memstore"
 	"github.com/condense-dev/condense/strategy"
 	"github.com/condense-dev/condense/summarize"
 )
@@ -686,5 +688,35 @@ func TestCompactionAvailableCallsNoModel(t *testing.T) {
 	}
 	if ms.calls.Load() != 1 {
 		t.Fatalf("Compact called the model %d times, want 1", ms.calls.Load())
+	}
+}
+
+// A request that cannot fit even after compaction is not sent, but the
+// compaction it made stays in the rendering: it is saved as a checkpoint,
+// so a reopened session renders what the live one did.
+func TestPrepareOverTheLimitSavesItsCompaction(t *testing.T) {
+	st := memstore.New()
+	o := options(3000, strategy.Mask{KeepSteps: 1})
+	s := open(t, st, "over", o)
+	appendAll(t, s, turn("a", 6))
+	// One last huge user message that no strategy may touch (I4).
+	appendAll(t, s, []condense.Message{{ID: "huge", Role: condense.RoleUser, Parts: []condense.Part{condense.Text(strings.Repeat("giant paste ", 2000))}}})
+	_, err := s.Prepare(bg, condense.Request{})
+	var we *condense.WindowError
+	if !errors.As(err, &we) || len(we.Records) == 0 {
+		t.Fatalf("err = %v, want a WindowError carrying the mask compaction", err)
+	}
+	cps := s.Checkpoints()
+	if len(cps) != 1 || cps[0].ID != we.Records[0].Checkpoint {
+		t.Fatalf("checkpoints %+v, want the one the failed call made", cps)
+	}
+	live := s.Rendering().Messages()
+	s.Close()
+	s2 := open(t, st, "over", o)
+	defer s2.Close()
+	a, _ := json.Marshal(live)
+	b, _ := json.Marshal(s2.Rendering().Messages())
+	if string(a) != string(b) {
+		t.Fatal("the reopened session renders differently from the live one")
 	}
 }

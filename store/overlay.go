@@ -23,6 +23,8 @@ type Entry struct {
 	// stands for.
 	Covers  *[2]int           `json:"covers,omitempty"`
 	Message *condense.Message `json:"m,omitempty"`
+	// Ledger is a summary's ledger (condense.Item.Ledger).
+	Ledger []string `json:"ledger,omitempty"`
 }
 
 // MarshalJSON writes a run as {"run":[a,b]} alone.
@@ -49,7 +51,7 @@ func EncodeOverlay(r condense.Rendering) Overlay {
 			continue
 		}
 		m := it.Message
-		e := Entry{Index: it.Index, Edit: it.Edit, Message: &m}
+		e := Entry{Index: it.Index, Edit: it.Edit, Message: &m, Ledger: it.Ledger}
 		if it.Covers != (condense.Span{}) {
 			e.Covers = &[2]int{it.Covers.Start, it.Covers.End}
 		}
@@ -128,7 +130,7 @@ func (o Overlay) Rendering(history []condense.Message) (condense.Rendering, erro
 			}
 			continue
 		}
-		it := condense.Item{Index: e.Index, Edit: e.Edit, Message: *e.Message}
+		it := condense.Item{Index: e.Index, Edit: e.Edit, Message: *e.Message, Ledger: e.Ledger}
 		if e.Covers != nil {
 			it.Covers = condense.Span{Start: e.Covers[0], End: e.Covers[1]}
 		}

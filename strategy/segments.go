@@ -233,6 +233,7 @@ func (s Segments) Compact(ctx context.Context, cc *condense.CompactionContext) (
 	exclude := map[int]bool{}
 	covers := condense.Span{Start: -1}
 	prevText := ""
+	var prevItem *condense.Item
 	var targets []target
 	first := -1
 	for n := 0; n < tail; n++ {
@@ -252,8 +253,9 @@ func (s Segments) Compact(ctx context.Context, cc *condense.CompactionContext) (
 				first = n
 			}
 			if n == prev {
-				prevText = summaryBody(cur[sg.Start].Message.TextContent())
-				covers = cur[sg.Start].Covers
+				prevItem = &cur[sg.Start]
+				prevText = summaryBody(prevItem.Message.TextContent())
+				covers = prevItem.Covers
 				continue
 			}
 			for i := sg.Start; i < sg.End; i++ {
@@ -316,13 +318,13 @@ func (s Segments) Compact(ctx context.Context, cc *condense.CompactionContext) (
 			return false
 		}
 	}
-	text, gate, nKept := gateSummary(cc, so.Text, prevText, covers, exclude, s.LedgerBudget, filter)
+	text, gate, held := gateSummary(cc, so.Text, prevItem, covers, exclude, s.LedgerBudget, filter)
 	placed := false
 	for n := 0; n < len(segs); n++ {
 		sg := segs[n]
 		if n < tail && fates[n] == summ {
 			if !placed && n == first {
-				out = append(out, condense.Item{Index: -1, Edit: condense.EditSummary, Covers: covers, Message: summaryMessage(cc.Checkpoint, covers, text)})
+				out = append(out, condense.Item{Index: -1, Edit: condense.EditSummary, Covers: covers, Message: summaryMessage(cc.Checkpoint, covers, text), Ledger: held})
 				placed = true
 			}
 			continue
@@ -330,7 +332,7 @@ func (s Segments) Compact(ctx context.Context, cc *condense.CompactionContext) (
 		out = append(out, work[sg.Start:sg.End]...)
 	}
 	cand.Rendering = out
-	cand.LedgerItems += nKept
+	cand.LedgerItems += len(held)
 	cand.Demoted += gate.Demoted
 	cand.Gate = &gate
 	cand.Summary = text

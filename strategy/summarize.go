@@ -160,14 +160,16 @@ func (s Summarize) Compact(ctx context.Context, cc *condense.CompactionContext) 
 	var keptItems condense.Rendering
 	var spanMsgs []condense.Message
 	prevText := ""
+	var prev *condense.Item
 	covers := condense.Span{Start: -1}
 	for _, u := range us {
 		if u.start < p.start || u.start >= p.boundary {
 			continue
 		}
 		if u.start == p.prev {
-			prevText = summaryBody(cur[u.start].Message.TextContent())
-			covers = cur[u.start].Covers
+			prev = &cur[u.start]
+			prevText = summaryBody(prev.Message.TextContent())
+			covers = prev.Covers
 			continue
 		}
 		if u.protected {
@@ -214,12 +216,12 @@ func (s Summarize) Compact(ctx context.Context, cc *condense.CompactionContext) 
 	for _, it := range keptItems {
 		keptIdx[it.Index] = true
 	}
-	text, gate, nKept := gateSummary(cc, out.Text, prevText, covers, keptIdx, s.LedgerBudget, nil)
+	text, gate, held := gateSummary(cc, out.Text, prev, covers, keptIdx, s.LedgerBudget, nil)
 	msg := summaryMessage(cc.Checkpoint, covers, text)
 	r := make(condense.Rendering, 0, len(cur))
 	r = append(r, cur[:p.start]...)
 	r = append(r, keptItems...)
-	r = append(r, condense.Item{Index: -1, Edit: condense.EditSummary, Covers: covers, Message: msg})
+	r = append(r, condense.Item{Index: -1, Edit: condense.EditSummary, Covers: covers, Message: msg, Ledger: held})
 	r = append(r, cur[p.boundary:]...)
 	var usage []condense.Usage
 	if out.Usage != (condense.Usage{}) {
@@ -229,7 +231,7 @@ func (s Summarize) Compact(ctx context.Context, cc *condense.CompactionContext) 
 	if p.split {
 		steps = []string{"summarize(split-turn)"}
 	}
-	return &condense.Candidate{Rendering: r, LedgerItems: nKept, Demoted: gate.Demoted, Gate: &gate,
+	return &condense.Candidate{Rendering: r, LedgerItems: len(held), Demoted: gate.Demoted, Gate: &gate,
 		Summary: text, Usage: usage, Trim: out.Trim, Steps: steps}, nil
 }
 
@@ -241,34 +243,56 @@ func summaryMessage(checkpoint string, covers condense.Span, text string) conden
 
 // gateSummary checks a summary against the ledger of its span (B17) and
 // returns the summary's sections with a ## Ledger section holding every item
-// the summary lacks, bounded by the ledger budget. Log indexes in exclude
-// stay verbatim in the rendering and are not checked. keep, when set,
-// selects the items the ledger must carry; the others are demoted.
-func gateSummary(cc *condense.CompactionContext, summary, prevText string, covers condense.Span, exclude map[int]bool,
-	ledgerBudget int, keep func(ledger.Item) bool) (string, condense.Gate, int) {
+// the summary lacks, bounded by the ledger budget, and the item lines the
+// result holds (for Item.Ledger). Log indexes in exclude stay verbatim in the
+// rendering and are not checked. keep, when set, selects the items the
+// ledger must carry; the others are demoted.
+//
+// When prev, the summary this one replaces, knows its ledger, only the span
+// after prev.Covers is extracted and prev's items are carried: each
+// compaction costs the new span, not the whole history. Otherwise the whole
+// span is extracted again and prev's ## Ledger lines are carried.
+func gateSummary(cc *condense.CompactionContext, summary string, prev *condense.Item, covers condense.Span, exclude map[int]bool,
+	ledgerBudget int, keep func(ledger.Item) bool) (string, condense.Gate, []string) {
+	from := covers.Start
+	var carried []string
+	if prev != nil && prev.Ledger != nil && prev.Covers.End > covers.Start {
+		from = prev.Covers.End
+		carried = prev.Ledger
+	} else if prev != nil {
+		for _, line := range summarize.ParseSections(summaryBody(prev.Message.TextContent()))["Ledger"] {
+			if !strings.HasPrefix(line, "(") {
+				carried = append(carried, line)
+			}
+		}
+	}
 	// The span's items come from the original log, not from earlier
 	// placeholders, so masking never hides a specific from the summary.
-	var span []condense.Message
-	var spanBase = covers.Start
 	var items []ledger.Item
-	if covers.Start >= 0 && covers.End <= len(cc.History) {
-		for i := covers.Start; i < covers.End; i++ {
+	if from >= 0 && from < covers.End && covers.End <= len(cc.History) {
+		span := make([]condense.Message, 0, covers.End-from)
+		for i := from; i < covers.End; i++ {
 			if exclude[i] {
 				span = append(span, condense.Message{Role: cc.History[i].Role}) // keep indexes aligned
 				continue
 			}
 			span = append(span, cc.History[i])
 		}
-		items = ledger.Extract(span, spanBase)
+		items = ledger.Extract(span, from)
 	}
 	body := strings.TrimRight(summary, "\n") + "\n"
 	// Drop a ## Ledger the summarizer wrote itself: ours replaces it.
 	if i := strings.Index(body, "\n## Ledger"); i >= 0 {
 		body = body[:i+1]
 	}
+	inBody := func(it ledger.Item) bool {
+		return strings.Contains(body, it.String()) || strings.Contains(body, it.Value) && len(it.Value) > 12
+	}
 	var missing []ledger.Item
+	var held []string // item lines the result holds
 	g := condense.Gate{}
 	filtered := 0
+	seen := map[string]bool{}
 	for _, it := range items {
 		if it.Kind == ledger.KindTask {
 			continue // the task stays verbatim in the rendering (I3)
@@ -277,26 +301,28 @@ func gateSummary(cc *condense.CompactionContext, summary, prevText string, cover
 			filtered++
 			continue
 		}
-		if strings.Contains(body, it.String()) || strings.Contains(body, it.Value) && len(it.Value) > 12 {
+		seen[it.String()] = true
+		if inBody(it) {
 			g.KeptBySummary++
+			held = append(held, it.String())
 			continue
 		}
 		missing = append(missing, it)
 	}
-	// Carry the previous summary's ledger lines that are not in the new
-	// summary: facts accumulate.
-	var carried []string
-	prevLedger := summarize.ParseSections(prevText)["Ledger"]
-	seen := map[string]bool{}
-	for _, it := range missing {
-		seen[it.String()] = true
-	}
-	for _, line := range prevLedger {
-		if strings.HasPrefix(line, "(") || seen[line] || strings.Contains(body, line) {
+	// Carry the previous summary's items the new summary lacks: facts
+	// accumulate.
+	var carry []string
+	for _, line := range carried {
+		if seen[line] {
 			continue
 		}
 		seen[line] = true
-		carried = append(carried, line)
+		if strings.Contains(body, line) {
+			g.KeptBySummary++
+			held = append(held, line)
+			continue
+		}
+		carry = append(carry, line)
 	}
 	budget := ledgerBudget
 	if budget <= 0 {
@@ -309,22 +335,21 @@ func gateSummary(cc *condense.CompactionContext, summary, prevText string, cover
 	}
 	var b strings.Builder
 	b.WriteString(body)
-	lines := 0
 	demotedCarried := 0
-	if len(keptItems) > 0 || len(carried) > 0 || len(demoted) > 0 || filtered > 0 {
+	if len(keptItems) > 0 || len(carry) > 0 || len(demoted) > 0 || filtered > 0 {
 		b.WriteString("\n## Ledger\n")
-		for _, line := range carried {
+		for _, line := range carry {
 			if used+ledger.ApproxTokens(line)+1 > budget {
 				demotedCarried++
 				continue
 			}
 			used += ledger.ApproxTokens(line) + 1
 			b.WriteString("- " + line + "\n")
-			lines++
+			held = append(held, line)
 		}
 		for _, it := range keptItems {
 			b.WriteString("- " + it.String() + "\n")
-			lines++
+			held = append(held, it.String())
 		}
 		if n := len(demoted) + demotedCarried + filtered; n > 0 {
 			fmt.Fprintf(&b, "- (%d more demoted to recall-only)\n", n)
@@ -332,7 +357,10 @@ func gateSummary(cc *condense.CompactionContext, summary, prevText string, cover
 	}
 	g.AddedBack = len(keptItems)
 	g.Demoted = len(demoted) + demotedCarried + filtered
-	return b.String(), g, lines + g.KeptBySummary
+	if held == nil {
+		held = []string{}
+	}
+	return b.String(), g, held
 }
 
 // summaryBody returns the sections of a rendered summary message, without
