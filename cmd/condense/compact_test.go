@@ -152,13 +152,28 @@ func TestCompactUsageErrors(t *testing.T) {
 }
 
 func TestCompactEveryStrategyAndFormat(t *testing.T) {
+	compacted := 0
 	for _, s := range strategyNames {
 		for _, to := range []string{"openai", "anthropic", "condense"} {
-			_, stderr, code := runCLI(t, "compact", "--strategy", s, "--to", to, "--window", "128k", testdata+"claude-code-large.jsonl")
+			stdout, stderr, code := runCLI(t, "compact", "--strategy", s, "--to", to, "--window", "3k", "--reserve", "500", testdata+"claude-code.jsonl")
 			if code != 0 && code != 1 {
 				t.Fatalf("%s → %s: exit %d: %s", s, to, code, stderr)
 			}
+			if code == 0 {
+				f, _ := transcript.ParseFormat(to)
+				tr, err := transcript.ReadBytes([]byte(stdout), transcript.Options{Format: f})
+				if err != nil {
+					t.Fatalf("%s → %s: output does not read back: %v", s, to, err)
+				}
+				if err := condense.Validate(tr.Request.Messages); err != nil {
+					t.Fatalf("%s → %s: %v", s, to, err)
+				}
+				compacted++
+			}
 		}
+	}
+	if compacted < 3*4 {
+		t.Fatalf("only %d of %d runs fit", compacted, 3*len(strategyNames))
 	}
 }
 
