@@ -156,7 +156,7 @@ func TestCompactEveryStrategyAndFormat(t *testing.T) {
 	for _, s := range strategyNames {
 		for _, to := range []string{"openai", "anthropic", "condense"} {
 			stdout, stderr, code := runCLI(t, "compact", "--strategy", s, "--to", to, "--window", "3k", "--reserve", "500", testdata+"claude-code.jsonl")
-			if code != 0 && code != 1 {
+			if code != 0 && code != 1 || s == "pipeline" && code != 0 {
 				t.Fatalf("%s → %s: exit %d: %s", s, to, code, stderr)
 			}
 			if code == 0 {
@@ -172,7 +172,8 @@ func TestCompactEveryStrategyAndFormat(t *testing.T) {
 			}
 		}
 	}
-	if compacted < 3*4 {
+	// The default pipeline (and so at least its three runs) must fit.
+	if compacted < 3 {
 		t.Fatalf("only %d of %d runs fit", compacted, 3*len(strategyNames))
 	}
 }
