@@ -41,6 +41,6 @@ func ExampleEvaluate() {
 	// none        fits=false valid=true overflows=3
 	// drop-oldest fits=true  valid=true overflows=0
 	// mask        fits=true  valid=true overflows=0
-	// codex       fits=false valid=true overflows=3
+	// codex       fits=true  valid=true overflows=0
 	// default     fits=true  valid=true overflows=0
 }

@@ -13,6 +13,9 @@ import (
 // Retention bounds of the summarize strategy (DESIGN B4): the recent turns
 // kept verbatim hold 20% of the window, clamped to 256–20,000 tokens.
 const (
+	// MaxLedgerShare: an adaptive ledger takes at most 1/MaxLedgerShare of
+	// the window.
+	MaxLedgerShare = 5
 	RetentionShare = 0.20
 	MinRetention   = 256
 	MaxRetention   = 20_000
@@ -42,7 +45,10 @@ type Summarize struct {
 	Summarizer summarize.Summarizer
 	// RecentTokens overrides the recent-retention budget.
 	RecentTokens int
-	// LedgerBudget bounds the ## Ledger section; 0 means 5% of the window.
+	// LedgerBudget bounds the ## Ledger section. 0 means 5% of the window,
+	// raised to half the room the summary leaves below the threshold (at
+	// most 1/MaxLedgerShare of the window), so specifics are kept while
+	// there is space.
 	LedgerBudget int
 	// MaxOutputTokens caps the summary; 0 means summarize.DefaultMaxOutput.
 	MaxOutputTokens int
@@ -216,7 +222,17 @@ func (s Summarize) Compact(ctx context.Context, cc *condense.CompactionContext) 
 	for _, it := range keptItems {
 		keptIdx[it.Index] = true
 	}
-	text, gate, held := gateSummary(cc, out.Text, prev, covers, keptIdx, s.LedgerBudget, nil)
+	budget := s.LedgerBudget
+	if budget <= 0 {
+		// The default budget, raised to half the room the summary leaves
+		// below the threshold: specifics are kept while there is space.
+		rest := make(condense.Rendering, 0, p.start+len(keptItems)+len(cur)-p.boundary)
+		rest = append(append(append(rest, cur[:p.start]...), keptItems...), cur[p.boundary:]...)
+		body := summaryMessage(cc.Checkpoint, covers, out.Text)
+		room := cc.Budget.Threshold() - cc.Count(rest) - cc.CountMessage(&body)
+		budget = max(ledger.DefaultBudget(cc.Budget.Window), min(room/2, cc.Budget.Window/MaxLedgerShare))
+	}
+	text, gate, held := gateSummary(cc, out.Text, prev, covers, keptIdx, budget, nil)
 	msg := summaryMessage(cc.Checkpoint, covers, text)
 	r := make(condense.Rendering, 0, len(cur))
 	r = append(r, cur[:p.start]...)

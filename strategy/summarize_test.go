@@ -128,11 +128,10 @@ func TestSummarizeIncrementalAndGrowsAtEnd(t *testing.T) {
 		return &summarize.Output{Text: fmt.Sprintf("## Summary\nSummary of %d messages.\n\n## Facts\n- fact from %d\n", len(in.Messages), in.Base)}, nil
 	}}
 	counter := tokens.Heuristic("anthropic")
-	full := condense.CountRequest(counter, &condense.Request{Messages: msgs})
-	window := full // threshold 75% of the input limit: a compaction is due
-	pf := condense.NewPreflight(counter, strategy.Summarize{Summarizer: fs, RecentTokens: 1500}, &condense.Options{Settings: condense.Settings{Window: window}, Logger: quiet})
+	pf := condense.NewPreflight(counter, strategy.Summarize{Summarizer: fs, RecentTokens: 1500},
+		&condense.Options{Settings: condense.Settings{Window: 1_000_000}, Logger: quiet})
 	ctx := context.Background()
-	res, err := pf.Prepare(ctx, condense.Request{Messages: msgs})
+	res, err := pf.Compact(ctx, condense.Request{Messages: msgs}, condense.CompactOptions{})
 	if err != nil || len(res.Records) != 1 {
 		t.Fatalf("first compaction: %v %+v", err, res)
 	}
@@ -145,41 +144,25 @@ func TestSummarizeIncrementalAndGrowsAtEnd(t *testing.T) {
 		t.Fatal("the task is not first and verbatim")
 	}
 	// Between compactions the rendering only grows at its end.
-	more := append(msgs[:len(msgs):len(msgs)], turns(1, 100)...)
-	for i := range more[len(msgs):] {
-		more[len(msgs)+i].ID = "new" + more[len(msgs)+i].ID
-		more[len(msgs)+i].Parts = append([]condense.Part(nil), more[len(msgs)+i].Parts...)
-	}
-	// Re-id the new tool call so ids stay unique.
-	more[len(msgs)+1].Parts[1].ID = "call_new"
-	more[len(msgs)+2].Parts[0].CallID = "call_new"
+	more := append(msgs[:len(msgs):len(msgs)], renamed(turns(2, 100), "more")...)
 	res2, err := pf.Prepare(ctx, condense.Request{Messages: more})
-	if err != nil {
-		t.Fatal(err)
+	if err != nil || len(res2.Records) != 0 {
+		t.Fatalf("second call: %v, %d records", err, len(res2.Records))
 	}
-	if len(res2.Records) == 0 {
-		for i := range first {
-			a, _ := json.Marshal(first[i])
-			b, _ := json.Marshal(res2.Request.Messages[i])
-			if string(a) != string(b) {
-				t.Fatalf("prefix changed at %d without a compaction", i)
-			}
+	if len(res2.Request.Messages) != len(first)+8 {
+		t.Fatalf("rendering has %d messages, want %d", len(res2.Request.Messages), len(first)+8)
+	}
+	for i := range first {
+		a, _ := json.Marshal(first[i])
+		b, _ := json.Marshal(res2.Request.Messages[i])
+		if string(a) != string(b) {
+			t.Fatalf("prefix changed at %d without a compaction", i)
 		}
 	}
 	// A second compaction feeds the first summary in and replaces it.
-	big := append(more[:len(more):len(more)], turns(1, 30_000)...)
-	for i := range big[len(more):] {
-		big[len(more)+i].ID = "big" + big[len(more)+i].ID
-		big[len(more)+i].Parts = append([]condense.Part(nil), big[len(more)+i].Parts...)
-	}
-	big[len(more)+1].Parts[1].ID = "call_big"
-	big[len(more)+2].Parts[0].CallID = "call_big"
-	res3, err := pf.Prepare(ctx, condense.Request{Messages: big})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res3.Records) != 1 {
-		t.Fatalf("no second compaction: %+v", res3)
+	res3, err := pf.Compact(ctx, condense.Request{Messages: more}, condense.CompactOptions{})
+	if err != nil || len(res3.Records) != 1 {
+		t.Fatalf("second compaction: %v", err)
 	}
 	if !strings.Contains(fs.last.Previous, "Summary of") {
 		t.Fatalf("the previous summary was not fed in: %q", fs.last.Previous)
@@ -196,6 +179,25 @@ func TestSummarizeIncrementalAndGrowsAtEnd(t *testing.T) {
 	if summaries != 1 {
 		t.Fatalf("%d summaries rendered, want 1", summaries)
 	}
+}
+
+// renamed gives msgs fresh message and call ids with prefix p.
+func renamed(msgs []condense.Message, p string) []condense.Message {
+	out := make([]condense.Message, len(msgs))
+	for i, m := range msgs {
+		m.ID = p + m.ID
+		m.Parts = append([]condense.Part(nil), m.Parts...)
+		for k := range m.Parts {
+			if m.Parts[k].ID != "" {
+				m.Parts[k].ID = p + m.Parts[k].ID
+			}
+			if m.Parts[k].CallID != "" {
+				m.Parts[k].CallID = p + m.Parts[k].CallID
+			}
+		}
+		out[i] = m
+	}
+	return out
 }
 
 func TestSummarizeSplitTurn(t *testing.T) {

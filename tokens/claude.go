@@ -17,11 +17,15 @@ import "encoding/binary"
 //
 // The overhead is large (small deltas bill 60-500 tokens beyond their
 // characters: framing, tool-use ids, and text the transcripts do not show),
-// so the estimate over-counts conversations of many short messages most.
-// The usage feedback of Calibration only ever raises estimates; it cannot
-// lower this overhead.
+// so the estimate over-counts conversations of many short tool steps most.
+// Every row of the data is a tool step, so the overhead is charged to the
+// messages of tool steps only (claudePerToolTurn, on a message holding tool
+// calls or tool results); a plain text message pays claudePerMessage, the
+// framing of the Messages format. The usage feedback of Calibration only
+// ever raises estimates; it cannot lower this overhead.
 const (
-	claudePerMessage       = 280  // tokens of framing per message
+	claudePerMessage       = 10   // tokens of framing per message
+	claudePerToolTurn      = 270  // … more on a message of a tool step
 	claudeMessagesPerDelta = 2    // assistant message + tool-result message
 	claudeCharsText        = 2.0  // characters per token of text parts
 	claudeCharsToolInput   = 3.1  // … of tool names and JSON inputs
@@ -57,11 +61,12 @@ var claudeCharsPerToken = [numKinds]float64{
 }
 
 var claudeFraming = framing{
-	family:  FamilyAnthropic,
-	message: claudePerMessage,
-	tool:    claudePerTool,
-	request: claudeRequest,
-	tools:   claudeToolsPrompt,
+	family:   FamilyAnthropic,
+	message:  claudePerMessage,
+	toolTurn: claudePerToolTurn,
+	tool:     claudePerTool,
+	request:  claudeRequest,
+	tools:    claudeToolsPrompt,
 }
 
 // claudeText is the Claude estimate of text of a kind: ASCII characters at
@@ -106,11 +111,11 @@ func classifyHigh(b byte, n2, n3, n4, high int) (int, int, int, int) {
 	return n2, n3, n4, high + 1
 }
 
-// claudeEstimate is the Claude estimate of messages messages holding
+// claudeEstimate is the Claude estimate of messages tool-step messages holding
 // chars[kind] characters of each kind: what the counter gives for ASCII
 // text, without rounding. The calibration test evaluates it on the CSV.
 func claudeEstimate(chars [numKinds]int, messages int) float64 {
-	est := float64(messages * claudePerMessage)
+	est := float64(messages * (claudePerMessage + claudePerToolTurn))
 	for k, n := range chars {
 		est += float64(n) / claudeCharsPerToken[k]
 	}

@@ -27,6 +27,7 @@ type textCounter interface {
 type framing struct {
 	family     string
 	message    int // every message: start and end markers, the role
+	toolTurn   int // once more on a message holding tool calls or results
 	toolCall   int // every tool call, beside its name, id and input
 	toolResult int // every tool result, beside its call id and content
 	tool       int // every tool definition, beside name, description, schema
@@ -37,8 +38,15 @@ type framing struct {
 // countMessage counts m with tc under the framing f.
 func countMessage(tc textCounter, f *framing, m *condense.Message) int {
 	n := f.message + tc.countText(kindText, string(m.Role))
+	turn := false
 	for i := range m.Parts {
 		n += countPart(tc, f, &m.Parts[i], kindText)
+		if t := m.Parts[i].Type; t == condense.PartToolCall || t == condense.PartToolResult {
+			turn = true
+		}
+	}
+	if turn {
+		n += f.toolTurn
 	}
 	return n
 }
