@@ -382,3 +382,17 @@ func TestPreflightSuppressedStillCompactsOverTheLimit(t *testing.T) {
 		t.Fatalf("suppressed %v records %+v", res.Suppressed, res.Records)
 	}
 }
+
+func TestMapBackKeepsLogOrderForRepeatedMessages(t *testing.T) {
+	s := (&session{}).user("task")
+	for i := 0; i < 5; i++ {
+		s.msgs = append(s.msgs, condense.AssistantText("Noted."), condense.UserText("more"))
+	}
+	cur := condense.Verbatim(s.msgs)
+	h := cur.Messages()
+	got := condense.MapBack(cur, append([]condense.Message{h[0], condense.UserText("Earlier: notes.")}, h[len(h)-2:]...))
+	idx := []int{got[0].Index, got[1].Index, got[2].Index, got[3].Index}
+	if !reflect.DeepEqual(idx, []int{0, -1, 9, 10}) {
+		t.Fatalf("source map %v, want [0 -1 9 10]", idx)
+	}
+}

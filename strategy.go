@@ -194,22 +194,48 @@ func (s funcStrategy) Compact(ctx context.Context, cc *CompactionContext) (*Cand
 
 // MapBack turns plain messages into a rendering over cur: each message equal
 // to an item of cur (same id, role, status and parts) takes that item's
-// source, in order of first use; the rest are synthesized.
+// source; the rest are synthesized. Among equal items ("Noted." said eight
+// times) it matches from the end, taking the latest unused one before the
+// item it matched next, so the newest messages map to the newest items and
+// the source map keeps the order of the log.
 func MapBack(cur Rendering, msgs []Message) Rendering {
 	byPrint := make(map[uint64][]int, len(cur))
 	for i := range cur {
 		fp := Fingerprint(&cur[i].Message)
 		byPrint[fp] = append(byPrint[fp], i)
 	}
-	out := make(Rendering, 0, len(msgs))
+	used := make(map[int]bool, len(msgs))
+	pos := make([]int, len(msgs))
+	next := len(cur)
+	for i := len(msgs) - 1; i >= 0; i-- {
+		pos[i] = -1
+		cands := byPrint[Fingerprint(&msgs[i])]
+		for k := len(cands) - 1; k >= 0; k-- { // the latest unused one before next
+			if c := cands[k]; c < next && !used[c] {
+				pos[i] = c
+				break
+			}
+		}
+		if pos[i] < 0 {
+			for k := len(cands) - 1; k >= 0; k-- {
+				if !used[cands[k]] {
+					pos[i] = cands[k]
+					break
+				}
+			}
+		}
+		if pos[i] >= 0 {
+			used[pos[i]] = true
+			next = pos[i]
+		}
+	}
+	out := make(Rendering, len(msgs))
 	for i := range msgs {
-		fp := Fingerprint(&msgs[i])
-		if idx := byPrint[fp]; len(idx) > 0 {
-			out = append(out, cur[idx[0]])
-			byPrint[fp] = idx[1:]
+		if pos[i] < 0 {
+			out[i] = Item{Index: -1, Message: msgs[i], Edit: EditSynthetic}
 			continue
 		}
-		out = append(out, Item{Index: -1, Message: msgs[i], Edit: EditSynthetic})
+		out[i] = cur[pos[i]]
 	}
 	return out
 }
