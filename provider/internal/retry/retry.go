@@ -180,65 +180,17 @@ func RetryAfter(h http.Header, now time.Time) time.Duration {
 	return 0
 }
 
-// Classify maps an HTTP error answer to a *summarize.APIError: 401 and 403
-// are ErrAuth; 429 ErrRateLimited; 413, and a 400 whose type, code or
-// message says the prompt is too long, ErrContextTooLarge; 529 (Anthropic),
-// 503 (OpenAI's "engine is currently overloaded") or an "overloaded_error"
-// ErrOverloaded; other 5xx ErrServer. Other client
-// errors have no Kind and are not retried.
+// Classify maps an HTTP error answer to a *summarize.APIError with
+// summarize.ClassifyHTTP, adding the wait the provider asked for.
 func Classify(provider string, status int, errType, code, message string, h http.Header) *summarize.APIError {
-	e := &summarize.APIError{
-		Provider:   provider,
-		Status:     status,
-		Type:       errType,
-		Message:    message,
-		RetryAfter: RetryAfter(h, time.Now()),
-	}
-	switch {
-	case status == http.StatusUnauthorized || status == http.StatusForbidden:
-		e.Kind = summarize.ErrAuth
-	case status == http.StatusRequestEntityTooLarge:
-		e.Kind = summarize.ErrContextTooLarge
-	case status == 529 || status == http.StatusServiceUnavailable || errType == "overloaded_error":
-		e.Kind = summarize.ErrOverloaded
-	case status == http.StatusTooManyRequests:
-		e.Kind = summarize.ErrRateLimited
-	case status == http.StatusBadRequest && TooLong(errType, code, message):
-		e.Kind = summarize.ErrContextTooLarge
-	case status >= 500:
-		e.Kind = summarize.ErrServer
-	}
+	e := summarize.ClassifyHTTP(provider, status, errType, code, message)
+	e.RetryAfter = RetryAfter(h, time.Now())
 	return e
 }
 
-// tooLong are phrases providers use when the input exceeds the context
-// window: Anthropic "prompt is too long: 215000 tokens > 200000 maximum",
-// OpenAI "This model's maximum context length is 128000 tokens" (code
-// context_length_exceeded), vLLM "… is longer than the model's context
-// length", Ollama and llama.cpp "exceeds the available context size".
-var tooLong = []string{
-	"prompt is too long",
-	"context length",
-	"context_length_exceeded",
-	"context window",
-	"context size",
-	"too many tokens",
-	"input is too long",
-	"maximum context",
-	"reduce the length",
-}
-
 // TooLong reports whether an error's type, code or message says the input
-// is over the model's context window.
-func TooLong(errType, code, message string) bool {
-	s := strings.ToLower(errType + " " + code + " " + message)
-	for _, p := range tooLong {
-		if strings.Contains(s, p) {
-			return true
-		}
-	}
-	return false
-}
+// is over the model's context window (summarize.TooLong).
+func TooLong(errType, code, message string) bool { return summarize.TooLong(errType, code, message) }
 
 // Deadline turns the error of a call made under a timeout into what the
 // caller should see: when the parent context is done, its error; when only
