@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -27,13 +28,63 @@ type Entry struct {
 	Ledger []string `json:"ledger,omitempty"`
 }
 
+// entryJSON is an Entry on disk. M holds the message's condense JSON, or,
+// when that JSON has whitespace between its tokens (raw tool inputs and
+// provider blocks are kept byte for byte), the same JSON as a string:
+// encoding/json compacts what a marshaler returns, and a string keeps every
+// byte.
+type entryJSON struct {
+	Run    *[2]int         `json:"run,omitempty"`
+	Index  int             `json:"i"`
+	Edit   condense.Edit   `json:"edit,omitempty"`
+	Covers *[2]int         `json:"covers,omitempty"`
+	M      json.RawMessage `json:"m,omitempty"`
+	Ledger []string        `json:"ledger,omitempty"`
+}
+
 // MarshalJSON writes a run as {"run":[a,b]} alone.
 func (e Entry) MarshalJSON() ([]byte, error) {
 	if e.Run != nil {
 		return fmt.Appendf(nil, `{"run":[%d,%d]}`, e.Run[0], e.Run[1]), nil
 	}
-	type plain Entry
-	return json.Marshal(plain(e))
+	ej := entryJSON{Index: e.Index, Edit: e.Edit, Covers: e.Covers, Ledger: e.Ledger}
+	if e.Message != nil {
+		raw, err := e.Message.MarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, raw); err != nil {
+			return nil, err
+		}
+		if compact.Len() != len(raw) {
+			raw, _ = json.Marshal(string(raw)) // a string always marshals
+		}
+		ej.M = raw
+	}
+	return json.Marshal(ej)
+}
+
+// UnmarshalJSON reads an Entry, its message as an object or a string.
+func (e *Entry) UnmarshalJSON(data []byte) error {
+	var ej entryJSON
+	if err := json.Unmarshal(data, &ej); err != nil {
+		return err
+	}
+	*e = Entry{Run: ej.Run, Index: ej.Index, Edit: ej.Edit, Covers: ej.Covers, Ledger: ej.Ledger}
+	if len(ej.M) == 0 || string(ej.M) == "null" {
+		return nil
+	}
+	raw := []byte(ej.M)
+	if raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return err
+		}
+		raw = []byte(s)
+	}
+	e.Message = new(condense.Message)
+	return e.Message.UnmarshalJSON(raw)
 }
 
 // EncodeOverlay stores r compactly. Verbatim items (EditNone with a log

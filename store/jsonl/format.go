@@ -40,10 +40,17 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 const crcSuffixLen = len(`,"crc":"00000000"}`)
 
 // appendRecord appends one record line: prefix (starting with `{"k":`, the
-// fields before the payload), the payload and the CRC suffix.
+// fields before the payload), the payload and the CRC suffix. A payload
+// holding a line break (raw JSON kept byte for byte may have newlines
+// between its tokens: an indented tool input, a provider block) is written
+// as a JSON string instead, so one record stays one line; unwrap undoes it.
 func appendRecord(buf []byte, prefix string, payload []byte) []byte {
 	start := len(buf)
 	buf = append(buf, prefix...)
+	if bytes.ContainsAny(payload, "\n\r") {
+		quoted, _ := json.Marshal(string(payload)) // a string always marshals
+		payload = quoted
+	}
 	buf = append(buf, payload...)
 	sum := crc32.Checksum(buf[start:], castagnoli)
 	buf = append(buf, `,"crc":"`...)
@@ -75,6 +82,19 @@ type record struct {
 	payload []byte
 	cp      *store.Checkpoint
 	undo    *store.Undo
+}
+
+// unwrap returns a payload as the JSON it holds: a payload written as a JSON
+// string (see appendRecord) is unquoted, others are returned as they are.
+func unwrap(payload []byte) ([]byte, error) {
+	if len(payload) == 0 || payload[0] != '"' {
+		return payload, nil
+	}
+	var s string
+	if err := json.Unmarshal(payload, &s); err != nil {
+		return nil, err
+	}
+	return []byte(s), nil
 }
 
 // parseRecord checks a line's CRC and splits it. Messages are not decoded.
@@ -131,7 +151,11 @@ func parseRecord(line []byte) (record, error) {
 	switch r.kind {
 	case 'c':
 		r.cp = new(store.Checkpoint)
-		if err := json.Unmarshal(rest, r.cp); err != nil {
+		raw, err := unwrap(rest)
+		if err != nil {
+			return r, fmt.Errorf("checkpoint: %v", err)
+		}
+		if err := json.Unmarshal(raw, r.cp); err != nil {
 			return r, fmt.Errorf("checkpoint: %v", err)
 		}
 		if err := r.cp.Validate(); err != nil {
@@ -139,7 +163,11 @@ func parseRecord(line []byte) (record, error) {
 		}
 	case 'u':
 		r.undo = new(store.Undo)
-		if err := json.Unmarshal(rest, r.undo); err != nil {
+		raw, err := unwrap(rest)
+		if err != nil {
+			return r, fmt.Errorf("undo: %v", err)
+		}
+		if err := json.Unmarshal(raw, r.undo); err != nil {
 			return r, fmt.Errorf("undo: %v", err)
 		}
 	}

@@ -280,8 +280,11 @@ func (l *log) Messages(ctx context.Context, from, to int) ([]condense.Message, e
 				return nil, err
 			}
 		}
-		raw := buf[offs[i]-base : offs[i]-base+int64(lens[i])]
-		if err := out[i].UnmarshalJSON(raw); err != nil {
+		raw, err := unwrap(buf[offs[i]-base : offs[i]-base+int64(lens[i])])
+		if err == nil {
+			err = out[i].UnmarshalJSON(raw)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("%w: %s: message %d: %v", store.ErrCorrupt, l.path, from+i, err)
 		}
 	}

@@ -3,6 +3,7 @@ package jsonl_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -315,5 +316,57 @@ func TestFaults(t *testing.T) {
 			}
 			l.Close()
 		})
+	}
+}
+
+// Raw JSON is carried byte for byte, and may hold line breaks between its
+// tokens (an indented tool input, a provider block): the record must stay
+// one line, and reopening must give the same bytes back.
+func TestRawJSONWithLineBreaks(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := jsonl.Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := s.Open(ctx, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := condense.Message{ID: "a1", Role: condense.RoleAssistant, Parts: []condense.Part{
+		condense.ToolCall("c1", "run", json.RawMessage("{\n  \"cmd\": \"ls\"\r\n}")),
+		condense.ProviderBlock("anthropic", json.RawMessage("{\"type\":\"compaction\",\n\"encrypted_content\":\"  x==\"}"))}}
+	cp := store.Checkpoint{ID: "c1", Strategy: "test", HistoryCount: 2, Rendering: store.EncodeOverlay(condense.Rendering{
+		{Index: 0, Message: user("u0")}, {Index: 1, Message: call, Edit: condense.EditMasked}})}
+	if _, err := l.Append(ctx, store.Batch{Messages: []condense.Message{user("u0"), call}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Append(ctx, store.Batch{Checkpoint: &cp}); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	s.Close()
+	s2, _ := jsonl.Open(dir, nil)
+	defer s2.Close()
+	l2, err := s2.Open(ctx, "s")
+	if err != nil {
+		t.Fatalf("reopen: %v", err)
+	}
+	defer l2.Close()
+	if l2.Len() != 2 || len(l2.Checkpoints()) != 1 {
+		t.Fatalf("Len %d, checkpoints %d", l2.Len(), len(l2.Checkpoints()))
+	}
+	got, err := l2.Messages(ctx, 0, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal(call)
+	have, _ := json.Marshal(got[1])
+	if string(want) != string(have) {
+		t.Fatalf("message changed:\n%s\n%s", want, have)
+	}
+	r, err := l2.Checkpoints()[0].Rendering.Rendering(got)
+	if err != nil || string(r[1].Message.Parts[0].Input) != "{\n  \"cmd\": \"ls\"\r\n}" {
+		t.Fatalf("checkpoint rendering: %v %q", err, r[1].Message.Parts[0].Input)
 	}
 }
