@@ -468,17 +468,38 @@ func (s *Store) write(ps []*pending) (err error) {
 		args = args[:0]
 		return err
 	}
+	// Check every session's lease first: a session whose lease was taken
+	// over fails alone, and the others of the group still commit.
+	lost := map[*log]error{}
 	checked := map[*log]bool{}
 	for _, p := range ps {
 		l := p.l
-		if !checked[l] {
-			var owner string
-			err := tx.QueryRowContext(ctx, `SELECT owner FROM leases WHERE session = ?`, l.id).Scan(&owner)
-			if err != nil || owner != l.owner {
-				return fmt.Errorf("%w: session %q: this writer's lease was taken over (%v)", store.ErrLocked, l.id, err)
-			}
-			checked[l] = true
+		if checked[l] {
+			continue
 		}
+		checked[l] = true
+		var owner string
+		qerr := tx.QueryRowContext(ctx, `SELECT owner FROM leases WHERE session = ?`, l.id).Scan(&owner)
+		if qerr != nil && !errors.Is(qerr, sql.ErrNoRows) {
+			return qerr
+		}
+		if qerr != nil || owner != l.owner {
+			lost[l] = fmt.Errorf("%w: session %q: this writer's lease was taken over (%v)", store.ErrLocked, l.id, qerr)
+		}
+	}
+	if len(lost) > 0 {
+		keep := ps[:0:0]
+		for _, p := range ps {
+			if e := lost[p.l]; e != nil {
+				p.err = e
+				continue
+			}
+			keep = append(keep, p)
+		}
+		ps = keep
+	}
+	for _, p := range ps {
+		l := p.l
 		for i, raw := range p.msgs {
 			args = append(args, l.id, p.first+i, raw)
 			if len(args) >= 3*insertRows {
