@@ -24,18 +24,20 @@ type Document struct {
 	Messages []Message
 	// MaxOutputTokens is written as "max_tokens" when set.
 	MaxOutputTokens int
+	// ThinkingBudget is written as "thinking_budget" when set.
+	ThinkingBudget int
 }
 
 // DocumentOf returns the condense JSON form of r.
 func DocumentOf(r Request) Document {
 	return Document{Version: DocumentVersion, Model: r.Model, System: r.System, Tools: r.Tools,
-		Messages: r.Messages, MaxOutputTokens: r.MaxOutputTokens}
+		Messages: r.Messages, MaxOutputTokens: r.MaxOutputTokens, ThinkingBudget: r.ThinkingBudget}
 }
 
 // Request returns the request d describes.
 func (d Document) Request() Request {
 	return Request{Model: d.Model, System: d.System, Tools: d.Tools, Messages: d.Messages,
-		MaxOutputTokens: d.MaxOutputTokens}
+		MaxOutputTokens: d.MaxOutputTokens, ThinkingBudget: d.ThinkingBudget}
 }
 
 // JSONError is a malformed condense JSON document: Path says where
@@ -66,6 +68,7 @@ type docJSON struct {
 	Model     string            `json:"model,omitempty"`
 	System    string            `json:"system,omitempty"`
 	MaxTokens int               `json:"max_tokens,omitempty"`
+	Thinking  int               `json:"thinking_budget,omitempty"`
 	Tools     []json.RawMessage `json:"tools,omitempty"`
 	Messages  []json.RawMessage `json:"messages"`
 }
@@ -104,6 +107,10 @@ func (d Document) MarshalJSON() ([]byte, error) {
 	if d.MaxOutputTokens > 0 {
 		b.WriteString(`,"max_tokens":`)
 		b.WriteString(strconv.Itoa(d.MaxOutputTokens))
+	}
+	if d.ThinkingBudget > 0 {
+		b.WriteString(`,"thinking_budget":`)
+		b.WriteString(strconv.Itoa(d.ThinkingBudget))
 	}
 	if len(d.Tools) > 0 {
 		b.WriteString(`,"tools":[`)
@@ -239,8 +246,11 @@ func appendPartJSON(b *bytes.Buffer, p *Part) error {
 			b.WriteString(base64.StdEncoding.EncodeToString(p.Data))
 			b.WriteByte('"')
 		}
-		if p.Width > 0 && p.Height > 0 {
-			fmt.Fprintf(b, `,"width":%d,"height":%d`, p.Width, p.Height)
+		if p.Width > 0 {
+			fmt.Fprintf(b, `,"width":%d`, p.Width)
+		}
+		if p.Height > 0 {
+			fmt.Fprintf(b, `,"height":%d`, p.Height)
 		}
 	case PartProvider:
 		b.WriteString(`,"provider":`)
@@ -279,9 +289,12 @@ func ParseDocument(data []byte) (Document, error) {
 	if dj.Messages == nil {
 		return Document{}, jsonErr("messages", "missing")
 	}
-	d := Document{Version: dj.Version, Model: dj.Model, System: dj.System, MaxOutputTokens: dj.MaxTokens}
+	d := Document{Version: dj.Version, Model: dj.Model, System: dj.System, MaxOutputTokens: dj.MaxTokens, ThinkingBudget: dj.Thinking}
 	if dj.MaxTokens < 0 {
 		return Document{}, jsonErr("max_tokens", "negative value %d", dj.MaxTokens)
+	}
+	if dj.Thinking < 0 {
+		return Document{}, jsonErr("thinking_budget", "negative value %d", dj.Thinking)
 	}
 	for i, raw := range dj.Tools {
 		var tj toolJSON

@@ -12,12 +12,13 @@ import (
 
 func sampleDoc() condense.Document {
 	return condense.Document{
-		Version: 1,
-		Model:   "gpt-4o",
-		System:  "You are terse.",
-		Tools:   []condense.Tool{{Name: "bash", Description: "run a command", InputSchema: json.RawMessage(`{"type":"object"}`)}},
+		Version:        1,
+		Model:          "gpt-4o",
+		System:         "You are terse.",
+		ThinkingBudget: 2048,
+		Tools:          []condense.Tool{{Name: "bash", Description: "run a command", InputSchema: json.RawMessage(`{"type":"object"}`)}},
 		Messages: []condense.Message{
-			{ID: "u1", Role: condense.RoleUser, Pinned: true, Parts: []condense.Part{condense.Text("fix the bug"), {Type: condense.PartImage, MediaType: "image/png", Data: []byte{1, 2, 3}, Width: 10, Height: 20}}},
+			{ID: "u1", Role: condense.RoleUser, Pinned: true, Parts: []condense.Part{condense.Text("fix the bug"), {Type: condense.PartImage, MediaType: "image/png", Data: []byte{1, 2, 3}, Width: 10, Height: 20}, {Type: condense.PartImage, MediaType: "image/png", URL: "https://example.test/w.png", Width: 640}}},
 			{ID: "a1", Role: condense.RoleAssistant, Parts: []condense.Part{condense.Thinking("look first", "sig=="), condense.RedactedThinking("ENCRYPTED"), condense.ToolCall("c1", "bash", json.RawMessage(`{"command":"go test ./..."}`))}},
 			{ID: "t1", Role: condense.RoleTool, Parts: []condense.Part{condense.ToolResult("c1", true, condense.Text("FAIL"), condense.ImageURL("image/jpeg", "https://example.test/x.jpg"))}},
 			{ID: "a2", Role: condense.RoleAssistant, Status: condense.StatusAborted, Parts: []condense.Part{condense.ProviderBlock("anthropic", json.RawMessage(`{"type":"compaction","encrypted_content":"  AbC=="}`))}},

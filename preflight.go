@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 )
@@ -115,7 +116,8 @@ type state struct {
 	valDirty bool
 
 	system       string
-	tools        []Tool
+	reqTools     []Tool // as the caller sent them
+	tools        []Tool // without repeated definitions
 	overhead     int
 	haveOverhead bool
 
@@ -170,14 +172,24 @@ func (p *Preflight) SetCheckpointCount(n int) {
 // and the messages pass Validate.
 func (p *Preflight) Restore(history []Message, r Rendering) error {
 	for i := range r {
-		if r[i].Index >= len(history) || (r[i].Covers.End > len(history)) {
+		it := &r[i]
+		switch {
+		case it.Index >= len(history) || it.Covers.End > len(history):
 			return fmt.Errorf("%w: rendering item %d refers to log index %d beyond the history (%d messages)",
-				ErrInvalidHistory, i, max(r[i].Index, r[i].Covers.End-1), len(history))
+				ErrInvalidHistory, i, max(it.Index, it.Covers.End-1), len(history))
+		case it.Index < -1 || it.Covers.Start < 0 || it.Covers.End < it.Covers.Start:
+			return fmt.Errorf("%w: rendering item %d has a bad index %d or span %d-%d",
+				ErrInvalidHistory, i, it.Index, it.Covers.Start, it.Covers.End)
+		case it.Index >= 0 && it.Edit == EditNone && Fingerprint(&it.Message) != Fingerprint(&history[it.Index]):
+			return fmt.Errorf("%w: rendering item %d claims log message %d verbatim but differs from it",
+				ErrInvalidHistory, i, it.Index)
 		}
 	}
-	msgs := r.Messages()
-	if err := Validate(msgs); err != nil {
-		return err
+	var v validator
+	for i := range r {
+		if err := v.add(i, &r[i].Message); err != nil {
+			return err
+		}
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -185,6 +197,7 @@ func (p *Preflight) Restore(history []Message, r Rendering) error {
 	p.st = state{checkpoints: n}
 	p.appendHistory(history)
 	p.setRendering(r.Clone())
+	p.st.val = v
 	p.st.compacted = true
 	p.st.compactedUpTo = len(history)
 	return nil
@@ -256,7 +269,13 @@ func (p *Preflight) Prepare(ctx context.Context, req Request, opts ...CallOption
 	if tokens > limit {
 		return nil, &WindowError{Model: req.Model, Tokens: tokens, InputLimit: limit, Window: budget.Window, Records: res.Records}
 	}
-	return p.finish(res, &req, tokens), nil
+	res = p.finish(res, &req, tokens)
+	if res.Tokens > limit { // the budget note does not fit: leave it out
+		res.Request.Messages = res.Request.Messages[: len(res.Request.Messages)-1 : len(res.Request.Messages)-1]
+		res.Rendering = res.Rendering[: len(res.Rendering)-1 : len(res.Rendering)-1]
+		res.Tokens = tokens
+	}
+	return res, nil
 }
 
 // CompactOptions configure a manual compaction.
@@ -309,7 +328,7 @@ func (p *Preflight) attempt(ctx context.Context, req *Request, budget Budget, re
 		History:      p.st.history,
 		Current:      p.st.rendering[:len(p.st.rendering):len(p.st.rendering)],
 		System:       req.System,
-		Tools:        req.Tools,
+		Tools:        p.st.tools,
 		Tokens:       tokens,
 		Budget:       budget,
 		Model:        req.Model,
@@ -399,7 +418,9 @@ func (p *Preflight) attempt(ctx context.Context, req *Request, budget Budget, re
 func (p *Preflight) finish(res *Result, req *Request, tokens int) *Result {
 	out := p.st.out[:len(p.st.out):len(p.st.out)]
 	r := p.st.rendering[:len(p.st.rendering):len(p.st.rendering)]
-	if p.opts.BudgetNote && res.Budget.Known() {
+	// The note goes last, so never after calls still waiting for results
+	// (I1).
+	if p.opts.BudgetNote && res.Budget.Known() && len(p.st.val.open) == 0 {
 		note := Item{Index: -1, Edit: EditNote, Message: Message{Role: RoleUser, Parts: []Part{Text(BudgetNoteText(tokens, res.Budget))}}}
 		tokens += corrected(p.counter, p.counter.CountMessage(&note.Message))
 		out = append(out, note.Message)
@@ -408,7 +429,7 @@ func (p *Preflight) finish(res *Result, req *Request, tokens int) *Result {
 	res.Request = Request{
 		Model:           req.Model,
 		System:          req.System,
-		Tools:           req.Tools,
+		Tools:           p.st.tools[:len(p.st.tools):len(p.st.tools)],
 		Messages:        out,
 		MaxOutputTokens: req.MaxOutputTokens,
 		ThinkingBudget:  req.ThinkingBudget,
@@ -443,13 +464,29 @@ func (p *Preflight) tokens() int {
 }
 
 func (p *Preflight) syncOverhead(system string, tools []Tool) {
-	if p.st.haveOverhead && system == p.st.system && toolsEqual(tools, p.st.tools) {
+	if p.st.haveOverhead && system == p.st.system && toolsEqual(tools, p.st.reqTools) {
 		return
 	}
 	p.st.system = system
-	p.st.tools = append([]Tool(nil), tools...)
-	p.st.overhead = max(1, p.counter.CountOverhead(system, tools))
+	p.st.reqTools = append([]Tool(nil), tools...)
+	p.st.tools = dedupTools(tools)
+	p.st.overhead = max(1, p.counter.CountOverhead(system, p.st.tools))
 	p.st.haveOverhead = true
+}
+
+// dedupTools returns tools with exact repeats of a definition (same name,
+// description and schema bytes) left out: lossless, and what minify
+// promises for tool definitions.
+func dedupTools(tools []Tool) []Tool {
+	out := make([]Tool, 0, len(tools))
+	for _, t := range tools {
+		if !slices.ContainsFunc(out, func(o Tool) bool {
+			return o.Name == t.Name && o.Description == t.Description && bytes.Equal(o.InputSchema, t.InputSchema)
+		}) {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 func toolsEqual(a, b []Tool) bool {

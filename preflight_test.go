@@ -2,6 +2,7 @@ package condense_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -394,5 +395,101 @@ func TestMapBackKeepsLogOrderForRepeatedMessages(t *testing.T) {
 	idx := []int{got[0].Index, got[1].Index, got[2].Index, got[3].Index}
 	if !reflect.DeepEqual(idx, []int{0, -1, 9, 10}) {
 		t.Fatalf("source map %v, want [0 -1 9 10]", idx)
+	}
+}
+
+func TestRestoreKeepsValidationState(t *testing.T) {
+	s := (&session{}).user("task").step("bash", "ok")
+	hist := s.msgs
+	running := hist[:len(hist)-1] // the newest call is still running
+	pf := condense.NewPreflight(&byteCounter{}, nil, opts(100_000))
+	if err := pf.Restore(running, condense.Verbatim(running)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pf.Prepare(context.Background(), condense.Request{Messages: hist}); err != nil {
+		t.Fatalf("the running call's result after Restore: %v", err)
+	}
+	pf2 := condense.NewPreflight(&byteCounter{}, nil, opts(100_000))
+	if err := pf2.Restore(hist, condense.Verbatim(hist)); err != nil {
+		t.Fatal(err)
+	}
+	dup := append(append([]condense.Message(nil), hist...), hist[1], hist[2])
+	dup[len(dup)-2].ID, dup[len(dup)-1].ID = "x1", "x2"
+	if _, err := pf2.Prepare(context.Background(), condense.Request{Messages: dup}); !errors.Is(err, condense.ErrInvalidHistory) {
+		t.Fatalf("a duplicate call id after Restore: %v", err)
+	}
+}
+
+func TestRestoreRejectsBadRenderings(t *testing.T) {
+	s := (&session{}).user("task").assistant("ok")
+	pf := condense.NewPreflight(&byteCounter{}, nil, opts(100_000))
+	bad := []condense.Rendering{
+		{{Index: 5, Message: s.msgs[0]}},
+		{{Index: -2, Message: s.msgs[0]}},
+		{{Index: -1, Edit: condense.EditSummary, Covers: condense.Span{Start: -1, End: 1}, Message: condense.UserText("s")}},
+		{{Index: 0, Message: condense.UserText("not the task")}},
+	}
+	for i, r := range bad {
+		if err := pf.Restore(s.msgs, r); !errors.Is(err, condense.ErrInvalidHistory) {
+			t.Errorf("rendering %d: err = %v", i, err)
+		}
+	}
+}
+
+func TestBudgetNoteNeverBreaksTheRequest(t *testing.T) {
+	c := &byteCounter{}
+	// A request that fits exactly: the note would push it over the limit.
+	s := (&session{}).user(big("word", 300))
+	req := condense.Request{Messages: s.msgs}
+	n := condense.CountRequest(c, &req)
+	pf := condense.NewPreflight(c, nil, &condense.Options{BudgetNote: true, Logger: quiet,
+		Settings: condense.Settings{Window: n + 10, ReservedOutput: 10}})
+	res, err := pf.Prepare(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Tokens > res.Budget.InputLimit() || len(res.Request.Messages) != 1 {
+		t.Fatalf("%d tokens over the limit %d, %d messages", res.Tokens, res.Budget.InputLimit(), len(res.Request.Messages))
+	}
+	// After calls still running, no note (it would break I1).
+	msgs := []condense.Message{condense.UserText("task"), msg(condense.RoleAssistant, call("c1"))}
+	pf2 := condense.NewPreflight(c, nil, &condense.Options{BudgetNote: true, Logger: quiet, Settings: condense.Settings{Window: 100_000}})
+	res, err = pf2.Prepare(context.Background(), condense.Request{Messages: msgs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := condense.Validate(res.Request.Messages); err != nil {
+		t.Fatalf("the request breaks I1: %v", err)
+	}
+}
+
+func TestParseRecallRef(t *testing.T) {
+	idx, dig, err := condense.ParseRecallRef("r42-3fa9c2d1")
+	if err != nil || idx != 42 || dig != "3fa9c2d1" {
+		t.Fatalf("%d %q %v", idx, dig, err)
+	}
+	for _, bad := range []string{"r+5-3fa9c2d1", "r-3fa9c2d1", "x42-3fa9c2d1", "r42-3fa9", "r42-zzzzzzzz", "r4 2-3fa9c2d1"} {
+		if _, _, err := condense.ParseRecallRef(bad); !errors.Is(err, condense.ErrMalformed) {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+func TestPreflightSendsRepeatedToolDefinitionsOnce(t *testing.T) {
+	bash := condense.Tool{Name: "bash", Description: "run", InputSchema: json.RawMessage(`{"type":"object"}`)}
+	read := condense.Tool{Name: "read", Description: "read a file", InputSchema: json.RawMessage(`{"type":"object"}`)}
+	tools := []condense.Tool{bash, read, bash, read, bash}
+	c := &byteCounter{}
+	pf := condense.NewPreflight(c, nil, opts(100_000))
+	res, err := pf.Prepare(context.Background(), condense.Request{Tools: tools, Messages: (&session{}).user("hi").msgs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Request.Tools) != 2 || len(tools) != 5 {
+		t.Fatalf("%d tools sent, caller's slice has %d", len(res.Request.Tools), len(tools))
+	}
+	want := condense.CountRequest(c, &condense.Request{Tools: tools[:2], Messages: res.Request.Messages})
+	if res.Tokens != want {
+		t.Fatalf("tokens %d, want %d (tools counted once)", res.Tokens, want)
 	}
 }

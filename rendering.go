@@ -197,6 +197,9 @@ func ParseRecallRef(ref string) (index int, digest string, err error) {
 	if !ok || len(dig) != 8 {
 		return 0, "", fmt.Errorf("%w: recall reference %q is not r<index>-<8 hex digits>", ErrMalformed, ref)
 	}
+	if num == "" || strings.Trim(num, "0123456789") != "" {
+		return 0, "", fmt.Errorf("%w: recall reference %q has a bad index", ErrMalformed, ref)
+	}
 	index, err = strconv.Atoi(num)
 	if err != nil || index < 0 {
 		return 0, "", fmt.Errorf("%w: recall reference %q has a bad index", ErrMalformed, ref)

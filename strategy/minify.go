@@ -15,7 +15,8 @@ import (
 // left byte for byte.
 //
 // Identical tool definitions repeated in a request are sent once by the
-// preflight itself, whatever the strategy.
+// preflight itself, whatever the strategy (tool definitions are not part of
+// the rendering).
 type Minify struct{}
 
 // Name returns "minify".

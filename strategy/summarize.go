@@ -93,7 +93,13 @@ func (s Summarize) plan(cc *condense.CompactionContext) (plan, error) {
 		}
 	}
 	if len(turns) == 0 {
-		return p, condense.ErrNothingToCompact
+		// No user message after the last summary: a one-task run whose turn
+		// was already split once. The steps after the summary are the rest
+		// of that turn; split it again.
+		if p.prev < 0 {
+			return p, condense.ErrNothingToCompact
+		}
+		return s.splitAfter(cc, p)
 	}
 	p.start = turns[0].Start
 	if p.prev >= 0 {
@@ -150,6 +156,46 @@ func (s Summarize) plan(cc *condense.CompactionContext) (plan, error) {
 	}
 	p.boundary = newest.Start + cut
 	p.split = true
+	return p, nil
+}
+
+// splitAfter plans a split-turn summary of the steps after the previous
+// summary (at p.prev), keeping the newest step and the recent ones that fit.
+func (s Summarize) splitAfter(cc *condense.CompactionContext, p plan) (plan, error) {
+	cur := cc.Current
+	budget := s.RecentTokens
+	if budget <= 0 {
+		budget = Retention(cc.Budget.Window)
+	}
+	if cc.Emergency {
+		budget = 0
+	}
+	from := p.prev + 1
+	steps := cur[from:].Steps()
+	if len(steps) < 2 {
+		return p, condense.ErrNothingToCompact
+	}
+	count := func(sp condense.Span) int {
+		n := 0
+		for k := from + sp.Start; k < from+sp.End; k++ {
+			n += cc.CountItem(&cur[k])
+		}
+		return n
+	}
+	last := len(steps) - 1
+	cut, kept := steps[last].Start, count(steps[last])
+	for i := last - 1; i >= 1; i-- {
+		n := count(steps[i])
+		if kept+n > budget {
+			break
+		}
+		kept += n
+		cut = steps[i].Start
+	}
+	if cut <= steps[0].Start {
+		return p, condense.ErrNothingToCompact
+	}
+	p.start, p.boundary, p.split = p.prev, from+cut, true
 	return p, nil
 }
 
@@ -228,8 +274,8 @@ func (s Summarize) Compact(ctx context.Context, cc *condense.CompactionContext) 
 		// below the threshold: specifics are kept while there is space.
 		rest := make(condense.Rendering, 0, p.start+len(keptItems)+len(cur)-p.boundary)
 		rest = append(append(append(rest, cur[:p.start]...), keptItems...), cur[p.boundary:]...)
-		body := summaryMessage(cc.Checkpoint, covers, out.Text)
-		room := cc.Budget.Threshold() - cc.Count(rest) - cc.CountMessage(&body)
+		rest = append(rest, condense.Item{Index: -1, Edit: condense.EditSummary, Message: summaryMessage(cc.Checkpoint, covers, out.Text)})
+		room := cc.Budget.Threshold() - cc.Count(rest)
 		budget = max(ledger.DefaultBudget(cc.Budget.Window), min(room/2, cc.Budget.Window/MaxLedgerShare))
 	}
 	text, gate, held := gateSummary(cc, out.Text, prev, covers, keptIdx, budget, nil)

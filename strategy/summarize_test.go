@@ -233,3 +233,50 @@ func TestSummarizeSplitTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A one-task run is summarized again and again: after a split-turn summary
+// the steps that follow are split in turn (B4, I4).
+func TestSummarizeSecondSplitTurn(t *testing.T) {
+	steps := func(from, n int) []condense.Message {
+		var out []condense.Message
+		for i := from; i < from+n; i++ {
+			id := fmt.Sprintf("c%d", i)
+			out = append(out,
+				condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{condense.ToolCall(id, "bash", json.RawMessage(`{"command":"git bisect good"}`))}},
+				condense.Message{Role: condense.RoleTool, Parts: []condense.Part{condense.ToolResult(id, false, condense.Text(strings.Repeat("log ", 300)))}})
+		}
+		return out
+	}
+	msgs := append([]condense.Message{condense.UserText("Bisect the regression.")}, steps(0, 40)...)
+	pf := condense.NewPreflight(tokens.Heuristic("anthropic"), strategy.Summarize{RecentTokens: 2000},
+		&condense.Options{Settings: condense.Settings{Window: 1_000_000}, Logger: quiet})
+	ctx := context.Background()
+	if _, err := pf.Compact(ctx, condense.Request{Messages: msgs}, condense.CompactOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	more := append(msgs[:len(msgs):len(msgs)], steps(40, 40)...)
+	res, err := pf.Compact(ctx, condense.Request{Messages: more}, condense.CompactOptions{})
+	if err != nil {
+		t.Fatalf("second split-turn: %v", err)
+	}
+	sums := 0
+	for _, it := range res.Rendering {
+		if it.Edit == condense.EditSummary {
+			sums++
+			if !strings.Contains(it.Message.TextContent(), `checkpoint="c2" covers="1-`) {
+				t.Fatalf("summary %.60q", it.Message.TextContent())
+			}
+		}
+	}
+	if sums != 1 || res.Request.Messages[0].TextContent() != "Bisect the regression." {
+		t.Fatalf("%d summaries", sums)
+	}
+	if err := condense.Validate(res.Request.Messages); err != nil {
+		t.Fatal(err)
+	}
+	last := more[len(more)-2:]
+	got := res.Request.Messages[len(res.Request.Messages)-2:]
+	if got[0].Parts[0].ID != last[0].Parts[0].ID {
+		t.Fatal("the newest step is not kept")
+	}
+}
