@@ -243,3 +243,31 @@ func TestResumeStreamsServedAnswers(t *testing.T) {
 		t.Fatal("the caller's request was modified")
 	}
 }
+
+// A summary that comes back while the run is being cancelled is journaled:
+// the resumed run is served it instead of paying for it again (B28).
+func TestResumeAfterCancelDuringSummary(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	llm := agenttest.NewFakeModel() // answers through Func
+	llm.Func = func(_ context.Context, n int, _ *condense.Request) (*agent.Response, error) {
+		if n == 1 { // the summary: the run is cancelled while it is on the wire
+			cancel()
+			return &agent.Response{Message: condense.AssistantText("Customer was double-charged."), StopReason: agent.StopEndTurn}, nil
+		}
+		return &agent.Response{Message: condense.AssistantText("Issue the refund."), StopReason: agent.StopEndTurn}, nil
+	}
+	r := agenttest.NewRunner(&agent.Agent{Name: "ticket", Model: llm, NewCounter: newCounter, Strategy: summarizeMiddle("summarize_middle", 0), Settings: ticketSettings})
+	if _, err := r.Run(ctx, ticket(8)); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled run: %v", err)
+	}
+	if len(llm.Calls()) != 1 {
+		t.Fatalf("%d calls before the resume", len(llm.Calls()))
+	}
+	res, err := r.Run(context.Background(), ticket(8))
+	if err != nil {
+		t.Fatalf("resume: %v", err)
+	}
+	if len(llm.Calls()) != 2 || res.Text() != "Issue the refund." {
+		t.Fatalf("%d calls in all (the summary was asked for again?), answer %q", len(llm.Calls()), res.Text())
+	}
+}

@@ -333,7 +333,9 @@ func (r *run) send(ctx context.Context, index int, fp string, res *condense.Resu
 		// the loop acts on ("context too large"); any other failure ends
 		// the run with a transient run:error, and resuming calls again.
 		if err == nil || (errors.Is(err, summarize.ErrContextTooLarge) && ctx.Err() == nil) {
-			if jerr := r.rec.Step(ctx, step, time.Since(start)); jerr != nil {
+			// An answer that came back is journaled even when the run is
+			// being cancelled: a resumed run is served it, not billed again.
+			if jerr := r.rec.Step(context.WithoutCancel(ctx), step, time.Since(start)); jerr != nil {
 				return nil, errors.Join(err, jerr)
 			}
 		}

@@ -58,7 +58,7 @@ func (r *run) summarize(ctx context.Context, msgs []condense.Message, instructio
 	}
 	start := time.Now()
 	text, u, model, err := r.liveSummary(ctx, msgs, instructions)
-	if cerr := ctx.Err(); cerr != nil {
+	if cerr := ctx.Err(); cerr != nil && err != nil {
 		r.fatal = cerr
 		return "", cerr
 	}
@@ -68,9 +68,15 @@ func (r *run) summarize(ctx context.Context, msgs []condense.Message, instructio
 	step.Summary = text
 	step.Error = journal.ErrorOf(err)
 	r.usage = r.usage.Add(u)
-	if jerr := r.rec.Step(ctx, step, time.Since(start)); jerr != nil {
+	// A summary that came back is journaled even when the run is being
+	// cancelled: it was paid for, and a resumed run is served it (B28).
+	if jerr := r.rec.Step(context.WithoutCancel(ctx), step, time.Since(start)); jerr != nil {
 		r.fatal = jerr
 		return "", jerr
+	}
+	if cerr := ctx.Err(); cerr != nil {
+		r.fatal = cerr
+		return "", cerr
 	}
 	return text, err
 }
