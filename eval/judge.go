@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/condense-dev/condense"
@@ -200,11 +201,17 @@ func (j *OpenAIJudge) Ask(ctx context.Context, msgs []condense.Message, question
 	return strings.TrimSpace(resp.Choices[0].Message.Content), nil
 }
 
+// JudgeTimeout bounds one question to a judge, as summaries are bounded
+// (DESIGN B15): a stalled server fails the question instead of hanging eval.
+const JudgeTimeout = 2 * time.Minute
+
 func do(c *http.Client, req *http.Request) ([]byte, int, error) {
 	if c == nil {
 		c = http.DefaultClient
 	}
-	resp, err := c.Do(req)
+	ctx, cancel := context.WithTimeout(req.Context(), JudgeTimeout)
+	defer cancel()
+	resp, err := c.Do(req.WithContext(ctx))
 	if err != nil {
 		return nil, 0, err
 	}

@@ -325,6 +325,9 @@ func writeOpenAI(req condense.Request) ([]byte, error) {
 		msgs = arr{}
 	}
 	top := obj{{"model", req.Model}, {"messages", msgs}}
+	if req.MaxOutputTokens > 0 {
+		top = append(top, kv{"max_completion_tokens", req.MaxOutputTokens})
+	}
 	if len(req.Tools) > 0 {
 		tools := make(arr, len(req.Tools))
 		for i, t := range req.Tools {

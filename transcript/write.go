@@ -10,7 +10,8 @@ import (
 // Write writes req to w in format f, one JSON document followed by a
 // newline. f is FormatOpenAI, FormatAnthropic or FormatCondense.
 //
-// FormatOpenAI writes {"model","messages","tools"}: the system text as a
+// FormatOpenAI writes {"model","messages","tools"} and, when
+// req.MaxOutputTokens is set, "max_completion_tokens": the system text as a
 // leading system message, one "tool" message per tool result, images as
 // image_url parts (bytes as data: URLs). Thinking is dropped (chat
 // completions have no place to send reasoning back), and so are is_error,

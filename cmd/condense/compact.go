@@ -78,6 +78,7 @@ func runCompact(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := newFlags("compact", "compact [flags] FILE", compactExample, stderr)
 	var bf budgetFlags
 	bf.register(fs)
+	bf.notes = stderr
 	strat := fs.String("strategy", "pipeline", "strategy: pipeline, mask, drop-oldest, clear-tool-uses, summarize, segments")
 	sumName := fs.String("summarizer", "extractive", "summarizer: extractive (no model, no network), anthropic, openai (key from ANTHROPIC_API_KEY / OPENAI_API_KEY)")
 	fs.StringVar(&summarizerModel, "summarizer-model", "", "the model that writes summaries (default: a cheap one of the provider)")
@@ -95,6 +96,9 @@ func runCompact(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if *statsPath == "-" && (*out == "" || *out == "-") {
 		return usagef("--stats - needs --out FILE: the request already goes to standard output")
+	}
+	if *statsPath != "" && *statsPath != "-" && *statsPath == *out {
+		return usagef("--stats and --out name the same file %s", *out)
 	}
 	l, err := bf.load(pos[0])
 	if err != nil {
@@ -126,7 +130,13 @@ func runCompact(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	outReq := res.Request
-	outReq.MaxOutputTokens = l.budget.ReservedOutput
+	// The reserve holds the output cap plus the thinking budget (B6); the
+	// request's max_tokens is the cap alone, so a second pass writes the
+	// same value back.
+	outReq.MaxOutputTokens = l.budget.ReservedOutput - max(0, req.ThinkingBudget)
+	if outReq.MaxOutputTokens <= 0 {
+		outReq.MaxOutputTokens = l.budget.ReservedOutput
+	}
 	w, closeOut, err := openOut(*out, stdout)
 	if err != nil {
 		return err

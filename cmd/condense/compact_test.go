@@ -226,3 +226,45 @@ func TestHelp(t *testing.T) {
 		t.Errorf("help: %s", out)
 	}
 }
+
+func TestCompactExitCodesAndOutputCap(t *testing.T) {
+	dir := t.TempDir()
+	// An output that cannot be written is bad usage, not "cannot fit".
+	if _, stderr, code := runCLI(t, "compact", "-o", filepath.Join(dir, "no", "such", "dir", "x.json"), testdata+"openai-chat.json"); code != 2 {
+		t.Fatalf("unwritable output: exit %d: %s", code, stderr)
+	}
+	if _, stderr, code := runCLI(t, "compact", "-o", filepath.Join(dir, "x.json"), "--stats", filepath.Join(dir, "x.json"), testdata+"openai-chat.json"); code != 2 || !strings.Contains(stderr, "same file") {
+		t.Fatalf("same file for both: exit %d: %s", code, stderr)
+	}
+	for _, bad := range []string{"nank", "infk", "1e30k", "0.0001k"} {
+		if _, _, code := runCLI(t, "compact", "--reserve", bad, testdata+"openai-chat.json"); code != 2 {
+			t.Errorf("--reserve %s: exit %d", bad, code)
+		}
+	}
+	if _, _, code := runCLI(t, "compact", "--fraction", "NaN", testdata+"openai-chat.json"); code != 2 {
+		t.Errorf("--fraction NaN: exit %d", code)
+	}
+	// Compacting the output again writes the same max_tokens: the thinking
+	// budget is reserved on top of it, not added to it.
+	first := filepath.Join(dir, "a.json")
+	second := filepath.Join(dir, "b.json")
+	for _, step := range [][2]string{{testdata + "anthropic-messages.json", first}, {first, second}} {
+		if _, stderr, code := runCLI(t, "compact", "-o", step[1], step[0]); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+	}
+	var a, b map[string]any
+	ra, _ := os.ReadFile(first)
+	rb, _ := os.ReadFile(second)
+	json.Unmarshal(ra, &a)
+	json.Unmarshal(rb, &b)
+	if a["max_tokens"] != float64(8192) || b["max_tokens"] != float64(8192) {
+		t.Fatalf("max_tokens %v then %v, want 8192 both times", a["max_tokens"], b["max_tokens"])
+	}
+	// The OpenAI writer carries the output cap.
+	out, _, code := runCLI(t, "compact", "--reserve", "1000", testdata+"openai-chat.json")
+	var o map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &o) != nil || o["max_completion_tokens"] != float64(1000) {
+		t.Fatalf("openai output cap: exit %d, %v", code, o["max_completion_tokens"])
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -31,10 +32,16 @@ func parseSize(s string) (int, error) {
 		return 0, fmt.Errorf("invalid size %q", s)
 	}
 	if f, err := strconv.ParseFloat(t, 64); err == nil && mult > 1 {
-		if f < 0 {
+		v := f * float64(mult)
+		switch {
+		case math.IsNaN(v) || math.IsInf(v, 0) || v >= math.MaxInt32*1000.0:
+			return 0, fmt.Errorf("invalid size %q", s)
+		case v < 0:
 			return 0, fmt.Errorf("invalid size %q: negative", s)
+		case v != math.Trunc(v):
+			return 0, fmt.Errorf("invalid size %q: not a whole number of tokens", s)
 		}
-		return int(f * float64(mult)), nil
+		return int(v), nil
 	}
 	n, err := strconv.Atoi(t)
 	if err != nil || n < 0 {
@@ -67,6 +74,9 @@ type budgetFlags struct {
 	fraction float64
 	format   string
 	lenient  bool
+	// notes, when set, receives a line about records skipped, dropped or
+	// repaired while reading.
+	notes io.Writer
 }
 
 func (b *budgetFlags) register(fs *flag.FlagSet) {
@@ -94,12 +104,27 @@ func (b *budgetFlags) load(path string) (*loaded, error) {
 	if err != nil {
 		return nil, &usageError{err}
 	}
-	if b.fraction <= 0 || b.fraction > 1 {
+	if !(b.fraction > 0 && b.fraction <= 1) { // NaN fails too
 		return nil, usagef("--fraction must be in (0, 1], got %v", b.fraction)
 	}
 	tr, err := transcript.ReadFile(path, transcript.Options{Format: format, Lenient: b.lenient, Name: path})
 	if err != nil {
 		return nil, &usageError{err}
+	}
+	if b.notes != nil {
+		var said []string
+		for _, n := range []struct {
+			n    int
+			what string
+		}{{tr.Skipped, "malformed records skipped"}, {tr.Dropped, "orphan tool results dropped"},
+			{tr.Repaired, "interrupted tool calls given the result " + transcript.StandInResult}} {
+			if n.n > 0 {
+				said = append(said, fmt.Sprintf("%d %s", n.n, n.what))
+			}
+		}
+		if len(said) > 0 {
+			fmt.Fprintf(b.notes, "condense: %s: %s\n", path, strings.Join(said, ", "))
+		}
 	}
 	l := &loaded{path: path, tr: tr, model: b.model}
 	if l.model == "" {

@@ -61,7 +61,7 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("count takes one FILE, got %d", len(pos))
 	}
 	// count needs no window: any model will do.
-	bf := budgetFlags{model: *model, format: *format, lenient: *lenient, fraction: condense.DefaultFraction}
+	bf := budgetFlags{model: *model, format: *format, lenient: *lenient, fraction: condense.DefaultFraction, notes: stderr}
 	bf.window = sizeFlag{n: 1 << 30, set: true}
 	l, err := bf.load(pos[0])
 	if err != nil {

@@ -50,6 +50,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := newFlags("eval", "eval [flags] FILE...", evalExample, stderr)
 	var bf budgetFlags
 	bf.register(fs)
+	bf.notes = stderr
 	sumName := fs.String("summarizer", "extractive", "summarizer of the summarizing policies: extractive (no model, no network)")
 	probesPath := fs.String("probes", "", `JSON array of {"category", "text"} or {"category", "regex"}: specifics that must survive`)
 	pricesPath := fs.String("prices", "", `JSON object of model → {"input", "cached_input", "output"} in USD per million tokens, over the built-in table`)

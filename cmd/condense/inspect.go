@@ -108,6 +108,7 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := newFlags("inspect", "inspect [flags] FILE", inspectExample, stderr)
 	var bf budgetFlags
 	bf.register(fs)
+	bf.notes = stderr
 	sumName := fs.String("summarizer", "extractive", "summarizer for summarize, segments and pipeline: extractive (no model, no network)")
 	top := fs.Int("top", 10, "how many of the largest messages to list")
 	asJSON := fs.Bool("json", false, "print JSON")

@@ -60,11 +60,10 @@ func ExitCode(err error) int {
 	case errors.Is(err, context.Canceled):
 		return 130
 	}
-	var ue *usageError
-	if errors.As(err, &ue) || errors.Is(err, condense.ErrMalformed) || errors.Is(err, condense.ErrInvalidHistory) {
-		return exitUsage
-	}
-	return exitCannotFit
+	// Everything else is bad usage or bad input in the contract's terms: an
+	// output path that cannot be written, a malformed file, a provider that
+	// refused the configured key. Exit 1 means "cannot fit" and nothing else.
+	return exitUsage
 }
 
 // Run runs the condense command line with args (without the program name),
@@ -73,11 +72,15 @@ func ExitCode(err error) int {
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	err := run(ctx, args, stdout, stderr)
 	var ee *exitError
-	if err != nil && !errors.Is(err, flag.ErrHelp) && !errors.As(err, &ee) {
+	var fe *flagError
+	if err != nil && !errors.Is(err, flag.ErrHelp) && !errors.As(err, &ee) && !errors.As(err, &fe) {
 		fmt.Fprintf(stderr, "condense: %v\n", err)
 	}
 	return err
 }
+
+// flagError is a flag the flag package already reported with the usage.
+type flagError struct{ usageError }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
@@ -141,7 +144,7 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, err
 			}
-			return nil, &usageError{err}
+			return nil, &flagError{usageError{err}}
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
