@@ -424,6 +424,9 @@ func parsePart(raw []byte, path string) (Part, error) {
 		if len(pj.Input) == 0 || string(pj.Input) == "null" {
 			p.Input = json.RawMessage("{}")
 		} else {
+			if t := bytes.TrimLeft(pj.Input, " \t\r\n"); len(t) == 0 || t[0] != '{' {
+				return Part{}, jsonErr(path+".input", "a tool call's input must be a JSON object")
+			}
 			p.Input = append(json.RawMessage(nil), pj.Input...)
 		}
 	case PartToolResult:

@@ -59,6 +59,7 @@ func TestParseDocumentErrors(t *testing.T) {
 		{`{"version":1,"messages":[{"role":"tool","parts":[{"type":"tool_result","call_id":"c","content":[{"type":"tool_call","id":"x","name":"y"}]}]}]}`, "messages[0].parts[0].content[0].type"},
 		{`{"version":1,"messages":[{"role":"user","parts":[{"type":"image","media_type":"image/png","data":"%%%"}]}]}`, "messages[0].parts[0].data"},
 		{`{"version":1,"messages":[{"role":"user","status":"weird","parts":[]}]}`, "messages[0].status"},
+		{`{"version":1,"messages":[{"role":"assistant","parts":[{"type":"tool_call","id":"c","name":"x","input":"{bad"}]}]}`, "messages[0].parts[0].input"},
 		{`{"version":1,"messages":[{"role":"user","parts":[{"type":"text","text":"x","extra":1}]}]}`, "messages[0].parts[0]"},
 	}
 	for _, tt := range tests {
