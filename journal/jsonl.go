@@ -106,11 +106,15 @@ func (d *Dir) Append(ctx context.Context, run string, events ...Event) error {
 	if err := f.Truncate(r.good); err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
+	// A failed write or sync is undone: the events of an append are stored
+	// all together or not at all, so the next append's sequence still holds.
 	if _, err := f.WriteAt(buf.Bytes(), r.good); err != nil {
+		f.Truncate(r.good)
 		r.known = false
 		return fmt.Errorf("journal: %w", err)
 	}
 	if err := f.Sync(); err != nil {
+		f.Truncate(r.good)
 		r.known = false
 		return fmt.Errorf("journal: %w", err)
 	}
