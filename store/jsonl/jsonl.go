@@ -29,6 +29,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"syscall"
 
@@ -335,6 +336,10 @@ func (l *log) Append(ctx context.Context, b store.Batch) (int, error) {
 		if l.writing {
 			l.cond.Wait()
 			continue
+		}
+		if l.closed { // closed while this append waited behind a commit
+			l.queue = slices.DeleteFunc(l.queue, func(q *pending) bool { return q == p })
+			return 0, store.ErrClosed
 		}
 		l.commit()
 	}
