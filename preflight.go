@@ -159,6 +159,17 @@ func (p *Preflight) Rendering() Rendering {
 	return p.st.rendering[:len(p.st.rendering):len(p.st.rendering)]
 }
 
+// sameMessage reports whether a and b are the same message: cheaply when
+// they share their parts (a rendering built from the history), else by
+// fingerprint.
+func sameMessage(a, b *Message) bool {
+	if a.ID == b.ID && a.Role == b.Role && a.Status == b.Status && a.Pinned == b.Pinned &&
+		len(a.Parts) == len(b.Parts) && (len(a.Parts) == 0 || &a.Parts[0] == &b.Parts[0]) {
+		return true
+	}
+	return Fingerprint(a) == Fingerprint(b)
+}
+
 // SetCheckpointCount sets the number of the last checkpoint: the next
 // compaction is "c<n+1>". Sessions restoring saved checkpoints call it.
 func (p *Preflight) SetCheckpointCount(n int) {
@@ -180,7 +191,7 @@ func (p *Preflight) Restore(history []Message, r Rendering) error {
 		case it.Index < -1 || it.Covers.Start < 0 || it.Covers.End < it.Covers.Start:
 			return fmt.Errorf("%w: rendering item %d has a bad index %d or span %d-%d",
 				ErrInvalidHistory, i, it.Index, it.Covers.Start, it.Covers.End)
-		case it.Index >= 0 && it.Edit == EditNone && Fingerprint(&it.Message) != Fingerprint(&history[it.Index]):
+		case it.Index >= 0 && it.Edit == EditNone && !sameMessage(&it.Message, &history[it.Index]):
 			return fmt.Errorf("%w: rendering item %d claims log message %d verbatim but differs from it",
 				ErrInvalidHistory, i, it.Index)
 		}
