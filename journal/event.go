@@ -350,10 +350,21 @@ func (e Event) Redact(c Capture) Event {
 	case e.Step != nil:
 		s := *e.Step
 		s.Response, s.Summary, s.Input, s.Output = nil, "", nil, nil
+		if s.Error != nil {
+			// A tool's or provider's error text may echo content: below
+			// full only its code is kept (B29).
+			s.Error = &ErrorInfo{Code: s.Error.Code}
+		}
 		if c == CaptureNone {
 			s.Messages, s.Tokens, s.Usage = 0, 0, nil
 		}
 		e.Step = &s
+	case e.Error != nil && !FinalCodes[e.Error.Code]:
+		// Final codes carry numbers only; other run errors (a provider's
+		// answer, a tool failure) may echo content.
+		r := *e.Error
+		r.Message = ""
+		e.Error = &r
 	case e.Done != nil:
 		d := *e.Done
 		d.Result = nil
