@@ -410,6 +410,9 @@ func writeAnthropic(req condense.Request) ([]byte, error) {
 	var entries []entry
 	for i := range req.Messages {
 		m := &req.Messages[i]
+		if failedReply(m) {
+			continue
+		}
 		e := entry{role: "user", tool: m.Role == condense.RoleTool}
 		switch m.Role {
 		case condense.RoleAssistant:

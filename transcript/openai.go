@@ -264,6 +264,9 @@ func writeOpenAI(req condense.Request) ([]byte, error) {
 	}
 	for i := range req.Messages {
 		m := &req.Messages[i]
+		if failedReply(m) {
+			continue
+		}
 		switch m.Role {
 		case condense.RoleSystem, condense.RoleUser:
 			content := oaiWriteContent(m.Parts, false)

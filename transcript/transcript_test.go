@@ -496,6 +496,9 @@ func TestRoundTripCondense(t *testing.T) {
 func project(msgs []condense.Message, target Format) []string {
 	var out []string
 	for _, m := range msgs {
+		if failedReply(&m) {
+			continue // provider formats leave failed replies out
+		}
 		role := m.Role
 		if role == condense.RoleSystem && target == FormatAnthropic {
 			role = condense.RoleUser
@@ -670,5 +673,27 @@ func TestClaudeCodeSummaryLines(t *testing.T) {
 	}
 	if tr.Format != FormatClaudeCode || tr.Checkpoint != nil || roles(tr.Request.Messages) != "u" {
 		t.Errorf("format %s, checkpoint %+v, roles %s", tr.Format, tr.Checkpoint, roles(tr.Request.Messages))
+	}
+}
+
+func TestWritersLeaveFailedRepliesOut(t *testing.T) {
+	req := condense.Request{Model: "m", Messages: []condense.Message{
+		condense.UserText("hi"),
+		{Role: condense.RoleAssistant, Status: condense.StatusFailed, Parts: []condense.Part{condense.Text("API Error: overloaded")}},
+		{Role: condense.RoleAssistant, Status: condense.StatusAborted, Parts: []condense.Part{condense.Text("Let me look")}},
+		condense.UserText("go on"),
+	}}
+	for _, f := range []Format{FormatOpenAI, FormatAnthropic, FormatCondense} {
+		var buf bytes.Buffer
+		if err := Write(&buf, f, req); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		if strings.Contains(out, "API Error") != (f == FormatCondense) {
+			t.Errorf("%s: failed reply written = %v", f, strings.Contains(out, "API Error"))
+		}
+		if !strings.Contains(out, "Let me look") {
+			t.Errorf("%s: the aborted reply is missing", f)
+		}
 	}
 }

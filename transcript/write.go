@@ -28,7 +28,12 @@ import (
 // onto their block. Thinking without a signature (another provider's
 // reasoning, which the API rejects) and openai provider blocks are dropped.
 //
-// FormatCondense writes condense.DocumentOf(req).
+// Both provider formats leave out failed assistant replies without tool
+// calls (an "API Error: overloaded" line of Claude Code): they are not the
+// model's words, and a model sent them would read them as its own. Aborted
+// replies, which the model did write, stay.
+//
+// FormatCondense writes condense.DocumentOf(req), every message included.
 func Write(w io.Writer, f Format, req condense.Request) error {
 	var out []byte
 	var err error
@@ -48,4 +53,10 @@ func Write(w io.Writer, f Format, req condense.Request) error {
 	out = append(out, '\n')
 	_, err = w.Write(out)
 	return err
+}
+
+// failedReply reports whether m is a failed assistant reply that provider
+// formats leave out: failed, and holding no tool call whose result follows.
+func failedReply(m *condense.Message) bool {
+	return m.Role == condense.RoleAssistant && m.Status == condense.StatusFailed && !m.HasToolCalls()
 }
