@@ -9,6 +9,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -136,4 +137,43 @@ func ValidID(id string) error {
 		}
 	}
 	return nil
+}
+
+// Encoded is a Batch as stores write it: each message's condense JSON, and
+// the checkpoint and undo marker as JSON (nil when absent).
+type Encoded struct {
+	Messages   [][]byte
+	Checkpoint []byte
+	Undo       []byte
+}
+
+// Encode validates b's checkpoint and encodes the batch, so every store
+// writes the same bytes for the same batch.
+func Encode(b Batch) (Encoded, error) {
+	var e Encoded
+	for i := range b.Messages {
+		raw, err := b.Messages[i].MarshalJSON()
+		if err != nil {
+			return Encoded{}, err
+		}
+		e.Messages = append(e.Messages, raw)
+	}
+	if b.Checkpoint != nil {
+		if err := b.Checkpoint.Validate(); err != nil {
+			return Encoded{}, err
+		}
+		raw, err := json.Marshal(b.Checkpoint)
+		if err != nil {
+			return Encoded{}, err
+		}
+		e.Checkpoint = raw
+	}
+	if b.Undo != nil {
+		raw, err := json.Marshal(b.Undo)
+		if err != nil {
+			return Encoded{}, err
+		}
+		e.Undo = raw
+	}
+	return e, nil
 }

@@ -107,23 +107,16 @@ func (l *log) Append(ctx context.Context, b store.Batch) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	enc := make([][]byte, len(b.Messages))
-	for i := range b.Messages {
-		raw, err := b.Messages[i].MarshalJSON()
-		if err != nil {
-			return 0, err
-		}
-		enc[i] = raw
+	e, err := store.Encode(b)
+	if err != nil {
+		return 0, err
 	}
+	enc := e.Messages
 	var cp *store.Checkpoint
-	if b.Checkpoint != nil {
-		// Round-trip through JSON so the stored copy shares nothing.
-		raw, err := json.Marshal(b.Checkpoint)
-		if err != nil {
-			return 0, err
-		}
+	if e.Checkpoint != nil {
+		// Decoded from its JSON, the stored copy shares nothing.
 		cp = new(store.Checkpoint)
-		if err := json.Unmarshal(raw, cp); err != nil {
+		if err := json.Unmarshal(e.Checkpoint, cp); err != nil {
 			return 0, err
 		}
 	}

@@ -342,30 +342,11 @@ func (l *log) Append(ctx context.Context, b store.Batch) (int, error) {
 		return 0, err
 	}
 	p := &pending{l: l, b: &b}
-	for i := range b.Messages {
-		raw, err := b.Messages[i].MarshalJSON()
-		if err != nil {
-			return 0, err
-		}
-		p.msgs = append(p.msgs, raw)
+	enc, err := store.Encode(b)
+	if err != nil {
+		return 0, err
 	}
-	if b.Checkpoint != nil {
-		if err := b.Checkpoint.Validate(); err != nil {
-			return 0, err
-		}
-		raw, err := json.Marshal(b.Checkpoint)
-		if err != nil {
-			return 0, err
-		}
-		p.cp = raw
-	}
-	if b.Undo != nil {
-		raw, err := json.Marshal(b.Undo)
-		if err != nil {
-			return 0, err
-		}
-		p.undo = raw
-	}
+	p.msgs, p.cp, p.undo = enc.Messages, enc.Checkpoint, enc.Undo
 	s := l.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
