@@ -58,14 +58,33 @@ type Trim struct {
 	DroppedMessages  int `json:"dropped_messages,omitempty"`
 }
 
-// Usage is what one model call made for compaction cost.
+// Usage is what one model call was billed. InputTokens includes the
+// tokens read from and written to the provider's prompt cache; CacheRead
+// and CacheWrite say how many of them were. Provider and Model name the
+// call when it was made for compaction.
 type Usage struct {
-	Provider     string  `json:"provider,omitempty"`
-	Model        string  `json:"model,omitempty"`
-	InputTokens  int     `json:"input_tokens"`
-	OutputTokens int     `json:"output_tokens"`
-	CostUSD      float64 `json:"cost_usd,omitempty"`
+	Provider         string  `json:"provider,omitempty"`
+	Model            string  `json:"model,omitempty"`
+	InputTokens      int     `json:"input_tokens"`
+	OutputTokens     int     `json:"output_tokens"`
+	CacheReadTokens  int     `json:"cache_read_tokens,omitempty"`
+	CacheWriteTokens int     `json:"cache_write_tokens,omitempty"`
+	CostUSD          float64 `json:"cost_usd,omitempty"`
 }
+
+// Add returns u plus o: token counts and cost add up; Provider and Model
+// are u's.
+func (u Usage) Add(o Usage) Usage {
+	u.InputTokens += o.InputTokens
+	u.OutputTokens += o.OutputTokens
+	u.CacheReadTokens += o.CacheReadTokens
+	u.CacheWriteTokens += o.CacheWriteTokens
+	u.CostUSD += o.CostUSD
+	return u
+}
+
+// Total returns input plus output tokens.
+func (u Usage) Total() int { return u.InputTokens + u.OutputTokens }
 
 // SummarizeFunc is the journaled summarize helper a strategy may call: it
 // asks a model (or the extractive summarizer) for a summary of msgs.

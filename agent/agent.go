@@ -54,8 +54,8 @@ type Agent struct {
 
 	Limits Limits
 	// Prices prices usage for Limits.MaxCostUSD and the journal; nil means
-	// DefaultPrices().
-	Prices Prices
+	// tokens.DefaultPrices().
+	Prices tokens.Prices
 
 	// Journal keeps the runs' journals; nil means each run is journaled in
 	// memory and forgotten.
@@ -128,7 +128,7 @@ type Result struct {
 	// tool calls.
 	ModelCalls int
 	ToolCalls  int
-	Usage      Usage
+	Usage      condense.Usage
 	// Compactions are the compactions the run made, in order.
 	Compactions []condense.Record
 }
@@ -170,14 +170,14 @@ func (a *Agent) logger() *slog.Logger {
 	return slog.Default()
 }
 
-func (a *Agent) prices() Prices {
+func (a *Agent) prices() tokens.Prices {
 	if a.Prices != nil {
 		return a.Prices
 	}
 	return defaultPrices
 }
 
-var defaultPrices = DefaultPrices()
+var defaultPrices = tokens.DefaultPrices()
 
 func (a *Agent) registry() condense.Registry {
 	if a.Registry != nil {

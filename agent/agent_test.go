@@ -72,8 +72,8 @@ func TestJournalToolLoop(t *testing.T) {
 func TestJournalStreamedRunAccumulatesTheSameMessage(t *testing.T) {
 	ctx := context.Background()
 	script := []agenttest.Reply{
-		agenttest.CallTools("Checking.", agenttest.Call{ID: "c1", Name: "lookup", Input: lookupIn{Order: "o-1"}}).WithUsage(agent.Usage{InputTokens: 50, OutputTokens: 7}),
-		agenttest.Text("Done.").WithUsage(agent.Usage{InputTokens: 80, OutputTokens: 2}),
+		agenttest.CallTools("Checking.", agenttest.Call{ID: "c1", Name: "lookup", Input: lookupIn{Order: "o-1"}}).WithUsage(condense.Usage{InputTokens: 50, OutputTokens: 7}),
+		agenttest.Text("Done.").WithUsage(condense.Usage{InputTokens: 80, OutputTokens: 2}),
 	}
 	var n int
 	plain, err := (&agent.Agent{Model: agenttest.NewFakeModel(script...), Tools: []agent.Tool{lookupTool(&n)}, NewCounter: newCounter}).
@@ -103,7 +103,7 @@ func TestJournalAccumulatorPieces(t *testing.T) {
 		{Type: agent.EventText, Index: 1, Text: "Hel"}, {Type: agent.EventText, Index: 1, Text: "lo"},
 		{Type: agent.EventToolCall, Index: 2, ID: "t1", Name: "f"}, {Type: agent.EventToolInput, Index: 2, Text: `{"a":`}, {Type: agent.EventToolInput, Index: 2, Text: `1}`},
 		{Type: agent.EventToolCall, Index: 3, ID: "t2", Name: "g"},
-		{Type: agent.EventUsage, Usage: agent.Usage{InputTokens: 10}}, {Type: agent.EventUsage, Usage: agent.Usage{OutputTokens: 4}},
+		{Type: agent.EventUsage, Usage: condense.Usage{InputTokens: 10}}, {Type: agent.EventUsage, Usage: condense.Usage{OutputTokens: 4}},
 		{Type: agent.EventStop, Stop: agent.StopToolUse, Model: "m-1"},
 	}
 	var acc agent.Accumulator
@@ -286,8 +286,8 @@ func TestJournalCalibrationFromUsage(t *testing.T) {
 	ctx := context.Background()
 	var counter condense.Counter
 	llm := agenttest.NewFakeModel(
-		agenttest.CallTools("", agenttest.Call{ID: "c1", Name: "lookup", Input: lookupIn{Order: "o"}}).WithUsage(agent.Usage{InputTokens: 10_000, OutputTokens: 5}),
-		agenttest.Text("ok").WithUsage(agent.Usage{InputTokens: 10_000, OutputTokens: 5}),
+		agenttest.CallTools("", agenttest.Call{ID: "c1", Name: "lookup", Input: lookupIn{Order: "o"}}).WithUsage(condense.Usage{InputTokens: 10_000, OutputTokens: 5}),
+		agenttest.Text("ok").WithUsage(condense.Usage{InputTokens: 10_000, OutputTokens: 5}),
 	)
 	var n int
 	a := &agent.Agent{Model: llm, Tools: []agent.Tool{lookupTool(&n)}, NewCounter: func(m string) condense.Counter { counter = newCounter(m); return counter }}

@@ -10,18 +10,19 @@ import (
 	"github.com/condense-dev/condense/agent"
 	"github.com/condense-dev/condense/agent/agenttest"
 	"github.com/condense-dev/condense/journal"
+	"github.com/condense-dev/condense/tokens"
 )
 
 func TestJournalLimits(t *testing.T) {
 	ctx := context.Background()
-	loop := func(n int, u agent.Usage) []agenttest.Reply {
+	loop := func(n int, u condense.Usage) []agenttest.Reply {
 		var rs []agenttest.Reply
 		for i := range n {
 			rs = append(rs, agenttest.CallTools("", agenttest.Call{ID: fmt.Sprintf("c%d", i), Name: "lookup", Input: lookupIn{Order: "o"}}).WithUsage(u))
 		}
 		return append(rs, agenttest.Text("done").WithUsage(u))
 	}
-	u := agent.Usage{InputTokens: 500, OutputTokens: 100}
+	u := condense.Usage{InputTokens: 500, OutputTokens: 100}
 	cases := []struct {
 		name    string
 		limits  agent.Limits
@@ -46,7 +47,7 @@ func TestJournalLimits(t *testing.T) {
 			st := journal.NewMemory()
 			var n int
 			a := &agent.Agent{Name: "ticket", Model: llm, Journal: st, NewCounter: newCounter, Limits: c.limits, Tools: []agent.Tool{lookupTool(&n)},
-				Prices: agent.Prices{"test-model": {Input: 800, Output: 1000}}} // $0.50 a call
+				Prices: tokens.Prices{"test-model": {Input: 800, Output: 1000}}} // $0.50 a call
 			req := condense.Request{Model: "test-model", Messages: []condense.Message{condense.UserText("go")}}
 			if c.ticket {
 				a.Strategy, a.Settings, req = summarizeMiddle("summarize_middle", 5), ticketSettings, ticket(8)
@@ -76,27 +77,5 @@ func TestJournalLimits(t *testing.T) {
 				t.Errorf("last event %s", journal.Comparable(last))
 			}
 		})
-	}
-}
-
-func TestJournalPricesOverride(t *testing.T) {
-	p := agent.DefaultPrices()
-	u := agent.Usage{InputTokens: 1_000_000, OutputTokens: 1_000_000}
-	if got := p.Cost("claude-sonnet-4-5-20250929", u); got != 18 {
-		t.Errorf("sonnet 4.5: $%v, want $18", got)
-	}
-	if got := p.Cost("gpt-4o-mini-2024-07-18", u); got != 0.75 {
-		t.Errorf("gpt-4o-mini: $%v, want $0.75 (not gpt-4o's price)", got)
-	}
-	p["gpt-4o-mini"] = agent.Price{Input: 1, Output: 1}
-	if got := p.Cost("gpt-4o-mini", u); got != 2 {
-		t.Errorf("overridden: $%v", got)
-	}
-	if got := p.Cost("unknown", u); got != 0 {
-		t.Errorf("unknown model: $%v", got)
-	}
-	cached := agent.Usage{InputTokens: 1_000_000, CacheReadTokens: 1_000_000}
-	if got := agent.DefaultPrices().Cost("claude-sonnet-4-5", cached); got != 0.3 {
-		t.Errorf("cache reads: $%v, want $0.30", got)
 	}
 }

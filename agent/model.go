@@ -7,7 +7,6 @@ import (
 	"iter"
 
 	"github.com/condense-dev/condense"
-	"github.com/condense-dev/condense/journal"
 )
 
 // Model is an LLM client: a request in, an assistant message out. Generate
@@ -29,10 +28,6 @@ type ClientSettings interface {
 	Settings() condense.Settings
 }
 
-// Usage is what one model call was billed. InputTokens includes cache
-// reads and writes.
-type Usage = journal.Usage
-
 // StopReason says why the model stopped, in provider-neutral terms.
 type StopReason string
 
@@ -50,7 +45,7 @@ type Response struct {
 	// Message is the assistant message: text, thinking and tool call parts.
 	Message    condense.Message
 	StopReason StopReason
-	Usage      Usage
+	Usage      condense.Usage
 	// Model is the model that answered, as the provider names it.
 	Model string
 }
@@ -88,7 +83,7 @@ type StreamEvent struct {
 	ID        string
 	Name      string
 	Signature string
-	Usage     Usage
+	Usage     condense.Usage
 	Stop      StopReason
 	Model     string
 }

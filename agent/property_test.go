@@ -68,7 +68,7 @@ func (w *scriptedWorld) model() *agenttest.FakeModel {
 		for i := range req.Messages {
 			json.NewEncoder(h).Encode(req.Messages[i])
 		}
-		u := agent.Usage{InputTokens: 100 + int(h.Sum64()%50), OutputTokens: 10}
+		u := condense.Usage{InputTokens: 100 + int(h.Sum64()%50), OutputTokens: 10}
 		if len(req.Tools) == 0 { // a summary request
 			return &agent.Response{Message: condense.AssistantText(fmt.Sprintf("S%x", h.Sum64()%0xffff)), StopReason: agent.StopEndTurn, Usage: u}, nil
 		}

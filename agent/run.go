@@ -33,7 +33,7 @@ type run struct {
 	made    int // model calls made or served
 	tools   int
 	kinds   map[CallKind]int
-	usage   Usage
+	usage   condense.Usage
 	records []condense.Record
 	// current is the call index the preflight in progress prepares.
 	current int

@@ -19,7 +19,7 @@ import (
 func TestResumeBuiltInSummarizeJournaled(t *testing.T) {
 	ctx := context.Background()
 	summary := "## Summary\nThe customer was double-charged for order o-7.\n## Decisions\n- Refund approved.\n## Pending\n- Issue the refund."
-	llm := agenttest.NewFakeModel(agenttest.Text(summary).WithUsage(agent.Usage{InputTokens: 900, OutputTokens: 40}), agenttest.Text("Issue the refund."))
+	llm := agenttest.NewFakeModel(agenttest.Text(summary).WithUsage(condense.Usage{InputTokens: 900, OutputTokens: 40}), agenttest.Text("Issue the refund."))
 	r := agenttest.NewRunner(&agent.Agent{Name: "ticket", Model: llm, NewCounter: newCounter,
 		Strategy: strategy.Summarize{Summarizer: agent.JournaledSummarizer(), RecentTokens: 1}, Settings: ticketSettings})
 	r.CrashAt(agent.CallModel, 1)

@@ -81,25 +81,25 @@ func (r *run) summarize(ctx context.Context, msgs []condense.Message, instructio
 	return text, err
 }
 
-func (r *run) liveSummary(ctx context.Context, msgs []condense.Message, instructions string) (string, Usage, string, error) {
+func (r *run) liveSummary(ctx context.Context, msgs []condense.Message, instructions string) (string, condense.Usage, string, error) {
 	in := summarize.Input{Messages: msgs, Instructions: instructions}
 	if s := r.a.Summarizer; s != nil {
 		out, err := s.Summarize(ctx, in)
 		if err != nil {
-			return "", Usage{}, "", err
+			return "", condense.Usage{}, "", err
 		}
-		u := Usage{InputTokens: out.Usage.InputTokens, OutputTokens: out.Usage.OutputTokens, CostUSD: out.Usage.CostUSD}
+		u := condense.Usage{InputTokens: out.Usage.InputTokens, OutputTokens: out.Usage.OutputTokens, CostUSD: out.Usage.CostUSD}
 		if u.CostUSD == 0 {
 			u.CostUSD = r.a.prices().Cost(out.Usage.Model, u)
 		}
 		return out.Text, u, out.Usage.Model, nil
 	}
 	if r.a.Model == nil {
-		return "", Usage{}, "", errNoModel
+		return "", condense.Usage{}, "", errNoModel
 	}
 	p, err := summarize.BuildPrompt(in, summarize.Limits{})
 	if err != nil {
-		return "", Usage{}, "", err
+		return "", condense.Usage{}, "", err
 	}
 	req := &condense.Request{
 		Model:           r.req.Model,
@@ -109,7 +109,7 @@ func (r *run) liveSummary(ctx context.Context, msgs []condense.Message, instruct
 	}
 	resp, err := r.a.Model.Generate(ctx, req)
 	if err != nil {
-		return "", Usage{}, "", err
+		return "", condense.Usage{}, "", err
 	}
 	resp.Usage.CostUSD = r.cost(resp)
 	text := strings.TrimSpace(resp.Text())

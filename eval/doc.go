@@ -21,7 +21,7 @@
 //     previous one (what a prompt cache can serve, compared message by
 //     message with condense.Fingerprint), output tokens, summarizer calls,
 //     peak tokens, compactions, requests that did not fit, and the cost
-//     under a price table (DefaultPrices, overridable with LoadPrices).
+//     under a price table (tokens.DefaultPrices, overridable with tokens.LoadPrices).
 //
 // Costs count the requests that could be sent: a request over the input
 // limit is not sent (context_window_exceeded), so it is marked, not billed.

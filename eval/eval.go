@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/tokens"
 )
 
 // Transcript is one transcript to evaluate: its request (model, system,
@@ -21,14 +22,14 @@ type Transcript struct {
 }
 
 // Config configures Evaluate. The zero value compares DefaultPolicies(nil)
-// with DefaultPrices.
+// with tokens.DefaultPrices().
 type Config struct {
 	// Policies are compared; nil means DefaultPolicies(nil).
 	Policies []Policy
 	// Probes are the user's must-keep specifics (--probes).
 	Probes []Probe
-	// Prices price the replay; nil means DefaultPrices.
-	Prices Prices
+	// Prices price the replay; nil means tokens.DefaultPrices().
+	Prices tokens.Prices
 	// Workers bounds the replays run at once; 0 means GOMAXPROCS.
 	Workers int
 	// Progress, when set, is called (from any goroutine) with the number
@@ -57,7 +58,7 @@ type Report struct {
 	// category.
 	Specifics map[string]int `json:"specifics"`
 	// Price is the model's price, when the table has one.
-	Price    *Price         `json:"price,omitempty"`
+	Price    *tokens.Price  `json:"price,omitempty"`
 	Policies []PolicyReport `json:"policies"`
 
 	original  []condense.Message
@@ -120,7 +121,7 @@ func Evaluate(ctx context.Context, ts []Transcript, cfg Config) ([]*Report, erro
 	}
 	prices := cfg.Prices
 	if prices == nil {
-		prices = DefaultPrices
+		prices = tokens.DefaultPrices()
 	}
 	log := cfg.Logger
 	if log == nil {
@@ -198,7 +199,7 @@ func parallel(workers, n int, f func(int)) {
 	wg.Wait()
 }
 
-func prepare(rep *Report, t *Transcript, probes []Probe, prices Prices) {
+func prepare(rep *Report, t *Transcript, probes []Probe, prices tokens.Prices) {
 	msgs := t.Request.Messages
 	*rep = Report{
 		File: t.Name, Format: t.Format, Model: t.Request.Model,

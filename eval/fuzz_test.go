@@ -31,23 +31,6 @@ func FuzzParseProbes(f *testing.F) {
 	})
 }
 
-func FuzzParsePrices(f *testing.F) {
-	for _, s := range []string{`{}`, `{"m":{"input":1,"cached_input":0.1,"output":2}}`, `{"m":{"input":-1}}`, `[]`, `{"m":null}`} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		ps, err := ParsePrices("p.json", data)
-		if err != nil {
-			return
-		}
-		for m, p := range ps {
-			if p.Input < 0 || p.CachedInput < 0 || p.Output < 0 {
-				t.Fatalf("accepted a negative price for %q: %+v", m, p)
-			}
-		}
-	})
-}
-
 // FuzzExtract checks the property retention rests on: every specific the
 // extractor finds in a history occurs in that history's flattened text, so
 // a rendering that keeps everything retains 100%.

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/tokens"
 )
 
 // Replay is what one policy did over a turn-by-turn replay of a transcript:
@@ -127,7 +128,7 @@ type run struct {
 	strategy string
 }
 
-func replayPolicy(ctx context.Context, t *Transcript, pol *Policy, prices Prices, progress func(int), log *slog.Logger) (*run, error) {
+func replayPolicy(ctx context.Context, t *Transcript, pol *Policy, prices tokens.Prices, progress func(int), log *slog.Logger) (*run, error) {
 	s := pol.strategy()
 	settings := condense.Settings{Window: t.Budget.Window, ReservedOutput: max(1, t.Budget.ReservedOutput),
 		Safety: t.Budget.Safety, Fraction: t.Budget.Fraction}
@@ -209,7 +210,11 @@ func replayPolicy(ctx context.Context, t *Transcript, pol *Policy, prices Prices
 		rp.TokensPerStep = append(rp.TokensPerStep, res.Tokens)
 		rp.CachedPerStep = append(rp.CachedPerStep, cached)
 		if priced {
-			rp.CostUSD += price.Cost(int64(res.Tokens), int64(cached), int64(output))
+			// What is not read from the cache is written to it, as an
+			// agent that marks its prompt for caching has it: Anthropic
+			// charges a surcharge for the write, OpenAI does not.
+			rp.CostUSD += price.Cost(condense.Usage{InputTokens: res.Tokens, CacheReadTokens: cached,
+				CacheWriteTokens: res.Tokens - cached, OutputTokens: output})
 		}
 	}
 	if pending > 0 && progress != nil {
@@ -239,7 +244,7 @@ func replayPolicy(ctx context.Context, t *Transcript, pol *Policy, prices Prices
 
 // account adds res's compactions and summaries (step < 0: the final
 // request, counted in the totals but not in the per-step lists).
-func (r *run) account(res *condense.Result, price Price, priced bool, step int) {
+func (r *run) account(res *condense.Result, price tokens.Price, priced bool, step int) {
 	if len(res.Records) == 0 {
 		return
 	}
@@ -257,7 +262,7 @@ func (r *run) account(res *condense.Result, price Price, priced bool, step int) 
 			case u.CostUSD > 0:
 				rp.CostUSD += u.CostUSD
 			case priced:
-				rp.CostUSD += price.Cost(int64(u.InputTokens), 0, int64(u.OutputTokens))
+				rp.CostUSD += price.Cost(u)
 			}
 		}
 	}

@@ -47,7 +47,7 @@ func TestReplayByHand(t *testing.T) {
 	none := Policy{Name: "none"}
 	var progressed atomic.Int64
 	reps, err := Evaluate(context.Background(), []Transcript{tr}, Config{Policies: []Policy{none},
-		Prices: Prices{"gpt-4o": {Input: 1, CachedInput: 0.5, Output: 2}}, Progress: func(n int) { progressed.Add(int64(n)) }})
+		Prices: tokens.Prices{"gpt-4o": {Input: 1, CacheRead: 0.5, Output: 2}}, Progress: func(n int) { progressed.Add(int64(n)) }})
 	if err != nil {
 		t.Fatal(err)
 	}

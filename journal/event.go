@@ -109,10 +109,10 @@ type Step struct {
 	// input, for a summarize call the summarized messages.
 	Fingerprint string `json:"fingerprint"`
 	// Messages and Tokens count the request actually sent (llm steps).
-	Messages   int    `json:"messages,omitempty"`
-	Tokens     int    `json:"tokens,omitempty"`
-	Usage      *Usage `json:"usage,omitempty"`
-	StopReason string `json:"stop_reason,omitempty"`
+	Messages   int             `json:"messages,omitempty"`
+	Tokens     int             `json:"tokens,omitempty"`
+	Usage      *condense.Usage `json:"usage,omitempty"`
+	StopReason string          `json:"stop_reason,omitempty"`
 	// Error is the step's failure (a provider error, a failed tool).
 	Error *ErrorInfo `json:"error,omitempty"`
 
@@ -131,29 +131,6 @@ type Step struct {
 
 // Summarize reports whether s is a summarize call made for compaction.
 func (s *Step) Summarize() bool { return s.StepKind == StepLLM && s.CompactionFor > 0 }
-
-// Usage is what a model call was billed. InputTokens includes cache reads
-// and writes.
-type Usage struct {
-	InputTokens      int     `json:"input_tokens"`
-	OutputTokens     int     `json:"output_tokens"`
-	CacheReadTokens  int     `json:"cache_read_tokens,omitempty"`
-	CacheWriteTokens int     `json:"cache_write_tokens,omitempty"`
-	CostUSD          float64 `json:"cost_usd,omitempty"`
-}
-
-// Add returns u plus o.
-func (u Usage) Add(o Usage) Usage {
-	u.InputTokens += o.InputTokens
-	u.OutputTokens += o.OutputTokens
-	u.CacheReadTokens += o.CacheReadTokens
-	u.CacheWriteTokens += o.CacheWriteTokens
-	u.CostUSD += o.CostUSD
-	return u
-}
-
-// Total returns input plus output tokens.
-func (u Usage) Total() int { return u.InputTokens + u.OutputTokens }
 
 // Compacted is the payload of context:compacted: counts and the strategy's
 // name, never content, at every capture level (DESIGN B29).
@@ -215,10 +192,10 @@ func (e *RunError) Final() bool { return e != nil && FinalCodes[e.Code] }
 
 // RunDone is the payload of run:done.
 type RunDone struct {
-	ModelCalls int    `json:"model_calls"`
-	ToolCalls  int    `json:"tool_calls"`
-	Usage      Usage  `json:"usage"`
-	StopReason string `json:"stop_reason,omitempty"`
+	ModelCalls int            `json:"model_calls"`
+	ToolCalls  int            `json:"tool_calls"`
+	Usage      condense.Usage `json:"usage"`
+	StopReason string         `json:"stop_reason,omitempty"`
 	// Result is the final answer's text, at CaptureFull only.
 	Result *string `json:"result,omitempty"`
 }
@@ -369,7 +346,7 @@ func (e Event) Redact(c Capture) Event {
 		d := *e.Done
 		d.Result = nil
 		if c == CaptureNone {
-			d.Usage = Usage{}
+			d.Usage = condense.Usage{}
 		}
 		e.Done = &d
 	}

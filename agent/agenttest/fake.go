@@ -57,7 +57,7 @@ func CallTools(text string, calls ...Call) Reply {
 func Fail(err error) Reply { return Reply{Err: err} }
 
 // WithUsage returns r billed u.
-func (r Reply) WithUsage(u agent.Usage) Reply {
+func (r Reply) WithUsage(u condense.Usage) Reply {
 	if r.Response != nil {
 		c := *r.Response
 		c.Usage = u

@@ -107,7 +107,7 @@ func (m *Model) Stream(ctx context.Context, req *condense.Request) iter.Seq2[age
 		}
 		stream := m.client.Messages.NewStreaming(ctx, params)
 		defer stream.Close()
-		var usage agent.Usage
+		var usage condense.Usage
 		model := ""
 		for stream.Next() {
 			ev := stream.Current()
@@ -174,8 +174,8 @@ func (m *Model) maxTokens(req *condense.Request) int {
 	return DefaultMaxTokens
 }
 
-func usageOf(input, cacheWrite, cacheRead, output int64) agent.Usage {
-	return agent.Usage{
+func usageOf(input, cacheWrite, cacheRead, output int64) condense.Usage {
+	return condense.Usage{
 		InputTokens:      int(input + cacheWrite + cacheRead),
 		OutputTokens:     int(output),
 		CacheReadTokens:  int(cacheRead),

@@ -164,8 +164,8 @@ func (m *Model) Stream(ctx context.Context, req *condense.Request) iter.Seq2[age
 	}
 }
 
-func usageOf(u openai.CompletionUsage) agent.Usage {
-	return agent.Usage{
+func usageOf(u openai.CompletionUsage) condense.Usage {
+	return condense.Usage{
 		InputTokens:      int(u.PromptTokens),
 		OutputTokens:     int(u.CompletionTokens),
 		CacheReadTokens:  int(u.PromptTokensDetails.CachedTokens),

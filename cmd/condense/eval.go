@@ -73,9 +73,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return &usageError{err}
 		}
 	}
-	prices := eval.DefaultPrices
+	prices := tokens.DefaultPrices()
 	if *pricesPath != "" {
-		if prices, err = eval.LoadPrices(*pricesPath); err != nil {
+		if prices, err = tokens.LoadPrices(*pricesPath); err != nil {
 			return &usageError{err}
 		}
 	}
@@ -119,7 +119,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	out := EvalOutput{Version: 1, PricesSource: eval.PricesSource, Transcripts: reports, Total: eval.Aggregate(reports)}
+	out := EvalOutput{Version: 1, PricesSource: tokens.PricesSource, Transcripts: reports, Total: eval.Aggregate(reports)}
 
 	if *judgeName != "" {
 		for i, rep := range reports {
@@ -165,7 +165,8 @@ func printEval(w io.Writer, out *EvalOutput, probes bool) error {
 		fmt.Fprintf(w, "model %s: window %s, input limit %s, threshold %s", model, condense.Thousands(rep.Window),
 			condense.Thousands(rep.InputLimit), condense.Thousands(rep.Threshold))
 		if rep.Price != nil {
-			fmt.Fprintf(w, "; $%g in, $%g cached, $%g out per million tokens", rep.Price.Input, rep.Price.CachedInput, rep.Price.Output)
+			fmt.Fprintf(w, "; $%g in, $%g cache read, $%g cache write, $%g out per million tokens",
+				rep.Price.Input, rep.Price.CacheRead, rep.Price.CacheWriteOrInput(), rep.Price.Output)
 		} else {
 			fmt.Fprintf(w, "; no price (pass --prices)")
 		}

@@ -23,9 +23,9 @@ func recordRun(t *testing.T, dir string, s condense.Strategy, crashAt int) strin
 	var script []agenttest.Reply
 	for i := range 8 {
 		script = append(script, agenttest.CallTools(fmt.Sprintf("Reading part %d.", i),
-			agenttest.Call{ID: fmt.Sprintf("c%d", i), Name: "read", Input: map[string]int{"part": i}}).WithUsage(agent.Usage{InputTokens: 1000 + 300*i, OutputTokens: 20}))
+			agenttest.Call{ID: fmt.Sprintf("c%d", i), Name: "read", Input: map[string]int{"part": i}}).WithUsage(condense.Usage{InputTokens: 1000 + 300*i, OutputTokens: 20}))
 	}
-	script = append(script, agenttest.Text("All parts read.").WithUsage(agent.Usage{InputTokens: 3000, OutputTokens: 5}))
+	script = append(script, agenttest.Text("All parts read.").WithUsage(condense.Usage{InputTokens: 3000, OutputTokens: 5}))
 	read := agent.NewTool("read", "Read a part.", func(ctx context.Context, in struct {
 		Part int `json:"part"`
 	}) (string, error) {

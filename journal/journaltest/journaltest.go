@@ -26,7 +26,7 @@ func Events(run string, first, n int) []journal.Event {
 		case i%2 == 0:
 			msg := condense.AssistantText(fmt.Sprintf("answer %d", i))
 			e.Kind, e.Step = journal.KindStepDone, &journal.Step{StepKind: journal.StepLLM, CallIndex: i, Fingerprint: fmt.Sprintf("%016x", i), Response: &msg,
-				Usage: &journal.Usage{InputTokens: i * 10, OutputTokens: i, CostUSD: 0.001}}
+				Usage: &condense.Usage{InputTokens: i * 10, OutputTokens: i, CostUSD: 0.001}}
 			e.Duration = time.Duration(i) * time.Millisecond
 		default:
 			e.Kind, e.Compacted = journal.KindCompacted, &journal.Compacted{CallIndex: i, TokensBefore: 100 * i, TokensAfter: 10 * i, Window: 2000, MessagesBefore: 18, MessagesAfter: 4, Strategy: "summarize_middle"}

@@ -303,11 +303,17 @@ func usage(r *anthropic.Message, requested string) condense.Usage {
 	}
 	u := r.Usage
 	in, write, read, out := int(u.InputTokens), int(u.CacheCreationInputTokens), int(u.CacheReadInputTokens), int(u.OutputTokens)
-	return condense.Usage{
-		Provider:     Provider,
-		Model:        model,
-		InputTokens:  in + write + read,
-		OutputTokens: out,
-		CostUSD:      Cost(model, in, write, read, out),
+	cu := condense.Usage{
+		Provider:         Provider,
+		Model:            model,
+		InputTokens:      in + write + read,
+		OutputTokens:     out,
+		CacheReadTokens:  read,
+		CacheWriteTokens: write,
 	}
+	cu.CostUSD = prices.Cost(model, cu)
+	return cu
 }
+
+// prices is the built-in price table summaries are priced with.
+var prices = tokens.DefaultPrices()

@@ -337,11 +337,16 @@ func usage(r *openai.ChatCompletion, requested string) condense.Usage {
 	}
 	u := r.Usage
 	in, cached, out := int(u.PromptTokens), int(u.PromptTokensDetails.CachedTokens), int(u.CompletionTokens)
-	return condense.Usage{
-		Provider:     Provider,
-		Model:        model,
-		InputTokens:  in,
-		OutputTokens: out,
-		CostUSD:      Cost(model, in, cached, out),
+	cu := condense.Usage{
+		Provider:        Provider,
+		Model:           model,
+		InputTokens:     in,
+		OutputTokens:    out,
+		CacheReadTokens: cached,
 	}
+	cu.CostUSD = prices.Cost(model, cu)
+	return cu
 }
+
+// prices is the built-in price table summaries are priced with.
+var prices = tokens.DefaultPrices()
