@@ -44,21 +44,48 @@ func (e *WindowError) Unwrap() error { return ErrContextWindowExceeded }
 // Code returns the stable error code used in journals and HTTP bodies.
 func (e *WindowError) Code() string { return "context_window_exceeded" }
 
-// ErrorCode returns the stable code of err for journals and HTTP bodies
-// ("context_window_exceeded", "nothing_to_compact", "invalid_history",
-// "malformed_input"), or "internal" for anything else.
+// codes is the one table of stable error codes, for journals, stats and
+// HTTP bodies. Errors of other packages that carry a code of their own
+// implement Code() string.
+var codes = []struct {
+	err  error
+	code string
+}{
+	{ErrContextWindowExceeded, "context_window_exceeded"},
+	{ErrNothingToCompact, "nothing_to_compact"},
+	{ErrInvalidHistory, "invalid_history"},
+	{ErrMalformed, "malformed_input"},
+	{ErrAuth, "auth"},
+	{ErrRateLimited, "rate_limited"},
+	{ErrContextTooLarge, "context_too_large"},
+	{ErrOverloaded, "overloaded"},
+	{ErrServer, "server"},
+}
+
+// kindCode returns the code of a sentinel error, or "".
+func kindCode(kind error) string {
+	for _, c := range codes {
+		if kind == c.err {
+			return c.code
+		}
+	}
+	return ""
+}
+
+// ErrorCode returns the stable code of err for journals and HTTP bodies:
+// "context_window_exceeded", "nothing_to_compact", "invalid_history",
+// "malformed_input", a provider error's kind ("auth", "rate_limited",
+// "context_too_large", "overloaded", "server"), else the code of the first
+// error in err's chain with a Code() string method ("api" for a provider
+// error of no known kind), or "internal" for anything else.
 func ErrorCode(err error) string {
-	switch {
-	case err == nil:
+	if err == nil {
 		return ""
-	case errors.Is(err, ErrContextWindowExceeded):
-		return "context_window_exceeded"
-	case errors.Is(err, ErrNothingToCompact):
-		return "nothing_to_compact"
-	case errors.Is(err, ErrInvalidHistory):
-		return "invalid_history"
-	case errors.Is(err, ErrMalformed):
-		return "malformed_input"
+	}
+	for _, c := range codes {
+		if errors.Is(err, c.err) {
+			return c.code
+		}
 	}
 	var coded interface{ Code() string }
 	if errors.As(err, &coded) {

@@ -14,8 +14,8 @@ import (
 // accumulated result (Accumulate) is the same Response. The agent's loop
 // uses Stream when the run asks for events (WithStream), else Generate.
 //
-// Errors should be *summarize.APIError where the provider answered with
-// one: the loop recovers from summarize.ErrContextTooLarge (DESIGN B6c).
+// Errors should be *condense.APIError where the provider answered with
+// one: the loop recovers from condense.ErrContextTooLarge (DESIGN B6c).
 type Model interface {
 	Generate(ctx context.Context, req *condense.Request) (*Response, error)
 	Stream(ctx context.Context, req *condense.Request) iter.Seq2[StreamEvent, error]

@@ -11,11 +11,10 @@ import (
 	"github.com/condense-dev/condense/agent/agenttest"
 	"github.com/condense-dev/condense/journal"
 	"github.com/condense-dev/condense/strategy"
-	"github.com/condense-dev/condense/summarize"
 )
 
 func tooLarge() error {
-	return &summarize.APIError{Provider: "fake", Status: 400, Type: "invalid_request_error", Message: "prompt is too long: 210000 tokens > 200000 maximum", Kind: summarize.ErrContextTooLarge}
+	return &condense.APIError{Provider: "fake", Status: 400, Type: "invalid_request_error", Message: "prompt is too long: 210000 tokens > 200000 maximum", Kind: condense.ErrContextTooLarge}
 }
 
 func overflowAgent(llm agent.Model, st journal.Store) *agent.Agent {
@@ -83,7 +82,7 @@ func TestJournalOverflowTwiceIsTypedError(t *testing.T) {
 	st := journal.NewMemory()
 	_, err := overflowAgent(llm, st).Run(ctx, ticket(8), agent.WithRunID("r"))
 	var oe *agent.OverflowError
-	if !errors.As(err, &oe) || !errors.Is(err, summarize.ErrContextTooLarge) || oe.CallIndex != 2 || oe.Window != 100_000 {
+	if !errors.As(err, &oe) || !errors.Is(err, condense.ErrContextTooLarge) || oe.CallIndex != 2 || oe.Window != 100_000 {
 		t.Fatalf("err = %v", err)
 	}
 	if len(llm.Calls()) != 2 {

@@ -10,7 +10,6 @@ import (
 	"github.com/condense-dev/condense/agent"
 	"github.com/condense-dev/condense/agent/agenttest"
 	"github.com/condense-dev/condense/journal"
-	"github.com/condense-dev/condense/summarize"
 )
 
 var ticketSettings = condense.Settings{Window: 2000, ReservedOutput: 200, Fraction: 0.5}
@@ -186,10 +185,10 @@ func TestJournalCaptureCountsHasNoContent(t *testing.T) {
 // transient run:error: resuming calls the provider again and goes on.
 func TestResumeAfterTransientError(t *testing.T) {
 	ctx := context.Background()
-	rate := &summarize.APIError{Provider: "fake", Status: 429, Message: "slow down", Kind: summarize.ErrRateLimited}
+	rate := &condense.APIError{Provider: "fake", Status: 429, Message: "slow down", Kind: condense.ErrRateLimited}
 	llm := agenttest.NewFakeModel(agenttest.Text("Refund approved."), agenttest.Fail(rate), agenttest.Text("Issue the refund."))
 	r := agenttest.NewRunner(&agent.Agent{Name: "ticket", Model: llm, NewCounter: newCounter, Strategy: summarizeMiddle("summarize_middle", 0), Settings: ticketSettings})
-	if _, err := r.Run(ctx, ticket(8)); !errors.Is(err, summarize.ErrRateLimited) {
+	if _, err := r.Run(ctx, ticket(8)); !errors.Is(err, condense.ErrRateLimited) {
 		t.Fatalf("first run: %v", err)
 	}
 	res, err := r.Run(ctx, ticket(8))

@@ -227,7 +227,7 @@ func (r *run) modelCall(ctx context.Context) (*Response, condense.Request, error
 		return nil, condense.Request{}, err
 	}
 	resp, err := r.send(ctx, index, fp, res)
-	if err == nil || !errors.Is(err, summarize.ErrContextTooLarge) {
+	if err == nil || !errors.Is(err, condense.ErrContextTooLarge) {
 		return resp, res.Request, err
 	}
 	// The provider counts more than we did: compact with the emergency pass
@@ -253,7 +253,7 @@ func (r *run) modelCall(ctx context.Context) (*Response, condense.Request, error
 		return nil, condense.Request{}, &condense.WindowError{Model: res2.Request.Model, Tokens: res2.Tokens, InputLimit: b.InputLimit(), Window: b.Window}
 	}
 	resp, err = r.send(ctx, index, fp, res2)
-	if err != nil && errors.Is(err, summarize.ErrContextTooLarge) {
+	if err != nil && errors.Is(err, condense.ErrContextTooLarge) {
 		return nil, condense.Request{}, &OverflowError{CallIndex: index, Tokens: res2.Tokens, Window: res2.Budget.Window, Err: err}
 	}
 	return resp, res2.Request, err
@@ -332,7 +332,7 @@ func (r *run) send(ctx context.Context, index int, fp string, res *condense.Resu
 		// A failed call is journaled only when the failure is the answer
 		// the loop acts on ("context too large"); any other failure ends
 		// the run with a transient run:error, and resuming calls again.
-		if err == nil || (errors.Is(err, summarize.ErrContextTooLarge) && ctx.Err() == nil) {
+		if err == nil || (errors.Is(err, condense.ErrContextTooLarge) && ctx.Err() == nil) {
 			// An answer that came back is journaled even when the run is
 			// being cancelled: a resumed run is served it, not billed again.
 			if jerr := r.rec.Step(context.WithoutCancel(ctx), step, time.Since(start)); jerr != nil {
@@ -445,7 +445,7 @@ func servedResponse(s *journal.Step) (*Response, error) {
 
 // RecordedError is an error served from a journal: its code and message.
 // Provider errors of kind context_too_large unwrap to
-// summarize.ErrContextTooLarge.
+// condense.ErrContextTooLarge.
 type RecordedError struct {
 	journal.ErrorInfo
 }
@@ -459,15 +459,15 @@ func (e *RecordedError) Code() string { return e.ErrorInfo.Code }
 func (e *RecordedError) Unwrap() error {
 	switch e.ErrorInfo.Code {
 	case "context_too_large":
-		return summarize.ErrContextTooLarge
+		return condense.ErrContextTooLarge
 	case "rate_limited":
-		return summarize.ErrRateLimited
+		return condense.ErrRateLimited
 	case "overloaded":
-		return summarize.ErrOverloaded
+		return condense.ErrOverloaded
 	case "server":
-		return summarize.ErrServer
+		return condense.ErrServer
 	case "auth":
-		return summarize.ErrAuth
+		return condense.ErrAuth
 	case "summary_rejected":
 		return summarize.ErrFailed
 	}
@@ -479,7 +479,7 @@ func recordedError(info *journal.ErrorInfo) error { return &RecordedError{ErrorI
 // OverflowError ends a run whose provider still answered "context too
 // large" after an emergency compaction, or when no emergency compaction
 // was possible (DESIGN B6c). It unwraps to the provider's error
-// (summarize.ErrContextTooLarge).
+// (condense.ErrContextTooLarge).
 type OverflowError struct {
 	CallIndex int
 	// Tokens is the estimate of the refused request; Window the window.

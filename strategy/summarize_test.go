@@ -67,7 +67,7 @@ func TestSummarizeRejectedResponsesLeaveTheRendering(t *testing.T) {
 			return nil, &summarize.RejectedError{Reason: summarize.ErrToolCall}
 		},
 		"Overloaded": func(context.Context, summarize.Input) (*summarize.Output, error) {
-			return nil, &summarize.APIError{Provider: "anthropic", Status: 529, Kind: summarize.ErrOverloaded}
+			return nil, &condense.APIError{Provider: "anthropic", Status: 529, Kind: condense.ErrOverloaded}
 		},
 		"Longer": func(_ context.Context, in summarize.Input) (*summarize.Output, error) {
 			return &summarize.Output{Text: strings.Repeat("## Summary\nwordy words words\n", 5000)}, nil

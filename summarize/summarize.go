@@ -66,15 +66,6 @@ var (
 	ErrInputTooLarge = errors.New("summary input too large")
 )
 
-// Provider errors, wrapped by *APIError.
-var (
-	ErrAuth            = errors.New("authentication failed")
-	ErrRateLimited     = errors.New("rate limited")
-	ErrContextTooLarge = errors.New("context too large")
-	ErrOverloaded      = errors.New("provider overloaded")
-	ErrServer          = errors.New("provider server error")
-)
-
 // RejectedError is a summary response that was refused (B16).
 type RejectedError struct {
 	// Reason is one of ErrEmpty, ErrTruncated, ErrToolCall, ErrFailed.
@@ -94,58 +85,6 @@ func (e *RejectedError) Unwrap() error { return e.Reason }
 
 // Code returns "summary_rejected".
 func (e *RejectedError) Code() string { return "summary_rejected" }
-
-// APIError is an error answer of a provider.
-type APIError struct {
-	Provider string
-	// Status is the HTTP status.
-	Status int
-	// Type is the provider's error type ("rate_limit_error", …).
-	Type    string
-	Message string
-	// RetryAfter is what the provider asked us to wait, when it did.
-	RetryAfter time.Duration
-	// Kind is one of ErrAuth, ErrRateLimited, ErrContextTooLarge,
-	// ErrOverloaded, ErrServer, or nil for other client errors.
-	Kind error
-}
-
-func (e *APIError) Error() string {
-	s := fmt.Sprintf("%s: HTTP %d", e.Provider, e.Status)
-	if e.Type != "" {
-		s += " " + e.Type
-	}
-	if e.Message != "" {
-		s += ": " + e.Message
-	}
-	return s
-}
-
-func (e *APIError) Unwrap() error { return e.Kind }
-
-// Code returns a stable code for journals: "auth", "rate_limited",
-// "context_too_large", "overloaded", "server" or "api".
-func (e *APIError) Code() string {
-	switch e.Kind {
-	case ErrAuth:
-		return "auth"
-	case ErrRateLimited:
-		return "rate_limited"
-	case ErrContextTooLarge:
-		return "context_too_large"
-	case ErrOverloaded:
-		return "overloaded"
-	case ErrServer:
-		return "server"
-	}
-	return "api"
-}
-
-// Retryable reports whether the request may be retried: rate limits,
-// overloads and server errors.
-func (e *APIError) Retryable() bool {
-	return e.Kind == ErrRateLimited || e.Kind == ErrOverloaded || e.Kind == ErrServer
-}
 
 // Check applies the response rules of B16 to a provider's answer: text is
 // the response's text, stopReason its stop reason as the provider names it,

@@ -165,9 +165,9 @@ func TestExtractiveDeterministicSectionsAndCancel(t *testing.T) {
 }
 
 func TestAPIErrorCodes(t *testing.T) {
-	for kind, code := range map[error]string{summarize.ErrAuth: "auth", summarize.ErrRateLimited: "rate_limited",
-		summarize.ErrContextTooLarge: "context_too_large", summarize.ErrOverloaded: "overloaded", summarize.ErrServer: "server", nil: "api"} {
-		e := &summarize.APIError{Provider: "x", Status: 500, Kind: kind}
+	for kind, code := range map[error]string{condense.ErrAuth: "auth", condense.ErrRateLimited: "rate_limited",
+		condense.ErrContextTooLarge: "context_too_large", condense.ErrOverloaded: "overloaded", condense.ErrServer: "server", nil: "api"} {
+		e := &condense.APIError{Provider: "x", Status: 500, Kind: kind}
 		if e.Code() != code || (kind != nil && !errors.Is(e, kind)) {
 			t.Errorf("%v: code %q", kind, e.Code())
 		}

@@ -1,8 +1,8 @@
 // Package anthropicmodel adapts the Anthropic Messages API, through the
 // official Go SDK, to agent.Model: requests and answers are converted
 // between condense's provider-neutral messages and the SDK's, streams
-// become agent.StreamEvents, and error answers become *summarize.APIError
-// (a "prompt is too long" answer unwraps to summarize.ErrContextTooLarge,
+// become agent.StreamEvents, and error answers become *condense.APIError
+// (a "prompt is too long" answer unwraps to condense.ErrContextTooLarge,
 // which the agent's loop recovers from once).
 package anthropicmodel
 
@@ -227,7 +227,7 @@ func response(msg *anthropic.Message) (*agent.Response, error) {
 	}, nil
 }
 
-// mapError turns an SDK error answer into a *summarize.APIError.
+// mapError turns an SDK error answer into a *condense.APIError.
 func mapError(err error) error {
 	var ae *anthropic.Error
 	if !errors.As(err, &ae) {
@@ -237,7 +237,7 @@ func mapError(err error) error {
 	if msg == "" {
 		msg = ae.RawJSON()
 	}
-	return agent.ClassifyHTTPError(Provider, ae.StatusCode, string(ae.Type()), string(ae.ErrorCode()), msg)
+	return condense.ClassifyHTTP(Provider, ae.StatusCode, string(ae.Type()), string(ae.ErrorCode()), msg)
 }
 
 // The request as the Messages API takes it; decoded into the SDK's params.

@@ -19,7 +19,6 @@ import (
 	"github.com/condense-dev/condense/agent"
 	"github.com/condense-dev/condense/agent/anthropicmodel"
 	"github.com/condense-dev/condense/journal"
-	"github.com/condense-dev/condense/summarize"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -168,15 +167,15 @@ func TestErrorsAreTyped(t *testing.T) {
 	s := newServer(t, exchange{400, "error_400_too_long.json"}, exchange{429, "error_429.json"}, exchange{400, "error_400_too_long.json"})
 	m := s.model()
 	_, err := m.Generate(context.Background(), request())
-	var ae *summarize.APIError
-	if !errors.As(err, &ae) || !errors.Is(err, summarize.ErrContextTooLarge) || ae.Status != 400 || !strings.Contains(ae.Message, "prompt is too long") {
+	var ae *condense.APIError
+	if !errors.As(err, &ae) || !errors.Is(err, condense.ErrContextTooLarge) || ae.Status != 400 || !strings.Contains(ae.Message, "prompt is too long") {
 		t.Fatalf("400 too long: %v", err)
 	}
-	if _, err := m.Generate(context.Background(), request()); !errors.Is(err, summarize.ErrRateLimited) {
+	if _, err := m.Generate(context.Background(), request()); !errors.Is(err, condense.ErrRateLimited) {
 		t.Fatalf("429: %v", err)
 	}
 	_, err = agent.Accumulate(m.Stream(context.Background(), request()))
-	if !errors.Is(err, summarize.ErrContextTooLarge) {
+	if !errors.Is(err, condense.ErrContextTooLarge) {
 		t.Fatalf("streamed 400: %v", err)
 	}
 }

@@ -1,8 +1,8 @@
 // Package openaimodel adapts OpenAI's Chat Completions API, through the
 // official Go SDK, to agent.Model; a custom base URL serves
 // OpenAI-compatible servers (vLLM, Ollama, llama.cpp). Error answers
-// become *summarize.APIError: a context_length_exceeded answer unwraps to
-// summarize.ErrContextTooLarge, which the agent's loop recovers from once.
+// become *condense.APIError: a context_length_exceeded answer unwraps to
+// condense.ErrContextTooLarge, which the agent's loop recovers from once.
 package openaimodel
 
 import (
@@ -196,7 +196,7 @@ func mapError(err error) error {
 	if msg == "" {
 		msg = ae.RawJSON()
 	}
-	return agent.ClassifyHTTPError(Provider, ae.StatusCode, ae.Type, ae.Code, msg)
+	return condense.ClassifyHTTP(Provider, ae.StatusCode, ae.Type, ae.Code, msg)
 }
 
 type wireRequest struct {

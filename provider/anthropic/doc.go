@@ -19,7 +19,7 @@
 //
 // A response that stops at max tokens, uses a tool, holds no text or is a
 // refusal is rejected with a *summarize.RejectedError. An error answer is a
-// *summarize.APIError whose Kind says what happened: summarize.ErrAuth (401,
+// *condense.APIError whose Kind says what happened: condense.ErrAuth (401,
 // 403), ErrRateLimited (429), ErrContextTooLarge (413, or a 400 saying the
 // prompt is too long), ErrOverloaded (529, overloaded_error) or ErrServer
 // (other 5xx). Rate limits, overloads and server errors are retried with

@@ -186,7 +186,7 @@ func newClient(opts *Options) (*client, error) {
 }
 
 // classify maps an error answer of the SDK (*anthropic.Error) to a
-// *summarize.APIError; other errors (transport, context) are returned as
+// *condense.APIError; other errors (transport, context) are returned as
 // they are.
 func classify(err error) error {
 	var ae *anthropic.Error
@@ -223,7 +223,7 @@ func (s *Summarizer) Model() string { return s.model }
 // summarize.BuildPrompt, no tools, and an output cap of
 // summarize.OutputCap. Responses that stop at max tokens, call a tool, are
 // empty or refused are rejected with a *summarize.RejectedError; provider
-// errors are *summarize.APIError; a timeout unwraps to
+// errors are *condense.APIError; a timeout unwraps to
 // context.DeadlineExceeded and a cancellation to context.Canceled.
 func (s *Summarizer) Summarize(ctx context.Context, in summarize.Input) (*summarize.Output, error) {
 	requested := in.MaxOutputTokens

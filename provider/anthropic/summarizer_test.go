@@ -192,10 +192,10 @@ func TestSummarize401(t *testing.T) {
 	srv := replay.New(t, replay.Step{Status: 401, File: "error_401.json"})
 	s, w := newTestSummarizer(t, srv, nil)
 	_, err := s.Summarize(context.Background(), history())
-	if !errors.Is(err, summarize.ErrAuth) {
+	if !errors.Is(err, condense.ErrAuth) {
 		t.Fatalf("err = %v, want ErrAuth", err)
 	}
-	var api *summarize.APIError
+	var api *condense.APIError
 	if !errors.As(err, &api) || api.Status != 401 || api.Type != "authentication_error" ||
 		api.Message != "invalid x-api-key" || api.Provider != "anthropic" || api.Code() != "auth" {
 		t.Errorf("api error = %+v", api)
@@ -236,8 +236,8 @@ func TestSummarize429RetryAfterOverCap(t *testing.T) {
 	srv := replay.New(t, replay.Step{Status: 429, File: "error_429.json", Header: map[string]string{"Retry-After": "120"}})
 	s, w := newTestSummarizer(t, srv, nil)
 	_, err := s.Summarize(context.Background(), history())
-	var api *summarize.APIError
-	if !errors.As(err, &api) || api.Kind != summarize.ErrRateLimited || api.RetryAfter != 120*time.Second {
+	var api *condense.APIError
+	if !errors.As(err, &api) || api.Kind != condense.ErrRateLimited || api.RetryAfter != 120*time.Second {
 		t.Fatalf("err = %#v, want rate limited with RetryAfter 120s", err)
 	}
 	if n := len(srv.Requests()); n != 1 || len(w.all()) != 0 {
@@ -249,7 +249,7 @@ func TestSummarize500(t *testing.T) {
 	srv := replay.New(t, replay.Step{Status: 500, File: "error_500.json"})
 	s, w := newTestSummarizer(t, srv, func(o *Options) { o.MaxRetries = 2 })
 	_, err := s.Summarize(context.Background(), history())
-	if !errors.Is(err, summarize.ErrServer) {
+	if !errors.Is(err, condense.ErrServer) {
 		t.Fatalf("err = %v, want ErrServer", err)
 	}
 	if n := len(srv.Requests()); n != 3 {
@@ -279,8 +279,8 @@ func TestSummarize529Overloaded(t *testing.T) {
 	srv = replay.New(t, replay.Step{Status: 529, File: "error_529.json"})
 	s, _ = newTestSummarizer(t, srv, func(o *Options) { o.MaxRetries = -1 })
 	_, err := s.Summarize(context.Background(), history())
-	var api *summarize.APIError
-	if !errors.Is(err, summarize.ErrOverloaded) || !errors.As(err, &api) || api.Type != "overloaded_error" {
+	var api *condense.APIError
+	if !errors.Is(err, condense.ErrOverloaded) || !errors.As(err, &api) || api.Type != "overloaded_error" {
 		t.Fatalf("err = %v, want ErrOverloaded", err)
 	}
 	if n := len(srv.Requests()); n != 1 {
@@ -296,7 +296,7 @@ func TestSummarizeContextTooLarge(t *testing.T) {
 		srv := replay.New(t, st)
 		s, _ := newTestSummarizer(t, srv, nil)
 		_, err := s.Summarize(context.Background(), history())
-		if !errors.Is(err, summarize.ErrContextTooLarge) {
+		if !errors.Is(err, condense.ErrContextTooLarge) {
 			t.Errorf("%s: err = %v, want ErrContextTooLarge", st.File, err)
 		}
 		if n := len(srv.Requests()); n != 1 {
@@ -306,7 +306,7 @@ func TestSummarizeContextTooLarge(t *testing.T) {
 	srv := replay.New(t, replay.Step{Status: 400, File: "error_400_invalid.json"})
 	s, _ := newTestSummarizer(t, srv, nil)
 	_, err := s.Summarize(context.Background(), history())
-	var api *summarize.APIError
+	var api *condense.APIError
 	if !errors.As(err, &api) || api.Kind != nil || api.Code() != "api" {
 		t.Errorf("plain 400: err = %v, want an APIError without kind", err)
 	}
@@ -466,8 +466,8 @@ func TestSummarizeNonJSONError(t *testing.T) {
 	srv := replay.New(t, replay.Step{Status: 502, Body: "<html>bad gateway</html>"})
 	s, _ := newTestSummarizer(t, srv, func(o *Options) { o.MaxRetries = -1 })
 	_, err := s.Summarize(context.Background(), history())
-	var api *summarize.APIError
-	if !errors.Is(err, summarize.ErrServer) || !errors.As(err, &api) || api.Status != 502 || api.Message != "<html>bad gateway</html>" {
+	var api *condense.APIError
+	if !errors.Is(err, condense.ErrServer) || !errors.As(err, &api) || api.Status != 502 || api.Message != "<html>bad gateway</html>" {
 		t.Fatalf("err = %v, want ErrServer with the body as message", err)
 	}
 }

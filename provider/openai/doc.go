@@ -24,8 +24,8 @@
 //
 // A response cut at the cap (finish reason "length"), calling a tool, with
 // no text, filtered ("content_filter") or refused is rejected with a
-// *summarize.RejectedError. An error answer is a *summarize.APIError whose
-// Kind says what happened: summarize.ErrAuth (401, 403), ErrRateLimited
+// *summarize.RejectedError. An error answer is a *condense.APIError whose
+// Kind says what happened: condense.ErrAuth (401, 403), ErrRateLimited
 // (429), ErrContextTooLarge (413, or a 400 with context_length_exceeded or
 // a message saying so, as vLLM and Ollama word it), ErrOverloaded (503) or
 // ErrServer (other 5xx). Rate limits, overloads and server errors are

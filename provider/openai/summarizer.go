@@ -191,7 +191,7 @@ func newClient(opts *Options) (*client, error) {
 	return &client{sdk: openai.NewClient(ro...)}, nil
 }
 
-// classify maps an error answer to a *summarize.APIError. res is the
+// classify maps an error answer to a *condense.APIError. res is the
 // answer the SDK saw (option.WithResponseInto): its body is read whatever
 // its shape, as the SDK builds an *openai.Error only from OpenAI's own
 // ({"error": {…}}), not from vLLM's or a proxy's. Other errors (transport,
@@ -224,7 +224,7 @@ func (s *Summarizer) Model() string { return s.model }
 // summarize.OutputCap. Responses cut at the cap (finish reason "length"),
 // calling a tool, empty, filtered ("content_filter") or refused are
 // rejected with a *summarize.RejectedError; provider errors are
-// *summarize.APIError; a timeout unwraps to context.DeadlineExceeded and a
+// *condense.APIError; a timeout unwraps to context.DeadlineExceeded and a
 // cancellation to context.Canceled.
 func (s *Summarizer) Summarize(ctx context.Context, in summarize.Input) (*summarize.Output, error) {
 	requested := in.MaxOutputTokens

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/condense-dev/condense"
-	"github.com/condense-dev/condense/summarize"
 )
 
 // Defaults of Config.
@@ -217,12 +216,12 @@ func (c *Counter) classify(err error) (permanent, perMessage bool) {
 	if errors.Is(err, ErrUnsupported) {
 		return false, true
 	}
-	var api *summarize.APIError
+	var api *condense.APIError
 	if !errors.As(err, &api) {
 		return false, false
 	}
 	switch {
-	case api.Kind == summarize.ErrAuth,
+	case api.Kind == condense.ErrAuth,
 		api.Status == http.StatusNotFound, api.Status == http.StatusMethodNotAllowed,
 		api.Status == http.StatusNotImplemented:
 		return true, false

@@ -1,5 +1,5 @@
 // Package retry holds what the provider summarizers share: the mapping of
-// HTTP error answers to *summarize.APIError, the parsing of Retry-After, and
+// HTTP error answers to *condense.APIError, the parsing of Retry-After, and
 // the retry loop with exponential backoff, jitter and a cap.
 //
 // The provider SDKs are configured with zero retries of their own: this loop
@@ -20,7 +20,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/condense-dev/condense/summarize"
+	"github.com/condense-dev/condense"
 )
 
 // Defaults of Policy.
@@ -93,7 +93,7 @@ func (p Policy) maxWait() time.Duration {
 }
 
 // Do calls attempt until it succeeds, fails with an error that is not a
-// retryable *summarize.APIError, or the retries are spent. Between attempts
+// retryable *condense.APIError, or the retries are spent. Between attempts
 // it waits the error's RetryAfter when the provider gave one, else Backoff.
 // A wait is never longer than MaxWait nor past ctx's deadline: when it would
 // be, the last error is returned at once. Cancellation during a wait returns
@@ -108,7 +108,7 @@ func Do(ctx context.Context, p Policy, attempt func(ctx context.Context) error) 
 		if ctx.Err() != nil {
 			return err
 		}
-		var api *summarize.APIError
+		var api *condense.APIError
 		if !errors.As(err, &api) || !api.Retryable() || n >= retries {
 			return err
 		}
@@ -180,17 +180,13 @@ func RetryAfter(h http.Header, now time.Time) time.Duration {
 	return 0
 }
 
-// Classify maps an HTTP error answer to a *summarize.APIError with
-// summarize.ClassifyHTTP, adding the wait the provider asked for.
-func Classify(provider string, status int, errType, code, message string, h http.Header) *summarize.APIError {
-	e := summarize.ClassifyHTTP(provider, status, errType, code, message)
+// Classify maps an HTTP error answer to a *condense.APIError with
+// condense.ClassifyHTTP, adding the wait the provider asked for.
+func Classify(provider string, status int, errType, code, message string, h http.Header) *condense.APIError {
+	e := condense.ClassifyHTTP(provider, status, errType, code, message)
 	e.RetryAfter = RetryAfter(h, time.Now())
 	return e
 }
-
-// TooLong reports whether an error's type, code or message says the input
-// is over the model's context window (summarize.TooLong).
-func TooLong(errType, code, message string) bool { return summarize.TooLong(errType, code, message) }
 
 // Deadline turns the error of a call made under a timeout into what the
 // caller should see: when the parent context is done, its error; when only

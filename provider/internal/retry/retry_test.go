@@ -7,9 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/condense-dev/condense"
 	"go.uber.org/goleak"
-
-	"github.com/condense-dev/condense/summarize"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -48,19 +47,19 @@ func TestClassify(t *testing.T) {
 		typ, code, ms string
 		want          error
 	}{
-		{401, "authentication_error", "", "invalid x-api-key", summarize.ErrAuth},
-		{403, "permission_error", "", "", summarize.ErrAuth},
-		{429, "rate_limit_error", "", "", summarize.ErrRateLimited},
-		{413, "request_too_large", "", "", summarize.ErrContextTooLarge},
-		{400, "invalid_request_error", "", "prompt is too long: 215339 tokens > 200000 maximum", summarize.ErrContextTooLarge},
-		{400, "invalid_request_error", "context_length_exceeded", "", summarize.ErrContextTooLarge},
-		{400, "", "", "the request exceeds the available context size, try increasing it", summarize.ErrContextTooLarge},
+		{401, "authentication_error", "", "invalid x-api-key", condense.ErrAuth},
+		{403, "permission_error", "", "", condense.ErrAuth},
+		{429, "rate_limit_error", "", "", condense.ErrRateLimited},
+		{413, "request_too_large", "", "", condense.ErrContextTooLarge},
+		{400, "invalid_request_error", "", "prompt is too long: 215339 tokens > 200000 maximum", condense.ErrContextTooLarge},
+		{400, "invalid_request_error", "context_length_exceeded", "", condense.ErrContextTooLarge},
+		{400, "", "", "the request exceeds the available context size, try increasing it", condense.ErrContextTooLarge},
 		{400, "invalid_request_error", "", "max_tokens: Field required", nil},
 		{404, "not_found_error", "", "", nil},
-		{529, "overloaded_error", "", "Overloaded", summarize.ErrOverloaded},
-		{503, "", "", "", summarize.ErrOverloaded},
-		{500, "api_error", "", "", summarize.ErrServer},
-		{502, "", "", "", summarize.ErrServer},
+		{529, "overloaded_error", "", "Overloaded", condense.ErrOverloaded},
+		{503, "", "", "", condense.ErrOverloaded},
+		{500, "api_error", "", "", condense.ErrServer},
+		{502, "", "", "", condense.ErrServer},
 	}
 	for _, tt := range tests {
 		e := Classify("p", tt.status, tt.typ, tt.code, tt.ms, nil)
@@ -100,8 +99,8 @@ func TestRetries(t *testing.T) {
 }
 
 func TestDo(t *testing.T) {
-	server := &summarize.APIError{Status: 500, Kind: summarize.ErrServer}
-	auth := &summarize.APIError{Status: 401, Kind: summarize.ErrAuth}
+	server := &condense.APIError{Status: 500, Kind: condense.ErrServer}
+	auth := &condense.APIError{Status: 401, Kind: condense.ErrAuth}
 	var slept []time.Duration
 	sleep := func(ctx context.Context, d time.Duration) error { slept = append(slept, d); return nil }
 
@@ -110,7 +109,7 @@ func TestDo(t *testing.T) {
 		calls++
 		return server
 	})
-	if !errors.Is(err, summarize.ErrServer) || calls != 3 || len(slept) != 2 {
+	if !errors.Is(err, condense.ErrServer) || calls != 3 || len(slept) != 2 {
 		t.Errorf("server errors: err %v, %d calls, waits %v", err, calls, slept)
 	}
 
@@ -119,7 +118,7 @@ func TestDo(t *testing.T) {
 		calls++
 		return auth
 	})
-	if !errors.Is(err, summarize.ErrAuth) || calls != 1 || len(slept) != 0 {
+	if !errors.Is(err, condense.ErrAuth) || calls != 1 || len(slept) != 0 {
 		t.Errorf("auth: err %v, %d calls", err, calls)
 	}
 
@@ -137,7 +136,7 @@ func TestDo(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	calls, slept = 0, nil
-	limited := &summarize.APIError{Status: 429, Kind: summarize.ErrRateLimited, RetryAfter: 10 * time.Second}
+	limited := &condense.APIError{Status: 429, Kind: condense.ErrRateLimited, RetryAfter: 10 * time.Second}
 	err = Do(ctx, Policy{Sleep: sleep}, func(context.Context) error {
 		calls++
 		return limited

@@ -1,9 +1,66 @@
-package summarize
+package condense
 
 import (
+	"errors"
+	"fmt"
 	"net/http"
 	"strings"
+	"time"
 )
+
+// The kinds of provider error answers, wrapped by *APIError: callers
+// branch on them with errors.Is.
+var (
+	ErrAuth            = errors.New("authentication failed")
+	ErrRateLimited     = errors.New("rate limited")
+	ErrContextTooLarge = errors.New("context too large")
+	ErrOverloaded      = errors.New("provider overloaded")
+	ErrServer          = errors.New("provider server error")
+)
+
+// APIError is an error answer of a provider. It unwraps to its Kind.
+type APIError struct {
+	Provider string
+	// Status is the HTTP status.
+	Status int
+	// Type is the provider's error type ("rate_limit_error", …).
+	Type    string
+	Message string
+	// RetryAfter is what the provider asked us to wait, when it did.
+	RetryAfter time.Duration
+	// Kind is one of ErrAuth, ErrRateLimited, ErrContextTooLarge,
+	// ErrOverloaded, ErrServer, or nil for other client errors.
+	Kind error
+}
+
+func (e *APIError) Error() string {
+	s := fmt.Sprintf("%s: HTTP %d", e.Provider, e.Status)
+	if e.Type != "" {
+		s += " " + e.Type
+	}
+	if e.Message != "" {
+		s += ": " + e.Message
+	}
+	return s
+}
+
+func (e *APIError) Unwrap() error { return e.Kind }
+
+// Code returns the error's stable code (see ErrorCode): "auth",
+// "rate_limited", "context_too_large", "overloaded", "server", or "api" for
+// other error answers.
+func (e *APIError) Code() string {
+	if c := kindCode(e.Kind); c != "" {
+		return c
+	}
+	return "api"
+}
+
+// Retryable reports whether the request may be retried: rate limits,
+// overloads and server errors.
+func (e *APIError) Retryable() bool {
+	return e.Kind == ErrRateLimited || e.Kind == ErrOverloaded || e.Kind == ErrServer
+}
 
 // ClassifyHTTP maps a provider's HTTP error answer to an *APIError whose
 // Kind callers branch on: 401 and 403 are ErrAuth; 429 ErrRateLimited; 413,
@@ -23,7 +80,7 @@ func ClassifyHTTP(provider string, status int, errType, code, message string) *A
 		e.Kind = ErrOverloaded
 	case status == http.StatusTooManyRequests:
 		e.Kind = ErrRateLimited
-	case status == http.StatusBadRequest && TooLong(errType, code, message):
+	case status == http.StatusBadRequest && tooLong(errType, code, message):
 		e.Kind = ErrContextTooLarge
 	case status >= 500:
 		e.Kind = ErrServer
@@ -41,9 +98,9 @@ var tooLongPhrases = []string{
 	"context size", "too many tokens", "input is too long", "maximum context", "reduce the length",
 }
 
-// TooLong reports whether an error's type, code or message says the input
+// tooLong reports whether an error's type, code or message says the input
 // is over the model's context window.
-func TooLong(errType, code, message string) bool {
+func tooLong(errType, code, message string) bool {
 	s := strings.ToLower(errType + " " + code + " " + message)
 	for _, p := range tooLongPhrases {
 		if strings.Contains(s, p) {
