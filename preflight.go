@@ -24,8 +24,10 @@ type Options struct {
 	// Registry supplies model windows when no setting gives one. nil means
 	// no registry: set a Window.
 	Registry Registry
-	// Summarize is the journaled summarize helper handed to strategies.
-	Summarize SummarizeFunc
+	// Summarizer writes the summaries strategies ask for; it is handed to
+	// them in CompactionContext.Summarizer. nil lets the built-in
+	// strategies use the extractive summarizer.
+	Summarizer Summarizer
 	// EagerTurns, when positive, compacts every EagerTurns new user turns
 	// even below the threshold (seed 002's eager mode); the default is lazy.
 	EagerTurns int
@@ -45,20 +47,34 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// CallOption adjusts one Prepare call.
+// CallOption adjusts one Prepare or Compact call.
 type CallOption func(*callConfig)
 
 type callConfig struct {
 	settings     Settings
 	noCompaction bool
+	instructions string
+	emergency    bool
 }
 
-// WithSettings sets per-call budget settings, the most specific level of
-// DESIGN B6.
+// WithSettings sets budget settings for this call. They are the most
+// specific level: a call's settings override the agent's or session's
+// (Options.Settings), which override the client's (Options.Client), which
+// override the built-in defaults, field by field.
 func WithSettings(s Settings) CallOption { return func(c *callConfig) { c.settings = s } }
 
-// WithoutCompaction keeps the window guard but compacts nothing in this call.
+// WithoutCompaction keeps the window guard but compacts nothing in this
+// Prepare call.
 func WithoutCompaction() CallOption { return func(c *callConfig) { c.noCompaction = true } }
+
+// WithInstructions hands a manual compaction's instructions to the
+// strategy and its summarizer ("focus on the failing test"), as /compact
+// does in Claude Code.
+func WithInstructions(s string) CallOption { return func(c *callConfig) { c.instructions = s } }
+
+// WithEmergency asks a manual compaction for recent retention zero; the
+// task, pinned messages and the newest step still stay verbatim.
+func WithEmergency() CallOption { return func(c *callConfig) { c.emergency = true } }
 
 // Result is a prepared request and how it came to be.
 type Result struct {
@@ -289,20 +305,15 @@ func (p *Preflight) Prepare(ctx context.Context, req Request, opts ...CallOption
 	return res, nil
 }
 
-// CompactOptions configure a manual compaction.
-type CompactOptions struct {
-	// Instructions are passed to the strategy (and its summarizer).
-	Instructions string
-	// Emergency asks for recent retention zero (I4 still holds).
-	Emergency bool
-	Settings  Settings
-}
-
 // Compact runs the strategy on req now, whatever the pressure (DESIGN B23):
 // a manual compaction may keep a non-reducing candidate. It returns
 // ErrNothingToCompact, leaving everything as it was, when the strategy finds
 // nothing to do.
-func (p *Preflight) Compact(ctx context.Context, req Request, co CompactOptions) (*Result, error) {
+func (p *Preflight) Compact(ctx context.Context, req Request, opts ...CallOption) (*Result, error) {
+	var cfg callConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
 	if p.strategy == nil {
 		return nil, fmt.Errorf("%w: compaction is off (no strategy)", ErrNothingToCompact)
 	}
@@ -312,11 +323,11 @@ func (p *Preflight) Compact(ctx context.Context, req Request, co CompactOptions)
 		return nil, err
 	}
 	p.syncOverhead(req.System, req.Tools)
-	budget := p.budget(&req, co.Settings)
+	budget := p.budget(&req, cfg.settings)
 	res := &Result{Budget: budget, Counter: p.counter.Name(), Exact: p.counter.Exact()}
 	tokens := p.tokens()
 	res.TokensBefore = tokens
-	tokens, err := p.attempt(ctx, &req, budget, res, tokens, co.Emergency, true, co.Instructions)
+	tokens, err := p.attempt(ctx, &req, budget, res, tokens, cfg.emergency, true, cfg.instructions)
 	if err != nil {
 		return nil, err
 	}
@@ -348,7 +359,7 @@ func (p *Preflight) attempt(ctx context.Context, req *Request, budget Budget, re
 		Instructions: instructions,
 		Counter:      p.counter,
 		Checkpoint:   fmt.Sprintf("c%d", p.st.checkpoints+1),
-		Summarize:    p.opts.Summarize,
+		Summarizer:   p.opts.Summarizer,
 		Logger:       p.log,
 		overhead:     p.st.overhead,
 		hist:         p.st.counts,

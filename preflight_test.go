@@ -122,7 +122,7 @@ func TestPreflightRefusesNonReducingCandidate(t *testing.T) {
 		t.Fatalf("rejection: %v", res.Rejected[0])
 	}
 	// A manual compaction keeps a non-reducing candidate (B2).
-	mres, err := pf.Compact(context.Background(), condense.Request{Messages: s.msgs}, condense.CompactOptions{})
+	mres, err := pf.Compact(context.Background(), condense.Request{Messages: s.msgs})
 	if err != nil || len(mres.Records) != 1 || !mres.Records[0].Manual {
 		t.Fatalf("manual: %v %+v", err, mres)
 	}

@@ -86,10 +86,6 @@ func (u Usage) Add(o Usage) Usage {
 // Total returns input plus output tokens.
 func (u Usage) Total() int { return u.InputTokens + u.OutputTokens }
 
-// SummarizeFunc is the journaled summarize helper a strategy may call: it
-// asks a model (or the extractive summarizer) for a summary of msgs.
-type SummarizeFunc func(ctx context.Context, msgs []Message, instructions string) (string, error)
-
 // CompactionContext is what a strategy sees. Strategies must not modify
 // History or Current; they build a new Rendering.
 type CompactionContext struct {
@@ -114,9 +110,11 @@ type CompactionContext struct {
 	// Checkpoint is the id the compaction will have if accepted ("c3"):
 	// summaries name it in their <summary checkpoint="…"> tag.
 	Checkpoint string
-	// Summarize is the journaled summarize helper; nil when none is
-	// configured.
-	Summarize SummarizeFunc
+	// Summarizer writes summaries for the strategy (Options.Summarizer); nil
+	// when none is configured, in which case the built-in strategies use
+	// the extractive summarizer (summarize.Extractive). A custom strategy
+	// that needs a summary calls it the same way.
+	Summarizer Summarizer
 	Logger    *slog.Logger
 
 	overhead int

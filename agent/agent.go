@@ -11,7 +11,6 @@ import (
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/journal"
 	"github.com/condense-dev/condense/strategy"
-	"github.com/condense-dev/condense/summarize"
 	"github.com/condense-dev/condense/tokens"
 )
 
@@ -44,10 +43,13 @@ type Agent struct {
 	// run gets its own, so that a resumed run estimates as the crashed one
 	// did.
 	NewCounter func(model string) condense.Counter
-	// Summarizer answers the journaled summarize helper's live calls; nil
-	// means the agent's own Model, asked with the summary prompt of the
-	// summarize package.
-	Summarizer summarize.Summarizer
+	// Summarizer writes every summary a strategy asks for, built in or
+	// custom (condense.CompactionContext.Summarizer). Each summary of a run
+	// is journaled, counted toward the limits and served again on resume
+	// and replay. nil means the agent's own Model, asked with the summary
+	// prompt of the summarize package; summarize.Extractive{} writes
+	// summaries without a model.
+	Summarizer condense.Summarizer
 	// SummaryInstructions are passed to summaries a strategy asks for
 	// without instructions; "" leaves the summary prompt as it is.
 	SummaryInstructions string

@@ -18,9 +18,9 @@
 // summaries made for compaction included (B26).
 //
 // Every run is journaled (package journal): its request, each model call,
-// each summarize call a strategy makes through the journaled helper
-// (CompactionContext.Summarize, or JournaledSummarizer for the built-in
-// summarize strategy), each tool call, each compaction (counts and the
+// each summary a strategy asks for (through CompactionContext.Summarizer,
+// which a run sets to Agent.Summarizer, or the agent's model), each tool
+// call, each compaction (counts and the
 // strategy's name only) and how it ended. Running again under the same run
 // id (WithRunID) resumes: what the journal holds is served, not asked for
 // again, and the run goes on live from where it stopped (B28). Verify

@@ -61,11 +61,11 @@ func summarizeMiddle(name string, per int) condense.Strategy {
 		}
 		var parts []string
 		for chunk := range slices.Chunk(middle, per) {
-			s, err := cc.Summarize(ctx, chunk, "Summarize the ticket history.")
+			s, err := cc.Summarizer.Summarize(ctx, condense.SummaryRequest{Messages: chunk, Instructions: "Summarize the ticket history."})
 			if err != nil {
 				return nil, err
 			}
-			parts = append(parts, s)
+			parts = append(parts, s.Text)
 		}
 		out := append(slices.Clone(head), condense.UserText("Earlier: "+strings.Join(parts, " ")))
 		return append(out, tail...), nil

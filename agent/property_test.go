@@ -39,11 +39,11 @@ func stepSafeMiddle(per int) condense.Strategy {
 		}
 		var parts []string
 		for chunk := range slices.Chunk(msgs[1:cut], per) {
-			s, err := cc.Summarize(ctx, chunk, "")
+			s, err := cc.Summarizer.Summarize(ctx, condense.SummaryRequest{Messages: chunk, Instructions: ""})
 			if err != nil {
 				return nil, err
 			}
-			parts = append(parts, s)
+			parts = append(parts, s.Text)
 		}
 		out := []condense.Message{msgs[0], condense.UserText("Earlier: " + strings.Join(parts, " "))}
 		return append(out, msgs[cut:]...), nil

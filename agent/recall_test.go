@@ -42,7 +42,7 @@ func TestJournalRecallTool(t *testing.T) {
 	if err := s.Append(ctx, hist...); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Compact(ctx, session.CompactOptions{}); err != nil {
+	if _, err := s.Compact(ctx); err != nil {
 		t.Fatal(err)
 	}
 	var ref string

@@ -83,11 +83,11 @@ func (a *Agent) newRun(ctx context.Context, req condense.Request, cfg runConfig)
 		r.strategy = strat.Name()
 	}
 	r.pf = condense.NewPreflight(r.counter, strat, &condense.Options{
-		Settings:  a.Settings,
-		Client:    a.clientSettings(),
-		Registry:  a.registry(),
-		Summarize: r.summarize,
-		Logger:    a.Logger,
+		Settings:   a.Settings,
+		Client:     a.clientSettings(),
+		Registry:   a.registry(),
+		Summarizer: runSummarizer{r},
+		Logger:     a.Logger,
 	})
 	return r, nil
 }
@@ -109,7 +109,6 @@ func (r *run) request(msgs []condense.Message) condense.Request {
 
 // loop is the tool loop.
 func (r *run) loop(ctx context.Context) (*Result, error) {
-	ctx = context.WithValue(ctx, runKey{}, r)
 	started := journal.RunStarted{
 		Agent:       r.a.Name,
 		Model:       r.req.Model,
@@ -235,7 +234,7 @@ func (r *run) modelCall(ctx context.Context) (*Response, condense.Request, error
 	first := err
 	r.observeOverflow(res, err)
 	index = r.reserve()
-	res2, cerr := r.pf.Compact(ctx, r.request(r.history), condense.CompactOptions{Emergency: true, Settings: r.cfg.settings})
+	res2, cerr := r.pf.Compact(ctx, r.request(r.history), condense.WithEmergency(), condense.WithSettings(r.cfg.settings))
 	if r.fatal != nil {
 		return nil, condense.Request{}, r.fatal
 	}

@@ -3,6 +3,7 @@ package agent_test
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -10,18 +11,17 @@ import (
 	"github.com/condense-dev/condense/agent"
 	"github.com/condense-dev/condense/agent/agenttest"
 	"github.com/condense-dev/condense/strategy"
-	"github.com/condense-dev/condense/summarize"
 )
 
-// The built-in summarize strategy, given JournaledSummarizer, has its
-// summaries journaled, counted and served on resume like a custom
+// The built-in summarize strategy has its summaries written by the agent
+// (its model, here), journaled, counted and served on resume like a custom
 // strategy's.
 func TestResumeBuiltInSummarizeJournaled(t *testing.T) {
 	ctx := context.Background()
 	summary := "## Summary\nThe customer was double-charged for order o-7.\n## Decisions\n- Refund approved.\n## Pending\n- Issue the refund."
 	llm := agenttest.NewFakeModel(agenttest.Text(summary).WithUsage(condense.Usage{InputTokens: 900, OutputTokens: 40}), agenttest.Text("Issue the refund."))
 	r := agenttest.NewRunner(&agent.Agent{Name: "ticket", Model: llm, NewCounter: newCounter,
-		Strategy: strategy.Summarize{Summarizer: agent.JournaledSummarizer(), RecentTokens: 1}, Settings: ticketSettings})
+		Strategy: strategy.Summarize{RecentTokens: 1}, Settings: ticketSettings})
 	r.CrashAt(agent.CallModel, 1)
 	if _, err := r.Run(ctx, ticket(8)); !errors.Is(err, agenttest.ErrCrash) {
 		t.Fatal(err)
@@ -51,7 +51,51 @@ func TestResumeBuiltInSummarizeJournaled(t *testing.T) {
 	if _, err := r.Verify(ctx, ticket(8)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := agent.JournaledSummarizer().Summarize(ctx, summarize.Input{Messages: []condense.Message{condense.UserText("x")}}); err == nil {
-		t.Fatal("JournaledSummarizer outside a run did not fail")
+
+}
+
+// countingSummarizer writes a fixed summary and counts its calls.
+type countingSummarizer struct{ calls int }
+
+func (c *countingSummarizer) Summarize(_ context.Context, req condense.SummaryRequest) (*condense.Summary, error) {
+	c.calls++
+	return &condense.Summary{Text: "## Summary\nThe customer of ticket T-9 wrote " + strconv.Itoa(len(req.Messages)) + " messages."}, nil
+}
+
+// Agent.Summarizer writes the summaries of the default strategy (no
+// strategy given): journaled, and served on replay without calling it.
+func TestAgentSummarizerUnderDefaultStrategy(t *testing.T) {
+	ctx := context.Background()
+	sum := &countingSummarizer{}
+	llm := agenttest.NewFakeModel(agenttest.Text("Refund the customer."))
+	r := agenttest.NewRunner(&agent.Agent{Name: "ticket", Model: llm, NewCounter: newCounter,
+		Summarizer: sum, Settings: ticketSettings})
+	res, err := r.Run(ctx, ticket(8))
+	if err != nil {
+		t.Fatal(err)
 	}
+	if sum.calls != 1 || len(llm.Calls()) != 1 || len(res.Compactions) != 1 {
+		t.Fatalf("summarizer calls %d, model calls %d, compactions %d; want 1, 1, 1", sum.calls, len(llm.Calls()), len(res.Compactions))
+	}
+	if !strings.Contains(joinedText(llm.Calls()[0].Messages), "The customer of ticket T-9 wrote") {
+		t.Fatal("the summarizer's summary is not in the request")
+	}
+	evs, _ := r.Journal(ctx)
+	if got := strings.Join(kinds(evs), " "); got != "run:started step:done/llm/summary context:compacted step:done/llm run:done" {
+		t.Fatalf("journal %s", got)
+	}
+	if _, err := r.Verify(ctx, ticket(8)); err != nil {
+		t.Fatal(err)
+	}
+	if sum.calls != 1 {
+		t.Fatalf("replay called the summarizer again (%d calls)", sum.calls)
+	}
+}
+
+func joinedText(msgs []condense.Message) string {
+	var b strings.Builder
+	for _, m := range msgs {
+		b.WriteString(m.TextContent())
+	}
+	return b.String()
 }

@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"time"
 
@@ -16,51 +15,67 @@ func defaultCounter(model string, reg condense.Registry) condense.Counter {
 	return tokens.ForModel(model, reg)
 }
 
-// summarize is the journaled summarize helper handed to strategies
-// (condense.CompactionContext.Summarize, DESIGN B13, B27): live it asks the
-// summarizer (or the agent's model) and journals the answer as a step:done
-// of kind llm with compaction_for; on resume and replay it serves the
-// recorded answers in order.
-func (r *run) summarize(ctx context.Context, msgs []condense.Message, instructions string) (string, error) {
+// runSummarizer is the summarizer a run's preflight hands to every
+// strategy (condense.CompactionContext.Summarizer), built in or custom:
+// live it asks Agent.Summarizer (or the agent's model) and journals the
+// answer as a step:done of kind llm with compaction_for; on resume and
+// replay it serves the recorded answers in order.
+type runSummarizer struct{ r *run }
+
+var _ condense.Summarizer = runSummarizer{}
+
+func (s runSummarizer) Summarize(ctx context.Context, req condense.SummaryRequest) (*condense.Summary, error) {
+	return s.r.summarize(ctx, req)
+}
+
+func (r *run) summarize(ctx context.Context, req condense.SummaryRequest) (*condense.Summary, error) {
 	if r.fatal != nil {
-		return "", r.fatal
+		return nil, r.fatal
 	}
-	if instructions == "" {
-		instructions = r.a.SummaryInstructions
+	if req.Instructions == "" {
+		req.Instructions = r.a.SummaryInstructions
+	}
+	// The fingerprint covers the previous summary as a leading message,
+	// as journals have always recorded it.
+	msgs := req.Messages
+	if req.Previous != "" {
+		msgs = append([]condense.Message{condense.UserText("Previous summary:\n" + req.Previous)}, msgs...)
 	}
 	r.calls++
 	index := r.calls
 	step := journal.Step{StepKind: journal.StepLLM, CallIndex: index, CompactionFor: r.current,
-		Fingerprint: messagesFingerprint(msgs, instructions), Messages: len(msgs)}
+		Fingerprint: messagesFingerprint(msgs, req.Instructions), Messages: len(msgs)}
 	served, err := r.rec.Serve(step)
 	if err != nil {
 		r.fatal = err
-		return "", err
+		return nil, err
 	}
 	if served != nil {
 		r.made++
+		out := &condense.Summary{Text: served.Summary}
 		if served.Usage != nil {
 			r.usage = r.usage.Add(*served.Usage)
+			out.Usage = *served.Usage
 		}
 		if served.Error != nil {
-			return "", recordedError(served.Error)
+			return nil, recordedError(served.Error)
 		}
-		return served.Summary, nil
+		return out, nil
 	}
 	if err := r.a.Limits.check(r.made, r.usage, index); err != nil {
 		r.fatal = err
-		return "", err
+		return nil, err
 	}
 	r.kinds[CallSummarize]++
 	if err := r.before(ctx, CallSummarize, r.kinds[CallSummarize]); err != nil {
 		r.fatal = err
-		return "", err
+		return nil, err
 	}
 	start := time.Now()
-	text, u, model, err := r.liveSummary(ctx, msgs, instructions)
+	text, u, model, err := r.liveSummary(ctx, req)
 	if cerr := ctx.Err(); cerr != nil && err != nil {
 		r.fatal = cerr
-		return "", cerr
+		return nil, cerr
 	}
 	r.made++
 	step.Model = model
@@ -69,26 +84,31 @@ func (r *run) summarize(ctx context.Context, msgs []condense.Message, instructio
 	step.Error = journal.ErrorOf(err)
 	r.usage = r.usage.Add(u)
 	// A summary that came back is journaled even when the run is being
-	// cancelled: it was paid for, and a resumed run is served it (B28).
+	// cancelled: it was paid for, and a resumed run is served it.
 	if jerr := r.rec.Step(context.WithoutCancel(ctx), step, time.Since(start)); jerr != nil {
 		r.fatal = jerr
-		return "", jerr
+		return nil, jerr
 	}
 	if cerr := ctx.Err(); cerr != nil {
 		r.fatal = cerr
-		return "", cerr
+		return nil, cerr
 	}
-	return text, err
+	if err != nil {
+		return nil, err
+	}
+	return &condense.Summary{Text: text, Usage: u}, nil
 }
 
-func (r *run) liveSummary(ctx context.Context, msgs []condense.Message, instructions string) (string, condense.Usage, string, error) {
-	in := summarize.Input{Messages: msgs, Instructions: instructions}
+// liveSummary asks Agent.Summarizer for the summary of req, or, without
+// one, the agent's model with the summary prompt of the summarize package.
+func (r *run) liveSummary(ctx context.Context, req condense.SummaryRequest) (string, condense.Usage, string, error) {
 	if s := r.a.Summarizer; s != nil {
-		out, err := s.Summarize(ctx, in)
+		out, err := s.Summarize(ctx, req)
 		if err != nil {
 			return "", condense.Usage{}, "", err
 		}
-		u := condense.Usage{InputTokens: out.Usage.InputTokens, OutputTokens: out.Usage.OutputTokens, CostUSD: out.Usage.CostUSD}
+		u := condense.Usage{InputTokens: out.Usage.InputTokens, OutputTokens: out.Usage.OutputTokens,
+			CacheReadTokens: out.Usage.CacheReadTokens, CacheWriteTokens: out.Usage.CacheWriteTokens, CostUSD: out.Usage.CostUSD}
 		if u.CostUSD == 0 {
 			u.CostUSD = r.a.prices().Cost(out.Usage.Model, u)
 		}
@@ -97,17 +117,17 @@ func (r *run) liveSummary(ctx context.Context, msgs []condense.Message, instruct
 	if r.a.Model == nil {
 		return "", condense.Usage{}, "", errNoModel
 	}
-	p, err := summarize.BuildPrompt(in, summarize.Limits{})
+	p, err := summarize.BuildPrompt(req, summarize.Limits{})
 	if err != nil {
 		return "", condense.Usage{}, "", err
 	}
-	req := &condense.Request{
+	mreq := &condense.Request{
 		Model:           r.req.Model,
 		System:          p.System,
 		Messages:        []condense.Message{condense.UserText(p.User)},
 		MaxOutputTokens: summarize.DefaultMaxOutput,
 	}
-	resp, err := r.a.Model.Generate(ctx, req)
+	resp, err := r.a.Model.Generate(ctx, mreq)
 	if err != nil {
 		return "", condense.Usage{}, "", err
 	}
@@ -117,33 +137,4 @@ func (r *run) liveSummary(ctx context.Context, msgs []condense.Message, instruct
 		return "", resp.Usage, resp.Model, err
 	}
 	return text, resp.Usage, resp.Model, nil
-}
-
-// JournaledSummarizer returns a summarize.Summarizer for built-in
-// strategies (strategy.Summarize{Summarizer: agent.JournaledSummarizer()})
-// that routes their summaries through the running agent's journaled
-// summarize helper, so they are journaled, counted toward the limits and
-// served on replay like a custom strategy's. Outside a run, and for a run
-// whose preflight has no helper, it returns an error.
-func JournaledSummarizer() summarize.Summarizer { return journaledSummarizer{} }
-
-type journaledSummarizer struct{}
-
-type runKey struct{}
-
-func (journaledSummarizer) Summarize(ctx context.Context, in summarize.Input) (*summarize.Output, error) {
-	r, _ := ctx.Value(runKey{}).(*run)
-	if r == nil {
-		return nil, errors.New("agent: JournaledSummarizer used outside an agent run")
-	}
-	msgs := in.Messages
-	instructions := in.Instructions
-	if in.Previous != "" {
-		msgs = append([]condense.Message{condense.UserText("Previous summary:\n" + in.Previous)}, msgs...)
-	}
-	text, err := r.summarize(ctx, msgs, instructions)
-	if err != nil {
-		return nil, err
-	}
-	return &summarize.Output{Text: text}, nil
 }

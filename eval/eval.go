@@ -21,11 +21,14 @@ type Transcript struct {
 	Budget  condense.Budget
 }
 
-// Config configures Evaluate. The zero value compares DefaultPolicies(nil)
-// with tokens.DefaultPrices().
+// Config configures Evaluate. The zero value compares DefaultPolicies()
+// with tokens.DefaultPrices(), summarizing with the extractive summarizer.
 type Config struct {
-	// Policies are compared; nil means DefaultPolicies(nil).
+	// Policies are compared; nil means DefaultPolicies().
 	Policies []Policy
+	// Summarizer writes the policies' summaries; nil means the extractive
+	// summarizer.
+	Summarizer condense.Summarizer
 	// Probes are the user's must-keep specifics (--probes).
 	Probes []Probe
 	// Prices price the replay; nil means tokens.DefaultPrices().
@@ -117,7 +120,7 @@ type Final struct {
 func Evaluate(ctx context.Context, ts []Transcript, cfg Config) ([]*Report, error) {
 	pols := cfg.Policies
 	if pols == nil {
-		pols = DefaultPolicies(nil)
+		pols = DefaultPolicies()
 	}
 	prices := cfg.Prices
 	if prices == nil {
@@ -160,7 +163,7 @@ func Evaluate(ctx context.Context, ts []Transcript, cfg Config) ([]*Report, erro
 			return
 		}
 		ti, pi := j/len(pols), j%len(pols)
-		r, err := replayPolicy(ctx, &ts[ti], &pols[pi], prices, cfg.Progress, log)
+		r, err := replayPolicy(ctx, &ts[ti], &pols[pi], &cfg, prices, log)
 		if err != nil {
 			fail(err)
 			return

@@ -3,7 +3,6 @@ package eval
 import (
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/strategy"
-	"github.com/condense-dev/condense/summarize"
 )
 
 // Policy is one way of keeping an agent inside its window, compared by the
@@ -28,12 +27,9 @@ const (
 
 // DefaultPolicies returns the policies the eval compares: no compaction,
 // drop-oldest, masking with M=10, the Codex CLI's summarize-at-90%, and
-// condense's default pipeline. sum writes the summaries (nil means the
-// extractive summarizer).
-func DefaultPolicies(sum summarize.Summarizer) []Policy {
-	if sum == nil {
-		sum = summarize.Extractive{}
-	}
+// condense's default pipeline. Their summaries are written by
+// Config.Summarizer.
+func DefaultPolicies() []Policy {
 	return []Policy{
 		{Name: "none", Describe: "no compaction (overflows marked)"},
 		{Name: "drop-oldest", Describe: "drop-oldest",
@@ -42,10 +38,10 @@ func DefaultPolicies(sum summarize.Summarizer) []Policy {
 			New: func() condense.Strategy { return strategy.Mask{KeepSteps: 10} }},
 		{Name: "codex", Describe: "summarize at 90%, keeping 20k tokens of recent turns (Codex CLI)", Fraction: CodexFraction,
 			New: func() condense.Strategy {
-				return strategy.Summarize{Summarizer: sum, RecentTokens: CodexRecentTokens}
+				return strategy.Summarize{RecentTokens: CodexRecentTokens}
 			}},
 		{Name: "default", Describe: "condense's default pipeline (minify, mask, summarize, drop-oldest)",
-			New: func() condense.Strategy { return strategy.DefaultWith(sum) }},
+			New: func() condense.Strategy { return strategy.Default() }},
 	}
 }
 

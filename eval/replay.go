@@ -128,14 +128,15 @@ type run struct {
 	strategy string
 }
 
-func replayPolicy(ctx context.Context, t *Transcript, pol *Policy, prices tokens.Prices, progress func(int), log *slog.Logger) (*run, error) {
+func replayPolicy(ctx context.Context, t *Transcript, pol *Policy, cfg *Config, prices tokens.Prices, log *slog.Logger) (*run, error) {
+	progress := cfg.Progress
 	s := pol.strategy()
 	settings := condense.Settings{Window: t.Budget.Window, ReservedOutput: max(1, t.Budget.ReservedOutput),
 		Safety: t.Budget.Safety, Fraction: t.Budget.Fraction}
 	if pol.Fraction > 0 {
 		settings.Fraction = pol.Fraction
 	}
-	pf := condense.NewPreflight(t.Counter, s, &condense.Options{Settings: settings, Logger: log})
+	pf := condense.NewPreflight(t.Counter, s, &condense.Options{Settings: settings, Summarizer: cfg.Summarizer, Logger: log})
 	r := &run{strategy: "none"}
 	if s != nil {
 		r.strategy = s.Name()

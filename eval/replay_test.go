@@ -211,7 +211,7 @@ func TestChart(t *testing.T) {
 			}
 		}
 	}
-	if count["polyline"] != len(DefaultPolicies(nil)) || len(policies) != count["polyline"] {
+	if count["polyline"] != len(DefaultPolicies()) || len(policies) != count["polyline"] {
 		t.Errorf("%d polylines for %v", count["polyline"], policies)
 	}
 	overflows := 0

@@ -58,7 +58,7 @@ func buildLong(b *testing.B, st store.Store) {
 			b.Fatal(err)
 		}
 		if len(res.Records) == 0 {
-			if _, err := s.Compact(bg, session.CompactOptions{}); err != nil {
+			if _, err := s.Compact(bg); err != nil {
 				b.Fatal(err)
 			}
 		}

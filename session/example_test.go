@@ -34,7 +34,7 @@ func ExampleSession() {
 	}
 	fmt.Println("messages sent:", len(res.Request.Messages))
 
-	if _, err := s.Compact(ctx, session.CompactOptions{}); errors.Is(err, condense.ErrNothingToCompact) {
+	if _, err := s.Compact(ctx); errors.Is(err, condense.ErrNothingToCompact) {
 		fmt.Println("nothing to compact yet")
 	}
 	fmt.Println("checkpoints:", len(s.Checkpoints()))

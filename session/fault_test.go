@@ -111,7 +111,7 @@ func TestFailedSaves(t *testing.T) {
 				for name, call := range map[string]func() error{
 					"Append":  func() error { return s.Append(bg, condense.UserText("x")) },
 					"Prepare": func() error { _, err := s.Prepare(bg, condense.Request{Model: "gpt-4o"}); return err },
-					"Compact": func() error { _, err := s.Compact(bg, session.CompactOptions{}); return err },
+					"Compact": func() error { _, err := s.Compact(bg); return err },
 					"Undo":    func() error { _, err := s.Undo(bg, "c1"); return err },
 				} {
 					if err := call(); !errors.Is(err, session.ErrUnsaved) {

@@ -539,22 +539,14 @@ func (s *Session) Prepare(ctx context.Context, req condense.Request, opts ...con
 	return res, nil
 }
 
-// CompactOptions configure a manual compaction.
-type CompactOptions struct {
-	// Instructions are handed to the strategy and its summarizer.
-	Instructions string
-	// Emergency asks for recent retention zero (DESIGN I4 still holds).
-	Emergency bool
-	// Settings override the budget settings for this compaction.
-	Settings condense.Settings
-}
-
-// Compact compacts now, whatever the pressure (DESIGN B23), with the
-// request template of the last Prepare (or Options.Request). A manual
-// compaction may keep a candidate that does not reduce the count. When the
-// strategy finds nothing to do it returns condense.ErrNothingToCompact and
-// the history and checkpoints stay as they were.
-func (s *Session) Compact(ctx context.Context, co CompactOptions) (*condense.Result, error) {
+// Compact compacts now, whatever the pressure, with the request template
+// of the last Prepare (or Options.Request): a manual compaction, which may
+// keep a candidate that does not reduce the count. The options are the
+// preflight's (condense.WithInstructions, condense.WithEmergency,
+// condense.WithSettings). When the strategy finds nothing to do it returns
+// condense.ErrNothingToCompact and the history and checkpoints stay as
+// they were.
+func (s *Session) Compact(ctx context.Context, opts ...condense.CallOption) (*condense.Result, error) {
 	if err := s.lk.lock(ctx, true); err != nil {
 		return nil, err
 	}
@@ -567,7 +559,7 @@ func (s *Session) Compact(ctx context.Context, co CompactOptions) (*condense.Res
 	req := s.template
 	req.Messages = s.hist[:len(s.hist):len(s.hist)]
 	s.mu.Unlock()
-	res, err := s.pf.Compact(ctx, req, condense.CompactOptions{Instructions: co.Instructions, Emergency: co.Emergency, Settings: co.Settings})
+	res, err := s.pf.Compact(ctx, req, opts...)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.rendering = s.pf.Rendering()
@@ -727,12 +719,11 @@ func restoreSeen(pf *condense.Preflight, hist []condense.Message, r condense.Ren
 }
 
 // CompactionAvailable reports whether a manual compaction could do
-// anything now (DESIGN B22), without calling a model: it runs the strategy
-// on a copy of the session's state and throws the result away. Built-in
-// strategies that summarize (Summarize, Segments, in a pipeline or alone)
-// run with the extractive summarizer instead of their provider, and the
-// summarize helper strategies get answers locally. Nothing is saved. (A
-// custom strategy that calls a model of its own is not shielded.)
+// anything now, without calling a model: it runs the strategy on a copy of
+// the session's state, with a summarizer that answers every summary request
+// locally, and throws the result away. Nothing is saved. (A custom strategy
+// that calls a model of its own, rather than CompactionContext.Summarizer,
+// is not shielded.)
 func (s *Session) CompactionAvailable(ctx context.Context) (bool, error) {
 	if err := s.lk.lock(ctx, true); err != nil {
 		return false, err
@@ -745,10 +736,8 @@ func (s *Session) CompactionAvailable(ctx context.Context) (bool, error) {
 	}
 	po := s.opts.Preflight
 	po.Logger = slog.New(slog.DiscardHandler)
-	po.Summarize = func(context.Context, []condense.Message, string) (string, error) {
-		return "(dry run: no summary is made)", nil
-	}
-	dry := condense.NewPreflight(s.counter, dryStrategy(s.strat), &po)
+	po.Summarizer = drySummarizer{}
+	dry := condense.NewPreflight(s.counter, s.strat, &po)
 	dry.SetCheckpointCount(s.maxCP)
 	hist := s.hist[:len(s.hist):len(s.hist)]
 	if err := restoreSeen(dry, hist, s.pf.Rendering()); err != nil {
@@ -756,39 +745,19 @@ func (s *Session) CompactionAvailable(ctx context.Context) (bool, error) {
 	}
 	req := s.template
 	req.Messages = hist
-	_, err := dry.Compact(ctx, req, condense.CompactOptions{})
+	_, err := dry.Compact(ctx, req)
 	if cerr := ctx.Err(); cerr != nil {
 		return false, cerr
 	}
 	return err == nil, nil
 }
 
-// dryStrategy returns st with every built-in summarizer replaced by the
-// extractive one (nil Summarizer), so a dry run calls no model.
-func dryStrategy(st condense.Strategy) condense.Strategy {
-	switch v := st.(type) {
-	case *strategy.Pipeline:
-		stages := make([]condense.Strategy, len(v.Stages))
-		for i, stage := range v.Stages {
-			stages[i] = dryStrategy(stage)
-		}
-		return strategy.NewPipeline(stages...)
-	case strategy.Summarize:
-		v.Summarizer = nil
-		return v
-	case *strategy.Summarize:
-		c := *v
-		c.Summarizer = nil
-		return c
-	case strategy.Segments:
-		v.Summarizer = nil
-		return v
-	case *strategy.Segments:
-		c := *v
-		c.Summarizer = nil
-		return c
-	}
-	return st
+// drySummarizer answers every summary request of a dry run at once,
+// without a model.
+type drySummarizer struct{}
+
+func (drySummarizer) Summarize(context.Context, condense.SummaryRequest) (*condense.Summary, error) {
+	return &condense.Summary{Text: "(dry run: no summary is made)"}, nil
 }
 
 // Close waits for work in flight, then releases the session. Unsaved state

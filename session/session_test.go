@@ -18,7 +18,6 @@ import (
 	"github.com/condense-dev/condense/store/jsonl"
 	"github.com/condense-dev/condense/store/memstore"
 	"github.com/condense-dev/condense/strategy"
-	"github.com/condense-dev/condense/summarize"
 )
 
 func TestPrepareCheckpointsAndReopen(t *testing.T) {
@@ -108,7 +107,7 @@ func TestUndoRestoresRenderingByteForByte(t *testing.T) {
 			}
 			_ = after1
 			// Compact again (c3), then undo c1: c3 depends on it and goes too.
-			if _, err := s.Compact(bg, session.CompactOptions{}); err != nil {
+			if _, err := s.Compact(bg); err != nil {
 				t.Fatal(err)
 			}
 			undone, err = s.Undo(bg, "c1")
@@ -245,7 +244,7 @@ func TestCompactNothingToCompact(t *testing.T) {
 	if ok, err := s.CompactionAvailable(bg); ok || err != nil {
 		t.Fatalf("CompactionAvailable = %v, %v on a short session", ok, err)
 	}
-	if _, err := s.Compact(bg, session.CompactOptions{Instructions: "keep the file names"}); !errors.Is(err, condense.ErrNothingToCompact) {
+	if _, err := s.Compact(bg, condense.WithInstructions("keep the file names")); !errors.Is(err, condense.ErrNothingToCompact) {
 		t.Fatalf("Compact: %v", err)
 	}
 	if len(s.Checkpoints()) != 0 || requestJSON(t, prepare(t, s).Request) != before {
@@ -256,10 +255,10 @@ func TestCompactNothingToCompact(t *testing.T) {
 func TestManualCompactAndAvailability(t *testing.T) {
 	var summarized atomic.Int32
 	o := options(100000, nil)
-	o.Preflight.Summarize = func(context.Context, []condense.Message, string) (string, error) {
+	o.Preflight.Summarizer = summarizerFunc(func(context.Context, condense.SummaryRequest) (*condense.Summary, error) {
 		summarized.Add(1)
-		return "summary", nil
-	}
+		return &condense.Summary{Text: "summary"}, nil
+	})
 	st := newMem()
 	s := open(t, st, "s", o)
 	defer s.Close()
@@ -272,7 +271,7 @@ func TestManualCompactAndAvailability(t *testing.T) {
 	if len(s.Checkpoints()) != 0 || summarized.Load() != 0 {
 		t.Fatal("CompactionAvailable saved or summarized")
 	}
-	res, err := s.Compact(bg, session.CompactOptions{Instructions: "focus on the failing test"})
+	res, err := s.Compact(bg, condense.WithInstructions("focus on the failing test"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -405,7 +404,7 @@ func TestLockSerializesCompactionAndAppends(t *testing.T) {
 		}()
 	}
 	for i := 0; i < 5; i++ {
-		sess.Compact(bg, session.CompactOptions{})
+		sess.Compact(bg)
 		time.Sleep(5 * time.Millisecond)
 	}
 	close(stop)
@@ -433,7 +432,7 @@ func TestCancelStopsCompaction(t *testing.T) {
 	ctx, cancel := context.WithCancel(bg)
 	done := make(chan error)
 	go func() {
-		_, err := s.Compact(ctx, session.CompactOptions{})
+		_, err := s.Compact(ctx)
 		done <- err
 	}()
 	<-started
@@ -462,7 +461,7 @@ func TestCancelStopsCompaction(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 		return nil
 	}
-	go s.Compact(bg, session.CompactOptions{})
+	go s.Compact(bg)
 	time.Sleep(10 * time.Millisecond)
 	if err := s.Append(ctx2, condense.UserText("late")); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Append waiting for the lock: %v", err)
@@ -597,11 +596,11 @@ func TestUnrestorableCheckpointIsRefused(t *testing.T) {
 	s := open(t, newMem(), "s", options(100000, st))
 	defer s.Close()
 	appendAll(t, s, turn("a", 4))
-	if _, err := s.Compact(bg, session.CompactOptions{}); err != nil {
+	if _, err := s.Compact(bg); err != nil {
 		t.Fatal(err)
 	}
 	want := requestJSON(t, prepare(t, s).Request)
-	_, err := s.Compact(bg, session.CompactOptions{})
+	_, err := s.Compact(bg)
 	var ce *session.CheckpointError
 	if !errors.As(err, &ce) {
 		t.Fatalf("Compact with an unrestorable result: %v, want a CheckpointError", err)
@@ -662,16 +661,24 @@ func TestConcurrentAppendsOneSessionJSONL(t *testing.T) {
 }
 
 // modelSummarizer stands for a provider summarizer: it counts calls.
+type summarizerFunc func(context.Context, condense.SummaryRequest) (*condense.Summary, error)
+
+func (f summarizerFunc) Summarize(ctx context.Context, req condense.SummaryRequest) (*condense.Summary, error) {
+	return f(ctx, req)
+}
+
 type modelSummarizer struct{ calls atomic.Int32 }
 
-func (m *modelSummarizer) Summarize(ctx context.Context, in summarize.Input) (*summarize.Output, error) {
+func (m *modelSummarizer) Summarize(ctx context.Context, in condense.SummaryRequest) (*condense.Summary, error) {
 	m.calls.Add(1)
-	return &summarize.Output{Text: "## Summary\nfrom the model"}, nil
+	return &condense.Summary{Text: "## Summary\nfrom the model"}, nil
 }
 
 func TestCompactionAvailableCallsNoModel(t *testing.T) {
 	ms := &modelSummarizer{}
-	s := open(t, newMem(), "s", options(6000, strategy.NewPipeline(strategy.Summarize{Summarizer: ms})))
+	o := options(6000, strategy.NewPipeline(strategy.Summarize{}))
+	o.Preflight.Summarizer = ms
+	s := open(t, newMem(), "s", o)
 	defer s.Close()
 	for _, p := range []string{"a", "b", "c", "d"} {
 		appendAll(t, s, turn(p, 3))
@@ -683,7 +690,7 @@ func TestCompactionAvailableCallsNoModel(t *testing.T) {
 	if ms.calls.Load() != 0 || len(s.Checkpoints()) != 0 {
 		t.Fatalf("CompactionAvailable called the model %d times", ms.calls.Load())
 	}
-	if _, err := s.Compact(bg, session.CompactOptions{}); err != nil {
+	if _, err := s.Compact(bg); err != nil {
 		t.Fatal(err)
 	}
 	if ms.calls.Load() != 1 {

@@ -33,7 +33,7 @@ func TestExtractiveGolden(t *testing.T) {
 			summarizeOnce := func() (string, *condense.Result) {
 				pf := condense.NewPreflight(tokens.Heuristic("anthropic"), strategy.Summarize{RecentTokens: 1},
 					&condense.Options{Settings: condense.Settings{Window: 200_000}, Logger: quiet})
-				res, err := pf.Compact(context.Background(), condense.Request{Messages: tr.Request.Messages}, condense.CompactOptions{})
+				res, err := pf.Compact(context.Background(), condense.Request{Messages: tr.Request.Messages})
 				if errors.Is(err, condense.ErrNothingToCompact) {
 					t.Skipf("%s has fewer than two turns", name)
 				}

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/condense-dev/condense"
-	"github.com/condense-dev/condense/summarize"
 )
 
 // Pipeline chains strategies, cheapest first, and stops once the request is
@@ -19,15 +18,11 @@ type Pipeline struct {
 // NewPipeline returns a pipeline of the given stages.
 func NewPipeline(stages ...condense.Strategy) *Pipeline { return &Pipeline{Stages: stages} }
 
-// Default returns the default pipeline (DESIGN B12): minify → mask →
-// summarize with the embedded extractive summarizer → drop-oldest.
-func Default() *Pipeline { return DefaultWith(nil) }
-
-// DefaultWith returns the default pipeline summarizing with s (a provider
-// summarizer); nil means the extractive summarizer.
-func DefaultWith(s summarize.Summarizer) *Pipeline {
-	return NewPipeline(Minify{}, Mask{}, Summarize{Summarizer: s}, DropOldest{})
-}
+// Default returns the default pipeline: minify → mask → summarize →
+// drop-oldest, cheapest first. The summaries are written by the
+// preflight's summarizer (condense.Options.Summarizer), the embedded
+// extractive one when none is configured.
+func Default() *Pipeline { return NewPipeline(Minify{}, Mask{}, Summarize{}, DropOldest{}) }
 
 // Name returns "pipeline(stage,stage,…)".
 func (p *Pipeline) Name() string {

@@ -31,7 +31,7 @@ func builtins() map[string]condense.Strategy {
 		"clear-tool-uses":   strategy.ClearToolUses{ClearInputs: true},
 		"pipeline":          strategy.Default(),
 		"summarize":         strategy.Summarize{},
-		"summarize-flaky":   strategy.Summarize{Summarizer: &flaky{}},
+		"summarize-flaky":   withSummarizer(strategy.Summarize{}, &flaky{}),
 		"segments":          strategy.Segments{},
 		"segments-lossy":    strategy.Segments{Mode: strategy.Lossy},
 		"segments-adaptive": strategy.Segments{Mode: strategy.Adaptive},
@@ -241,20 +241,20 @@ func TestPreflightIncrementalKeepsInvariants(t *testing.T) {
 // longer than its input, in turn with good summaries.
 type flaky struct{ n int }
 
-func (f *flaky) Summarize(ctx context.Context, in summarize.Input) (*summarize.Output, error) {
+func (f *flaky) Summarize(ctx context.Context, in condense.SummaryRequest) (*condense.Summary, error) {
 	f.n++
 	switch f.n % 4 {
 	case 0:
 		return nil, &summarize.RejectedError{Reason: summarize.ErrTruncated, StopReason: "max_tokens"}
 	case 1:
-		return &summarize.Output{Text: "\x00junk ]]] <summary> not markdown"}, nil
+		return &condense.Summary{Text: "\x00junk ]]] <summary> not markdown"}, nil
 	case 2:
 		var b strings.Builder
 		for _, m := range in.Messages {
 			b.WriteString(m.TextContent())
 			b.WriteString(strings.Repeat(" padding", 200))
 		}
-		return &summarize.Output{Text: b.String()}, nil
+		return &condense.Summary{Text: b.String()}, nil
 	}
 	return summarize.Extractive{}.Summarize(ctx, in)
 }

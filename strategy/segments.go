@@ -56,8 +56,6 @@ const (
 type Segments struct {
 	// Mode defaults to Lossless.
 	Mode SegmentMode
-	// Summarizer writes the summary; nil means summarize.Extractive{}.
-	Summarizer summarize.Summarizer
 	// RecentTokens is the recent tail kept verbatim; 0 means Retention of
 	// the window. An emergency pass keeps only what I4 requires.
 	RecentTokens int
@@ -295,11 +293,8 @@ func (s Segments) Compact(ctx context.Context, cc *condense.CompactionContext) (
 		cand.Steps = []string{"segments(" + string(mode) + ")"}
 		return cand, nil
 	}
-	sum := s.Summarizer
-	if sum == nil {
-		sum = summarize.Extractive{}
-	}
-	so, err := sum.Summarize(ctx, summarize.Input{Messages: spanMsgs, Base: max(0, covers.Start), Previous: prevText, Instructions: cc.Instructions})
+	sum := summarizerOf(cc)
+	so, err := sum.Summarize(ctx, condense.SummaryRequest{Messages: spanMsgs, Base: max(0, covers.Start), Previous: prevText, Instructions: cc.Instructions})
 	if err != nil {
 		return nil, err
 	}

@@ -41,8 +41,6 @@ const (
 // of the span, the summary, then the history from the boundary on — so
 // between compactions it only grows at its end.
 type Summarize struct {
-	// Summarizer writes the summary; nil means summarize.Extractive{}.
-	Summarizer summarize.Summarizer
 	// RecentTokens overrides the recent-retention budget.
 	RecentTokens int
 	// LedgerBudget bounds the ## Ledger section. 0 means 5% of the window,
@@ -246,12 +244,9 @@ func (s Summarize) Compact(ctx context.Context, cc *condense.CompactionContext) 
 	if len(spanMsgs) == 0 {
 		return nil, condense.ErrNothingToCompact
 	}
-	sum := s.Summarizer
-	if sum == nil {
-		sum = summarize.Extractive{}
-	}
+	sum := summarizerOf(cc)
 	base := max(covers.Start, 0)
-	out, err := sum.Summarize(ctx, summarize.Input{
+	out, err := sum.Summarize(ctx, condense.SummaryRequest{
 		Messages:        spanMsgs,
 		Base:            base,
 		Previous:        prevText,
@@ -432,4 +427,13 @@ func summaryBody(text string) string {
 		text = text[i+2:]
 	}
 	return strings.TrimSuffix(strings.TrimRight(text, "\n"), "</summary>")
+}
+
+// summarizerOf returns the summarizer the preflight hands to strategies,
+// or the extractive summarizer when none is configured.
+func summarizerOf(cc *condense.CompactionContext) condense.Summarizer {
+	if cc.Summarizer != nil {
+		return cc.Summarizer
+	}
+	return summarize.Extractive{}
 }

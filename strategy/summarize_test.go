@@ -17,14 +17,31 @@ import (
 // fakeSummarizer answers with a fixed function and counts its calls.
 type fakeSummarizer struct {
 	calls int
-	last  summarize.Input
-	f     func(ctx context.Context, in summarize.Input) (*summarize.Output, error)
+	last  condense.SummaryRequest
+	f     func(ctx context.Context, in condense.SummaryRequest) (*condense.Summary, error)
 }
 
-func (f *fakeSummarizer) Summarize(ctx context.Context, in summarize.Input) (*summarize.Output, error) {
+func (f *fakeSummarizer) Summarize(ctx context.Context, in condense.SummaryRequest) (*condense.Summary, error) {
 	f.calls++
 	f.last = in
 	return f.f(ctx, in)
+}
+
+// withSummarizer runs s with sum as the preflight's summarizer, whatever
+// the preflight was configured with.
+func withSummarizer(s condense.Strategy, sum condense.Summarizer) condense.Strategy {
+	return summarizing{s, sum}
+}
+
+type summarizing struct {
+	condense.Strategy
+	sum condense.Summarizer
+}
+
+func (s summarizing) Compact(ctx context.Context, cc *condense.CompactionContext) (*condense.Candidate, error) {
+	c := *cc
+	c.Summarizer = s.sum
+	return s.Strategy.Compact(ctx, &c)
 }
 
 // turns builds n user turns of one tool step each, about size bytes a turn.
@@ -56,28 +73,28 @@ func prepare(t *testing.T, s condense.Strategy, window int, msgs []condense.Mess
 
 func TestSummarizeRejectedResponsesLeaveTheRendering(t *testing.T) {
 	msgs := turns(6, 4000)
-	cases := map[string]func(ctx context.Context, in summarize.Input) (*summarize.Output, error){
-		"Truncated": func(context.Context, summarize.Input) (*summarize.Output, error) {
+	cases := map[string]func(ctx context.Context, in condense.SummaryRequest) (*condense.Summary, error){
+		"Truncated": func(context.Context, condense.SummaryRequest) (*condense.Summary, error) {
 			return nil, &summarize.RejectedError{Reason: summarize.ErrTruncated, StopReason: "max_tokens"}
 		},
-		"Empty": func(context.Context, summarize.Input) (*summarize.Output, error) {
-			return &summarize.Output{Text: "  \n"}, nil
+		"Empty": func(context.Context, condense.SummaryRequest) (*condense.Summary, error) {
+			return &condense.Summary{Text: "  \n"}, nil
 		},
-		"ToolCall": func(context.Context, summarize.Input) (*summarize.Output, error) {
+		"ToolCall": func(context.Context, condense.SummaryRequest) (*condense.Summary, error) {
 			return nil, &summarize.RejectedError{Reason: summarize.ErrToolCall}
 		},
-		"Overloaded": func(context.Context, summarize.Input) (*summarize.Output, error) {
+		"Overloaded": func(context.Context, condense.SummaryRequest) (*condense.Summary, error) {
 			return nil, &condense.APIError{Provider: "anthropic", Status: 529, Kind: condense.ErrOverloaded}
 		},
-		"Longer": func(_ context.Context, in summarize.Input) (*summarize.Output, error) {
-			return &summarize.Output{Text: strings.Repeat("## Summary\nwordy words words\n", 5000)}, nil
+		"Longer": func(_ context.Context, in condense.SummaryRequest) (*condense.Summary, error) {
+			return &condense.Summary{Text: strings.Repeat("## Summary\nwordy words words\n", 5000)}, nil
 		},
 	}
 	for name, f := range cases {
 		t.Run(name, func(t *testing.T) {
 			fs := &fakeSummarizer{f: f}
 			full := condense.CountRequest(tokens.Heuristic("anthropic"), &condense.Request{Messages: msgs})
-			_, res := prepare(t, strategy.Summarize{Summarizer: fs}, full+2000, msgs) // over threshold, under the limit
+			_, res := prepare(t, withSummarizer(strategy.Summarize{}, fs), full+2000, msgs) // over threshold, under the limit
 			if fs.calls != 1 {
 				t.Fatalf("summarizer called %d times", fs.calls)
 			}
@@ -99,11 +116,11 @@ func TestSummarizeRejectedResponsesLeaveTheRendering(t *testing.T) {
 func TestSummarizeCancel(t *testing.T) {
 	msgs := turns(6, 4000)
 	ctx, cancel := context.WithCancel(context.Background())
-	fs := &fakeSummarizer{f: func(ctx context.Context, in summarize.Input) (*summarize.Output, error) {
+	fs := &fakeSummarizer{f: func(ctx context.Context, in condense.SummaryRequest) (*condense.Summary, error) {
 		cancel()
 		return nil, ctx.Err()
 	}}
-	pf := condense.NewPreflight(tokens.Heuristic("anthropic"), strategy.Summarize{Summarizer: fs}, &condense.Options{Settings: condense.Settings{Window: 10_000}, Logger: quiet})
+	pf := condense.NewPreflight(tokens.Heuristic("anthropic"), withSummarizer(strategy.Summarize{}, fs), &condense.Options{Settings: condense.Settings{Window: 10_000}, Logger: quiet})
 	if _, err := pf.Prepare(ctx, condense.Request{Messages: msgs}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
@@ -114,9 +131,12 @@ func TestSummarizeCancel(t *testing.T) {
 
 func TestSummarizeNeedsTwoTurns(t *testing.T) {
 	msgs := turns(1, 400)
-	fs := &fakeSummarizer{f: func(context.Context, summarize.Input) (*summarize.Output, error) { t.Fatal("called"); return nil, nil }}
-	pf := condense.NewPreflight(tokens.Heuristic("anthropic"), strategy.Summarize{Summarizer: fs}, &condense.Options{Settings: condense.Settings{Window: 100_000}, Logger: quiet})
-	_, err := pf.Compact(context.Background(), condense.Request{Messages: msgs}, condense.CompactOptions{})
+	fs := &fakeSummarizer{f: func(context.Context, condense.SummaryRequest) (*condense.Summary, error) {
+		t.Fatal("called")
+		return nil, nil
+	}}
+	pf := condense.NewPreflight(tokens.Heuristic("anthropic"), withSummarizer(strategy.Summarize{}, fs), &condense.Options{Settings: condense.Settings{Window: 100_000}, Logger: quiet})
+	_, err := pf.Compact(context.Background(), condense.Request{Messages: msgs})
 	if !errors.Is(err, condense.ErrNothingToCompact) {
 		t.Fatalf("err = %v", err)
 	}
@@ -124,14 +144,14 @@ func TestSummarizeNeedsTwoTurns(t *testing.T) {
 
 func TestSummarizeIncrementalAndGrowsAtEnd(t *testing.T) {
 	msgs := turns(8, 3000)
-	fs := &fakeSummarizer{f: func(_ context.Context, in summarize.Input) (*summarize.Output, error) {
-		return &summarize.Output{Text: fmt.Sprintf("## Summary\nSummary of %d messages.\n\n## Facts\n- fact from %d\n", len(in.Messages), in.Base)}, nil
+	fs := &fakeSummarizer{f: func(_ context.Context, in condense.SummaryRequest) (*condense.Summary, error) {
+		return &condense.Summary{Text: fmt.Sprintf("## Summary\nSummary of %d messages.\n\n## Facts\n- fact from %d\n", len(in.Messages), in.Base)}, nil
 	}}
 	counter := tokens.Heuristic("anthropic")
-	pf := condense.NewPreflight(counter, strategy.Summarize{Summarizer: fs, RecentTokens: 1500},
+	pf := condense.NewPreflight(counter, withSummarizer(strategy.Summarize{RecentTokens: 1500}, fs),
 		&condense.Options{Settings: condense.Settings{Window: 1_000_000}, Logger: quiet})
 	ctx := context.Background()
-	res, err := pf.Compact(ctx, condense.Request{Messages: msgs}, condense.CompactOptions{})
+	res, err := pf.Compact(ctx, condense.Request{Messages: msgs})
 	if err != nil || len(res.Records) != 1 {
 		t.Fatalf("first compaction: %v %+v", err, res)
 	}
@@ -160,7 +180,7 @@ func TestSummarizeIncrementalAndGrowsAtEnd(t *testing.T) {
 		}
 	}
 	// A second compaction feeds the first summary in and replaces it.
-	res3, err := pf.Compact(ctx, condense.Request{Messages: more}, condense.CompactOptions{})
+	res3, err := pf.Compact(ctx, condense.Request{Messages: more})
 	if err != nil || len(res3.Records) != 1 {
 		t.Fatalf("second compaction: %v", err)
 	}
@@ -251,11 +271,11 @@ func TestSummarizeSecondSplitTurn(t *testing.T) {
 	pf := condense.NewPreflight(tokens.Heuristic("anthropic"), strategy.Summarize{RecentTokens: 2000},
 		&condense.Options{Settings: condense.Settings{Window: 1_000_000}, Logger: quiet})
 	ctx := context.Background()
-	if _, err := pf.Compact(ctx, condense.Request{Messages: msgs}, condense.CompactOptions{}); err != nil {
+	if _, err := pf.Compact(ctx, condense.Request{Messages: msgs}); err != nil {
 		t.Fatal(err)
 	}
 	more := append(msgs[:len(msgs):len(msgs)], steps(40, 40)...)
-	res, err := pf.Compact(ctx, condense.Request{Messages: more}, condense.CompactOptions{})
+	res, err := pf.Compact(ctx, condense.Request{Messages: more})
 	if err != nil {
 		t.Fatalf("second split-turn: %v", err)
 	}

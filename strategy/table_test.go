@@ -77,7 +77,11 @@ func TestCases(t *testing.T) {
 			}
 			pf := condense.NewPreflight(tokens.Heuristic("anthropic"), s, &condense.Options{
 				Settings: condense.Settings{Window: set.Window, ReservedOutput: 500}, Logger: quiet})
-			res, err := pf.Compact(context.Background(), doc.Request(), condense.CompactOptions{Emergency: set.Emergency})
+			var opts []condense.CallOption
+			if set.Emergency {
+				opts = append(opts, condense.WithEmergency())
+			}
+			res, err := pf.Compact(context.Background(), doc.Request(), opts...)
 			if err != nil {
 				t.Fatalf("Compact: %v", err)
 			}

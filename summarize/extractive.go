@@ -29,11 +29,11 @@ type Extractive struct {
 	MaxBulletLen int
 }
 
-var _ Summarizer = Extractive{}
+var _ condense.Summarizer = Extractive{}
 
 // Summarize builds the summary of in. It never fails on valid input; it
 // honours cancellation.
-func (e Extractive) Summarize(ctx context.Context, in Input) (*Output, error) {
+func (e Extractive) Summarize(ctx context.Context, in condense.SummaryRequest) (*condense.Summary, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -148,7 +148,7 @@ func (e Extractive) Summarize(ctx context.Context, in Input) (*Output, error) {
 	if in.Instructions != "" {
 		fmt.Fprintf(&b, "\nCompacted as instructed: %s\n", firstLine(in.Instructions, maxLen))
 	}
-	return &Output{Text: b.String(), Usage: condense.Usage{Provider: "condense", Model: "extractive"}}, nil
+	return &condense.Summary{Text: b.String(), Usage: condense.Usage{Provider: "condense", Model: "extractive"}}, nil
 }
 
 func writeBullets(b *strings.Builder, label string, items []string, max int) {

@@ -50,7 +50,7 @@ type Prompt struct {
 // data. When the request is over its limits, long tool results are
 // truncated with a marker, then the oldest messages dropped; Trim says how
 // many. ErrInputTooLarge when even the newest message alone does not fit.
-func BuildPrompt(in Input, lim Limits) (Prompt, error) {
+func BuildPrompt(in condense.SummaryRequest, lim Limits) (Prompt, error) {
 	count := lim.Count
 	if count == nil {
 		count = func(s string) int { return (2*len(s) + 4) / 5 }
@@ -110,7 +110,7 @@ func countOver(msgs []condense.Message, cap int) int {
 
 // renderUser renders the user message of the request; resultCap > 0
 // truncates longer tool results in the middle.
-func renderUser(in Input, msgs []condense.Message, resultCap int) string {
+func renderUser(in condense.SummaryRequest, msgs []condense.Message, resultCap int) string {
 	var b strings.Builder
 	if in.Previous != "" {
 		b.WriteString("<previous-summary>\n")

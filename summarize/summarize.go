@@ -1,12 +1,9 @@
 package summarize
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"time"
-
-	"github.com/condense-dev/condense"
 )
 
 // DefaultMaxOutput caps a summary's output tokens: min(4096, the model's
@@ -15,40 +12,6 @@ const DefaultMaxOutput = 4096
 
 // DefaultTimeout bounds one summary request (DESIGN B15).
 const DefaultTimeout = 2 * time.Minute
-
-// Input is what a summarizer is asked to summarize.
-type Input struct {
-	// Messages is the span to summarize, in order.
-	Messages []condense.Message
-	// Base is the log index of Messages[0], for ledger sources and ranges.
-	Base int
-	// Previous is the summary this one updates (incremental compaction), or
-	// "".
-	Previous string
-	// Instructions are the user's, for a manual compaction, or "".
-	Instructions string
-	// MaxOutputTokens caps the summary; 0 means DefaultMaxOutput.
-	MaxOutputTokens int
-}
-
-// Output is a summary and what it cost.
-type Output struct {
-	// Text holds the Markdown sections of DESIGN §7 (## Summary,
-	// ## Decisions, ## Facts, ## Completed, ## Pending); the summarize
-	// strategy adds ## Ledger and the <summary> wrapper.
-	Text  string
-	Usage condense.Usage
-	// Trim says what the prompt builder cut to fit the summary request
-	// (B15).
-	Trim Trim
-}
-
-// Summarizer turns a span of history into a summary. Implementations: the
-// extractive summarizer of this package (no model, no network) and the
-// provider summarizers in provider/anthropic and provider/openai.
-type Summarizer interface {
-	Summarize(ctx context.Context, in Input) (*Output, error)
-}
 
 // Rejections of a summary response (DESIGN B16). A rejected summary leaves
 // the session as it was before that pass.

@@ -26,7 +26,7 @@ func span() []condense.Message {
 }
 
 func TestBuildPromptInputRules(t *testing.T) {
-	p, err := summarize.BuildPrompt(summarize.Input{Messages: span(), Previous: "## Summary\nearlier", Instructions: "keep the API notes"}, summarize.Limits{})
+	p, err := summarize.BuildPrompt(condense.SummaryRequest{Messages: span(), Previous: "## Summary\nearlier", Instructions: "keep the API notes"}, summarize.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestBuildPromptTruncatesThenDrops(t *testing.T) {
 			condense.Message{Role: condense.RoleTool, Parts: []condense.Part{condense.ToolResult(id, false, condense.Text(big))}})
 	}
 	// Truncation alone is enough.
-	p, err := summarize.BuildPrompt(summarize.Input{Messages: msgs}, summarize.Limits{MaxInputTokens: 20_000})
+	p, err := summarize.BuildPrompt(condense.SummaryRequest{Messages: msgs}, summarize.Limits{MaxInputTokens: 20_000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestBuildPromptTruncatesThenDrops(t *testing.T) {
 		t.Fatal("truncation alone should keep every message")
 	}
 	// A tighter budget drops the oldest messages too.
-	p, err = summarize.BuildPrompt(summarize.Input{Messages: msgs}, summarize.Limits{MaxInputTokens: 1_200})
+	p, err = summarize.BuildPrompt(condense.SummaryRequest{Messages: msgs}, summarize.Limits{MaxInputTokens: 1_200})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,12 +79,12 @@ func TestBuildPromptTruncatesThenDrops(t *testing.T) {
 		t.Fatalf("trim %+v", p.Trim)
 	}
 	// The payload limit is checked too.
-	p, err = summarize.BuildPrompt(summarize.Input{Messages: msgs}, summarize.Limits{MaxPayloadBytes: 50_000})
+	p, err = summarize.BuildPrompt(condense.SummaryRequest{Messages: msgs}, summarize.Limits{MaxPayloadBytes: 50_000})
 	if err != nil || len(p.System)+len(p.User) > 50_000 {
 		t.Fatalf("payload %d: %v", len(p.System)+len(p.User), err)
 	}
 	// Nothing fits: a typed error.
-	_, err = summarize.BuildPrompt(summarize.Input{Messages: msgs}, summarize.Limits{MaxInputTokens: 10})
+	_, err = summarize.BuildPrompt(condense.SummaryRequest{Messages: msgs}, summarize.Limits{MaxInputTokens: 10})
 	if !errors.Is(err, summarize.ErrInputTooLarge) {
 		t.Fatalf("err = %v", err)
 	}
@@ -133,7 +133,7 @@ func TestTruncateKeepsHeadTailAndRunes(t *testing.T) {
 }
 
 func TestExtractiveDeterministicSectionsAndCancel(t *testing.T) {
-	in := summarize.Input{Messages: span(), Previous: "## Facts\n- Never edit vendor/.\n\n## Pending\n- bash: go test ./... (failed)\n"}
+	in := condense.SummaryRequest{Messages: span(), Previous: "## Facts\n- Never edit vendor/.\n\n## Pending\n- bash: go test ./... (failed)\n"}
 	a, err := summarize.Extractive{}.Summarize(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)

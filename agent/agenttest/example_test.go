@@ -18,11 +18,11 @@ import (
 var summarizeMiddle = condense.Func("summarize_middle", func(ctx context.Context, cc *condense.CompactionContext) ([]condense.Message, error) {
 	msgs := cc.Current.Messages()
 	head, middle, tail := msgs[:1], msgs[1:len(msgs)-2], msgs[len(msgs)-2:]
-	summary, err := cc.Summarize(ctx, middle, "Summarize the ticket history.")
+	summary, err := cc.Summarizer.Summarize(ctx, condense.SummaryRequest{Messages: middle, Instructions: "Summarize the ticket history."})
 	if err != nil {
 		return nil, err
 	}
-	out := append(slices.Clone(head), condense.UserText("Earlier: "+summary))
+	out := append(slices.Clone(head), condense.UserText("Earlier: "+summary.Text))
 	return append(out, tail...), nil
 })
 

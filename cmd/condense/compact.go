@@ -112,12 +112,12 @@ func runCompact(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	s, err := newStrategy(*strat, sum)
+	s, err := newStrategy(*strat)
 	if err != nil {
 		return err
 	}
 	log := logger(stderr)
-	pf := l.preflight(s, log)
+	pf := l.preflight(s, sum, log)
 	req := l.request()
 	inputTokens := condense.CountRequest(l.counter, &req)
 	res, err := pf.Prepare(ctx, req)

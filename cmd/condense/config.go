@@ -12,7 +12,6 @@ import (
 
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/strategy"
-	"github.com/condense-dev/condense/summarize"
 	"github.com/condense-dev/condense/tokens"
 	"github.com/condense-dev/condense/transcript"
 )
@@ -174,10 +173,12 @@ func (l *loaded) settings() condense.Settings {
 		Safety: l.budget.Safety, Fraction: l.budget.Fraction}
 }
 
-// preflight returns a preflight for l with strategy s, the transcript's own
-// checkpoint (if any) restored as the current rendering.
-func (l *loaded) preflight(s condense.Strategy, log *slog.Logger) *condense.Preflight {
-	pf := condense.NewPreflight(l.counter, s, &condense.Options{Registry: tokens.Models, Settings: l.settings(), Logger: log})
+// preflight returns a preflight for l with strategy s summarizing with sum,
+// the transcript's own checkpoint (if any) restored as the current
+// rendering.
+func (l *loaded) preflight(s condense.Strategy, sum condense.Summarizer, log *slog.Logger) *condense.Preflight {
+	pf := condense.NewPreflight(l.counter, s, &condense.Options{Registry: tokens.Models, Settings: l.settings(),
+		Summarizer: sum, Logger: log})
 	if cp := l.tr.Checkpoint; cp != nil {
 		msgs := l.tr.Request.Messages
 		r := condense.Rendering{{Index: -1, Edit: condense.EditSummary, Covers: condense.Span{Start: 0, End: cp.FirstKept},
@@ -197,11 +198,11 @@ func (l *loaded) preflight(s condense.Strategy, log *slog.Logger) *condense.Pref
 // strategyNames lists the --strategy values.
 var strategyNames = []string{"pipeline", "mask", "drop-oldest", "clear-tool-uses", "summarize", "segments"}
 
-// newStrategy builds a strategy by its CLI name, summarizing with sum.
-func newStrategy(name string, sum summarize.Summarizer) (condense.Strategy, error) {
+// newStrategy builds a strategy by its CLI name.
+func newStrategy(name string) (condense.Strategy, error) {
 	switch name {
 	case "pipeline", "":
-		return strategy.DefaultWith(sum), nil
+		return strategy.Default(), nil
 	case "mask":
 		return strategy.Mask{}, nil
 	case "drop-oldest":
@@ -209,9 +210,9 @@ func newStrategy(name string, sum summarize.Summarizer) (condense.Strategy, erro
 	case "clear-tool-uses":
 		return strategy.ClearToolUses{}, nil
 	case "summarize":
-		return strategy.Summarize{Summarizer: sum}, nil
+		return strategy.Summarize{}, nil
 	case "segments":
-		return strategy.Segments{Summarizer: sum}, nil
+		return strategy.Segments{}, nil
 	case "minify":
 		return strategy.Minify{}, nil
 	}

@@ -107,7 +107,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	cfg := eval.Config{Policies: eval.DefaultPolicies(sum), Probes: probes, Prices: prices}
+	cfg := eval.Config{Summarizer: sum, Probes: probes, Prices: prices}
 	total := 0
 	for i := range ts {
 		total += eval.CountSteps(ts[i].Request.Messages) * len(cfg.Policies)
@@ -286,7 +286,7 @@ func clip(s string, n int) string {
 // policyList names the compared policies.
 func policyList() []string {
 	var names []string
-	for _, p := range eval.DefaultPolicies(nil) {
+	for _, p := range eval.DefaultPolicies() {
 		names = append(names, p.Name)
 	}
 	return names

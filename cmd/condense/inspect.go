@@ -12,7 +12,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/condense-dev/condense"
-	"github.com/condense-dev/condense/summarize"
 )
 
 func init() {
@@ -143,7 +142,7 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return printInspect(stdout, rep)
 }
 
-func inspect(ctx context.Context, l *loaded, sum summarize.Summarizer, top int) (*InspectReport, error) {
+func inspect(ctx context.Context, l *loaded, sum condense.Summarizer, top int) (*InspectReport, error) {
 	req := l.request()
 	msgs := req.Messages
 	rep := &InspectReport{
@@ -209,12 +208,12 @@ func inspect(ctx context.Context, l *loaded, sum summarize.Summarizer, top int) 
 	}
 
 	for _, name := range inspectStrategies {
-		s, err := newStrategy(name, sum)
+		s, err := newStrategy(name)
 		if err != nil {
 			return nil, err
 		}
 		is := InspectStrategy{Name: name}
-		pf := l.preflight(s, logger(io.Discard))
+		pf := l.preflight(s, sum, logger(io.Discard))
 		res, err := pf.Prepare(ctx, req)
 		var we *condense.WindowError
 		switch {
@@ -250,7 +249,7 @@ func inspect(ctx context.Context, l *loaded, sum summarize.Summarizer, top int) 
 		// Under the threshold the preflight leaves the request alone; say
 		// what a manual compaction would do.
 		is.Outcome, is.UnderThreshold = "nothing to compact", true
-		mres, err := pf.Compact(ctx, req, condense.CompactOptions{})
+		mres, err := pf.Compact(ctx, req)
 		switch {
 		case err == nil:
 			m := &InspectManual{TokensAfter: mres.Tokens, MessagesAfter: len(mres.Request.Messages)}

@@ -11,7 +11,6 @@ import (
 	"github.com/condense-dev/condense/agent"
 	"github.com/condense-dev/condense/journal"
 	"github.com/condense-dev/condense/strategy"
-	"github.com/condense-dev/condense/summarize"
 )
 
 func init() {
@@ -48,12 +47,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if started.Capture.Level() != journal.CaptureFull || started.Request == nil {
 		return usagef("%s: captured at level %q: only a journal captured at full can be replayed", pos[0], started.Capture)
 	}
-	hasSummaries := false
-	for _, e := range evs {
-		if e.Step != nil && e.Step.Summarize() {
-			hasSummaries = true
-		}
-	}
+
 	a := &agent.Agent{
 		Name:     started.Agent,
 		Settings: condense.Settings{Window: started.Settings.Window, ReservedOutput: started.Settings.ReservedOutput, Safety: started.Settings.Safety, Fraction: started.Settings.Fraction},
@@ -72,7 +66,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if started.Strategy == "none" {
 		a.NoCompaction = true
 	} else {
-		s, err := replayStrategy(started.Strategy, hasSummaries)
+		s, err := replayStrategy(started.Strategy)
 		if err != nil {
 			return err
 		}
@@ -113,14 +107,9 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	return nil
 }
 
-// replayStrategy rebuilds a built-in strategy from its recorded name.
-// Summarize stages are served from the journal when it recorded summarize
-// calls, and use the extractive summarizer otherwise.
-func replayStrategy(name string, journaled bool) (condense.Strategy, error) {
-	var sum summarize.Summarizer
-	if journaled {
-		sum = agent.JournaledSummarizer()
-	}
+// replayStrategy rebuilds a built-in strategy from its recorded name. Its
+// summaries are served from the journal.
+func replayStrategy(name string) (condense.Strategy, error) {
 	stage := func(n string) (condense.Strategy, error) {
 		switch n {
 		case "minify":
@@ -132,9 +121,9 @@ func replayStrategy(name string, journaled bool) (condense.Strategy, error) {
 		case "clear-tool-uses":
 			return strategy.ClearToolUses{}, nil
 		case "summarize":
-			return strategy.Summarize{Summarizer: sum}, nil
+			return strategy.Summarize{}, nil
 		case "segments":
-			return strategy.Segments{Summarizer: sum}, nil
+			return strategy.Segments{}, nil
 		}
 		return nil, usagef("the journal's strategy %q is not built in: replay the run from Go (agent.Verify) with the strategy's code", n)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/condense-dev/condense/agent/agenttest"
 	"github.com/condense-dev/condense/journal"
 	"github.com/condense-dev/condense/strategy"
+	"github.com/condense-dev/condense/summarize"
 )
 
 // recordRun runs a tool loop that compacts with s and journals it as JSONL
@@ -35,7 +36,7 @@ func recordRun(t *testing.T, dir string, s condense.Strategy, crashAt int) strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &agent.Agent{Name: "reader", Model: agenttest.NewFakeModel(script...), Tools: []agent.Tool{read}, Journal: st, Strategy: s,
+	a := &agent.Agent{Name: "reader", Model: agenttest.NewFakeModel(script...), Tools: []agent.Tool{read}, Journal: st, Strategy: s, Summarizer: summarize.Extractive{},
 		Settings: condense.Settings{Window: 5000, ReservedOutput: 200, Fraction: 0.3}}
 	if crashAt > 0 {
 		a.Hooks.BeforeCall = func(_ context.Context, k agent.CallKind, n int) error {

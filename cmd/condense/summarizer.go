@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/provider/anthropic"
 	"github.com/condense-dev/condense/provider/openai"
 	"github.com/condense-dev/condense/summarize"
@@ -14,7 +15,7 @@ var summarizerModel string
 // summarizers read their key and base URL from the usual environment
 // variables (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, OPENAI_API_KEY,
 // OPENAI_BASE_URL).
-func newSummarizer(name string, l *loaded) (summarize.Summarizer, error) {
+func newSummarizer(name string, l *loaded) (condense.Summarizer, error) {
 	switch name {
 	case "", "extractive":
 		return summarize.Extractive{}, nil

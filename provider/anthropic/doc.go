@@ -8,7 +8,7 @@
 // key and base URL, classifies every error answer (*anthropic.Error) and runs
 // the only retry loop.
 //
-// A Summarizer implements summarize.Summarizer on the Messages API. It sends
+// A Summarizer implements condense.Summarizer on the Messages API. It sends
 // one request per summary: the summary system prompt, one user message built
 // by summarize.BuildPrompt (tool output fenced and labelled as data), no
 // tools, and an output cap of min(4096, the request's cap, the model's

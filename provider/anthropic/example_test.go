@@ -9,7 +9,6 @@ import (
 
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/provider/anthropic"
-	"github.com/condense-dev/condense/summarize"
 	"github.com/condense-dev/condense/tokens"
 )
 
@@ -43,7 +42,7 @@ func ExampleSummarizer_Summarize() {
 		fmt.Println(err)
 		return
 	}
-	out, err := s.Summarize(context.Background(), summarize.Input{Messages: []condense.Message{
+	out, err := s.Summarize(context.Background(), condense.SummaryRequest{Messages: []condense.Message{
 		condense.UserText("List the files."),
 		condense.AssistantText("main.go and go.mod."),
 	}})

@@ -94,7 +94,7 @@ type Options struct {
 }
 
 // Summarizer summarizes history with a Claude model through the Messages
-// API. It implements summarize.Summarizer and is safe for concurrent use.
+// API. It implements condense.Summarizer and is safe for concurrent use.
 type Summarizer struct {
 	client    *client
 	model     string
@@ -107,7 +107,7 @@ type Summarizer struct {
 	logger    *slog.Logger
 }
 
-var _ summarize.Summarizer = (*Summarizer)(nil)
+var _ condense.Summarizer = (*Summarizer)(nil)
 
 // New returns a Summarizer. It fails when no API key is given or set in the
 // environment.
@@ -225,7 +225,7 @@ func (s *Summarizer) Model() string { return s.model }
 // empty or refused are rejected with a *summarize.RejectedError; provider
 // errors are *condense.APIError; a timeout unwraps to
 // context.DeadlineExceeded and a cancellation to context.Canceled.
-func (s *Summarizer) Summarize(ctx context.Context, in summarize.Input) (*summarize.Output, error) {
+func (s *Summarizer) Summarize(ctx context.Context, in condense.SummaryRequest) (*condense.Summary, error) {
 	requested := in.MaxOutputTokens
 	if requested <= 0 {
 		requested = s.maxOutput
@@ -268,7 +268,7 @@ func (s *Summarizer) Summarize(ctx context.Context, in summarize.Input) (*summar
 	if err := summarize.Check(text, stop, toolUse, "max_tokens", "model_context_window_exceeded"); err != nil {
 		return nil, err
 	}
-	return &summarize.Output{
+	return &condense.Summary{
 		Text:  strings.TrimSpace(text),
 		Usage: usage(resp, s.model),
 		Trim:  p.Trim,

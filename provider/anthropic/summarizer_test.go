@@ -59,8 +59,8 @@ func newTestSummarizer(t *testing.T, srv *replay.Server, mod func(*Options)) (*S
 
 // history is a small span with a tool call whose output holds an
 // instruction the summarizer must treat as data.
-func history() summarize.Input {
-	return summarize.Input{Messages: []condense.Message{
+func history() condense.SummaryRequest {
+	return condense.SummaryRequest{Messages: []condense.Message{
 		condense.UserText("Fix the failing test in internal/x.go."),
 		{Role: condense.RoleAssistant, Parts: []condense.Part{
 			condense.Text("Running the tests."),

@@ -11,7 +11,7 @@
 // package classifies every error answer, whatever server sent it, and runs
 // the only retry loop.
 //
-// A Summarizer implements summarize.Summarizer on the Chat Completions API,
+// A Summarizer implements condense.Summarizer on the Chat Completions API,
 // the one every compatible server speaks. It sends one request per summary:
 // a system message with the summary prompt, one user message built by
 // summarize.BuildPrompt (tool output fenced and labelled as data), no tools,

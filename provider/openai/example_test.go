@@ -49,7 +49,7 @@ func ExampleSummarizer_Summarize() {
 		fmt.Println(err)
 		return
 	}
-	out, err := s.Summarize(context.Background(), summarize.Input{Messages: []condense.Message{
+	out, err := s.Summarize(context.Background(), condense.SummaryRequest{Messages: []condense.Message{
 		condense.UserText("List the files."),
 		condense.AssistantText("main.go and go.mod."),
 	}})

@@ -100,7 +100,7 @@ type Options struct {
 
 // Summarizer summarizes history through the Chat Completions API, which
 // OpenAI and OpenAI-compatible servers (Ollama, vLLM, llama.cpp, LiteLLM)
-// all serve. It implements summarize.Summarizer and is safe for concurrent
+// all serve. It implements condense.Summarizer and is safe for concurrent
 // use.
 type Summarizer struct {
 	client    *client
@@ -115,7 +115,7 @@ type Summarizer struct {
 	logger    *slog.Logger
 }
 
-var _ summarize.Summarizer = (*Summarizer)(nil)
+var _ condense.Summarizer = (*Summarizer)(nil)
 
 // New returns a Summarizer. It fails when no API key is given or set in the
 // environment, unless a base URL is: local servers need no key.
@@ -226,7 +226,7 @@ func (s *Summarizer) Model() string { return s.model }
 // rejected with a *summarize.RejectedError; provider errors are
 // *condense.APIError; a timeout unwraps to context.DeadlineExceeded and a
 // cancellation to context.Canceled.
-func (s *Summarizer) Summarize(ctx context.Context, in summarize.Input) (*summarize.Output, error) {
+func (s *Summarizer) Summarize(ctx context.Context, in condense.SummaryRequest) (*condense.Summary, error) {
 	requested := in.MaxOutputTokens
 	if requested <= 0 {
 		requested = s.maxOutput
@@ -278,7 +278,7 @@ func (s *Summarizer) Summarize(ctx context.Context, in summarize.Input) (*summar
 	if err := summarize.Check(c.Message.Content, finish, toolCalls, "length"); err != nil {
 		return nil, err
 	}
-	return &summarize.Output{
+	return &condense.Summary{
 		Text:  strings.TrimSpace(c.Message.Content),
 		Usage: usage(resp, s.model),
 		Trim:  p.Trim,
