@@ -230,49 +230,55 @@ func (l *log) load(ctx context.Context) error {
 		return err
 	}
 	var cps []store.Checkpoint
-	rows, err := l.s.db.QueryContext(ctx, `SELECT seq, data FROM checkpoints WHERE session = ? ORDER BY seq`, l.id)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var seq int
-		var data []byte
-		if err := rows.Scan(&seq, &data); err != nil {
-			rows.Close()
-			return err
-		}
+	err := l.eachRow(ctx, `SELECT seq, data FROM checkpoints WHERE session = ? ORDER BY seq`, func(seq int, data []byte) error {
 		var cp store.Checkpoint
 		if err := json.Unmarshal(data, &cp); err != nil {
-			rows.Close()
 			return fmt.Errorf("%w: session %q checkpoint row %d: %v", store.ErrCorrupt, l.id, seq, err)
 		}
 		cps = append(cps, cp)
-	}
-	rows.Close()
-	var undos []store.Undo
-	rows, err = l.s.db.QueryContext(ctx, `SELECT seq, data FROM undos WHERE session = ? ORDER BY seq`, l.id)
+		return nil
+	})
 	if err != nil {
 		return err
 	}
-	for rows.Next() {
-		var seq int
-		var data []byte
-		if err := rows.Scan(&seq, &data); err != nil {
-			rows.Close()
-			return err
-		}
+	var undos []store.Undo
+	err = l.eachRow(ctx, `SELECT seq, data FROM undos WHERE session = ? ORDER BY seq`, func(seq int, data []byte) error {
 		var u store.Undo
 		if err := json.Unmarshal(data, &u); err != nil {
-			rows.Close()
 			return fmt.Errorf("%w: session %q undo row %d: %v", store.ErrCorrupt, l.id, seq, err)
 		}
 		undos = append(undos, u)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	rows.Close()
 	l.s.mu.Lock()
 	l.n, l.cps, l.undos = n, cps, undos
 	l.s.mu.Unlock()
 	return nil
+}
+
+// eachRow runs query, which selects (seq, data) for the session, and calls
+// f on each row in order. It closes the rows and reports an error that
+// ended the iteration early (rows.Err).
+func (l *log) eachRow(ctx context.Context, query string, f func(seq int, data []byte) error) error {
+	rows, err := l.s.db.QueryContext(ctx, query, l.id)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var seq int
+		var data []byte
+		if err := rows.Scan(&seq, &data); err != nil {
+			return err
+		}
+		if err := f(seq, data); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }
 
 func (l *log) Len() int {
