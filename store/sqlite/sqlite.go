@@ -82,6 +82,22 @@ type Store struct {
 	cond    *sync.Cond
 	queue   []*pending
 	writing bool
+	logs    map[*log]struct{} // open logs, until their Close has finished
+	closed  bool
+
+	hooks hooks
+}
+
+// hooks let tests in this package watch and drive what is otherwise
+// timed. All nil in use.
+type hooks struct {
+	// renewTick, when set, replaces the lease renewal ticker.
+	renewTick <-chan time.Time
+	// renewed is called after each lease renewal with its error.
+	renewed func(id string, err error)
+	// queued is called, with Store.mu held, when an Append joins the
+	// queue, with the queue's length.
+	queued func(n int)
 }
 
 var _ store.Store = (*Store)(nil)
@@ -117,14 +133,32 @@ func Open(path string, opts *Options) (*Store, error) {
 	}
 	s.host, _ = os.Hostname()
 	s.cond = sync.NewCond(&s.mu)
+	s.logs = map[*log]struct{}{}
 	return s, nil
 }
 
 // DB returns the underlying database (read-only use: stats, inspection).
 func (s *Store) DB() *sql.DB { return s.db }
 
-// Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+// Close closes the logs still open — stopping their lease renewal and
+// releasing their leases — and then the database.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	open := make([]*log, 0, len(s.logs))
+	for l := range s.logs {
+		open = append(open, l)
+	}
+	s.mu.Unlock()
+	for _, l := range open {
+		l.Close()
+	}
+	return s.db.Close()
+}
 
 func alive(pid int) bool {
 	err := syscall.Kill(pid, 0)
@@ -136,9 +170,16 @@ func (s *Store) Open(ctx context.Context, id string) (store.Log, error) {
 	if err := store.ValidID(id); err != nil {
 		return nil, err
 	}
+	s.mu.Lock()
+	closed := s.closed
+	s.mu.Unlock()
+	if closed {
+		return nil, store.ErrClosed
+	}
 	var tok [12]byte
 	rand.Read(tok[:])
-	l := &log{s: s, id: id, owner: hex.EncodeToString(tok[:]), stop: make(chan struct{}), stopped: make(chan struct{})}
+	l := &log{s: s, id: id, owner: hex.EncodeToString(tok[:]),
+		stop: make(chan struct{}), stopped: make(chan struct{}), released: make(chan struct{})}
 	if err := l.takeLease(ctx); err != nil {
 		return nil, err
 	}
@@ -146,6 +187,14 @@ func (s *Store) Open(ctx context.Context, id string) (store.Log, error) {
 		l.releaseLease()
 		return nil, err
 	}
+	s.mu.Lock()
+	if s.closed { // closed while this Open took the lease
+		s.mu.Unlock()
+		l.releaseLease()
+		return nil, store.ErrClosed
+	}
+	s.logs[l] = struct{}{}
+	s.mu.Unlock()
 	go l.renew()
 	return l, nil
 }
@@ -163,7 +212,9 @@ type log struct {
 	undos  []store.Undo
 	closed bool
 
-	stop, stopped chan struct{}
+	// stop asks the renewal goroutine to end; it closes stopped when it
+	// has. released is closed once Close has released the lease.
+	stop, stopped, released chan struct{}
 }
 
 type pending struct {
@@ -203,18 +254,29 @@ func (l *log) takeLease(ctx context.Context) error {
 	return tx.Commit()
 }
 
+// renew renews the lease every LeaseTTL/6 until Close stops it; Close
+// waits for it before it releases the lease, and Store.Close before it
+// closes the database.
 func (l *log) renew() {
 	defer close(l.stopped)
-	t := time.NewTicker(LeaseTTL / 6)
-	defer t.Stop()
+	tick := l.s.hooks.renewTick
+	if tick == nil {
+		t := time.NewTicker(LeaseTTL / 6)
+		defer t.Stop()
+		tick = t.C
+	}
 	for {
 		select {
 		case <-l.stop:
 			return
-		case <-t.C:
-			if _, err := l.s.db.Exec(`UPDATE leases SET expires = ? WHERE session = ? AND owner = ?`,
-				time.Now().Add(LeaseTTL).UnixMilli(), l.id, l.owner); err != nil {
+		case <-tick:
+			_, err := l.s.db.Exec(`UPDATE leases SET expires = ? WHERE session = ? AND owner = ?`,
+				time.Now().Add(LeaseTTL).UnixMilli(), l.id, l.owner)
+			if err != nil {
 				l.s.log.Warn("condense/sqlite: lease renewal failed", "session", l.id, "err", err)
+			}
+			if l.s.hooks.renewed != nil {
+				l.s.hooks.renewed(l.id, err)
 			}
 		}
 	}
@@ -363,6 +425,9 @@ func (l *log) Append(ctx context.Context, b store.Batch) (int, error) {
 		return l.n, nil
 	}
 	s.queue = append(s.queue, p)
+	if s.hooks.queued != nil {
+		s.hooks.queued(len(s.queue))
+	}
 	for !p.done {
 		if s.writing {
 			s.cond.Wait()
@@ -521,19 +586,27 @@ func (s *Store) write(ps []*pending) (err error) {
 	return tx.Commit()
 }
 
+// Close stops the lease renewal, waits for it and releases the lease. A
+// second Close (Store.Close closes the logs still open) waits for the
+// first to finish.
 func (l *log) Close() error {
 	l.s.mu.Lock()
 	for l.s.writing {
 		l.s.cond.Wait()
 	}
-	if l.closed {
-		l.s.mu.Unlock()
-		return nil
-	}
+	first := !l.closed
 	l.closed = true
 	l.s.mu.Unlock()
+	if !first {
+		<-l.released
+		return nil
+	}
 	close(l.stop)
 	<-l.stopped
 	l.releaseLease()
+	l.s.mu.Lock()
+	delete(l.s.logs, l)
+	l.s.mu.Unlock()
+	close(l.released)
 	return nil
 }
