@@ -1,6 +1,7 @@
 // Package store defines where sessions live: an append-only log of messages
 // per session, the checkpoints (rendering overlays) made over it and the undo
-// markers that retire them. Nothing is ever deleted (DESIGN I5).
+// markers that retire them. Nothing is ever deleted: undoing a checkpoint
+// appends a marker, and the checkpoint and the messages stay.
 //
 // Implementations live in subpackages — jsonl (the embedded default),
 // sqlite, memstore (for tests) — and all run the conformance suite in
@@ -66,7 +67,9 @@ type Log interface {
 	Close() error
 }
 
-// Batch is what one Append saves, all or nothing (DESIGN I6).
+// Batch is what one Append saves, all or nothing: a crash at any point
+// leaves either the log before the batch or the log with all of it, and a
+// batch Append acknowledged is never lost.
 type Batch struct {
 	Messages []condense.Message
 	// Checkpoint, when set, is saved with Messages; its HistoryCount may
@@ -79,7 +82,9 @@ type Batch struct {
 // Empty reports whether b saves nothing.
 func (b *Batch) Empty() bool { return len(b.Messages) == 0 && b.Checkpoint == nil && b.Undo == nil }
 
-// Checkpoint is a persisted rendering overlay (DESIGN §2 "Checkpoint").
+// Checkpoint is a persisted rendering overlay: how a compaction renders the
+// first HistoryCount messages of the log, saved so a reopened session
+// renders the same way.
 type Checkpoint struct {
 	// ID is the checkpoint's id, "c1", "c2", … per session.
 	ID       string `json:"id"`

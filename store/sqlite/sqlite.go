@@ -14,7 +14,8 @@
 // is live: renewed by its holder every few seconds, it expires after
 // LeaseTTL, and a lease whose holder process is gone from this host is taken
 // over at once. Every commit checks, in its transaction, that the lease is
-// still its own.
+// still its own. Closing a session stops the renewal and releases the
+// lease; closing the store closes the sessions still open first.
 //
 // Schema (version 1):
 //
