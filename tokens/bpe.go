@@ -2,11 +2,9 @@ package tokens
 
 import (
 	"fmt"
-	"strings"
-	"sync"
 
 	"github.com/condense-dev/condense"
-	"github.com/tiktoken-go/tokenizer"
+	"github.com/condense-dev/condense/tokens/internal/bpe"
 )
 
 // BPECounter counts tokens exactly with one of OpenAI's byte-pair encodings,
@@ -20,9 +18,8 @@ import (
 // TypeScript-like form the models see) plus a few tokens each, so it errs
 // high there. A BPECounter is safe for concurrent use.
 type BPECounter struct {
-	name  string
-	codec func() tokenizer.Codec
-	f     framing
+	name string
+	f    framing
 }
 
 var _ condense.Counter = (*BPECounter)(nil)
@@ -53,30 +50,25 @@ var openAIFraming = framing{
 	tools:      openAIToolsBlock,
 }
 
-// codecs loads each encoding's vocabulary once, on first use: the o200k
-// vocabulary alone is 200k map entries.
-var codecs = map[string]func() tokenizer.Codec{
-	O200kBase:  sync.OnceValue(func() tokenizer.Codec { return mustCodec(tokenizer.O200kBase) }),
-	Cl100kBase: sync.OnceValue(func() tokenizer.Codec { return mustCodec(tokenizer.Cl100kBase) }),
-}
-
-func mustCodec(enc tokenizer.Encoding) tokenizer.Codec {
-	c, err := tokenizer.Get(enc)
-	if err != nil {
-		panic(fmt.Sprintf("tokens: loading %s: %v", enc, err))
-	}
-	return c
-}
-
 // BPE returns the exact counter of encoding: "o200k_base" (GPT-4o, GPT-4.1,
 // GPT-5, the o-series) or "cl100k_base" (GPT-4, GPT-3.5). The vocabulary is
-// loaded on first use and shared by all counters of that encoding.
+// loaded on first use (it takes a fraction of a second) and shared by all
+// counters of that encoding.
 func BPE(encoding string) (*BPECounter, error) {
-	codec, ok := codecs[encoding]
-	if !ok {
+	if !bpe.Known(encoding) {
 		return nil, fmt.Errorf("tokens: unknown encoding %q (want %q or %q)", encoding, O200kBase, Cl100kBase)
 	}
-	return &BPECounter{name: encoding, codec: codec, f: openAIFraming}, nil
+	return &BPECounter{name: encoding, f: openAIFraming}, nil
+}
+
+// encoding returns the loaded encoding. The vocabularies are embedded in
+// the binary, so loading one fails only if the build is broken.
+func (c *BPECounter) encoding() *bpe.Encoding {
+	enc, err := bpe.Get(c.name)
+	if err != nil {
+		panic(fmt.Sprintf("tokens: %v", err))
+	}
+	return enc
 }
 
 // Name returns the encoding name.
@@ -101,18 +93,11 @@ func (c *BPECounter) CountText(s string) int {
 	return c.countText(kindText, s)
 }
 
+// countText counts s as tiktoken would (invalid UTF-8 is read as U+FFFD,
+// which is what a JSON request carries in its place).
 func (c *BPECounter) countText(_ int, s string) int {
 	if s == "" {
 		return 0
 	}
-	n, err := c.codec().Count(s)
-	if err != nil {
-		// The codec fails only on a regexp timeout, which it does not
-		// set; fall back to one token per byte, which never under-counts.
-		return len(s)
-	}
-	// tokenizer v0.10.0 drops DEL (U+007F): its split pattern matches no
-	// piece for it, so "\x7f" counts 0 tokens where tiktoken gives 1. Count
-	// each DEL as a token of its own.
-	return n + strings.Count(s, "\x7f")
+	return c.encoding().Count(s)
 }
