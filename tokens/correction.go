@@ -7,10 +7,10 @@ import (
 	"github.com/condense-dev/condense"
 )
 
-// Calibration learns from billed usage (DESIGN B6c): per model, it keeps an
-// exponential moving average of billed/estimated tokens, and its Factor,
-// never below 1.0, is what later estimates are multiplied by. It is safe for
-// concurrent use; the zero value is ready to use.
+// Calibration learns from billed usage: per model, it keeps an exponential
+// moving average of billed/estimated tokens, and its Factor, never below
+// 1.0, is what later estimates are multiplied by. It is safe for concurrent
+// use; the zero value is ready to use.
 type Calibration struct {
 	// Alpha is the weight of a new observation in the moving average, in
 	// (0, 1]. 0 means DefaultAlpha.

@@ -25,9 +25,9 @@
 // model.
 //
 // ForModel picks the counter of a model. What it returns also learns from
-// the provider (DESIGN B6c): after each call, pass the uncorrected estimate
-// and the input tokens the provider billed to Observe, and later estimates
-// are multiplied by a per-model Calibration factor, an average of
+// the provider: after each call, pass the uncorrected estimate and the
+// input tokens the provider billed to Observe, and later estimates are
+// multiplied by a per-model Calibration factor, an average of
 // billed/estimated that is never below 1.0. condense.CountRequest applies
 // the factor through the condense.Corrector interface.
 //

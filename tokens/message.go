@@ -7,8 +7,8 @@ import (
 )
 
 // Kinds of text, for counters whose characters-per-token depend on what the
-// text is (DESIGN §6: tool output and code pack fewer characters per token
-// than prose).
+// text is (tool output and code pack fewer characters per token than
+// prose).
 const (
 	kindText       = iota // text parts, the system text
 	kindToolInput         // tool call names and JSON inputs, tool definitions

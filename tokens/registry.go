@@ -113,7 +113,7 @@ func (r *Registry) Models() []condense.ModelInfo {
 }
 
 // WarnUnknown logs one warning through logger when model has no known
-// window: the model runs without a window guard (DESIGN §2). Each model is
+// window: the model runs without a window guard. Each model is
 // warned about at most once per registry, whatever the logger. It reports
 // whether the model has a window. A nil logger logs nothing and does not use
 // up the warning; a nil registry knows no model and logs nothing.
