@@ -45,9 +45,10 @@ func loadRanks(enc tokenizer.Encoding) (*ranks, error) {
 	if err != nil {
 		return nil, err
 	}
-	var tokens []string
-	for id := uint(0); ; id++ {
-		s, err := codec.Decode([]uint{id})
+	tokens := make([]string, 0, 200_000)
+	id := []uint{0}
+	for ; ; id[0]++ {
+		s, err := codec.Decode(id)
 		if err != nil || s == "" {
 			break
 		}
@@ -92,15 +93,13 @@ func newRanks(tokens []string) (*ranks, error) {
 			return nil, fmt.Errorf("token %d is empty", r)
 		}
 		start := int(t.off[r])
-		if t.lookup(t.arena, start, start+len(tok)) != noRank {
-			return nil, fmt.Errorf("token %d (%q) is not unique", r, tok)
-		}
 		head, h := t.hash(t.arena, start, start+len(tok))
-		i := h
-		for t.slots[i].n != 0 {
-			i = (i + 1) & t.mask
+		for ; t.slots[h].n != 0; h = (h + 1) & t.mask {
+			if sl := &t.slots[h]; sl.head == head && t.token(sl.rank) == tok {
+				return nil, fmt.Errorf("token %d (%q) is not unique", r, tok)
+			}
 		}
-		t.slots[i] = slot{head: head, rank: uint32(r), n: uint32(len(tok))}
+		t.slots[h] = slot{head: head, rank: uint32(r), n: uint32(len(tok))}
 		t.max = max(t.max, len(tok))
 		switch len(tok) {
 		case 1:
