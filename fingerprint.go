@@ -15,9 +15,35 @@ func Fingerprint(m *Message) uint64 {
 	return h.Sum64()
 }
 
-// Chain folds a message fingerprint into a rolling hash of a history:
-// Chain(Chain(0, a), b) identifies the history [a, b].
-func Chain(prev, fingerprint uint64) uint64 {
+// Fingerprint returns a deterministic 64-bit hash of the request's system
+// text, tool definitions and messages, in order; the model name and the
+// budget (output cap, thinking budget) are left out, so a request re-sent
+// to another model or with other settings keeps its fingerprint. Journals
+// store it to recognise the request a recorded call answered.
+func (r *Request) Fingerprint() uint64 {
+	h := fnv.New64a()
+	str := func(s string) {
+		var n [8]byte
+		binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
+		h.Write(n[:])
+		h.Write([]byte(s))
+	}
+	str(r.System)
+	for _, t := range r.Tools {
+		str(t.Name)
+		str(t.Description)
+		str(string(t.InputSchema))
+	}
+	acc := h.Sum64()
+	for i := range r.Messages {
+		acc = chain(acc, Fingerprint(&r.Messages[i]))
+	}
+	return acc
+}
+
+// chain folds a message fingerprint into a rolling hash of a history:
+// chain(chain(0, a), b) identifies the history [a, b].
+func chain(prev, fingerprint uint64) uint64 {
 	var buf [16]byte
 	binary.LittleEndian.PutUint64(buf[:8], prev)
 	binary.LittleEndian.PutUint64(buf[8:], fingerprint)

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/dustin/go-humanize"
 )
 
 // DefaultMaxPressured is how many consecutive pressured preflights may
@@ -110,8 +112,9 @@ type Preflight struct {
 	opts     Options
 	log      *slog.Logger
 
-	mu sync.Mutex
-	st state
+	mu     sync.Mutex
+	st     state
+	warned map[string]bool // models warned about, under mu
 }
 
 type state struct {
@@ -161,13 +164,6 @@ func NewPreflight(counter Counter, strategy Strategy, opts *Options) *Preflight 
 	return p
 }
 
-// Reset forgets everything the preflight has seen, its overlay included.
-func (p *Preflight) Reset() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.st = state{}
-}
-
 // Rendering returns the current rendering (read-only).
 func (p *Preflight) Rendering() Rendering {
 	p.mu.Lock()
@@ -186,18 +182,13 @@ func sameMessage(a, b *Message) bool {
 	return Fingerprint(a) == Fingerprint(b)
 }
 
-// SetCheckpointCount sets the number of the last checkpoint: the next
-// compaction is "c<n+1>". Sessions restoring saved checkpoints call it.
-func (p *Preflight) SetCheckpointCount(n int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.st.checkpoints = n
-}
-
 // Restore replaces the preflight's state with history rendered as r (a
-// saved overlay). r must render history: every item's Index lies inside it
-// and the messages pass Validate.
-func (p *Preflight) Restore(history []Message, r Rendering) error {
+// saved overlay), as a session does when it reopens. r must render history:
+// every item's Index lies inside it and the messages pass Validate; an
+// empty r with an empty history starts afresh. lastCheckpoint is the number
+// of the last checkpoint the conversation has made, undone ones included:
+// the next compaction is "c<lastCheckpoint+1>", so ids are never reused.
+func (p *Preflight) Restore(history []Message, r Rendering, lastCheckpoint int) error {
 	for i := range r {
 		it := &r[i]
 		switch {
@@ -212,16 +203,16 @@ func (p *Preflight) Restore(history []Message, r Rendering) error {
 				ErrInvalidHistory, i, it.Index)
 		}
 	}
-	var v validator
-	for i := range r {
-		if err := v.add(i, &r[i].Message); err != nil {
-			return err
-		}
+	v, err := validateRendering(r)
+	if err != nil {
+		return err
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	n := p.st.checkpoints
-	p.st = state{checkpoints: n}
+	p.st = state{checkpoints: max(lastCheckpoint, 0)}
+	if len(history) == 0 && len(r) == 0 {
+		return nil
+	}
 	p.appendHistory(history)
 	p.setRendering(r.Clone())
 	p.st.val = v
@@ -234,63 +225,33 @@ func (p *Preflight) Restore(history []Message, r Rendering) error {
 // req.Messages, compacts when the estimate is over the threshold, and checks
 // the result against the input limit. When the request cannot fit it
 // returns a *WindowError (ErrContextWindowExceeded) and no request. A
-// history that breaks I1 yields a *ValidationError. req is never modified.
+// history that breaks turn safety (a tool result without its call, a call
+// left without its result before the newest step) yields a
+// *ValidationError. req is never modified.
 func (p *Preflight) Prepare(ctx context.Context, req Request, opts ...CallOption) (*Result, error) {
-	var cfg callConfig
-	for _, o := range opts {
-		o(&cfg)
-	}
+	cfg := callOptions(opts)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	newUsers, err := p.sync(req.Messages)
+	res, newUsers, err := p.begin(&req, cfg)
 	if err != nil {
 		return nil, err
 	}
-	p.syncOverhead(req.System, req.Tools)
-	budget := p.budget(&req, cfg.settings)
-	res := &Result{Budget: budget, Counter: p.counter.Name(), Exact: p.counter.Exact()}
-	tokens := p.tokens()
-	res.TokensBefore = tokens
-
+	tokens, budget := res.TokensBefore, res.Budget
 	if !budget.Known() {
-		warnUnknownModel(p.log, req.Model)
+		p.warnUnknownModel(req.Model)
 		return p.finish(res, &req, tokens), nil
 	}
-	threshold, limit := budget.Threshold(), budget.InputLimit()
-	if newUsers > 0 {
-		p.st.pressured = 0
-		p.st.turnsSinceEdit += newUsers
-	}
-	res.Pressured = tokens > threshold
-	if res.Pressured {
-		p.st.pressured++
-	} else {
-		p.st.pressured = 0
-	}
-	maxP := p.opts.MaxPressured
-	if maxP <= 0 {
-		maxP = DefaultMaxPressured
-	}
-	res.Suppressed = res.Pressured && p.st.pressured > maxP
-	eagerDue := p.opts.EagerTurns > 0 && p.st.turnsSinceEdit >= p.opts.EagerTurns
-	canCompact := p.strategy != nil && !cfg.noCompaction
-	// Suppression (B3) stops compaction that pressure above the threshold
-	// asks for; a request over the hard limit still gets its two attempts,
-	// since it cannot be sent as it is.
-	overLimit := tokens > limit
-	if canCompact && (((res.Pressured || eagerDue) && !res.Suppressed) || overLimit) {
-		tokens, err = p.attempt(ctx, &req, budget, res, tokens, false, false, "")
+	limit := budget.InputLimit()
+	if p.strategy != nil && !cfg.noCompaction && p.due(res, newUsers) {
+		tokens, err = p.attempt(ctx, &req, budget, res, tokens, pass{})
+		if err == nil && tokens > limit {
+			tokens, err = p.attempt(ctx, &req, budget, res, tokens, pass{emergency: true})
+		}
 		if err != nil {
 			return nil, err
-		}
-		if tokens > limit {
-			tokens, err = p.attempt(ctx, &req, budget, res, tokens, true, false, "")
-			if err != nil {
-				return nil, err
-			}
 		}
 	}
 	if tokens > limit {
@@ -305,29 +266,73 @@ func (p *Preflight) Prepare(ctx context.Context, req Request, opts ...CallOption
 	return res, nil
 }
 
-// Compact runs the strategy on req now, whatever the pressure (DESIGN B23):
-// a manual compaction may keep a non-reducing candidate. It returns
-// ErrNothingToCompact, leaving everything as it was, when the strategy finds
-// nothing to do.
-func (p *Preflight) Compact(ctx context.Context, req Request, opts ...CallOption) (*Result, error) {
+func callOptions(opts []CallOption) callConfig {
 	var cfg callConfig
 	for _, o := range opts {
 		o(&cfg)
 	}
+	return cfg
+}
+
+// begin brings the state up to date with req and returns the result so
+// far (budget and the estimate before compaction) and how many new user
+// messages arrived.
+func (p *Preflight) begin(req *Request, cfg callConfig) (*Result, int, error) {
+	newUsers, err := p.sync(req.Messages)
+	if err != nil {
+		return nil, 0, err
+	}
+	p.syncOverhead(req.System, req.Tools)
+	budget := p.budget(req, cfg.settings)
+	res := &Result{Budget: budget, Counter: p.counter.Name(), Exact: p.counter.Exact(), TokensBefore: p.tokens()}
+	return res, newUsers, nil
+}
+
+// due applies the pressure rule and reports whether this call compacts.
+// A call is pressured when its estimate is over the threshold; after
+// MaxPressured pressured calls in a row, automatic compaction is suppressed
+// until a call starts under the threshold or a new user message arrives,
+// so a history that compaction cannot shrink does not loop. A request over
+// the hard limit compacts anyway: it cannot be sent as it is. Eager mode
+// compacts every EagerTurns user turns, whatever the pressure.
+func (p *Preflight) due(res *Result, newUsers int) bool {
+	if newUsers > 0 {
+		p.st.pressured = 0
+		p.st.turnsSinceEdit += newUsers
+	}
+	res.Pressured = res.TokensBefore > res.Budget.Threshold()
+	if res.Pressured {
+		p.st.pressured++
+	} else {
+		p.st.pressured = 0
+	}
+	maxP := p.opts.MaxPressured
+	if maxP <= 0 {
+		maxP = DefaultMaxPressured
+	}
+	res.Suppressed = res.Pressured && p.st.pressured > maxP
+	eagerDue := p.opts.EagerTurns > 0 && p.st.turnsSinceEdit >= p.opts.EagerTurns
+	overLimit := res.TokensBefore > res.Budget.InputLimit()
+	return ((res.Pressured || eagerDue) && !res.Suppressed) || overLimit
+}
+
+// Compact runs the strategy on req now, whatever the pressure: a manual
+// compaction, which may keep a candidate that does not reduce the count.
+// It returns ErrNothingToCompact, leaving everything as it was, when the
+// strategy finds nothing to do.
+func (p *Preflight) Compact(ctx context.Context, req Request, opts ...CallOption) (*Result, error) {
+	cfg := callOptions(opts)
 	if p.strategy == nil {
 		return nil, fmt.Errorf("%w: compaction is off (no strategy)", ErrNothingToCompact)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if _, err := p.sync(req.Messages); err != nil {
+	res, _, err := p.begin(&req, cfg)
+	if err != nil {
 		return nil, err
 	}
-	p.syncOverhead(req.System, req.Tools)
-	budget := p.budget(&req, cfg.settings)
-	res := &Result{Budget: budget, Counter: p.counter.Name(), Exact: p.counter.Exact()}
-	tokens := p.tokens()
-	res.TokensBefore = tokens
-	tokens, err := p.attempt(ctx, &req, budget, res, tokens, cfg.emergency, true, cfg.instructions)
+	tokens, err := p.attempt(ctx, &req, res.Budget, res, res.TokensBefore,
+		pass{emergency: cfg.emergency, manual: true, instructions: cfg.instructions})
 	if err != nil {
 		return nil, err
 	}
@@ -340,13 +345,53 @@ func (p *Preflight) Compact(ctx context.Context, req Request, opts ...CallOption
 	return p.finish(res, &req, tokens), nil
 }
 
+// pass says what kind of compaction an attempt is.
+type pass struct {
+	// emergency asks for recent retention zero, the second attempt of an
+	// automatic compaction or a manual one that asks for it.
+	emergency bool
+	// manual is a compaction the user asked for: it may keep a candidate
+	// that does not reduce the count.
+	manual       bool
+	instructions string
+}
+
 // attempt runs the strategy once and adopts its candidate when it is valid
 // and (unless manual) strictly smaller. It returns the estimate afterwards.
 // Only cancellation is returned as an error: a failed or refused candidate
 // leaves the state as it was and is noted in res.Rejected.
-func (p *Preflight) attempt(ctx context.Context, req *Request, budget Budget, res *Result, tokens int,
-	emergency, manual bool, instructions string) (int, error) {
-	cc := &CompactionContext{
+func (p *Preflight) attempt(ctx context.Context, req *Request, budget Budget, res *Result, tokens int, ps pass) (int, error) {
+	cc := p.compactionContext(req, budget, tokens, ps)
+	start := time.Now()
+	cand, err := p.strategy.Compact(ctx, cc)
+	if cerr := ctx.Err(); cerr != nil {
+		return tokens, cerr
+	}
+	var v validator
+	if err == nil {
+		v, err = p.vet(cand)
+	}
+	var after int
+	if err == nil {
+		after = cc.Count(cand.Rendering)
+		if !ps.manual && after >= tokens {
+			err = fmt.Errorf("%w (%d → %d tokens)", errNoReduction, tokens, after)
+		}
+	}
+	if err != nil {
+		p.refuse(res, err, ps)
+		return tokens, nil
+	}
+	rec := p.record(cc, cand, tokens, after, ps)
+	rec.Duration = time.Since(start)
+	p.adopt(cand.Rendering, v)
+	res.Records = append(res.Records, rec)
+	return after, nil
+}
+
+// compactionContext is what the strategy sees in one attempt.
+func (p *Preflight) compactionContext(req *Request, budget Budget, tokens int, ps pass) *CompactionContext {
+	return &CompactionContext{
 		History:      p.st.history,
 		Current:      p.st.rendering[:len(p.st.rendering):len(p.st.rendering)],
 		System:       req.System,
@@ -354,9 +399,9 @@ func (p *Preflight) attempt(ctx context.Context, req *Request, budget Budget, re
 		Tokens:       tokens,
 		Budget:       budget,
 		Model:        req.Model,
-		Emergency:    emergency,
-		Manual:       manual,
-		Instructions: instructions,
+		Emergency:    ps.emergency,
+		Manual:       ps.manual,
+		Instructions: ps.instructions,
 		Counter:      p.counter,
 		Checkpoint:   fmt.Sprintf("c%d", p.st.checkpoints+1),
 		Summarizer:   p.opts.Summarizer,
@@ -364,77 +409,89 @@ func (p *Preflight) attempt(ctx context.Context, req *Request, budget Budget, re
 		overhead:     p.st.overhead,
 		hist:         p.st.counts,
 	}
-	name := strategyName(p.strategy)
-	start := time.Now()
-	cand, err := p.strategy.Compact(ctx, cc)
-	if cerr := ctx.Err(); cerr != nil {
-		return tokens, cerr
-	}
-	reject := func(err error) (int, error) {
-		err = &StrategyError{Strategy: name, Err: err}
-		res.Rejected = append(res.Rejected, err)
-		switch {
-		case errors.Is(err, ErrNothingToCompact):
-		case errors.Is(err, errNoReduction):
-			p.log.Info("condense: compaction candidate refused", "strategy", name, "emergency", emergency, "err", err)
-		default:
-			p.log.Warn("condense: compaction candidate refused", "strategy", name, "emergency", emergency, "err", err)
-		}
-		return tokens, nil
-	}
-	switch {
-	case errors.Is(err, ErrNothingToCompact):
-		return reject(err)
-	case err != nil:
-		return reject(err)
-	case cand == nil || cand.Rendering.Equal(p.st.rendering):
-		return reject(ErrNothingToCompact)
+}
+
+// vet checks a strategy's candidate before it is counted: it must change
+// the rendering, refer only to log messages that exist, and keep every
+// tool call with its results. It returns the candidate's validation state.
+func (p *Preflight) vet(cand *Candidate) (validator, error) {
+	if cand == nil || cand.Rendering.Equal(p.st.rendering) {
+		return validator{}, ErrNothingToCompact
 	}
 	for i := range cand.Rendering {
 		if ix := cand.Rendering[i].Index; ix >= len(p.st.history) {
-			return reject(fmt.Errorf("%w: item %d refers to log index %d beyond the history", ErrInvalidHistory, i, ix))
+			return validator{}, fmt.Errorf("%w: item %d refers to log index %d beyond the history", ErrInvalidHistory, i, ix)
 		}
 	}
+	v, err := validateRendering(cand.Rendering)
+	if err != nil {
+		return v, fmt.Errorf("candidate breaks turn safety: %w", err)
+	}
+	return v, nil
+}
+
+// validateRendering runs the turn-safety checks over r's messages and
+// returns the validation state after them.
+func validateRendering(r Rendering) (validator, error) {
 	var v validator
-	for i := range cand.Rendering {
-		if err := v.add(i, &cand.Rendering[i].Message); err != nil {
-			return reject(fmt.Errorf("candidate breaks turn safety: %w", err))
+	for i := range r {
+		if err := v.add(i, &r[i].Message); err != nil {
+			return v, err
 		}
 	}
-	after := cc.Count(cand.Rendering)
-	if !manual && after >= tokens {
-		return reject(fmt.Errorf("%w (%d → %d tokens)", errNoReduction, tokens, after))
+	return v, nil
+}
+
+// refuse notes a candidate the preflight did not adopt, and logs why
+// unless the strategy merely found nothing to do.
+func (p *Preflight) refuse(res *Result, err error, ps pass) {
+	name := strategyName(p.strategy)
+	err = &StrategyError{Strategy: name, Err: err}
+	res.Rejected = append(res.Rejected, err)
+	switch {
+	case errors.Is(err, ErrNothingToCompact):
+	case errors.Is(err, errNoReduction):
+		p.log.Info("condense: compaction candidate refused", "strategy", name, "emergency", ps.emergency, "err", err)
+	default:
+		p.log.Warn("condense: compaction candidate refused", "strategy", name, "emergency", ps.emergency, "err", err)
 	}
+}
+
+// record describes an adopted candidate and hands out its checkpoint id.
+func (p *Preflight) record(cc *CompactionContext, cand *Candidate, before, after int, ps pass) Record {
 	p.st.checkpoints++
 	rec := Record{
 		Checkpoint:     cc.Checkpoint,
-		Strategy:       name,
-		Emergency:      emergency,
-		Manual:         manual,
-		TokensBefore:   tokens,
+		Strategy:       strategyName(p.strategy),
+		Emergency:      ps.emergency,
+		Manual:         ps.manual,
+		TokensBefore:   before,
 		TokensAfter:    after,
 		MessagesBefore: len(p.st.rendering),
 		MessagesAfter:  len(cand.Rendering),
-		Window:         budget.Window,
+		Window:         cc.Budget.Window,
 		LedgerItems:    cand.LedgerItems,
 		Demoted:        cand.Demoted,
 		Steps:          cand.Steps,
 		Summary:        cand.Summary,
 		Usage:          cand.Usage,
 		Trim:           cand.Trim,
-		Duration:       time.Since(start),
 	}
 	if cand.Gate != nil {
 		rec.Gate = *cand.Gate
 	}
-	p.setRendering(cand.Rendering)
+	return rec
+}
+
+// adopt makes r, a vetted candidate, the current rendering; v is its
+// validation state.
+func (p *Preflight) adopt(r Rendering, v validator) {
+	p.setRendering(r)
 	p.st.val = v
 	p.st.valDirty = false
 	p.st.compacted = true
 	p.st.compactedUpTo = len(p.st.history)
 	p.st.turnsSinceEdit = 0
-	res.Records = append(res.Records, rec)
-	return after, nil
 }
 
 func (p *Preflight) finish(res *Result, req *Request, tokens int) *Result {
@@ -443,7 +500,7 @@ func (p *Preflight) finish(res *Result, req *Request, tokens int) *Result {
 	// The note goes last, so never after calls still waiting for results
 	// (I1).
 	if p.opts.BudgetNote && res.Budget.Known() && len(p.st.val.open) == 0 {
-		note := Item{Index: -1, Edit: EditNote, Message: Message{Role: RoleUser, Parts: []Part{Text(BudgetNoteText(tokens, res.Budget))}}}
+		note := Item{Index: -1, Edit: EditNote, Message: Message{Role: RoleUser, Parts: []Part{Text(budgetNoteText(tokens, res.Budget))}}}
 		tokens += corrected(p.counter, p.counter.CountMessage(&note.Message))
 		out = append(out, note.Message)
 		r = append(r, note)
@@ -461,16 +518,16 @@ func (p *Preflight) finish(res *Result, req *Request, tokens int) *Result {
 	return res
 }
 
-// BudgetNoteText is the agent-visible budget note: how full the context is
+// budgetNoteText is the agent-visible budget note: how full the context is
 // and when compaction will happen.
-func BudgetNoteText(tokens int, b Budget) string {
+func budgetNoteText(tokens int, b Budget) string {
 	limit := b.InputLimit()
 	pct := 0
 	if limit > 0 {
 		pct = tokens * 100 / limit
 	}
 	return fmt.Sprintf("[condense: context %d%% full (%s of %s input tokens); older context is compacted above %s tokens]",
-		pct, Thousands(tokens), Thousands(limit), Thousands(b.Threshold()))
+		pct, humanize.Comma(int64(tokens)), humanize.Comma(int64(limit)), humanize.Comma(int64(b.Threshold())))
 }
 
 func (p *Preflight) budget(req *Request, call Settings) Budget {
@@ -588,7 +645,7 @@ func (p *Preflight) appendHistory(msgs []Message) {
 		n := max(1, p.counter.CountMessage(&m))
 		p.st.history = append(p.st.history, m)
 		p.st.fps = append(p.st.fps, fp)
-		p.st.chain = append(p.st.chain, Chain(prev, fp))
+		p.st.chain = append(p.st.chain, chain(prev, fp))
 		p.st.counts = append(p.st.counts, n)
 		p.st.rendering = append(p.st.rendering, Item{Index: idx, Message: m, tokens: n})
 		p.st.out = append(p.st.out, m)
@@ -606,7 +663,7 @@ func (p *Preflight) divergence(msgs []Message) int {
 	if p.opts.VerifyPrefix {
 		var h uint64
 		for i := 0; i < min(k, len(msgs)); i++ {
-			h = Chain(h, Fingerprint(&msgs[i]))
+			h = chain(h, Fingerprint(&msgs[i]))
 			if h != p.st.chain[i] {
 				return i
 			}
@@ -661,11 +718,15 @@ func (p *Preflight) truncate(d int) {
 // errNoReduction: an automatic candidate that is not strictly smaller (B2).
 var errNoReduction = errors.New("candidate does not reduce the request")
 
-var warned sync.Map
-
-func warnUnknownModel(log *slog.Logger, model string) {
-	if _, dup := warned.LoadOrStore(model, true); dup {
+// warnUnknownModel warns once per preflight and model that a request is
+// sent without a window guard.
+func (p *Preflight) warnUnknownModel(model string) {
+	if p.warned == nil {
+		p.warned = map[string]bool{}
+	}
+	if p.warned[model] {
 		return
 	}
-	log.Warn("condense: unknown model and no window set: requests are sent without a window guard; set a Window", "model", model)
+	p.warned[model] = true
+	p.log.Warn("condense: unknown model and no window set: requests are sent without a window guard; set a Window", "model", model)
 }

@@ -403,14 +403,14 @@ func TestRestoreKeepsValidationState(t *testing.T) {
 	hist := s.msgs
 	running := hist[:len(hist)-1] // the newest call is still running
 	pf := condense.NewPreflight(&byteCounter{}, nil, opts(100_000))
-	if err := pf.Restore(running, condense.Verbatim(running)); err != nil {
+	if err := pf.Restore(running, condense.Verbatim(running), 0); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := pf.Prepare(context.Background(), condense.Request{Messages: hist}); err != nil {
 		t.Fatalf("the running call's result after Restore: %v", err)
 	}
 	pf2 := condense.NewPreflight(&byteCounter{}, nil, opts(100_000))
-	if err := pf2.Restore(hist, condense.Verbatim(hist)); err != nil {
+	if err := pf2.Restore(hist, condense.Verbatim(hist), 0); err != nil {
 		t.Fatal(err)
 	}
 	dup := append(append([]condense.Message(nil), hist...), hist[1], hist[2])
@@ -430,7 +430,7 @@ func TestRestoreRejectsBadRenderings(t *testing.T) {
 		{{Index: 0, Message: condense.UserText("not the task")}},
 	}
 	for i, r := range bad {
-		if err := pf.Restore(s.msgs, r); !errors.Is(err, condense.ErrInvalidHistory) {
+		if err := pf.Restore(s.msgs, r, 0); !errors.Is(err, condense.ErrInvalidHistory) {
 			t.Errorf("rendering %d: err = %v", i, err)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/dustin/go-humanize"
 )
 
 // Edit says how a rendered item differs from the log message it stands for.
@@ -220,7 +222,7 @@ func ParseRecallRef(ref string) (index int, digest string, err error) {
 func MaskPlaceholder(tokens int, ref string, kept []string) string {
 	var b strings.Builder
 	b.WriteString("[condense: tool output masked (")
-	b.WriteString(Thousands(tokens))
+	b.WriteString(humanize.Comma(int64(tokens)))
 	b.WriteString(" tokens) · recall ")
 	b.WriteString(ref)
 	if len(kept) > 0 {
@@ -228,29 +230,5 @@ func MaskPlaceholder(tokens int, ref string, kept []string) string {
 		b.WriteString(strings.Join(kept, "; "))
 	}
 	b.WriteByte(']')
-	return b.String()
-}
-
-// Thousands formats n with comma thousands separators: 5210 → "5,210".
-func Thousands(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	pre := len(s) % 3
-	if pre > 0 {
-		b.WriteString(s[:pre])
-	}
-	for i := pre; i < len(s); i += 3 {
-		if b.Len() > 0 && !(neg && b.Len() == 1) {
-			b.WriteByte(',')
-		}
-		b.WriteString(s[i : i+3])
-	}
 	return b.String()
 }

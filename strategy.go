@@ -2,7 +2,6 @@ package condense
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -115,7 +114,7 @@ type CompactionContext struct {
 	// the extractive summarizer (summarize.Extractive). A custom strategy
 	// that needs a summary calls it the same way.
 	Summarizer Summarizer
-	Logger    *slog.Logger
+	Logger     *slog.Logger
 
 	overhead int
 	hist     []int // cached counts of verbatim log messages (0 = unknown)
@@ -256,9 +255,6 @@ func MapBack(cur Rendering, msgs []Message) Rendering {
 	}
 	return out
 }
-
-// errLeave is returned internally for "the strategy left it".
-var errLeave = errors.New("strategy left the rendering as it was")
 
 func strategyName(s Strategy) string {
 	if s == nil {

@@ -88,20 +88,6 @@ type validator struct {
 	n        int
 }
 
-func (v *validator) clone() validator {
-	c := *v
-	c.calls = make(map[string]struct{}, len(v.calls))
-	for k := range v.calls {
-		c.calls[k] = struct{}{}
-	}
-	c.results = make(map[string]struct{}, len(v.results))
-	for k := range v.results {
-		c.results[k] = struct{}{}
-	}
-	c.open = append([]string(nil), v.open...)
-	return c
-}
-
 func (v *validator) add(i int, m *Message) error {
 	if v.calls == nil {
 		v.calls = map[string]struct{}{}

@@ -165,13 +165,6 @@ func (a *Agent) Run(ctx context.Context, req condense.Request, opts ...RunOption
 	return r.loop(ctx)
 }
 
-func (a *Agent) logger() *slog.Logger {
-	if a.Logger != nil {
-		return a.Logger
-	}
-	return slog.Default()
-}
-
 func (a *Agent) prices() tokens.Prices {
 	if a.Prices != nil {
 		return a.Prices

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"regexp"
 	"strconv"
 	"strings"
@@ -553,28 +552,9 @@ func (r *run) execute(ctx context.Context, call condense.Part) (string, bool) {
 }
 
 // Fingerprint identifies a request's system text, tools and messages as a
-// 16-digit hex string (condense.Fingerprint and condense.Chain over the
-// messages). The model name and budget are left out.
-func Fingerprint(req condense.Request) string {
-	h := fnv.New64a()
-	writeStr := func(s string) {
-		var n [8]byte
-		binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
-		h.Write(n[:])
-		h.Write([]byte(s))
-	}
-	writeStr(req.System)
-	for _, t := range req.Tools {
-		writeStr(t.Name)
-		writeStr(t.Description)
-		writeStr(string(t.InputSchema))
-	}
-	acc := h.Sum64()
-	for i := range req.Messages {
-		acc = condense.Chain(acc, condense.Fingerprint(&req.Messages[i]))
-	}
-	return hexOf(acc)
-}
+// 16-digit hex string (condense.Request.Fingerprint). The model name and
+// budget are left out.
+func Fingerprint(req condense.Request) string { return hexOf(req.Fingerprint()) }
 
 func toolFingerprint(name string, input []byte) string {
 	m := condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{condense.ToolCall("", name, input)}}

@@ -168,9 +168,8 @@ func (s *Session) restore(ctx context.Context) error {
 		}
 	}
 	s.pf = s.newPreflight()
-	s.pf.SetCheckpointCount(s.maxCP)
 	if len(s.cps) == 0 {
-		return nil
+		return s.pf.Restore(nil, nil, s.maxCP)
 	}
 	if err := s.checkBoundaries(ctx, s.cps); err != nil {
 		return err
@@ -233,9 +232,8 @@ func (s *Session) restoreOverlay(ctx context.Context, k int) error {
 		r = append(r, condense.Item{Index: i, Message: s.hist[i]})
 	}
 	pf := s.newPreflight()
-	pf.SetCheckpointCount(s.maxCP)
 	if k > 0 || n > 0 {
-		if err := pf.Restore(s.hist[:n:n], r); err != nil {
+		if err := pf.Restore(s.hist[:n:n], r, s.maxCP); err != nil {
 			if cp != nil {
 				return &CheckpointError{ID: cp.ID, Reason: "rendering does not validate", Err: err}
 			}
@@ -694,8 +692,7 @@ func (s *Session) SetStrategy(ctx context.Context, st condense.Strategy) error {
 	old := s.strat
 	s.strat = st
 	pf := s.newPreflight()
-	pf.SetCheckpointCount(s.maxCP)
-	if err := restoreSeen(pf, s.hist[:len(s.hist):len(s.hist)], s.pf.Rendering()); err != nil {
+	if err := restoreSeen(pf, s.hist[:len(s.hist):len(s.hist)], s.pf.Rendering(), s.maxCP); err != nil {
 		s.strat = old
 		return err
 	}
@@ -707,15 +704,15 @@ func (s *Session) SetStrategy(ctx context.Context, st condense.Strategy) error {
 // r renders the messages up to its highest log index (the newest message
 // is always rendered, DESIGN I4); later messages are left for the next
 // call to add verbatim.
-func restoreSeen(pf *condense.Preflight, hist []condense.Message, r condense.Rendering) error {
+func restoreSeen(pf *condense.Preflight, hist []condense.Message, r condense.Rendering, lastCheckpoint int) error {
 	seen := 0
 	for i := range r {
 		seen = max(seen, r[i].Index+1, r[i].Covers.End)
 	}
 	if seen == 0 {
-		return nil
+		return pf.Restore(nil, nil, lastCheckpoint)
 	}
-	return pf.Restore(hist[:seen:seen], r.Clone())
+	return pf.Restore(hist[:seen:seen], r.Clone(), lastCheckpoint)
 }
 
 // CompactionAvailable reports whether a manual compaction could do
@@ -738,9 +735,8 @@ func (s *Session) CompactionAvailable(ctx context.Context) (bool, error) {
 	po.Logger = slog.New(slog.DiscardHandler)
 	po.Summarizer = drySummarizer{}
 	dry := condense.NewPreflight(s.counter, s.strat, &po)
-	dry.SetCheckpointCount(s.maxCP)
 	hist := s.hist[:len(s.hist):len(s.hist)]
-	if err := restoreSeen(dry, hist, s.pf.Rendering()); err != nil {
+	if err := restoreSeen(dry, hist, s.pf.Rendering(), s.maxCP); err != nil {
 		return false, err
 	}
 	req := s.template

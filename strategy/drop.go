@@ -7,6 +7,7 @@ import (
 
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/ledger"
+	"github.com/dustin/go-humanize"
 )
 
 // DefaultKeepRecent is how many recent messages DropOldest keeps.
@@ -154,7 +155,7 @@ func freshItems(k *keeper, its []ledger.Item) []ledger.Item {
 func DropMarker(msgs, tokens int, covers condense.Span, kept []string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[condense: %s messages dropped (%s tokens) · recall covers %d-%d",
-		condense.Thousands(msgs), condense.Thousands(tokens), covers.Start, covers.End-1)
+		humanize.Comma(int64(msgs)), humanize.Comma(int64(tokens)), covers.Start, covers.End-1)
 	if len(kept) > 0 {
 		b.WriteString(" · kept: ")
 		b.WriteString(strings.Join(kept, "; "))

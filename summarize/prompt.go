@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/condense-dev/condense"
+	"github.com/dustin/go-humanize"
 )
 
 // SystemPrompt is the system text of every model summary request.
@@ -205,7 +206,7 @@ func Truncate(s string, max int) string {
 		start++
 	}
 	cut := start - head
-	return s[:head] + fmt.Sprintf("\n[… %s bytes truncated by condense …]\n", condense.Thousands(cut)) + s[start:]
+	return s[:head] + fmt.Sprintf("\n[… %s bytes truncated by condense …]\n", humanize.Comma(int64(cut))) + s[start:]
 }
 
 func isBoundary(s string, i int) bool {

@@ -186,10 +186,8 @@ func (l *loaded) preflight(s condense.Strategy, sum condense.Summarizer, log *sl
 		for i := cp.FirstKept; i < len(msgs); i++ {
 			r = append(r, condense.Item{Index: i, Message: msgs[i]})
 		}
-		if err := pf.Restore(msgs, r); err != nil {
+		if err := pf.Restore(msgs, r, 1); err != nil {
 			log.Warn("the transcript's own compaction cannot be restored; rendering the whole history", "source", cp.Source, "err", err)
-		} else {
-			pf.SetCheckpointCount(1)
 		}
 	}
 	return pf

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/condense-dev/condense"
+	"github.com/dustin/go-humanize"
 )
 
 func init() {
@@ -81,19 +82,19 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		exact = "exact"
 	}
 	fmt.Fprintf(stdout, "%s: %s, %d messages, %s tokens (%s, %s)\n", rep.File, rep.Format, rep.Messages,
-		condense.Thousands(rep.Total), rep.Counter.Name, exact)
+		humanize.Comma(int64(rep.Total)), rep.Counter.Name, exact)
 	if rep.Window > 0 {
-		fmt.Fprintf(stdout, "%s's window is %s tokens: %d%% used\n", rep.Model, condense.Thousands(rep.Window), rep.Total*100/rep.Window)
+		fmt.Fprintf(stdout, "%s's window is %s tokens: %d%% used\n", rep.Model, humanize.Comma(int64(rep.Window)), rep.Total*100/rep.Window)
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "\tby role\ttokens\t")
 	for _, k := range sortedKeys(rep.ByRole) {
-		fmt.Fprintf(tw, "\t%s\t%s\t\n", k, condense.Thousands(rep.ByRole[k]))
+		fmt.Fprintf(tw, "\t%s\t%s\t\n", k, humanize.Comma(int64(rep.ByRole[k])))
 	}
-	fmt.Fprintf(tw, "\t%s\t%s\t\n", "(system, tools, framing)", condense.Thousands(rep.Overhead))
+	fmt.Fprintf(tw, "\t%s\t%s\t\n", "(system, tools, framing)", humanize.Comma(int64(rep.Overhead)))
 	fmt.Fprintln(tw, "\tby kind\ttokens\t")
 	for _, k := range sortedKeys(rep.ByKind) {
-		fmt.Fprintf(tw, "\t%s\t%s\t\n", k, condense.Thousands(rep.ByKind[k]))
+		fmt.Fprintf(tw, "\t%s\t%s\t\n", k, humanize.Comma(int64(rep.ByKind[k])))
 	}
 	return tw.Flush()
 }

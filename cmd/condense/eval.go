@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/dustin/go-humanize"
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
@@ -157,13 +158,13 @@ func printEval(w io.Writer, out *EvalOutput, probes bool) error {
 			exact = "exact"
 		}
 		fmt.Fprintf(w, "%s: %s, %d messages, %d steps, %s tokens (%s, %s)\n", rep.File, rep.Format, rep.Messages, rep.Steps,
-			condense.Thousands(rep.Tokens), rep.Counter, exact)
+			humanize.Comma(int64(rep.Tokens)), rep.Counter, exact)
 		model := rep.Model
 		if model == "" {
 			model = "(unnamed)"
 		}
-		fmt.Fprintf(w, "model %s: window %s, input limit %s, threshold %s", model, condense.Thousands(rep.Window),
-			condense.Thousands(rep.InputLimit), condense.Thousands(rep.Threshold))
+		fmt.Fprintf(w, "model %s: window %s, input limit %s, threshold %s", model, humanize.Comma(int64(rep.Window)),
+			humanize.Comma(int64(rep.InputLimit)), humanize.Comma(int64(rep.Threshold)))
 		if rep.Price != nil {
 			fmt.Fprintf(w, "; $%g in, $%g cache read, $%g cache write, $%g out per million tokens",
 				rep.Price.Input, rep.Price.CacheRead, rep.Price.CacheWriteOrInput(), rep.Price.Output)
@@ -225,7 +226,7 @@ func printPolicies(w io.Writer, ps []eval.PolicyReport, probes, priced bool) err
 		if !p.Validity.Valid() {
 			valid = fmt.Sprintf("%d bad", p.Validity.Invalid)
 		}
-		row := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s", p.Name, condense.Thousands(p.Final.Tokens), pct(p.Final.Compression),
+		row := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s", p.Name, humanize.Comma(int64(p.Final.Tokens)), pct(p.Final.Compression),
 			yesNo(p.Final.Fits), valid, rate(p.Retention.Total))
 		for _, c := range eval.Categories {
 			row += "\t" + rate(p.Retention.ByCategory[string(c)])
@@ -253,8 +254,8 @@ func printPolicies(w io.Writer, ps []eval.PolicyReport, probes, priced bool) err
 			cost = fmt.Sprintf("$%.2f", r.CostUSD)
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t\n", p.Name, r.Sent, r.Overflows,
-			condense.Thousands(int(r.InputTokens)), condense.Thousands(int(r.CachedTokens)), condense.Thousands(int(r.OutputTokens)),
-			condense.Thousands(r.PeakTokens), r.Compactions, r.SummarizerCalls, cost)
+			humanize.Comma(int64(int(r.InputTokens))), humanize.Comma(int64(int(r.CachedTokens))), humanize.Comma(int64(int(r.OutputTokens))),
+			humanize.Comma(int64(r.PeakTokens)), r.Compactions, r.SummarizerCalls, cost)
 	}
 	return tw.Flush()
 }

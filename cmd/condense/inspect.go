@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/condense-dev/condense"
+	"github.com/dustin/go-humanize"
 )
 
 func init() {
@@ -334,14 +335,14 @@ func printInspect(w io.Writer, rep *InspectReport) error {
 		exact = "exact"
 	}
 	fmt.Fprintf(w, "%s: %s, %d messages, %s tokens (%s, %s)\n", rep.File, rep.Format, rep.Messages,
-		condense.Thousands(rep.Tokens), rep.Counter.Name, exact)
+		humanize.Comma(int64(rep.Tokens)), rep.Counter.Name, exact)
 	fmt.Fprintf(w, "model %s: window %s, input limit %s, compaction threshold %s\n", rep.Model,
-		condense.Thousands(rep.Window), condense.Thousands(rep.InputLimit), condense.Thousands(rep.Threshold))
+		humanize.Comma(int64(rep.Window)), humanize.Comma(int64(rep.InputLimit)), humanize.Comma(int64(rep.Threshold)))
 	if rep.Checkpoint != nil {
 		fmt.Fprintf(w, "the transcript holds a compaction (%s); messages from %d on were kept\n", rep.Checkpoint.Source, rep.Checkpoint.FirstKept)
 	}
 
-	fmt.Fprintf(w, "\nTurns (system, tools and framing: %s tokens)\n", condense.Thousands(rep.Overhead))
+	fmt.Fprintf(w, "\nTurns (system, tools and framing: %s tokens)\n", humanize.Comma(int64(rep.Overhead)))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "turn\tmessages\tsteps\ttokens\tcumulative\t\t")
 	for _, t := range rep.Turns {
@@ -353,7 +354,7 @@ func printInspect(w io.Writer, rep *InspectReport) error {
 			mark = "over the threshold"
 		}
 		fmt.Fprintf(tw, "%d\t%d-%d\t%d\t%s\t%s\t\t%s\n", t.Turn, t.Start, t.End-1, t.Steps,
-			condense.Thousands(t.Tokens), condense.Thousands(t.Cumulative), mark)
+			humanize.Comma(int64(t.Tokens)), humanize.Comma(int64(t.Cumulative)), mark)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -363,7 +364,7 @@ func printInspect(w io.Writer, rep *InspectReport) error {
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "index\trole\tkind\ttokens\tpreview")
 	for _, m := range rep.Largest {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", m.Index, m.Role, m.Kind, condense.Thousands(m.Tokens), m.Preview)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", m.Index, m.Role, m.Kind, humanize.Comma(int64(m.Tokens)), m.Preview)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -372,14 +373,14 @@ func printInspect(w io.Writer, rep *InspectReport) error {
 	fmt.Fprintf(w, "\nOverflow\n")
 	if c := rep.FirstOverThreshold; c != nil {
 		fmt.Fprintf(w, "  passes the threshold at message %d (turn %d): %s > %s tokens\n", c.Index, c.Turn,
-			condense.Thousands(c.Tokens), condense.Thousands(c.Limit))
+			humanize.Comma(int64(c.Tokens)), humanize.Comma(int64(c.Limit)))
 	}
 	if c := rep.Overflow; c != nil {
 		fmt.Fprintf(w, "  first overflows the window at message %d (turn %d): %s > input limit %s\n", c.Index, c.Turn,
-			condense.Thousands(c.Tokens), condense.Thousands(c.Limit))
+			humanize.Comma(int64(c.Tokens)), humanize.Comma(int64(c.Limit)))
 	} else {
-		fmt.Fprintf(w, "  never overflows: %s of %s input tokens (%d%%)\n", condense.Thousands(rep.Tokens),
-			condense.Thousands(rep.InputLimit), rep.Tokens*100/max(1, rep.InputLimit))
+		fmt.Fprintf(w, "  never overflows: %s of %s input tokens (%d%%)\n", humanize.Comma(int64(rep.Tokens)),
+			humanize.Comma(int64(rep.InputLimit)), rep.Tokens*100/max(1, rep.InputLimit))
 	}
 
 	fmt.Fprintf(w, "\nStrategies (each run once on the whole transcript)\n")
@@ -395,15 +396,15 @@ func printInspect(w io.Writer, rep *InspectReport) error {
 			if s.UnderThreshold {
 				note += " (under the threshold"
 				if m := s.Manual; m != nil {
-					note += fmt.Sprintf("; manually %s → %s tokens, %d → %d messages", condense.Thousands(s.TokensBefore),
-						condense.Thousands(m.TokensAfter), s.MessagesBefore, m.MessagesAfter)
+					note += fmt.Sprintf("; manually %s → %s tokens, %d → %d messages", humanize.Comma(int64(s.TokensBefore)),
+						humanize.Comma(int64(m.TokensAfter)), s.MessagesBefore, m.MessagesAfter)
 				}
 				note += ")"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t\n", s.Name, note, condense.Thousands(s.TokensBefore), s.MessagesBefore)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t\n", s.Name, note, humanize.Comma(int64(s.TokensBefore)), s.MessagesBefore)
 		default:
 			fmt.Fprintf(tw, "%s\t%s\t%s → %s\t%d → %d\t%s\n", s.Name, s.Outcome,
-				condense.Thousands(s.TokensBefore), condense.Thousands(s.TokensAfter), s.MessagesBefore, s.MessagesAfter, s.Steps)
+				humanize.Comma(int64(s.TokensBefore)), humanize.Comma(int64(s.TokensAfter)), s.MessagesBefore, s.MessagesAfter, s.Steps)
 		}
 	}
 	return tw.Flush()

@@ -820,7 +820,7 @@ func checkLog(hist []condense.Message, cps []store.Checkpoint, undos []store.Und
 		return fmt.Errorf("rendering: %w", err)
 	}
 	pf := condense.NewPreflight(byteCounter{}, nil, &condense.Options{Logger: slog.New(slog.DiscardHandler)})
-	if err := pf.Restore(hist, r); err != nil {
+	if err := pf.Restore(hist, r, 0); err != nil {
 		return fmt.Errorf("restore the rendering: %w", err)
 	}
 	return nil
