@@ -634,14 +634,14 @@ func (c *crashTally) read(rd io.Reader, s *sessionTally, target int, onWrite boo
 // kills the helper with SIGKILL after a random number of acknowledgements
 // (1 to 40), or, one run in three, right after it announces the write that
 // follows them, so the kill lands on the write in flight (one of those runs
-// in five: on the open, which recovers from the previous kill). It does that kills times, runsPerSession runs in a row on
-// one session, each helper reopening what the last one left. Each open must
-// show exactly the acknowledged writes, plus the one in flight only if it
-// landed whole. Finally it reopens every session and checks that every
-// acknowledged message is stored exactly once, every acknowledged
-// checkpoint and undo marker is saved, every checkpoint's overlay renders a
-// history that validates, and the session's current rendering validates
-// and restores.
+// in five: on the open, which recovers from the previous kill). It kills
+// kills times, runsPerSession runs in a row on one session, each helper
+// reopening what the last one left. Each open must show exactly the
+// acknowledged writes, plus the one in flight only if it landed whole.
+// Finally it reopens every session and checks that every acknowledged
+// message is stored exactly once, every acknowledged checkpoint and undo
+// marker is saved, every checkpoint's overlay renders a history that
+// validates, and the session's current rendering validates and restores.
 //
 // Kill points are chosen from a seed the test logs; EnvCrashSeed repeats
 // them. Nothing depends on timing.
@@ -676,17 +676,17 @@ func Crash(t *testing.T, open Opener, kills int) {
 			t.Fatalf("run %d (seed %d): %v", run, seed, err)
 		}
 	}
-	for _, s := range c.sessions {
-		if err := c.verify(open, dir, s); err != nil {
-			t.Fatalf("after %d kills (seed %d): %v", kills, seed, err)
-		}
-	}
 	t.Logf("%d kills in %v over %d sessions: %d acknowledged messages, %d checkpoints, %d undos; "+
 		"%d kills on a write announcement, %d on an open; %d writes in flight at a kill landed, %d were lost",
 		kills, time.Since(start).Round(time.Millisecond), len(c.sessions), c.msgs, c.cps, c.undos,
 		c.onWrite, c.onOpen, c.landed, c.lost)
 	if c.msgs == 0 || c.cps == 0 || c.undos == 0 {
 		t.Fatalf("the helpers acknowledged %d messages, %d checkpoints and %d undos: nothing was tested", c.msgs, c.cps, c.undos)
+	}
+	for _, s := range c.sessions {
+		if err := c.verify(open, dir, s); err != nil {
+			t.Fatalf("after %d kills (seed %d): %v", kills, seed, err)
+		}
 	}
 }
 
