@@ -101,21 +101,34 @@ func replaceResults(cc *condense.CompactionContext, targets []target, budget int
 	if len(targets) == 0 {
 		return nil, condense.ErrNothingToCompact
 	}
+	work := pendingReplacements(cc, targets)
+	texts, nKept, nDemoted := placeLedger(cc, work, budget, verb)
+	out, ok := applyPlaceholders(cc.Current, work, texts, edit)
+	if !ok {
+		return nil, condense.ErrNothingToCompact
+	}
+	return &condense.Candidate{Rendering: out, LedgerItems: nKept, Demoted: nDemoted}, nil
+}
+
+// pending is one tool result to replace, with what its placeholder says.
+type pending struct {
+	target
+	tokens int
+	ref    string
+	items  []ledger.Item
+	skip   bool // the placeholder would not be smaller than the result
+}
+
+// pendingReplacements returns the targets worth a placeholder, with their
+// size, recall reference and ledger items. Those come from the original log
+// message, so they do not depend on earlier edits.
+func pendingReplacements(cc *condense.CompactionContext, targets []target) []pending {
 	cur := cc.Current
 	calls := callsByID(cur)
 	hist := cc.History
-	type pending struct {
-		target
-		tokens int
-		ref    string
-		items  []ledger.Item
-		skip   bool
-	}
 	var work []pending
 	for _, t := range targets {
 		it := &cur[t.item]
-		// Recall references and ledger items come from the original log
-		// message, so they do not depend on earlier edits.
 		orig := &it.Message.Parts[t.part]
 		if it.Index < len(hist) && t.part < len(hist[it.Index].Parts) {
 			if hp := &hist[it.Index].Parts[t.part]; hp.Type == condense.PartToolResult && hp.CallID == orig.CallID {
@@ -129,12 +142,15 @@ func replaceResults(cc *condense.CompactionContext, targets []target, budget int
 		work = append(work, pending{target: t, tokens: n, ref: condense.RecallRef(it.Index, orig),
 			items: resultItems(calls[orig.CallID], orig, it.Index)})
 	}
-	// Place the items (deduplicated, within the budget) in the placeholders;
-	// a placeholder that would not be smaller than its result is skipped and
-	// the items placed again without it, so no item is left only in a
-	// result that stays.
-	var texts []string
-	var nKept, nDemoted int
+	return work
+}
+
+// placeLedger places the items of the pending results (deduplicated, within
+// the budget) in their placeholders and returns the placeholders' texts and
+// how many items were kept and demoted. A placeholder that would not be
+// smaller than its result is skipped and the items placed again without
+// it, so no item is left only in a result that stays.
+func placeLedger(cc *condense.CompactionContext, work []pending, budget int, verb string) (texts []string, nKept, nDemoted int) {
 	for round := 0; ; round++ {
 		kp := newKeeper(cc, budget)
 		groups := make([]int, len(work))
@@ -159,9 +175,15 @@ func replaceResults(cc *condense.CompactionContext, targets []target, budget int
 			}
 		}
 		if !changed || round == 3 {
-			break
+			return texts, nKept, nDemoted
 		}
 	}
+}
+
+// applyPlaceholders returns a copy of cur with the placeholders in place of
+// their results, the items touched marked with edit. ok is false when no
+// result was replaced.
+func applyPlaceholders(cur condense.Rendering, work []pending, texts []string, edit condense.Edit) (condense.Rendering, bool) {
 	out := cur.Clone()
 	touched := map[int]bool{}
 	for i, w := range work {
@@ -177,13 +199,13 @@ func replaceResults(cc *condense.CompactionContext, targets []target, budget int
 		p.Content = []condense.Part{condense.Text(texts[i])}
 	}
 	if len(touched) == 0 {
-		return nil, condense.ErrNothingToCompact
+		return nil, false
 	}
 	for i := range touched {
 		old := out[i]
 		out[i] = condense.Item{Index: old.Index, Message: old.Message, Edit: edit, Covers: old.Covers}
 	}
-	return &condense.Candidate{Rendering: out, LedgerItems: nKept, Demoted: nDemoted}, nil
+	return out, true
 }
 
 func placeholder(verb string, tokens int, ref string, kept []string) string {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/ledger"
-	"github.com/condense-dev/condense/summarize"
 )
 
 // Importance of a segment (DESIGN B11, seed 002).
@@ -84,68 +83,88 @@ type Segment struct {
 	Density float64
 }
 
-// Classify cuts cc.Current into segments and rates each (B11).
+// Classify cuts cc.Current into segments and rates each.
 func (s Segments) Classify(cc *condense.CompactionContext) []Segment {
-	cur := cc.Current
 	long := s.LongResult
 	if long <= 0 {
 		long = 1250
 	}
-	us := units(cur)
+	us := units(cc.Current)
 	segs := make([]Segment, len(us))
-	type callKey struct{ name, input string }
 	lastFail := map[callKey]int{} // call → segment of its latest failure
 	for n, u := range us {
-		sg := Segment{Start: u.start, End: u.end}
-		items := 0
-		errs, longOut := false, false
-		var keys []callKey
-		for i := u.start; i < u.end; i++ {
-			it := &cur[i]
-			sg.Tokens += cc.CountItem(it)
-			if it.Index >= 0 && it.Index < len(cc.History) {
-				items += len(ledger.ExtractMessage(&cc.History[it.Index], it.Index))
-			}
-			for k := range it.Message.Parts {
-				p := &it.Message.Parts[k]
-				switch p.Type {
-				case condense.PartToolCall:
-					keys = append(keys, callKey{p.Name, string(compactInput(p.Input))})
-				case condense.PartToolResult:
-					if p.IsError || resultHasError(p) {
-						errs = true
-					}
-					if cc.CountMessage(&condense.Message{Role: condense.RoleTool, Parts: []condense.Part{*p}}) > long {
-						longOut = true
-					}
-				}
-			}
-		}
-		if sg.Tokens > 0 {
-			sg.Density = float64(items) * 100 / float64(sg.Tokens)
-		}
+		sg, m := measureSegment(cc, u, long)
 		switch {
 		case u.protected:
 			sg.Importance = Critical
-		case errs:
+		case m.errs:
 			sg.Importance = High
-		case longOut:
+		case m.longOut:
 			sg.Importance = Medium
 		}
-		// A retry of a call that failed earlier makes that earlier
-		// segment a dead end.
-		for _, k := range keys {
-			if prev, ok := lastFail[k]; ok && segs[prev].Importance != Critical {
-				segs[prev].DeadEnd = true
-				segs[prev].Importance = Low
-			}
-			if errs {
-				lastFail[k] = n
-			}
-		}
+		markDeadEnds(segs, lastFail, m, n)
 		segs[n] = sg
 	}
 	return segs
+}
+
+// callKey identifies a tool call by its tool and input, so a retry of a
+// call is recognised.
+type callKey struct{ name, input string }
+
+// segmentSigns are what a segment's messages say about its importance.
+type segmentSigns struct {
+	calls   []callKey
+	errs    bool // a tool result failed or reports an error
+	longOut bool // a tool result is over the long-result size
+}
+
+// measureSegment returns the segment of unit u with its tokens and ledger
+// density, and the signs of its importance.
+func measureSegment(cc *condense.CompactionContext, u unit, long int) (Segment, segmentSigns) {
+	sg := Segment{Start: u.start, End: u.end}
+	var m segmentSigns
+	items := 0
+	for i := u.start; i < u.end; i++ {
+		it := &cc.Current[i]
+		sg.Tokens += cc.CountItem(it)
+		if it.Index >= 0 && it.Index < len(cc.History) {
+			items += len(ledger.ExtractMessage(&cc.History[it.Index], it.Index))
+		}
+		for k := range it.Message.Parts {
+			p := &it.Message.Parts[k]
+			switch p.Type {
+			case condense.PartToolCall:
+				m.calls = append(m.calls, callKey{p.Name, string(compactInput(p.Input))})
+			case condense.PartToolResult:
+				if p.IsError || resultHasError(p) {
+					m.errs = true
+				}
+				if cc.CountMessage(&condense.Message{Role: condense.RoleTool, Parts: []condense.Part{*p}}) > long {
+					m.longOut = true
+				}
+			}
+		}
+	}
+	if sg.Tokens > 0 {
+		sg.Density = float64(items) * 100 / float64(sg.Tokens)
+	}
+	return sg, m
+}
+
+// markDeadEnds makes an earlier segment whose call failed, and that segment
+// n retries, a dead end of low importance; it remembers n's calls when they
+// failed.
+func markDeadEnds(segs []Segment, lastFail map[callKey]int, m segmentSigns, n int) {
+	for _, k := range m.calls {
+		if prev, ok := lastFail[k]; ok && segs[prev].Importance != Critical {
+			segs[prev].DeadEnd = true
+			segs[prev].Importance = Low
+		}
+		if m.errs {
+			lastFail[k] = n
+		}
+	}
 }
 
 func compactInput(raw json.RawMessage) []byte {
@@ -167,174 +186,189 @@ func resultHasError(p *condense.Part) bool {
 
 // Compact keeps, masks or summarizes each old segment by its importance.
 func (s Segments) Compact(ctx context.Context, cc *condense.CompactionContext) (*condense.Candidate, error) {
+	mode, err := s.mode()
+	if err != nil {
+		return nil, err
+	}
+	segs := s.Classify(cc)
+	tail := retainNewest(len(segs), 0, retentionBudget(s.RecentTokens, cc), func(i int) int { return segs[i].Tokens })
+	fates, prev := s.fates(cc.Current, segs[:tail], mode)
+	pl := collectSegments(cc, segs[:tail], fates, prev)
+	if len(pl.span.msgs) == 0 && len(pl.targets) == 0 {
+		return nil, condense.ErrNothingToCompact
+	}
+	cand := &condense.Candidate{}
+	work := s.maskKept(cc, pl.targets, cand)
+	cand.Steps = []string{"segments(" + string(mode) + ")"}
+	if len(pl.span.msgs) == 0 {
+		cand.Rendering = append(make(condense.Rendering, 0, len(work)), work...)
+		return cand, nil
+	}
+	out, err := pl.span.summarize(ctx, cc, 0)
+	if err != nil {
+		return nil, err
+	}
+	rules := ledgerRules{exclude: pl.exclude, budget: s.LedgerBudget, keep: lossyKeeps(mode)}
+	text, gate, held := gateSummary(cc, &pl.span, out.Text, rules)
+	cand.Rendering = placeSummary(work, segs, fates, pl.first, summaryItem(cc.Checkpoint, pl.span.covers, text, held))
+	recordSummary(cand, out, text, gate, held)
+	return cand, nil
+}
+
+// mode returns the mode, Lossless by default.
+func (s Segments) mode() (SegmentMode, error) {
 	mode := s.Mode
 	if mode == "" {
 		mode = Lossless
 	}
 	switch mode {
 	case Lossless, Lossy, Adaptive:
-	default:
-		return nil, fmt.Errorf("segments: unknown mode %q", mode)
+		return mode, nil
 	}
+	return "", fmt.Errorf("segments: unknown mode %q", mode)
+}
+
+// fate is what Compact does with a segment before the recent tail.
+type fate int
+
+const (
+	fateKeep fate = iota
+	fateMask
+	fateSummarize
+)
+
+// fates decides the fate of each old segment: an earlier summary is
+// summarized again (prev is the newest one's segment, or -1); critical
+// segments stay; high segments (lossless) and dense ones (adaptive) stay
+// with their tool output masked; the rest are summarized, except
+// synthesized items other than drop markers, which stay.
+func (s Segments) fates(cur condense.Rendering, old []Segment, mode SegmentMode) (fates []fate, prev int) {
 	density := s.Density
 	if density <= 0 {
 		density = 1.0
 	}
-	cur := cc.Current
-	segs := s.Classify(cc)
-	budget := s.RecentTokens
-	if budget <= 0 {
-		budget = Retention(cc.Budget.Window)
-	}
-	if cc.Emergency {
-		budget = 0
-	}
-	// The recent tail: segments from the end while they fit.
-	tail, kept := len(segs), 0
-	for i := len(segs) - 1; i >= 0; i-- {
-		if kept+segs[i].Tokens > budget && i < len(segs)-1 {
-			break
-		}
-		kept += segs[i].Tokens
-		tail = i
-	}
-	type fate int
-	const (
-		keep fate = iota
-		mask
-		summ
-	)
-	fates := make([]fate, len(segs))
-	prev := -1
-	for n := 0; n < tail; n++ {
-		sg := segs[n]
-		if cur[sg.Start].Edit == condense.EditSummary {
+	fates = make([]fate, len(old))
+	prev = -1
+	for n, sg := range old {
+		first := &cur[sg.Start]
+		if first.Edit == condense.EditSummary {
 			prev = n
-			fates[n] = summ
+			fates[n] = fateSummarize
 			continue
 		}
 		switch {
 		case sg.Importance == Critical:
-			fates[n] = keep
+			fates[n] = fateKeep
 		case mode == Lossless && sg.Importance == High:
-			fates[n] = mask
+			fates[n] = fateMask
 		case mode == Adaptive && sg.Density >= density:
-			fates[n] = mask
+			fates[n] = fateMask
 		default:
-			fates[n] = summ
+			fates[n] = fateSummarize
 		}
-		if cur[sg.Start].Index < 0 && fates[n] == summ && cur[sg.Start].Edit != condense.EditDropped {
-			fates[n] = keep // other synthesized items stay
+		if first.Index < 0 && fates[n] == fateSummarize && first.Edit != condense.EditDropped {
+			fates[n] = fateKeep
 		}
 	}
-	var spanMsgs []condense.Message
-	exclude := map[int]bool{}
-	covers := condense.Span{Start: -1}
-	prevText := ""
-	var prevItem *condense.Item
-	var targets []target
-	first := -1
-	for n := 0; n < tail; n++ {
-		sg := segs[n]
+	return fates, prev
+}
+
+// segmentPlan is what Compact does with the segments before the recent
+// tail.
+type segmentPlan struct {
+	span summarySpan
+	// exclude holds the log indexes of the kept and masked segments: they
+	// stay in the rendering, so the summary's ledger leaves them out.
+	exclude map[int]bool
+	// targets are the tool results to mask.
+	targets []target
+	// first is the first summarized segment, where the summary goes, or -1.
+	first int
+}
+
+// collectSegments gathers the old segments by their fates: the masked
+// ones' tool results become targets, the summarized ones go into the span
+// (the newest earlier summary, at prev, is the one the new summary
+// updates).
+func collectSegments(cc *condense.CompactionContext, old []Segment, fates []fate, prev int) segmentPlan {
+	cur := cc.Current
+	pl := segmentPlan{span: newSummarySpan(), exclude: map[int]bool{}, first: -1}
+	for n, sg := range old {
 		switch fates[n] {
-		case keep, mask:
+		case fateKeep, fateMask:
 			for i := sg.Start; i < sg.End; i++ {
 				if ix := cur[i].Index; ix >= 0 {
-					exclude[ix] = true
+					pl.exclude[ix] = true
 				}
-				if fates[n] == mask {
-					targets = appendTargets(targets, cc, cur, i, nil)
+				if fates[n] == fateMask {
+					pl.targets = appendTargets(pl.targets, cc, cur, i, nil)
 				}
 			}
-		case summ:
-			if first < 0 {
-				first = n
+		case fateSummarize:
+			if pl.first < 0 {
+				pl.first = n
 			}
 			if n == prev {
-				prevItem = &cur[sg.Start]
-				prevText = summaryBody(prevItem.Message.TextContent())
-				covers = prevItem.Covers
+				pl.span.update(&cur[sg.Start])
 				continue
 			}
 			for i := sg.Start; i < sg.End; i++ {
-				spanMsgs = append(spanMsgs, cur[i].Message)
-				lo, hi := cur[i].Index, cur[i].Index+1
-				if lo < 0 {
-					lo, hi = cur[i].Covers.Start, cur[i].Covers.End
-				}
-				if hi > lo {
-					if covers.Start < 0 || lo < covers.Start {
-						covers.Start = lo
-					}
-					covers.End = max(covers.End, hi)
-				}
+				pl.span.add(&cur[i])
 			}
 		}
 	}
-	if len(spanMsgs) == 0 && len(targets) == 0 {
-		return nil, condense.ErrNothingToCompact
+	return pl
+}
+
+// maskKept masks the tool output of the kept high and dense segments on the
+// current rendering, adding the placeholders' ledger counts to cand. It
+// returns the rendering the summary is placed in: the current one when
+// nothing was masked.
+func (s Segments) maskKept(cc *condense.CompactionContext, targets []target, cand *condense.Candidate) condense.Rendering {
+	if len(targets) == 0 {
+		return cc.Current
 	}
-	// Mask the kept high/dense segments first, on the current rendering.
-	work := cur
-	cand := &condense.Candidate{}
-	if len(targets) > 0 {
-		sub := *cc
-		mc, err := replaceResults(&sub, targets, s.LedgerBudget, "masked", condense.EditMasked)
-		if err == nil {
-			work = mc.Rendering
-			cand.LedgerItems += mc.LedgerItems
-			cand.Demoted += mc.Demoted
-		}
-	}
-	out := make(condense.Rendering, 0, len(work))
-	if len(spanMsgs) == 0 {
-		out = append(out, work...)
-		cand.Rendering = out
-		cand.Steps = []string{"segments(" + string(mode) + ")"}
-		return cand, nil
-	}
-	sum := summarizerOf(cc)
-	so, err := sum.Summarize(ctx, condense.SummaryRequest{Messages: spanMsgs, Base: max(0, covers.Start), Previous: prevText, Instructions: cc.Instructions})
+	sub := *cc
+	mc, err := replaceResults(&sub, targets, s.LedgerBudget, "masked", condense.EditMasked)
 	if err != nil {
-		return nil, err
+		return cc.Current
 	}
-	if so == nil || strings.TrimSpace(so.Text) == "" {
-		return nil, &summarize.RejectedError{Reason: summarize.ErrEmpty}
+	cand.LedgerItems += mc.LedgerItems
+	cand.Demoted += mc.Demoted
+	return mc.Rendering
+}
+
+// lossyKeeps returns, in Lossy mode, the ledger items the summary's ledger
+// must carry: decisions, constraints, errors, pinned facts and written
+// files. Other modes carry every item (nil).
+func lossyKeeps(mode SegmentMode) func(ledger.Item) bool {
+	if mode != Lossy {
+		return nil
 	}
-	var filter func(ledger.Item) bool
-	if mode == Lossy {
-		filter = func(it ledger.Item) bool {
-			switch it.Kind {
-			case ledger.KindDecision, ledger.KindConstraint, ledger.KindError, ledger.KindPinned:
-				return true
-			case ledger.KindFile:
-				return it.Access == ledger.Written
-			}
-			return false
+	return func(it ledger.Item) bool {
+		switch it.Kind {
+		case ledger.KindDecision, ledger.KindConstraint, ledger.KindError, ledger.KindPinned:
+			return true
+		case ledger.KindFile:
+			return it.Access == ledger.Written
 		}
+		return false
 	}
-	text, gate, held := gateSummary(cc, so.Text, prevItem, covers, exclude, s.LedgerBudget, filter)
-	placed := false
-	for n := 0; n < len(segs); n++ {
-		sg := segs[n]
-		if n < tail && fates[n] == summ {
-			if !placed && n == first {
-				out = append(out, condense.Item{Index: -1, Edit: condense.EditSummary, Covers: covers, Message: summaryMessage(cc.Checkpoint, covers, text), Ledger: held})
-				placed = true
+}
+
+// placeSummary renders the segments from work in order, the summarized old
+// ones (those with a fate) replaced by the summary, placed where the first
+// of them was.
+func placeSummary(work condense.Rendering, segs []Segment, fates []fate, first int, summary condense.Item) condense.Rendering {
+	out := make(condense.Rendering, 0, len(work))
+	for n, sg := range segs {
+		if n < len(fates) && fates[n] == fateSummarize {
+			if n == first {
+				out = append(out, summary)
 			}
 			continue
 		}
 		out = append(out, work[sg.Start:sg.End]...)
 	}
-	cand.Rendering = out
-	cand.LedgerItems += len(held)
-	cand.Demoted += gate.Demoted
-	cand.Gate = &gate
-	cand.Summary = text
-	cand.Trim = so.Trim
-	if so.Usage != (condense.Usage{}) {
-		cand.Usage = []condense.Usage{so.Usage}
-	}
-	cand.Steps = []string{"segments(" + string(mode) + ")"}
-	return cand, nil
+	return out
 }

@@ -1,0 +1,297 @@
+package strategy
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/ledger"
+	"github.com/condense-dev/condense/summarize"
+)
+
+// This file holds what the summarize and segments strategies share: the span
+// a summary replaces, the call to the summarizer, the ledger quality gate
+// and the rendered summary item.
+
+// summarySpan collects what one summary replaces: the messages handed to
+// the summarizer, the log span they cover, and the previous summary this
+// one updates.
+type summarySpan struct {
+	msgs   []condense.Message
+	covers condense.Span
+	// prev is the summary item this one replaces (incremental compaction),
+	// or nil; prevText its sections without the <summary> wrapper.
+	prev     *condense.Item
+	prevText string
+}
+
+func newSummarySpan() summarySpan {
+	return summarySpan{covers: condense.Span{Start: -1}}
+}
+
+// update makes the summary an update of prev, the summary it replaces: the
+// span starts as prev's.
+func (sp *summarySpan) update(prev *condense.Item) {
+	sp.prev = prev
+	sp.prevText = summaryBody(prev.Message.TextContent())
+	sp.covers = prev.Covers
+}
+
+// add puts one item into the span: its message goes to the summarizer and
+// the log span it stands for (its own index, or what a synthesized item
+// covers) widens the span's.
+func (sp *summarySpan) add(it *condense.Item) {
+	sp.msgs = append(sp.msgs, it.Message)
+	lo, hi := it.Index, it.Index+1
+	if lo < 0 {
+		lo, hi = it.Covers.Start, it.Covers.End
+	}
+	if hi > lo {
+		if sp.covers.Start < 0 || lo < sp.covers.Start {
+			sp.covers.Start = lo
+		}
+		sp.covers.End = max(sp.covers.End, hi)
+	}
+}
+
+// summarize asks the preflight's summarizer (the extractive one when none is
+// configured) for the summary of the span. An empty answer is rejected.
+func (sp *summarySpan) summarize(ctx context.Context, cc *condense.CompactionContext, maxOutput int) (*condense.Summary, error) {
+	out, err := summarizerOf(cc).Summarize(ctx, condense.SummaryRequest{
+		Messages:        sp.msgs,
+		Base:            max(sp.covers.Start, 0),
+		Previous:        sp.prevText,
+		Instructions:    cc.Instructions,
+		MaxOutputTokens: maxOutput,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if out == nil || strings.TrimSpace(out.Text) == "" {
+		return nil, &summarize.RejectedError{Reason: summarize.ErrEmpty}
+	}
+	return out, nil
+}
+
+// summarizerOf returns the summarizer the preflight hands to strategies,
+// or the extractive summarizer when none is configured.
+func summarizerOf(cc *condense.CompactionContext) condense.Summarizer {
+	if cc.Summarizer != nil {
+		return cc.Summarizer
+	}
+	return summarize.Extractive{}
+}
+
+// summaryMessage is the rendered summary:
+//
+//	<summary checkpoint="c3" covers="0-117">
+//	…sections…
+//	</summary>
+func summaryMessage(checkpoint string, covers condense.Span, text string) condense.Message {
+	return condense.Message{Role: condense.RoleUser, Parts: []condense.Part{condense.Text(
+		fmt.Sprintf("<summary checkpoint=%q covers=\"%d-%d\">\n%s</summary>", checkpoint, covers.Start, covers.End-1, text))}}
+}
+
+// summaryItem is the synthesized item of a summary of covers whose text
+// holds the ledger lines held.
+func summaryItem(checkpoint string, covers condense.Span, text string, held []string) condense.Item {
+	return condense.Item{Index: -1, Edit: condense.EditSummary, Covers: covers, Message: summaryMessage(checkpoint, covers, text), Ledger: held}
+}
+
+// summaryBody returns the sections of a rendered summary message, without
+// its <summary …> wrapper.
+func summaryBody(text string) string {
+	if i := strings.Index(text, ">\n"); strings.HasPrefix(text, "<summary") && i >= 0 {
+		text = text[i+2:]
+	}
+	return strings.TrimSuffix(strings.TrimRight(text, "\n"), "</summary>")
+}
+
+// recordSummary adds a summary to a candidate: its text, its ledger counts
+// and gate, what the summarizer trimmed and what it cost.
+func recordSummary(cand *condense.Candidate, out *condense.Summary, text string, gate condense.Gate, held []string) {
+	cand.LedgerItems += len(held)
+	cand.Demoted += gate.Demoted
+	cand.Gate = &gate
+	cand.Summary = text
+	cand.Trim = out.Trim
+	if out.Usage != (condense.Usage{}) {
+		cand.Usage = []condense.Usage{out.Usage}
+	}
+}
+
+// ledgerRules say how the quality gate treats the ledger of a span.
+type ledgerRules struct {
+	// exclude holds the log indexes that stay verbatim in the rendering:
+	// their items are not checked.
+	exclude map[int]bool
+	// budget bounds the ## Ledger section; 0 means the default budget of
+	// the window.
+	budget int
+	// keep, when set, selects the items the ledger must carry; the others
+	// are demoted unless the summary holds them.
+	keep func(ledger.Item) bool
+}
+
+// gateSummary checks a summary against the ledger of its span and returns
+// the summary's sections with a ## Ledger section holding every item the
+// summary lacks, bounded by the ledger budget, the gate's counts, and the
+// item lines the result holds (for Item.Ledger). So no specific of the span
+// is lost, whatever the summarizer wrote: it is in the summary, in its
+// ledger, or counted as demoted to recall-only.
+//
+// When the previous summary knows its ledger, only the span after it is
+// extracted and its items are carried: each compaction costs the new span,
+// not the whole history. Otherwise the whole span is extracted again and
+// the previous summary's ## Ledger lines are carried.
+func gateSummary(cc *condense.CompactionContext, sp *summarySpan, summary string, rules ledgerRules) (string, condense.Gate, []string) {
+	from, carried := sp.carriedLedger()
+	items := spanItems(cc.History, from, sp.covers.End, rules.exclude)
+	body := withoutLedger(summary)
+	var t ledgerTally
+	t.sortItems(items, body, rules.keep)
+	carry := t.sortCarried(carried, body)
+	budget := rules.budget
+	if budget <= 0 {
+		budget = ledger.DefaultBudget(cc.Budget.Window)
+	}
+	text := t.writeLedger(body, carry, budget)
+	if t.held == nil {
+		t.held = []string{}
+	}
+	return text, t.gate, t.held
+}
+
+// carriedLedger returns where the extraction of the span's ledger starts
+// and the ledger lines the previous summary carries into this one.
+func (sp *summarySpan) carriedLedger() (from int, carried []string) {
+	prev := sp.prev
+	if prev != nil && prev.Ledger != nil && prev.Covers.End > sp.covers.Start {
+		return prev.Covers.End, prev.Ledger
+	}
+	if prev != nil {
+		for _, line := range summarize.ParseSections(summaryBody(prev.Message.TextContent()))["Ledger"] {
+			if !strings.HasPrefix(line, "(") {
+				carried = append(carried, line)
+			}
+		}
+	}
+	return sp.covers.Start, carried
+}
+
+// spanItems extracts the ledger items of the log messages [from, to). They
+// come from the original log, not from earlier placeholders, so masking
+// never hides a specific from a summary. Messages in exclude stay verbatim
+// in the rendering and are left out (an empty message keeps the indexes
+// aligned).
+func spanItems(history []condense.Message, from, to int, exclude map[int]bool) []ledger.Item {
+	if from < 0 || from >= to || to > len(history) {
+		return nil
+	}
+	span := make([]condense.Message, 0, to-from)
+	for i := from; i < to; i++ {
+		if exclude[i] {
+			span = append(span, condense.Message{Role: history[i].Role})
+			continue
+		}
+		span = append(span, history[i])
+	}
+	return ledger.Extract(span, from)
+}
+
+// withoutLedger returns the summary's sections without a ## Ledger the
+// summarizer wrote itself: the gate's replaces it.
+func withoutLedger(summary string) string {
+	body := strings.TrimRight(summary, "\n") + "\n"
+	if i := strings.Index(body, "\n## Ledger"); i >= 0 {
+		body = body[:i+1]
+	}
+	return body
+}
+
+// ledgerTally sorts the ledger of a span into what the summary holds, what
+// its ## Ledger must add, and what is demoted.
+type ledgerTally struct {
+	gate     condense.Gate
+	held     []string // item lines the result holds
+	missing  []ledger.Item
+	filtered int // items the rules' keep left out
+	seen     map[string]bool
+}
+
+// sortItems sorts the span's items: the task is left out (it stays verbatim
+// in the rendering), items keep rejects are filtered, items the summary
+// holds are counted as kept by it, the rest are missing.
+func (t *ledgerTally) sortItems(items []ledger.Item, body string, keep func(ledger.Item) bool) {
+	t.seen = map[string]bool{}
+	for _, it := range items {
+		if it.Kind == ledger.KindTask {
+			continue
+		}
+		if keep != nil && !keep(it) && !strings.Contains(body, it.Value) {
+			t.filtered++
+			continue
+		}
+		t.seen[it.String()] = true
+		if strings.Contains(body, it.String()) || strings.Contains(body, it.Value) && len(it.Value) > 12 {
+			t.gate.KeptBySummary++
+			t.held = append(t.held, it.String())
+			continue
+		}
+		t.missing = append(t.missing, it)
+	}
+}
+
+// sortCarried returns the previous summary's ledger lines the new summary
+// lacks and that no item of the span repeats: facts accumulate.
+func (t *ledgerTally) sortCarried(carried []string, body string) (carry []string) {
+	for _, line := range carried {
+		if t.seen[line] {
+			continue
+		}
+		t.seen[line] = true
+		if strings.Contains(body, line) {
+			t.gate.KeptBySummary++
+			t.held = append(t.held, line)
+			continue
+		}
+		carry = append(carry, line)
+	}
+	return carry
+}
+
+// writeLedger returns body with a ## Ledger section: the carried lines and
+// the missing items that fit in budget, and a count of what was demoted.
+func (t *ledgerTally) writeLedger(body string, carry []string, budget int) string {
+	keptItems, demoted := ledger.Bound(t.missing, budget, nil)
+	used := 0
+	for _, it := range keptItems {
+		used += ledger.ApproxTokens(it.String()) + 1
+	}
+	var b strings.Builder
+	b.WriteString(body)
+	demotedCarried := 0
+	if len(keptItems) > 0 || len(carry) > 0 || len(demoted) > 0 || t.filtered > 0 {
+		b.WriteString("\n## Ledger\n")
+		for _, line := range carry {
+			if used+ledger.ApproxTokens(line)+1 > budget {
+				demotedCarried++
+				continue
+			}
+			used += ledger.ApproxTokens(line) + 1
+			b.WriteString("- " + line + "\n")
+			t.held = append(t.held, line)
+		}
+		for _, it := range keptItems {
+			b.WriteString("- " + it.String() + "\n")
+			t.held = append(t.held, it.String())
+		}
+		if n := len(demoted) + demotedCarried + t.filtered; n > 0 {
+			fmt.Fprintf(&b, "- (%d more demoted to recall-only)\n", n)
+		}
+	}
+	t.gate.AddedBack = len(keptItems)
+	t.gate.Demoted = len(demoted) + demotedCarried + t.filtered
+	return b.String()
+}
