@@ -2,7 +2,7 @@ package condense
 
 import "math"
 
-// Defaults of the budget (DESIGN §2, B6).
+// Defaults of the budget.
 const (
 	// DefaultReservedOutput is reserved for the answer when neither the
 	// settings nor the request say how much.
@@ -49,9 +49,9 @@ func (b Budget) Threshold() int {
 // Known reports whether the budget has a window, and so a guard.
 func (b Budget) Known() bool { return b.Window > 0 }
 
-// Settings are the budget knobs a caller may set at each level of DESIGN B6
-// (per call, agent or session, client). Zero fields are unset and fall
-// through to the next level.
+// Settings are the budget knobs a caller may set at each level: per call,
+// agent or session, client. Zero fields are unset and fall through to the
+// next, less specific level, then to the built-in defaults.
 type Settings struct {
 	Window         int
 	ReservedOutput int

@@ -23,9 +23,10 @@ type Counter interface {
 	CountOverhead(system string, tools []Tool) int
 }
 
-// Corrector is implemented by counters that learn from billed usage
-// (DESIGN B6c): the preflight multiplies its sums by Correction(), which is
-// never below 1.0.
+// Corrector is implemented by counters that learn from billed usage: after
+// each call the provider's reported input is compared with the estimate, and
+// the preflight multiplies its sums by Correction(). A correction below 1.0
+// is ignored, so learning only ever tightens an estimate.
 type Corrector interface {
 	Correction() float64
 }

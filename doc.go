@@ -6,8 +6,9 @@
 // whole Request with a Counter, and when it is over the Budget's threshold it
 // asks a Strategy for a smaller Rendering: the same log, with old tool output
 // masked, old spans summarized or dropped. Every rendering is validated for
-// turn safety (Validate, invariant I1) and re-counted; a request that still
-// does not fit its input limit is never sent and yields a *WindowError.
+// turn safety (Validate: no tool call is separated from its result) and
+// re-counted; a request that still does not fit its input limit is never
+// sent and yields a *WindowError.
 //
 // Nothing is deleted: a Rendering is a list of Items, each a reference to a
 // log message (possibly edited) or a synthesized message, so it doubles as

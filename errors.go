@@ -14,7 +14,7 @@ var (
 	// ErrNothingToCompact: a strategy found nothing it could compact.
 	ErrNothingToCompact = errors.New("nothing to compact")
 	// ErrInvalidHistory: a history or rendering breaks a turn-safety rule
-	// (DESIGN I1). The error value is a *ValidationError.
+	// (see Validate). The error value is a *ValidationError.
 	ErrInvalidHistory = errors.New("invalid history")
 )
 

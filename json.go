@@ -13,7 +13,7 @@ import (
 // reads and writes.
 const DocumentVersion = 1
 
-// Document is the condense JSON form of a request (DESIGN §7):
+// Document is the condense JSON form of a request (docs/formats.md):
 //
 //	{"version":1,"model","system","tools":[…],"messages":[{"id","role","status","pinned","parts":[…]}]}
 type Document struct {

@@ -20,7 +20,8 @@ const (
 type Status string
 
 // Message statuses. Failed and aborted assistant replies stay in the history
-// but are left out of summaries (DESIGN B14).
+// but are left out of summaries: a reply that did not finish is not a
+// statement the agent made.
 const (
 	StatusComplete Status = ""
 	StatusFailed   Status = "failed"
@@ -30,8 +31,8 @@ const (
 // PartType names the kind of a Part.
 type PartType string
 
-// The part types of DESIGN §2. They are also the "type" values of the
-// condense JSON form (DESIGN §7).
+// The part types. They are also the "type" values of the condense JSON
+// form.
 const (
 	PartText       PartType = "text"
 	PartToolCall   PartType = "tool_call"
@@ -130,7 +131,8 @@ type Message struct {
 	Role   Role
 	Parts  []Part
 	Status Status
-	// Pinned messages survive every compaction verbatim (DESIGN I3).
+	// Pinned messages survive every compaction verbatim: the built-in
+	// strategies never mask, summarize or drop them.
 	Pinned bool
 }
 
@@ -197,7 +199,7 @@ type Request struct {
 	// MaxOutputTokens is the request's output cap; 0 means unset.
 	MaxOutputTokens int
 	// ThinkingBudget is the extended-thinking budget the request enables;
-	// it is reserved on top of the output (DESIGN B6).
+	// it is reserved on top of the output.
 	ThinkingBudget int
 }
 

@@ -14,13 +14,16 @@ import (
 )
 
 // DefaultMaxPressured is how many consecutive pressured preflights may
-// compact before automatic compaction is suppressed (DESIGN B3).
+// compact before automatic compaction is suppressed, so a history that
+// compaction cannot shrink below the threshold does not compact on every
+// call.
 const DefaultMaxPressured = 2
 
 // Options configure a Preflight. The zero value is ready to use.
 type Options struct {
 	// Settings are the agent's or session's budget settings; Client the
-	// client's. A per-call WithSettings option overrides both (DESIGN B6).
+	// client's. A per-call WithSettings option overrides both, field by
+	// field.
 	Settings Settings
 	Client   Settings
 	// Registry supplies model windows when no setting gives one. nil means
@@ -31,7 +34,8 @@ type Options struct {
 	// strategies use the extractive summarizer.
 	Summarizer Summarizer
 	// EagerTurns, when positive, compacts every EagerTurns new user turns
-	// even below the threshold (seed 002's eager mode); the default is lazy.
+	// even below the threshold (eager mode); the default, lazy mode,
+	// compacts only over the threshold.
 	EagerTurns int
 	// MaxPressured overrides DefaultMaxPressured.
 	MaxPressured int
@@ -93,7 +97,8 @@ type Result struct {
 	Counter      string
 	Exact        bool
 	// Pressured: the estimate before compaction was over the threshold.
-	// Suppressed: compaction was skipped by the pressure rule (B3).
+	// Suppressed: compaction was skipped by the pressure rule (see
+	// DefaultMaxPressured).
 	Pressured  bool
 	Suppressed bool
 	// Records describes the compactions this call made.
@@ -102,7 +107,9 @@ type Result struct {
 	Rejected []error
 }
 
-// Preflight renders the requests of one conversation (DESIGN B1–B3, B6b).
+// Preflight renders the requests of one conversation: before every model
+// call it counts the request, compacts it when it is over the threshold,
+// and refuses it when it cannot fit.
 // It remembers the history it has seen, its counts, its validation and the
 // current rendering, so each call costs O(new messages) unless it compacts.
 // It is safe for concurrent use; calls are serialized.
@@ -497,8 +504,8 @@ func (p *Preflight) adopt(r Rendering, v validator) {
 func (p *Preflight) finish(res *Result, req *Request, tokens int) *Result {
 	out := p.st.out[:len(p.st.out):len(p.st.out)]
 	r := p.st.rendering[:len(p.st.rendering):len(p.st.rendering)]
-	// The note goes last, so never after calls still waiting for results
-	// (I1).
+	// The note goes last, so it is left out while calls wait for their
+	// results: a message between a call and its result breaks turn safety.
 	if p.opts.BudgetNote && res.Budget.Known() && len(p.st.val.open) == 0 {
 		note := Item{Index: -1, Edit: EditNote, Message: Message{Role: RoleUser, Parts: []Part{Text(budgetNoteText(tokens, res.Budget))}}}
 		tokens += corrected(p.counter, p.counter.CountMessage(&note.Message))
@@ -715,7 +722,8 @@ func (p *Preflight) truncate(d int) {
 	p.st.valDirty = true
 }
 
-// errNoReduction: an automatic candidate that is not strictly smaller (B2).
+// errNoReduction: an automatic candidate that is not strictly smaller. Only
+// a manual compaction may keep one.
 var errNoReduction = errors.New("candidate does not reduce the request")
 
 // warnUnknownModel warns once per preflight and model that a request is

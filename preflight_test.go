@@ -16,7 +16,8 @@ import (
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 // shrinkMiddle is a custom strategy: keep the first message and the last
-// two, and put a one-line note for everything between (the seed 003 shape).
+// two, and put a one-line note for everything between: the shape of a
+// typical hand-written strategy.
 func shrinkMiddle() condense.Strategy {
 	return condense.Func("shrink_middle", func(_ context.Context, cc *condense.CompactionContext) ([]condense.Message, error) {
 		h := cc.Current.Messages()
@@ -85,7 +86,7 @@ func TestPreflightCompactsOverThreshold(t *testing.T) {
 	if !reflect.DeepEqual(got, []int{0, -1, 16, 17}) {
 		t.Fatalf("source map %v", got)
 	}
-	// I9: the caller's slice is untouched.
+	// The caller's slice is untouched.
 	if !reflect.DeepEqual(s.msgs, orig) {
 		t.Fatal("caller's messages modified")
 	}
@@ -121,7 +122,7 @@ func TestPreflightRefusesNonReducingCandidate(t *testing.T) {
 	if !strings.Contains(res.Rejected[0].Error(), "does not reduce") {
 		t.Fatalf("rejection: %v", res.Rejected[0])
 	}
-	// A manual compaction keeps a non-reducing candidate (B2).
+	// A manual compaction keeps a non-reducing candidate.
 	mres, err := pf.Compact(context.Background(), condense.Request{Messages: s.msgs})
 	if err != nil || len(mres.Records) != 1 || !mres.Records[0].Manual {
 		t.Fatalf("manual: %v %+v", err, mres)
@@ -451,7 +452,8 @@ func TestBudgetNoteNeverBreaksTheRequest(t *testing.T) {
 	if res.Tokens > res.Budget.InputLimit() || len(res.Request.Messages) != 1 {
 		t.Fatalf("%d tokens over the limit %d, %d messages", res.Tokens, res.Budget.InputLimit(), len(res.Request.Messages))
 	}
-	// After calls still running, no note (it would break I1).
+	// After calls still running, no note (it would separate a call from its
+	// result).
 	msgs := []condense.Message{condense.UserText("task"), msg(condense.RoleAssistant, call("c1"))}
 	pf2 := condense.NewPreflight(c, nil, &condense.Options{BudgetNote: true, Logger: quiet, Settings: condense.Settings{Window: 100_000}})
 	res, err = pf2.Prepare(context.Background(), condense.Request{Messages: msgs})
@@ -459,7 +461,7 @@ func TestBudgetNoteNeverBreaksTheRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := condense.Validate(res.Request.Messages); err != nil {
-		t.Fatalf("the request breaks I1: %v", err)
+		t.Fatalf("the request breaks turn safety: %v", err)
 	}
 }
 

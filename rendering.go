@@ -115,8 +115,9 @@ func (r Rendering) Equal(o Rendering) bool {
 }
 
 // Protected returns, for each item of r, whether the built-in strategies must
-// keep it verbatim: the first user message (the task, I3), pinned messages
-// (I3), the newest user message and the newest step (I4).
+// keep it verbatim: the first user message (the task), pinned messages, the
+// newest user message and the newest step. Without them the model loses what
+// it was asked to do or what it just did.
 func (r Rendering) Protected() []bool {
 	keep := make([]bool, len(r))
 	firstUser, lastUser := -1, -1
@@ -157,8 +158,8 @@ func (r Rendering) Protected() []bool {
 
 // RecallRef returns the recall reference of a tool result at log index:
 // "r<index>-<first 8 hex digits of the SHA-256 of the result's content>"
-// (DESIGN §7). The content digest covers the text of the result's parts, and
-// the condense JSON of any non-text part, joined by newlines.
+// (docs/formats.md). The content digest covers the text of the result's
+// parts, and the condense JSON of any non-text part, joined by newlines.
 func RecallRef(index int, result *Part) string {
 	return "r" + strconv.Itoa(index) + "-" + ContentDigest(result)[:8]
 }
@@ -213,7 +214,7 @@ func ParseRecallRef(ref string) (index int, digest string, err error) {
 }
 
 // MaskPlaceholder returns the text that replaces a masked tool result
-// (DESIGN §7):
+// (docs/formats.md):
 //
 //	[condense: tool output masked (5,210 tokens) · recall r42-3fa9c2d1 · kept: error "panic: …"; file internal/x.go]
 //

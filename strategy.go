@@ -8,13 +8,16 @@ import (
 )
 
 // Strategy turns the current rendering of a history into a smaller one
-// (DESIGN §2 "Strategy"). The strategy package has the built-in ones; Func
+// (docs/design.md). The strategy package has the built-in ones; Func
 // adapts a plain Go function.
 //
 // Compact returns the new rendering. Returning ErrNothingToCompact, or a
 // Candidate whose rendering equals cc.Current, means "leave it": nothing is
-// recorded. Built-in strategies keep I1–I4 and I8; every candidate, built in
-// or custom, is validated (I1) and re-counted (I2) before it is used.
+// recorded. Built-in strategies keep every tool call with its results, the
+// task, pinned messages and the newest user message and step verbatim, and
+// every ledger item of what they compact rendered or counted as demoted.
+// Every candidate, built in or custom, is validated for turn safety and
+// re-counted against the input limit before it is used.
 type Strategy interface {
 	Name() string
 	Compact(ctx context.Context, cc *CompactionContext) (*Candidate, error)
@@ -27,19 +30,21 @@ type Candidate struct {
 	// summaries; Demoted those over the ledger budget, kept recall-only.
 	LedgerItems int
 	Demoted     int
-	// Gate is the quality gate's result when a summary was made (B17).
+	// Gate is the quality gate's result when a summary was made.
 	Gate *Gate
 	// Summary is the summary text, when the strategy made one.
 	Summary string
 	// Usage of the model calls the strategy made, when it made any.
 	Usage []Usage
-	// Trim says what was cut from the summary request to fit it (B15).
+	// Trim says what was cut from the summary request to fit it.
 	Trim Trim
 	// Steps names the strategies of a pipeline that acted, in order.
 	Steps []string
 }
 
-// Gate is the result of checking a summary against the ledger (B17).
+// Gate is the result of checking a summary against the ledger: items the
+// summary lacks are added back to its ## Ledger section, so no specific of
+// the span is lost whatever the summarizer wrote.
 type Gate struct {
 	// KeptBySummary counts ledger items the summary held verbatim.
 	KeptBySummary int `json:"kept_by_summary"`
@@ -50,8 +55,8 @@ type Gate struct {
 }
 
 // Trim records what a summary request left out to fit its own budget
-// (DESIGN B15): tool results truncated with a marker, then the oldest
-// messages dropped.
+// (its own token budget and the provider's payload limit): tool results
+// truncated with a marker, then the oldest messages dropped.
 type Trim struct {
 	TruncatedResults int `json:"truncated_results,omitempty"`
 	DroppedMessages  int `json:"dropped_messages,omitempty"`
@@ -99,9 +104,11 @@ type CompactionContext struct {
 	Budget Budget
 	Model  string
 	// Emergency is set on the second attempt of a preflight: recent
-	// retention drops to zero, I4 still holds (B2).
+	// retention drops to zero, but the task, pinned messages and the newest
+	// user message and step still stay verbatim.
 	Emergency bool
-	// Manual is set for a compaction the user asked for (B23).
+	// Manual is set for a compaction the user asked for; it may keep a
+	// candidate that does not reduce the count.
 	Manual bool
 	// Instructions are the user's, for a manual compaction.
 	Instructions string
@@ -161,7 +168,8 @@ func (cc *CompactionContext) overheadTokens() int {
 	return cc.overhead
 }
 
-// Record describes one compaction (DESIGN B1, §7 stats "compactions").
+// Record describes one compaction, as journals and the "compactions" of
+// condense compact --stats report it.
 type Record struct {
 	// Checkpoint is the compaction's id, sequential per conversation
 	// ("c1", "c2", …).

@@ -11,15 +11,15 @@ func (s Span) Len() int { return s.End - s.Start }
 // Contains reports whether i lies in s.
 func (s Span) Contains(i int) bool { return i >= s.Start && i < s.End }
 
-// Turns returns the turns of msgs (DESIGN §2): each starts at a user message
+// Turns returns the turns of msgs: each starts at a user message
 // and runs up to the next user message. Messages before the first user
 // message belong to no turn.
 func Turns(msgs []Message) []Span {
 	return turnSpans(len(msgs), func(i int) bool { return msgs[i].Role == RoleUser })
 }
 
-// Steps returns the steps of msgs (DESIGN §2): each is one assistant message
-// and the tool messages that follow it.
+// Steps returns the steps of msgs: each is one assistant message and the
+// tool messages that follow it, the unit of the tool loop.
 func Steps(msgs []Message) []Span {
 	return stepSpans(len(msgs), func(i int) Role { return msgs[i].Role })
 }

@@ -7,7 +7,7 @@ import (
 // Violation names the turn-safety rule a history breaks.
 type Violation string
 
-// The rules of DESIGN I1 that Validate checks.
+// The turn-safety rules Validate checks.
 const (
 	// A tool result whose call does not appear earlier.
 	ViolationOrphanResult Violation = "result_without_call"
@@ -49,8 +49,10 @@ func (e *ValidationError) Error() string {
 
 func (e *ValidationError) Unwrap() error { return ErrInvalidHistory }
 
-// Validate checks msgs against the turn-safety invariant I1 and returns a
-// *ValidationError naming the first offending message, or nil.
+// Validate checks msgs for turn safety and returns a *ValidationError
+// naming the first offending message, or nil. A request that breaks these
+// rules is refused by providers or, worse, misread by the model, so the
+// preflight never sends one.
 //
 // The rules: every tool result follows its call, in the tool messages right
 // after the calling assistant message; no call lacks its result unless it
