@@ -15,8 +15,8 @@ import (
 )
 
 // Agent runs a tool loop: model → tools → model until the model stops,
-// with the preflight before every model call of the loop (DESIGN B1), a
-// journal of every step, and limits. The zero value needs a Model; every
+// with the preflight before every model call of the loop (so no call is
+// sent over the window), a journal of every step, and limits. The zero value needs a Model; every
 // other field has a safe default. An Agent is safe for concurrent runs
 // as long as its fields are not changed meanwhile.
 type Agent struct {
@@ -29,17 +29,17 @@ type Agent struct {
 
 	// Strategy compacts the loop's history; nil means strategy.Default().
 	Strategy condense.Strategy
-	// NoCompaction switches compaction off but keeps the window guard
-	// (DESIGN B6).
+	// NoCompaction switches compaction off but keeps the window guard: a
+	// request that does not fit is still refused before it is sent.
 	NoCompaction bool
-	// Settings are the agent-level budget settings (DESIGN B6): a run's
-	// WithSettings overrides them, they override the model's
-	// (ClientSettings), which override the defaults.
+	// Settings are the agent-level budget settings: a run's WithSettings
+	// overrides them, they override the model's (ClientSettings), which
+	// override the defaults, field by field.
 	Settings condense.Settings
 	// Registry supplies model windows; nil means tokens.Models.
 	Registry condense.Registry
 	// NewCounter returns the counter of one run; nil means
-	// tokens.ForModel, a counter that learns from billed usage (B6c). Each
+	// tokens.ForModel, a counter that learns from billed usage. Each
 	// run gets its own, so that a resumed run estimates as the crashed one
 	// did.
 	NewCounter func(model string) condense.Counter
@@ -100,11 +100,12 @@ type runConfig struct {
 }
 
 // WithRunID names the run: a run whose journal already holds events
-// resumes (DESIGN B28). Without it a new id is made.
+// resumes: what the journal holds is served, not asked for again. Without
+// it a new id is made.
 func WithRunID(id string) RunOption { return func(c *runConfig) { c.id = id } }
 
-// WithSettings sets the run's budget settings, the most specific level of
-// DESIGN B6.
+// WithSettings sets the run's budget settings, the most specific level:
+// they override the agent's, the model's and the defaults, field by field.
 func WithSettings(s condense.Settings) RunOption { return func(c *runConfig) { c.settings = s } }
 
 // WithStream streams every model answer of the run to f, event by event
@@ -113,7 +114,7 @@ func WithStream(f func(StreamEvent)) RunOption { return func(c *runConfig) { c.s
 
 // Verify replays the run from its journal without calling the model or
 // any tool and without writing: the first difference is a
-// *journal.DivergenceError (DESIGN B27).
+// *journal.DivergenceError.
 func Verify() RunOption { return func(c *runConfig) { c.verify = true } }
 
 // Result is what a run produced.

@@ -138,9 +138,9 @@ func TestJournalAccumulatorPieces(t *testing.T) {
 	}
 }
 
-// The preflight runs before every model call of the loop, streamed or not
-// (DESIGN B1): a loop whose tool results grow the history compacts before
-// the call that would cross the threshold.
+// The preflight runs before every model call of the loop, streamed or not:
+// a loop whose tool results grow the history compacts before the call that
+// would cross the threshold.
 func TestJournalPreflightBeforeEveryCall(t *testing.T) {
 	for _, stream := range []bool{false, true} {
 		t.Run(fmt.Sprintf("stream=%v", stream), func(t *testing.T) {
@@ -209,7 +209,7 @@ func TestJournalWindowExceeded(t *testing.T) {
 	}
 }
 
-// One-shot calls are sent as given, never compacted (DESIGN B5).
+// One-shot calls are sent as given, never compacted.
 func TestJournalOneShotNotCompacted(t *testing.T) {
 	ctx := context.Background()
 	llm := agenttest.NewFakeModel(agenttest.Text("fine"), agenttest.Text("```json\n{\"action\":\"refund\",\"amount\":12}\n```"))
@@ -239,7 +239,7 @@ func TestJournalOneShotNotCompacted(t *testing.T) {
 	}
 }
 
-// Settings resolve per call → agent → client → default (DESIGN B6).
+// Settings resolve per call → agent → client → default.
 func TestJournalSettingsResolution(t *testing.T) {
 	ctx := context.Background()
 	run := func(a *agent.Agent, opts ...agent.RunOption) journal.Compacted {
@@ -281,7 +281,7 @@ type clientModel struct {
 
 func (c *clientModel) Settings() condense.Settings { return c.s }
 
-// Billed usage feeds the counter's correction (DESIGN B6c).
+// Billed usage feeds the counter's correction.
 func TestJournalCalibrationFromUsage(t *testing.T) {
 	ctx := context.Background()
 	var counter condense.Counter

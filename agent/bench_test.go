@@ -11,7 +11,7 @@ import (
 	"github.com/condense-dev/condense/journal"
 )
 
-// BenchmarkRunTicketResume measures the seed 003 run served entirely from
+// BenchmarkRunTicketResume measures the ticket run served entirely from
 // its journal: preflight, strategy rerun, summary and answer served.
 func BenchmarkRunTicketResume(b *testing.B) {
 	ctx := context.Background()

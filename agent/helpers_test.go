@@ -72,8 +72,8 @@ func summarizeMiddle(name string, per int) condense.Strategy {
 	})
 }
 
-// ticket builds the seed 003 request: a task, notes acknowledged one by
-// one, and a question.
+// ticket builds the ticket agent's request: a task, notes acknowledged one
+// by one, and a question.
 func ticket(notes int) condense.Request {
 	history := []condense.Message{condense.UserText("You handle ticket T-9.")}
 	for i := range notes {

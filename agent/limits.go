@@ -7,8 +7,9 @@ import (
 	"github.com/condense-dev/condense"
 )
 
-// Limits bound one run (DESIGN B26). Summarize calls made for compaction
-// count toward every limit. Zero fields mean no limit.
+// Limits bound one run. Summarize calls made for compaction count toward
+// every limit: compaction costs model calls too, and a run must not exceed
+// its limits by compacting. Zero fields mean no limit.
 type Limits struct {
 	// MaxModelCalls bounds the model calls, summaries included.
 	MaxModelCalls int

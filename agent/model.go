@@ -15,14 +15,15 @@ import (
 // uses Stream when the run asks for events (WithStream), else Generate.
 //
 // Errors should be *condense.APIError where the provider answered with
-// one: the loop recovers from condense.ErrContextTooLarge (DESIGN B6c).
+// one: the loop recovers from condense.ErrContextTooLarge with one
+// emergency compaction and one retry.
 type Model interface {
 	Generate(ctx context.Context, req *condense.Request) (*Response, error)
 	Stream(ctx context.Context, req *condense.Request) iter.Seq2[StreamEvent, error]
 }
 
 // ClientSettings is implemented by models that carry client-level budget
-// settings, the third level of DESIGN B6 (per call → agent → client →
+// settings: the third level of resolution (per call → agent → client →
 // default).
 type ClientSettings interface {
 	Settings() condense.Settings

@@ -10,7 +10,8 @@ import (
 )
 
 // Complete sends req as given and returns the answer: one-shot calls are
-// never compacted nor journaled (DESIGN B5). The request names the agent's
+// never compacted nor journaled: only the tool loop, whose history grows,
+// compacts. The request names the agent's
 // ModelName when it names no model.
 func (a *Agent) Complete(ctx context.Context, req condense.Request) (*Response, error) {
 	if a.Model == nil {
@@ -28,8 +29,7 @@ func (a *Agent) Complete(ctx context.Context, req condense.Request) (*Response, 
 
 // Structured sends req as given, asking for a JSON value matching the
 // schema of T, and decodes the answer into it. The instruction goes into
-// the system text; the messages are sent as they are, never compacted
-// (DESIGN B5).
+// the system text; the messages are sent as they are, never compacted.
 func Structured[T any](ctx context.Context, a *Agent, req condense.Request) (T, *Response, error) {
 	var out T
 	schema := SchemaOf[T]()

@@ -23,7 +23,7 @@ func overflowAgent(llm agent.Model, st journal.Store) *agent.Agent {
 }
 
 // A provider that still answers "context too large" once gets one
-// emergency compaction and one retry (DESIGN B6c).
+// emergency compaction and one retry.
 func TestJournalOverflowRecoversOnce(t *testing.T) {
 	ctx := context.Background()
 	llm := agenttest.NewFakeModel(agenttest.Fail(tooLarge()), agenttest.Text("Issue the refund."))
@@ -105,7 +105,7 @@ func TestJournalOverflowTwiceIsTypedError(t *testing.T) {
 }
 
 // The size a "context too large" answer reports feeds the counter's
-// correction before the emergency compaction (DESIGN B6c).
+// correction before the emergency compaction.
 func TestJournalOverflowCalibrates(t *testing.T) {
 	ctx := context.Background()
 	var counter condense.Counter

@@ -16,7 +16,8 @@ type RecallInput struct {
 
 // RecallTool returns a tool named "recall" that gives the model the
 // original messages behind a masked placeholder or a summary, through the
-// session's Recall (DESIGN B24).
+// session's Recall. Nothing compaction hides is lost: the model can ask
+// for it back.
 func RecallTool(s *session.Session) Tool {
 	return NewTool("recall", "Show the original messages behind a masked tool output or a summary in your context, given its recall reference.",
 		func(ctx context.Context, in RecallInput) (string, error) {

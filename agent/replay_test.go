@@ -118,7 +118,7 @@ func TestReplayDivergences(t *testing.T) {
 }
 
 // A crash after a journaled summary resumes without asking for it again
-// and writes no second context:compacted event (DESIGN B28).
+// and writes no second context:compacted event.
 func TestResumeAfterSummaryCrash(t *testing.T) {
 	ctx := context.Background()
 	for _, crash := range []struct {
@@ -215,7 +215,7 @@ func TestResumeAfterTransientError(t *testing.T) {
 }
 
 // A resumed streamed run hands the served answers to the stream callback
-// too, and the caller's request is never modified (DESIGN I9).
+// too, and the caller's request is never modified.
 func TestResumeStreamsServedAnswers(t *testing.T) {
 	ctx := context.Background()
 	llm := agenttest.NewFakeModel(agenttest.Text("Refund approved."), agenttest.Text("Issue the refund."))
@@ -244,7 +244,7 @@ func TestResumeStreamsServedAnswers(t *testing.T) {
 }
 
 // A summary that comes back while the run is being cancelled is journaled:
-// the resumed run is served it instead of paying for it again (B28).
+// the resumed run is served it instead of paying for it again.
 func TestResumeAfterCancelDuringSummary(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	llm := agenttest.NewFakeModel() // answers through Func

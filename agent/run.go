@@ -210,7 +210,8 @@ func (r *run) before(ctx context.Context, kind CallKind, n int) error {
 }
 
 // modelCall prepares the history and makes (or is served) one model call,
-// recovering once from "context too large" (DESIGN B6c).
+// recovering once from "context too large": the provider counted more than
+// we did, so the loop compacts with the emergency pass and retries once.
 func (r *run) modelCall(ctx context.Context) (*Response, condense.Request, error) {
 	fp := Fingerprint(r.request(r.history))
 	index := r.reserve()
@@ -247,7 +248,7 @@ func (r *run) modelCall(ctx context.Context) (*Response, condense.Request, error
 		return nil, condense.Request{}, err
 	}
 	if b := res2.Budget; b.Known() && res2.Tokens > b.InputLimit() {
-		// Still over by our own count: not sent (DESIGN I2).
+		// Still over by our own count: not sent.
 		return nil, condense.Request{}, &condense.WindowError{Model: res2.Request.Model, Tokens: res2.Tokens, InputLimit: b.InputLimit(), Window: b.Window}
 	}
 	resp, err = r.send(ctx, index, fp, res2)
@@ -377,7 +378,8 @@ func (r *run) cost(resp *Response) float64 {
 	return r.a.prices().Cost(model, resp.Usage)
 }
 
-// observe feeds billed usage into the counter's correction (DESIGN B6c).
+// observe feeds billed usage into the counter's correction, so later
+// estimates are never below what the provider counted.
 func (r *run) observe(res *condense.Result, resp *Response) {
 	r.observeTokens(res, resp.Usage.InputTokens)
 }
@@ -476,7 +478,7 @@ func recordedError(info *journal.ErrorInfo) error { return &RecordedError{ErrorI
 
 // OverflowError ends a run whose provider still answered "context too
 // large" after an emergency compaction, or when no emergency compaction
-// was possible (DESIGN B6c). It unwraps to the provider's error
+// was possible. It unwraps to the provider's error
 // (condense.ErrContextTooLarge).
 type OverflowError struct {
 	CallIndex int

@@ -1,6 +1,3 @@
-// Package agenttest is the testing kit of the agent package (DESIGN B30):
-// a fake model answering from a script, and a runner that injects a crash
-// at the Nth call of a kind and resumes the run from its journal.
 package agenttest
 
 import (

@@ -17,9 +17,9 @@ import (
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// TestResumeSeed003 pins every claim of the seed 003 example (ExampleRunner
+// TestResumeTicket pins every claim of the ticket example (ExampleRunner
 // shows it as documentation).
-func TestResumeSeed003(t *testing.T) {
+func TestResumeTicket(t *testing.T) {
 	ctx := context.Background()
 	llm := agenttest.NewFakeModel(
 		agenttest.Text("Customer was double-charged; refund approved."),
