@@ -49,53 +49,11 @@ func (e *Extractor) call(p *condense.Part, index int) []Item {
 	s := newScanner(e, index, false)
 	name := strings.ToLower(p.Name)
 	if e.isShell(p.Name) {
-		for _, k := range commandKeys {
-			if cmd := commandString(in[k]); cmd != "" {
-				cmd = Redact(cmd)
-				s.add(KindCommand, cmd)
-				e.commandFiles(s, cmd)
-				if strings.HasPrefix(cmd, "apply_patch") {
-					for _, f := range patchFiles(cmd) {
-						if it := s.add(KindFile, f); it != nil {
-							it.Access = Written
-						}
-					}
-				}
-				break
-			}
-		}
+		e.shellCommand(s, in)
 	}
-	acc := toolAccess(name, in)
-	for _, k := range pathKeys {
-		for _, v := range stringsOf(in[k]) {
-			if pth, ok := cleanPath(strings.TrimSpace(Redact(v)), true); ok {
-				if it := s.add(KindFile, pth); it != nil {
-					it.Access = max(it.Access, acc)
-				}
-			}
-		}
-	}
+	inputFiles(s, in, toolAccess(name, in))
 	if strings.Contains(name, "patch") || strings.Contains(name, "diff") {
-		// In key order: map order would make the items vary run to run.
-		for _, k := range slices.Sorted(maps.Keys(in)) {
-			if str, ok := in[k].(string); ok {
-				for _, f := range patchFiles(Redact(str)) {
-					if it := s.add(KindFile, f); it != nil {
-						it.Access = Written
-					}
-				}
-			}
-		}
-		if in == nil {
-			var raw string
-			if json.Unmarshal(p.Input, &raw) == nil {
-				for _, f := range patchFiles(Redact(raw)) {
-					if it := s.add(KindFile, f); it != nil {
-						it.Access = Written
-					}
-				}
-			}
-		}
+		patchInputFiles(s, p.Input, in)
 	}
 	for _, k := range urlKeys {
 		for _, v := range stringsOf(in[k]) {
@@ -106,6 +64,66 @@ func (e *Extractor) call(p *condense.Part, index int) []Item {
 		}
 	}
 	return s.items
+}
+
+// shellCommand adds the command of a shell tool's input (the first command
+// key set), the files it names, and the files an apply_patch command
+// writes.
+func (e *Extractor) shellCommand(s *scanner, in map[string]any) {
+	for _, k := range commandKeys {
+		cmd := commandString(in[k])
+		if cmd == "" {
+			continue
+		}
+		cmd = Redact(cmd)
+		s.add(KindCommand, cmd)
+		e.commandFiles(s, cmd)
+		if strings.HasPrefix(cmd, "apply_patch") {
+			writtenFiles(s, patchFiles(cmd))
+		}
+		return
+	}
+}
+
+// inputFiles adds the paths of a tool input's path keys, with the access
+// the tool has.
+func inputFiles(s *scanner, in map[string]any, acc Access) {
+	for _, k := range pathKeys {
+		for _, v := range stringsOf(in[k]) {
+			if pth, ok := cleanPath(strings.TrimSpace(Redact(v)), true); ok {
+				if it := s.add(KindFile, pth); it != nil {
+					it.Access = max(it.Access, acc)
+				}
+			}
+		}
+	}
+}
+
+// patchInputFiles adds the files a patch or diff tool writes: those of the
+// patches in its input's string values, or in its input when that is one
+// JSON string.
+func patchInputFiles(s *scanner, raw json.RawMessage, in map[string]any) {
+	// In key order: map order would make the items vary run to run.
+	for _, k := range slices.Sorted(maps.Keys(in)) {
+		if str, ok := in[k].(string); ok {
+			writtenFiles(s, patchFiles(Redact(str)))
+		}
+	}
+	if in == nil {
+		var str string
+		if json.Unmarshal(raw, &str) == nil {
+			writtenFiles(s, patchFiles(Redact(str)))
+		}
+	}
+}
+
+// writtenFiles adds files as written.
+func writtenFiles(s *scanner, files []string) {
+	for _, f := range files {
+		if it := s.add(KindFile, f); it != nil {
+			it.Access = Written
+		}
+	}
 }
 
 // viewers are commands whose output is the content of the files they name.

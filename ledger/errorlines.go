@@ -19,33 +19,31 @@ var npmBoilerplate = []string{"A complete log of this run", "Log files were not 
 var npmKeep = []string{"code ", "peer ", "missing ", "notarget ", "enoent ", "errno "}
 
 // errors recognises error lines; line is the raw line, t the trimmed one.
+// A line that continues a multi-line error (a traceback, a panic's frames)
+// is taken by it; any other line is checked for the start of an error, in
+// order: runtime failures and test results, then tool errors, then
+// compiler and log lines.
 func (s *scanner) errors(line, t string) {
 	indented := line[0] == ' ' || line[0] == '\t'
+	switch {
+	case s.continueError(t, indented):
+	case s.runtimeOrTestLine(t):
+	case s.toolErrorLine(t):
+	default:
+		s.compilerOrLogLine(t, indented)
+	}
+}
 
+// continueError feeds t to the multi-line error in progress, if any, and
+// reports whether the line belonged to it.
+func (s *scanner) continueError(t string, indented bool) bool {
 	if s.rustPanic != "" {
 		s.add(KindError, s.rustPanic+" "+t)
 		s.rustPanic = ""
-		return
+		return true
 	}
-	if s.inTrace {
-		if strings.HasPrefix(t, `File "`) {
-			s.traceFrame = t
-			return
-		}
-		if !indented && looksException(t) {
-			s.add(KindError, t)
-			if s.traceFrame != "" {
-				s.add(KindError, s.traceFrame)
-			}
-			s.inTrace, s.traceFrame = false, ""
-			return
-		}
-		if !indented && !strings.HasPrefix(t, "During handling") && !strings.HasPrefix(t, "The above exception") && !strings.HasPrefix(t, "Traceback") {
-			// Not a traceback line any more.
-			s.inTrace, s.traceFrame = false, ""
-		} else {
-			return
-		}
+	if s.inTrace && s.tracebackLine(t, indented) {
+		return true
 	}
 	if s.goFrame {
 		if frame, ok := goFrame(t); ok {
@@ -53,18 +51,48 @@ func (s *scanner) errors(line, t string) {
 				s.add(KindError, frame)
 				s.goFrame = false
 			}
-			return
+			return true
 		}
 	}
 	if s.atFrame > 0 {
 		if strings.HasPrefix(t, "at ") {
 			s.add(KindError, t)
 			s.atFrame = 0
-			return
+			return true
 		}
 		s.atFrame--
 	}
+	return false
+}
 
+// tracebackLine takes a line inside a Python traceback: it remembers the
+// deepest frame and, at the exception line that ends the traceback, adds
+// the exception and that frame. It reports false, ending the traceback,
+// at a line that is no part of one.
+func (s *scanner) tracebackLine(t string, indented bool) bool {
+	if strings.HasPrefix(t, `File "`) {
+		s.traceFrame = t
+		return true
+	}
+	if !indented && looksException(t) {
+		s.add(KindError, t)
+		if s.traceFrame != "" {
+			s.add(KindError, s.traceFrame)
+		}
+		s.inTrace, s.traceFrame = false, ""
+		return true
+	}
+	if !indented && !strings.HasPrefix(t, "During handling") && !strings.HasPrefix(t, "The above exception") && !strings.HasPrefix(t, "Traceback") {
+		s.inTrace, s.traceFrame = false, ""
+		return false
+	}
+	return true
+}
+
+// runtimeOrTestLine recognises the start of a Python traceback or a Go
+// panic, and the failures of test runners and builds (go test, pytest,
+// rustc, cargo, make). It reports whether the line was one of them.
+func (s *scanner) runtimeOrTestLine(t string) bool {
 	switch {
 	case strings.HasPrefix(t, "Traceback (most recent call last)"):
 		s.inTrace, s.traceFrame = true, ""
@@ -95,23 +123,40 @@ func (s *scanner) errors(line, t string) {
 		s.add(KindError, t)
 	case strings.HasSuffix(t, "... FAILED"):
 		s.add(KindError, t) // cargo test
+	default:
+		return false
+	}
+	return true
+}
+
+// toolErrorLine recognises npm errors, "fatal:"/"Error:" lines and
+// exceptions (after which a JS or Java error's first "at" frame is looked
+// for). It reports whether the line was one of them.
+func (s *scanner) toolErrorLine(t string) bool {
+	switch {
 	case strings.HasPrefix(t, "npm ERR!") || strings.HasPrefix(t, "npm error"):
 		rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(t, "npm ERR!"), "npm error"))
 		if rest != "" && !hasAnyPrefix(rest, npmBoilerplate) && (isUpper(rest[0]) || isDigit(rest[0]) || hasAnyPrefix(rest, npmKeep)) {
 			s.add(KindError, t)
 		}
-	case strings.HasPrefix(t, "fatal: ") || strings.HasPrefix(t, "Fatal: ") || strings.HasPrefix(t, "FATAL: ") || strings.HasPrefix(t, "Error: ") || strings.HasPrefix(t, "ERROR: ") || strings.HasPrefix(t, "FATAL ERROR"):
+	case strings.HasPrefix(t, "fatal: ") || strings.HasPrefix(t, "Fatal: ") || strings.HasPrefix(t, "FATAL: ") || strings.HasPrefix(t, "Error: ") || strings.HasPrefix(t, "ERROR: ") || strings.HasPrefix(t, "FATAL ERROR"),
+		strings.HasPrefix(t, "Uncaught ") && looksException(t[len("Uncaught "):]),
+		looksException(t),
+		strings.HasPrefix(t, "Exception in thread ") || strings.HasPrefix(t, "Caused by: "):
 		s.add(KindError, t)
 		s.atFrame = 6
-	case strings.HasPrefix(t, "Uncaught ") && looksException(t[len("Uncaught "):]):
-		s.add(KindError, t)
-		s.atFrame = 6
-	case looksException(t):
-		s.add(KindError, t)
-		s.atFrame = 6
-	case strings.HasPrefix(t, "Exception in thread ") || strings.HasPrefix(t, "Caused by: "):
-		s.add(KindError, t)
-		s.atFrame = 6
+	default:
+		return false
+	}
+	return true
+}
+
+// compilerOrLogLine recognises compiler and linter diagnostics, go test
+// failure messages, and, in tool output, error lines of logs (klog,
+// leveled and JSON logs), failed pods and "Error: " lines. It reports
+// whether the line was one of them.
+func (s *scanner) compilerOrLogLine(t string, indented bool) bool {
+	switch {
 	case compilerLine(t):
 		s.add(KindError, t)
 		f := strings.TrimPrefix(t, "vet: ")
@@ -128,13 +173,17 @@ func (s *scanner) errors(line, t string) {
 		s.add(KindError, t)
 	case s.hotLine&hotError == 0:
 		// None of the checks below can match.
+		return false
 	case s.output && logError(t):
 		s.add(KindError, logErrorValue(t))
 	case s.output && podFailure(t):
 		s.add(KindError, t)
 	case s.output && (strings.Contains(t, "Error: ") || strings.Contains(t, "error: ") || strings.Contains(t, "Exception: ")):
 		s.add(KindError, t)
+	default:
+		return false
 	}
+	return true
 }
 
 func hasAnyPrefix(s string, prefixes []string) bool {

@@ -75,31 +75,14 @@ var units = []string{
 // with the words after them ("81.3% of statements"). A measurement whose
 // label is only linking words ("12.5 MB in 3.2s") joins the one before it.
 func (s *scanner) measurements(t string, urlSpans [][2]int) {
-	lastItem, lastFrom, lastEnd := -1, 0, 0
+	last := lastMeasurement{item: -1}
 	for i := 0; i < len(t); i++ {
 		if !isDigit(t[i]) {
 			continue
 		}
-		if i > 0 && (isAlpha(t[i-1]) || t[i-1] == '_' || t[i-1] == '.' || t[i-1] == '/' || t[i-1] == ':' || t[i-1] == '-' && i > 1 && isAlnum(t[i-2])) {
-			for i < len(t) && (isAlnum(t[i]) || t[i] == '.') {
-				i++
-			}
-			continue
-		}
-		j := i
-		for j < len(t) && (isDigit(t[j]) || t[j] == ',' && j+3 < len(t) && isDigit(t[j+1]) && isDigit(t[j+2]) && isDigit(t[j+3])) {
-			j++
-		}
-		if j+1 < len(t) && t[j] == '.' && isDigit(t[j+1]) {
-			j++
-			for j < len(t) && isDigit(t[j]) {
-				j++
-			}
-		}
-		if j < len(t) && (t[j] == '.' && j+1 < len(t) && isDigit(t[j+1]) || isDigit(t[j])) {
-			for i < len(t) && (isAlnum(t[i]) || t[i] == '.') {
-				i++
-			}
+		j, ok := numberEnd(t, i)
+		if !ok {
+			i = skipWord(t, i)
 			continue
 		}
 		k := j
@@ -113,36 +96,78 @@ func (s *scanner) measurements(t string, urlSpans [][2]int) {
 			continue
 		}
 		end := k + len(unit)
-		if key := jsonKeyBefore(t, i); key != "" {
-			s.add(KindMeasurement, key+": "+t[i:end])
-			lastItem = -1
-			i = end - 1
-			continue
-		}
-		from := labelBefore(t, i)
-		if linking(t[from:i]) {
-			if lastItem >= 0 && lastItem < len(s.items) && lastEnd <= from && linking(t[lastEnd:i]) {
-				// "Downloaded 12.5 MB in 3.2s": one measurement.
-				s.items[lastItem].Value = clean(t[lastFrom:end], s.e.maxValueLen())
-				lastEnd = end
-				i = end - 1
-				continue
-			}
-			from = i
-		}
-		to := end
-		if from == i {
-			to = labelAfter(t, end)
-			if to == end || linking(t[end:to]) {
-				i = end - 1
-				continue
-			}
-		}
-		n := len(s.items)
-		if s.add(KindMeasurement, t[from:to]) != nil {
-			lastItem, lastFrom, lastEnd = n, from, to
-		}
+		s.addMeasurement(t, i, end, &last)
 		i = end - 1
+	}
+}
+
+// numberEnd returns the end of the number that starts at t[i], thousands
+// separators and decimals included. ok is false when the digits belong to
+// a word, a version or an identifier ("v1.2.3", "x86", "sha-256").
+func numberEnd(t string, i int) (end int, ok bool) {
+	if i > 0 && (isAlpha(t[i-1]) || t[i-1] == '_' || t[i-1] == '.' || t[i-1] == '/' || t[i-1] == ':' || t[i-1] == '-' && i > 1 && isAlnum(t[i-2])) {
+		return 0, false
+	}
+	j := i
+	for j < len(t) && (isDigit(t[j]) || t[j] == ',' && j+3 < len(t) && isDigit(t[j+1]) && isDigit(t[j+2]) && isDigit(t[j+3])) {
+		j++
+	}
+	if j+1 < len(t) && t[j] == '.' && isDigit(t[j+1]) {
+		j++
+		for j < len(t) && isDigit(t[j]) {
+			j++
+		}
+	}
+	if j < len(t) && (t[j] == '.' && j+1 < len(t) && isDigit(t[j+1]) || isDigit(t[j])) {
+		return 0, false
+	}
+	return j, true
+}
+
+// skipWord returns the end of the word or dotted name at t[i].
+func skipWord(t string, i int) int {
+	for i < len(t) && (isAlnum(t[i]) || t[i] == '.') {
+		i++
+	}
+	return i
+}
+
+// lastMeasurement is the measurement added last in a line, which a
+// following one whose label is only linking words joins.
+type lastMeasurement struct {
+	item      int // its index in the scanner's items, or -1
+	from, end int // its text in the line
+}
+
+// addMeasurement adds the measurement t[i:end] (a number and its unit)
+// with its label: a JSON key, the words before it, or the words after it;
+// or joins it to the one before when its label only links them.
+func (s *scanner) addMeasurement(t string, i, end int, last *lastMeasurement) {
+	if key := jsonKeyBefore(t, i); key != "" {
+		s.add(KindMeasurement, key+": "+t[i:end])
+		last.item = -1
+		return
+	}
+	from := labelBefore(t, i)
+	if linking(t[from:i]) {
+		if last.item >= 0 && last.item < len(s.items) && last.end <= from && linking(t[last.end:i]) {
+			// "Downloaded 12.5 MB in 3.2s": one measurement.
+			s.items[last.item].Value = clean(t[last.from:end], s.e.maxValueLen())
+			last.end = end
+			return
+		}
+		from = i
+	}
+	to := end
+	if from == i {
+		to = labelAfter(t, end)
+		if to == end || linking(t[end:to]) {
+			return
+		}
+	}
+	n := len(s.items)
+	if s.add(KindMeasurement, t[from:to]) != nil {
+		*last = lastMeasurement{item: n, from: from, end: to}
 	}
 }
 
