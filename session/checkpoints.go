@@ -8,7 +8,7 @@ import (
 	"github.com/condense-dev/condense/store"
 )
 
-// Checkpoint describes one live checkpoint (DESIGN B22).
+// Checkpoint describes one live checkpoint: what Checkpoints lists.
 type Checkpoint struct {
 	ID       string
 	Strategy string
@@ -88,8 +88,9 @@ func edits(o store.Overlay) []Edit {
 // built on it) and returns their ids, oldest first. The rendering returns
 // byte for byte to what it was before id: the previous checkpoint's
 // overlay (or the verbatim log) with later messages appended verbatim
-// (DESIGN I5, B24). Nothing is deleted: an undo marker is appended to the
-// log. An id of a pass merged into a checkpoint names that checkpoint.
+// (compaction only ever changed the rendering, never the log). Nothing is
+// deleted: an undo marker is appended to the log. An id of a pass merged
+// into a checkpoint names that checkpoint.
 func (s *Session) Undo(ctx context.Context, id string) ([]string, error) {
 	if err := s.lk.lock(ctx, true); err != nil {
 		return nil, err

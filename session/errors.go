@@ -8,8 +8,9 @@ import (
 // Errors callers branch on with errors.Is.
 var (
 	// ErrUnsaved: a save failed; the session keeps the unsaved history and
-	// checkpoint in memory and refuses new work until Flush succeeds
-	// (DESIGN B21). The error value is a *SaveError.
+	// checkpoint in memory and refuses new work until Flush succeeds, so
+	// nothing is built on state that is not durable. The error value is a
+	// *SaveError.
 	ErrUnsaved = errors.New("session: unsaved state; call Flush")
 	// ErrClosed: the session was closed.
 	ErrClosed = errors.New("session: closed")

@@ -5,8 +5,8 @@ import (
 	"sync"
 )
 
-// rwlock is the session lock (DESIGN B20): appends share it, everything
-// that renders, compacts, undoes or reconfigures holds it alone. Waiting
+// rwlock is the session lock: appends share it, everything that renders,
+// compacts, undoes or reconfigures holds it alone. Waiting
 // honours the context. Writers waiting block new readers, so a compaction
 // is not starved by a stream of appends.
 type rwlock struct {

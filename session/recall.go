@@ -25,8 +25,9 @@ var (
 	reSummary = regexp.MustCompile(`<summary checkpoint="(c\d+)"`)
 )
 
-// Recall returns the original messages behind a reference of DESIGN §7, so
-// an agent can be given a recall tool (DESIGN B24). It accepts:
+// Recall returns the original messages behind a reference in a rendering
+// (the formats are in docs/formats.md), so an agent can be given a recall
+// tool: nothing compaction hides is out of reach. It accepts:
 //
 //   - a mask reference "r42-3fa9c2d1" (or a whole placeholder holding
 //     "recall r42-…"): the tool message at log index 42, after checking the

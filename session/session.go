@@ -43,12 +43,12 @@ type Options struct {
 	Now func() time.Time
 }
 
-// Session is one conversation (DESIGN §2): the append-only log in a store,
-// its checkpoints, a lock, unsaved state, and the preflight that renders its
+// Session is one conversation: the append-only log in a store, its
+// checkpoints, a lock, unsaved state, and the preflight that renders its
 // requests. All methods are safe for concurrent use. Appends share the
 // session lock; Prepare, Compact, Undo, Flush and SetStrategy hold it alone,
 // so a compaction never overlaps a prompt, another compaction, an append or
-// a configuration change (DESIGN B20).
+// a configuration change.
 type Session struct {
 	id      string
 	log     store.Log
@@ -76,9 +76,9 @@ type Session struct {
 }
 
 // Open opens session id in st for writing (creating it when new), checks
-// its checkpoints and restores the latest rendering (DESIGN B22). A
-// checkpoint that fails validation is a *CheckpointError naming it; the
-// session never opens half-valid. Another writer holding the session gives
+// its checkpoints and restores the latest rendering. A checkpoint that
+// fails validation is a *CheckpointError naming it; the session never opens
+// half-valid. Another writer holding the session gives
 // store.ErrLocked.
 func Open(ctx context.Context, st store.Store, id string, opts *Options) (*Session, error) {
 	s := &Session{id: id}
@@ -178,8 +178,8 @@ func (s *Session) restore(ctx context.Context) error {
 }
 
 // checkBoundaries checks that summary boundaries are user messages; a
-// split-turn summary (DESIGN B4) may end at a step, before an assistant
-// message.
+// split-turn summary, which cuts a turn too large to keep whole, may end
+// at a step, before an assistant message.
 func (s *Session) checkBoundaries(ctx context.Context, cps []store.Checkpoint) error {
 	split := false
 	for k := range cps {
@@ -285,8 +285,8 @@ func (s *Session) loadIndexes(ctx context.Context, ix []int) error {
 }
 
 // validateCheckpoints checks the live checkpoints against a log of n
-// messages (DESIGN B22): ranges inside the history, a possible order, ids
-// that count up.
+// messages: ranges inside the history, a possible order, ids that count
+// up. A session never opens over a checkpoint it cannot render.
 func validateCheckpoints(cps []store.Checkpoint, n int) error {
 	prevCount, prevKept, prevNum := 0, 0, 0
 	for k := range cps {
@@ -416,7 +416,7 @@ func (s *Session) appendLocked(ctx context.Context, msgs []condense.Message) err
 	}
 	msgs = append([]condense.Message(nil), msgs...)
 	// Once the write starts it completes: cancellation does not roll back
-	// a save (DESIGN B20).
+	// a save.
 	first, err := s.log.Append(context.WithoutCancel(ctx), store.Batch{Messages: msgs})
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -486,10 +486,10 @@ func (s *Session) Unsaved() bool {
 	return s.saveErr != nil
 }
 
-// Prepare renders the next request (DESIGN B1): req's model, system, tools
-// and output settings over the session's history, compacting with the
-// session's strategy when the budget asks for it. Messages in req, when
-// there are any, are appended to the session first. A compaction is saved
+// Prepare renders the next request: req's model, system, tools and output
+// settings over the session's history, compacting with the session's
+// strategy when the budget asks for it. Messages in req, when there are
+// any, are appended to the session first. A compaction is saved
 // as a checkpoint before Prepare returns; when that save fails the result is
 // withheld, the checkpoint is held in memory and the error is a *SaveError.
 func (s *Session) Prepare(ctx context.Context, req condense.Request, opts ...condense.CallOption) (*condense.Result, error) {
@@ -702,8 +702,8 @@ func (s *Session) SetStrategy(ctx context.Context, st condense.Strategy) error {
 
 // restoreSeen restores pf to rendering r over the part of hist r has seen:
 // r renders the messages up to its highest log index (the newest message
-// is always rendered, DESIGN I4); later messages are left for the next
-// call to add verbatim.
+// is always rendered); later messages are left for the next call to add
+// verbatim.
 func restoreSeen(pf *condense.Preflight, hist []condense.Message, r condense.Rendering, lastCheckpoint int) error {
 	seen := 0
 	for i := range r {

@@ -706,7 +706,8 @@ func TestPrepareOverTheLimitSavesItsCompaction(t *testing.T) {
 	o := options(3000, strategy.Mask{KeepSteps: 1})
 	s := open(t, st, "over", o)
 	appendAll(t, s, turn("a", 6))
-	// One last huge user message that no strategy may touch (I4).
+	// One last huge user message that no strategy may touch: the newest user
+	// message always stays verbatim.
 	appendAll(t, s, []condense.Message{{ID: "huge", Role: condense.RoleUser, Parts: []condense.Part{condense.Text(strings.Repeat("giant paste ", 2000))}}})
 	_, err := s.Prepare(bg, condense.Request{})
 	var we *condense.WindowError
