@@ -100,6 +100,34 @@ func eachLine(data []byte, fn func(n int, line []byte) error) error {
 }
 
 func readClaudeCode(b *builder, data []byte) error {
+	lines, err := ccReadLines(b, data)
+	if err != nil {
+		return err
+	}
+	lg := newCCLog(lines)
+	taken, err := lg.activeBranch(b)
+	if err != nil {
+		return err
+	}
+	lg.takeBatchSiblings(taken)
+	e := ccEmitter{b: b, emitted: map[string]bool{}}
+	for _, cl := range lines {
+		if !taken[cl.UUID] || e.emitted[cl.UUID] {
+			continue // off the branch, or a repeated line
+		}
+		e.emitted[cl.UUID] = true
+		if err := e.emit(cl); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ccReadLines decodes every line. A user or assistant line whose message
+// is missing or bad is reported and, under Lenient, kept as a "skipped"
+// line: it stays in the parentUuid chain, so the lines before it are still
+// found.
+func ccReadLines(b *builder, data []byte) ([]*ccLine, error) {
 	var lines []*ccLine
 	err := eachLine(data, func(n int, raw []byte) error {
 		l := loc{line: n}
@@ -115,21 +143,8 @@ func readClaudeCode(b *builder, data []byte) error {
 			if cl.UUID == "" {
 				return b.bad(l, "%s line has no uuid", cl.Type)
 			}
-			// A line whose message is bad stays in the parentUuid chain
-			// (under Lenient) so the lines before it are still found.
-			var m ccMessage
-			if isNull(cl.Message) {
-				if err := b.bad(l, "%s line has no message", cl.Type); err != nil {
-					return err
-				}
-				cl.Type = "skipped"
-			} else if err := decode(cl.Message, &m); err != nil {
-				if err := b.bad(l, "message: %v", err); err != nil {
-					return err
-				}
-				cl.Type = "skipped"
-			} else {
-				cl.msg = &m
+			if err := ccDecodeMessage(b, cl, l); err != nil {
+				return err
 			}
 		case "":
 			return b.bad(l, "no type")
@@ -137,64 +152,113 @@ func readClaudeCode(b *builder, data []byte) error {
 		lines = append(lines, cl)
 		return nil
 	})
-	if err != nil {
-		return err
-	}
+	return lines, err
+}
 
-	byUUID := map[string]*ccLine{}
-	allSidechain := true
+// ccDecodeMessage decodes the API message of a user or assistant line into
+// cl.msg, or reports it and marks the line skipped.
+func ccDecodeMessage(b *builder, cl *ccLine, l loc) error {
+	var m ccMessage
+	if isNull(cl.Message) {
+		if err := b.bad(l, "%s line has no message", cl.Type); err != nil {
+			return err
+		}
+		cl.Type = "skipped"
+		return nil
+	}
+	if err := decode(cl.Message, &m); err != nil {
+		if err := b.bad(l, "message: %v", err); err != nil {
+			return err
+		}
+		cl.Type = "skipped"
+		return nil
+	}
+	cl.msg = &m
+	return nil
+}
+
+// ccLog is a session file's lines, indexed by uuid.
+type ccLog struct {
+	lines  []*ccLine
+	byUUID map[string]*ccLine
+	// allSidechain is set when every line with a uuid is a sidechain line
+	// (a sub-agent's own file): then sidechain lines are read.
+	allSidechain bool
+}
+
+func newCCLog(lines []*ccLine) *ccLog {
+	lg := &ccLog{lines: lines, byUUID: map[string]*ccLine{}, allSidechain: true}
 	for _, cl := range lines {
 		if cl.UUID != "" {
-			byUUID[cl.UUID] = cl
+			lg.byUUID[cl.UUID] = cl
 			if !cl.IsSidechain {
-				allSidechain = false
+				lg.allSidechain = false
 			}
 		}
 	}
-	excluded := func(cl *ccLine) bool { return cl.IsSidechain && !allSidechain }
+	return lg
+}
 
-	// The active branch, from the last line back.
+// excluded reports whether cl is a sidechain line left out.
+func (lg *ccLog) excluded(cl *ccLine) bool { return cl.IsSidechain && !lg.allSidechain }
+
+// activeBranch returns the uuids of the active branch: the chain of
+// parents from the last line with a uuid back to the root.
+func (lg *ccLog) activeBranch(b *builder) (map[string]bool, error) {
 	taken := map[string]bool{}
-	for i := len(lines) - 1; i >= 0; i-- {
-		cl := lines[i]
-		if cl.UUID == "" || excluded(cl) {
+	for i := len(lg.lines) - 1; i >= 0; i-- {
+		cl := lg.lines[i]
+		if cl.UUID == "" || lg.excluded(cl) {
 			continue
 		}
 		for cur := cl; cur != nil; {
 			if taken[cur.UUID] {
 				if err := b.bad(loc{line: cur.line}, "parentUuid chain loops back to line %d", cur.line); err != nil {
-					return err
+					return nil, err
 				}
 				break
 			}
 			taken[cur.UUID] = true
-			p := cur.parent()
-			next := byUUID[p]
-			if next == nil && p != "" && b.skipped > 0 {
-				// The parent may be a line Lenient skipped: bridge to the
-				// line before this one.
-				for k := cur.idx - 1; k >= 0; k-- {
-					if lines[k].UUID != "" && !excluded(lines[k]) && !taken[lines[k].UUID] {
-						next = lines[k]
-						break
-					}
-				}
-			}
-			cur = next
+			cur = lg.parentOf(b, cur, taken)
 		}
 		break
 	}
-	// Off-branch siblings of a parallel tool batch.
+	return taken, nil
+}
+
+// parentOf returns the parent line of cur, or nil at the root. When the
+// parent is missing and lines were skipped, it may be a line Lenient
+// skipped: the chain is bridged to the nearest line before cur not taken
+// yet.
+func (lg *ccLog) parentOf(b *builder, cur *ccLine, taken map[string]bool) *ccLine {
+	p := cur.parent()
+	next := lg.byUUID[p]
+	if next != nil || p == "" || b.skipped == 0 {
+		return next
+	}
+	for k := cur.idx - 1; k >= 0; k-- {
+		if l := lg.lines[k]; l.UUID != "" && !lg.excluded(l) && !taken[l.UUID] {
+			return l
+		}
+	}
+	return nil
+}
+
+// takeBatchSiblings adds to taken the off-branch lines of a parallel tool
+// batch whose parent was taken: assistant lines sharing a message.id with
+// a taken line, and user lines holding only results of taken calls not
+// answered yet.
+func (lg *ccLog) takeBatchSiblings(taken map[string]bool) {
 	msgIDs := map[string]bool{}
 	calls := map[string]bool{}
 	answered := map[string]bool{}
-	for _, cl := range lines {
+	for _, cl := range lg.lines {
 		if taken[cl.UUID] && cl.msg != nil {
 			ccNoteCalls(cl, msgIDs, calls, answered)
 		}
 	}
-	for _, cl := range lines {
-		if cl.UUID == "" || taken[cl.UUID] || excluded(cl) || cl.msg == nil || !taken[cl.parent()] {
+	for _, cl := range lg.lines {
+		if cl.UUID == "" || taken[cl.UUID] || lg.excluded(cl) || cl.msg == nil || !taken[cl.parent()] {
 			continue
 		}
 		switch {
@@ -206,93 +270,120 @@ func readClaudeCode(b *builder, data []byte) error {
 		taken[cl.UUID] = true
 		ccNoteCalls(cl, msgIDs, calls, answered)
 	}
+}
 
-	boundary := false
-	lastMsgID := "" // message.id of the last assistant message added
-	emitted := map[string]bool{}
-	for _, cl := range lines {
-		if !taken[cl.UUID] || emitted[cl.UUID] {
-			continue // off the branch, or a repeated line
+// ccEmitter turns the taken lines, in file order, into messages and the
+// checkpoint.
+type ccEmitter struct {
+	b *builder
+	// boundary is set after a compact_boundary line, until the next
+	// message line.
+	boundary bool
+	// lastMsgID is the message.id of the last assistant message added.
+	lastMsgID string
+	emitted   map[string]bool
+}
+
+// emit adds what one line carries.
+func (e *ccEmitter) emit(cl *ccLine) error {
+	switch cl.Type {
+	case "system":
+		if cl.Subtype == "compact_boundary" {
+			var s string
+			_ = json.Unmarshal(cl.Content, &s)
+			e.b.checkpoint(s, fmt.Sprintf("claude-code compact_boundary at line %d", cl.line))
+			e.boundary = true
 		}
-		emitted[cl.UUID] = true
-		l := loc{line: cl.line}
-		switch cl.Type {
-		case "system":
-			if cl.Subtype == "compact_boundary" {
-				var s string
-				_ = json.Unmarshal(cl.Content, &s)
-				b.checkpoint(s, fmt.Sprintf("claude-code compact_boundary at line %d", cl.line))
-				boundary = true
-			}
-			continue
-		case "user":
-			if cl.IsCompactSummary {
-				parts, rerr := ccContent(cl.msg.Content, condense.RoleUser)
-				if rerr != nil {
-					if err := b.bad(l, "%s", rerr.msg); err != nil {
-						return err
-					}
-					continue
-				}
-				m := condense.Message{Parts: parts}
-				if !boundary || b.cp == nil {
-					b.checkpoint("", fmt.Sprintf("claude-code compact summary at line %d", cl.line))
-				}
-				b.cp.summary = m.TextContent()
-				b.cp.at = len(b.msgs)
-				boundary = false
-				continue
-			}
-			boundary = false
-			parts, rerr := ccContent(cl.msg.Content, condense.RoleUser)
-			if rerr != nil {
-				if err := b.bad(l, "%s", rerr.msg); err != nil {
-					return err
-				}
-				continue
-			}
-			ms := splitResults(parts)
-			for k, m := range ms {
-				m.ID = cl.UUID
-				if k > 0 {
-					m.ID += "/text"
-				}
-				b.add(m, l)
-				if m.Role == condense.RoleUser {
-					lastMsgID = "" // a user turn ends the API message
-				}
-			}
-		case "assistant":
-			boundary = false
-			parts, rerr := ccContent(cl.msg.Content, condense.RoleAssistant)
-			if rerr != nil {
-				if err := b.bad(l, "%s", rerr.msg); err != nil {
-					return err
-				}
-				continue
-			}
-			if cl.msg.Model != "" && cl.msg.Model != "<synthetic>" {
-				b.req.Model = cl.msg.Model
-			}
-			// Merge into the earlier line of the same API message when
-			// only its tool results came in between.
-			if cl.msg.ID != "" && cl.msg.ID == lastMsgID {
-				if i := ccLastAssistant(b.msgs); i >= 0 {
-					b.msgs[i].m.Parts = append(b.msgs[i].m.Parts, parts...)
-					continue
-				}
-			}
-			m := condense.Message{ID: cl.UUID, Role: condense.RoleAssistant, Parts: parts}
-			if cl.IsAPIErrorMessage {
-				m.Status = condense.StatusFailed
-			}
-			if len(parts) == 0 {
-				continue
-			}
-			b.add(m, l)
-			lastMsgID = cl.msg.ID
+	case "user":
+		if cl.IsCompactSummary {
+			return e.compactSummary(cl)
+		}
+		e.boundary = false
+		return e.user(cl)
+	case "assistant":
+		e.boundary = false
+		return e.assistant(cl)
+	}
+	return nil
+}
+
+// content converts a line's message content, reporting a bad one; ok is
+// false when the line is to be left out.
+func (e *ccEmitter) content(cl *ccLine, role condense.Role) (parts []condense.Part, ok bool, err error) {
+	parts, rerr := ccContent(cl.msg.Content, role)
+	if rerr != nil {
+		return nil, false, e.b.bad(loc{line: cl.line}, "%s", rerr.msg)
+	}
+	return parts, true, nil
+}
+
+// compactSummary imports an isCompactSummary user message as the summary
+// of the checkpoint its boundary line started, or of a new one when there
+// was no boundary line. The message itself is not a message of the log.
+func (e *ccEmitter) compactSummary(cl *ccLine) error {
+	parts, ok, err := e.content(cl, condense.RoleUser)
+	if !ok {
+		return err
+	}
+	m := condense.Message{Parts: parts}
+	b := e.b
+	if !e.boundary || b.cp == nil {
+		b.checkpoint("", fmt.Sprintf("claude-code compact summary at line %d", cl.line))
+	}
+	b.cp.summary = m.TextContent()
+	b.cp.at = len(b.msgs)
+	e.boundary = false
+	return nil
+}
+
+// user adds a user line: its tool results as a tool message (id: the
+// line's uuid), its other blocks as a user message after it (id: uuid +
+// "/text").
+func (e *ccEmitter) user(cl *ccLine) error {
+	parts, ok, err := e.content(cl, condense.RoleUser)
+	if !ok {
+		return err
+	}
+	for k, m := range splitResults(parts) {
+		m.ID = cl.UUID
+		if k > 0 {
+			m.ID += "/text"
+		}
+		e.b.add(m, loc{line: cl.line})
+		if m.Role == condense.RoleUser {
+			e.lastMsgID = "" // a user turn ends the API message
 		}
 	}
+	return nil
+}
+
+// assistant adds an assistant line, merged into the earlier line of the
+// same API message when only its tool results came in between; an API
+// error line is marked failed.
+func (e *ccEmitter) assistant(cl *ccLine) error {
+	parts, ok, err := e.content(cl, condense.RoleAssistant)
+	if !ok {
+		return err
+	}
+	b := e.b
+	if cl.msg.Model != "" && cl.msg.Model != "<synthetic>" {
+		b.req.Model = cl.msg.Model
+	}
+	if cl.msg.ID != "" && cl.msg.ID == e.lastMsgID {
+		if i := ccLastAssistant(b.msgs); i >= 0 {
+			b.msgs[i].m.Parts = append(b.msgs[i].m.Parts, parts...)
+			return nil
+		}
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	m := condense.Message{ID: cl.UUID, Role: condense.RoleAssistant, Parts: parts}
+	if cl.IsAPIErrorMessage {
+		m.Status = condense.StatusFailed
+	}
+	b.add(m, loc{line: cl.line})
+	e.lastMsgID = cl.msg.ID
 	return nil
 }
 
