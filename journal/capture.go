@@ -2,7 +2,9 @@ package journal
 
 import "fmt"
 
-// Capture is how much of a run the journal keeps (DESIGN B29).
+// Capture is how much of a run the journal keeps. Events never hold more
+// content than the level allows, so a journal kept for audits need not
+// hold the conversation.
 //
 //   - CaptureFull keeps everything replay and resume need: the request, the
 //     model's answers, summaries, tool inputs and outputs.

@@ -12,7 +12,7 @@ import (
 // Kind names an event.
 type Kind string
 
-// The event kinds of a run (DESIGN B25).
+// The event kinds of a run.
 const (
 	// KindRunStarted opens a run: what it was asked, under which settings.
 	KindRunStarted Kind = "run:started"
@@ -39,7 +39,7 @@ const (
 
 // Event is one entry of a run's journal. Exactly one payload field is set,
 // the one of its Kind. Time and Duration are informational: comparisons
-// (Same) ignore them (DESIGN I7).
+// (Same) ignore them, so a rerun of the same run compares equal.
 type Event struct {
 	// Seq numbers the run's events from 1, in order.
 	Seq  int64
@@ -133,7 +133,7 @@ type Step struct {
 func (s *Step) Summarize() bool { return s.StepKind == StepLLM && s.CompactionFor > 0 }
 
 // Compacted is the payload of context:compacted: counts and the strategy's
-// name, never content, at every capture level (DESIGN B29).
+// name, never content, at every capture level.
 type Compacted struct {
 	// CallIndex is the model call the compaction ran before.
 	CallIndex      int    `json:"call_index"`
@@ -144,7 +144,8 @@ type Compacted struct {
 	MessagesAfter  int    `json:"messages_after"`
 	Strategy       string `json:"strategy"`
 	// Emergency marks the pass made after a provider answered "context
-	// too large" (DESIGN B6c).
+	// too large", which is compacted with recent retention zero and
+	// retried once.
 	Emergency bool `json:"emergency,omitempty"`
 }
 
@@ -179,7 +180,7 @@ type RunError struct {
 // FinalCodes are the run:error codes that end a run for good: a rerun
 // meets them again at the same point. Any other code (a rate limit, a
 // network failure, a cancelled context) is transient: resuming the run
-// goes on live past it (DESIGN B28).
+// goes on live past it.
 var FinalCodes = map[string]bool{
 	"context_window_exceeded": true,
 	"limit_exceeded":          true,
@@ -289,7 +290,7 @@ func (e *Event) UnmarshalJSON(data []byte) error {
 }
 
 // Same reports whether a and b are the same event, ignoring their times
-// and durations (DESIGN I7).
+// and durations: they differ between runs that did the same thing.
 func Same(a, b Event) bool {
 	return bytes.Equal(comparable(a), comparable(b))
 }
@@ -310,7 +311,7 @@ func Comparable(e Event) string { return string(comparable(e)) }
 // Redact returns e as captured at level c: below CaptureFull content
 // (requests, answers, summaries, tool inputs and outputs, the result) is
 // left out; at CaptureNone counts and usage are left out too, except in
-// context:compacted, which is the same at every level (DESIGN B29).
+// context:compacted, which is the same at every level.
 func (e Event) Redact(c Capture) Event {
 	c = c.Level()
 	if c == CaptureFull {
@@ -329,7 +330,7 @@ func (e Event) Redact(c Capture) Event {
 		s.Response, s.Summary, s.Input, s.Output = nil, "", nil, nil
 		if s.Error != nil {
 			// A tool's or provider's error text may echo content: below
-			// full only its code is kept (B29).
+			// full only its code is kept.
 			s.Error = &ErrorInfo{Code: s.Error.Code}
 		}
 		if c == CaptureNone {

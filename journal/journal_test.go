@@ -58,7 +58,7 @@ func TestJournalSameIgnoresDurations(t *testing.T) {
 
 func TestJournalCompactedHasNoContentAtAnyLevel(t *testing.T) {
 	// context:compacted carries counts and the strategy name only, and is
-	// the same at every capture level (DESIGN B29).
+	// the same at every capture level.
 	ev := journaltest.Events("r", 1, 3)[2]
 	for _, c := range []journal.Capture{journal.CaptureNone, journal.CaptureCounts, journal.CaptureFull} {
 		b, _ := json.Marshal(ev.Redact(c))

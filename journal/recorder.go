@@ -14,7 +14,8 @@ var (
 	// at that point. The error value is a *DivergenceError.
 	ErrDiverged = errors.New("replay diverged from the journal")
 	// ErrCompactionNotConsumed: the strategy no longer makes the summarize
-	// calls the journal recorded for a model call (DESIGN B27).
+	// calls the journal recorded for a model call, so replay cannot serve
+	// them.
 	ErrCompactionNotConsumed = errors.New("recorded context compaction was not consumed")
 	// ErrNotReplayable: the journal was captured below CaptureFull, so it
 	// holds no answers to serve.
@@ -330,10 +331,10 @@ func (r *Recorder) append(ctx context.Context, ev Event) error {
 // Compacted records a context:compacted event. Compaction events are
 // matched by call index only, whatever their numbers (a rerun with another
 // window or strategy compacts differently without changing the calls): a
-// recorded event for the same call is consumed and not written again
-// (DESIGN B28); while replaying a journal that has none, nothing is
-// written, since an append-only journal cannot take an event in its
-// middle.
+// recorded event for the same call is consumed and not written again, so
+// a run resumed after a crash records each compaction once; while
+// replaying a journal that has none, nothing is written, since an
+// append-only journal cannot take an event in its middle.
 func (r *Recorder) Compacted(ctx context.Context, c Compacted) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()

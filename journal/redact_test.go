@@ -3,7 +3,7 @@ package journal
 import "testing"
 
 // Below full capture an error keeps its code only: a tool's or provider's
-// message may echo content (B29). Final run errors carry numbers only and
+// message may echo content. Final run errors carry numbers only and
 // keep their message.
 func TestRedactErrorsBelowFull(t *testing.T) {
 	step := Event{Step: &Step{Error: &ErrorInfo{Code: "tool_error", Message: "open /home/me/secret.txt: denied"}}}

@@ -1,4 +1,3 @@
-// Package journaltest is the conformance suite every journal.Store runs.
 package journaltest
 
 import (

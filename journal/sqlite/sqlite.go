@@ -1,8 +1,3 @@
-// Package sqlite is a journal.Store in an SQLite database (the pure-Go
-// modernc.org/sqlite driver): one row per event in the table
-// journal_events, appends in one transaction, synced before they return.
-// The database may be the one that holds the sessions: the table name is
-// the journal's own.
 package sqlite
 
 import (
