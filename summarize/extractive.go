@@ -10,10 +10,11 @@ import (
 	"github.com/condense-dev/condense/ledger"
 )
 
-// Section headings of a summary, in order (DESIGN §7).
+// Section headings of a summary, in order (docs/formats.md). The summarize
+// strategy adds a last one, ## Ledger.
 var Sections = []string{"Summary", "Decisions", "Facts", "Completed", "Pending"}
 
-// Extractive is the embedded summarizer (DESIGN B19): no model, no network,
+// Extractive is the embedded summarizer, the default: no model, no network,
 // deterministic. It builds the sections from the span itself: the user's
 // requests and the assistant's stated conclusions for ## Summary, decision
 // sentences for ## Decisions, the user's constraints (plus the facts of the

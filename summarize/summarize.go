@@ -6,15 +6,18 @@ import (
 	"time"
 )
 
-// DefaultMaxOutput caps a summary's output tokens: min(4096, the model's
-// maximum) (DESIGN B15).
+// DefaultMaxOutput caps a summary's output tokens: the provider
+// summarizers ask for min(4096, the model's maximum), so a summary never
+// costs more than a bounded answer.
 const DefaultMaxOutput = 4096
 
-// DefaultTimeout bounds one summary request (DESIGN B15).
+// DefaultTimeout bounds one summary request of the provider summarizers,
+// so a stuck provider cannot hold a session's lock indefinitely.
 const DefaultTimeout = 2 * time.Minute
 
-// Rejections of a summary response (DESIGN B16). A rejected summary leaves
-// the session as it was before that pass.
+// Rejections of a summary response. A summary that is empty, truncated,
+// failed or calls a tool would lose history if it were used, so it is
+// rejected, and the session stays as it was before that pass.
 var (
 	// ErrEmpty: the response held no text.
 	ErrEmpty = errors.New("summary response is empty")
@@ -29,7 +32,7 @@ var (
 	ErrInputTooLarge = errors.New("summary input too large")
 )
 
-// RejectedError is a summary response that was refused (B16).
+// RejectedError is a summary response that was refused.
 type RejectedError struct {
 	// Reason is one of ErrEmpty, ErrTruncated, ErrToolCall, ErrFailed.
 	Reason error
@@ -49,10 +52,11 @@ func (e *RejectedError) Unwrap() error { return e.Reason }
 // Code returns "summary_rejected".
 func (e *RejectedError) Code() string { return "summary_rejected" }
 
-// Check applies the response rules of B16 to a provider's answer: text is
-// the response's text, stopReason its stop reason as the provider names it,
-// toolCalls whether it holds tool calls. truncatedReasons lists the stop
-// reasons meaning "hit the output cap" ("max_tokens", "length").
+// Check applies the response rules (see the Err values above) to a
+// provider's answer: text is the response's text, stopReason its stop reason
+// as the provider names it, toolCalls whether it holds tool calls.
+// truncatedReasons lists the stop reasons meaning "hit the output cap"
+// ("max_tokens", "length").
 func Check(text, stopReason string, toolCalls bool, truncatedReasons ...string) error {
 	if toolCalls {
 		return &RejectedError{Reason: ErrToolCall, StopReason: stopReason}
