@@ -16,7 +16,8 @@ func init() {
 	register(command{name: "compact", summary: "render a transcript as the next request, compacted to fit", run: runCompact})
 }
 
-// Stats is the --stats JSON of compact (DESIGN §7), version 1.
+// Stats is the --stats JSON of compact, version 1 (docs/formats.md): keys
+// may be added, none renamed or removed.
 type Stats struct {
 	Version          int               `json:"version"`
 	Input            StatsSide         `json:"input"`
@@ -130,7 +131,7 @@ func runCompact(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	outReq := res.Request
-	// The reserve holds the output cap plus the thinking budget (B6); the
+	// The reserve holds the output cap plus the thinking budget; the
 	// request's max_tokens is the cap alone, so a second pass writes the
 	// same value back.
 	outReq.MaxOutputTokens = l.budget.ReservedOutput - max(0, req.ThinkingBudget)
@@ -204,7 +205,7 @@ func buildStats(l *loaded, s condense.Strategy, res *condense.Result, inputToken
 }
 
 // outputFormat resolves --to: anthropic for Claude Code and Anthropic input,
-// else openai (DESIGN §7).
+// else openai: the input's own API family when it has one.
 func outputFormat(to string, in transcript.Format) (transcript.Format, error) {
 	if to == "" {
 		if in == transcript.FormatClaudeCode || in == transcript.FormatAnthropic {

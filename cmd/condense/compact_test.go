@@ -43,7 +43,7 @@ func TestCompactLargeTranscript(t *testing.T) {
 	if st.Output.Tokens > st.InputLimit || st.Output.Tokens >= st.Input.Tokens {
 		t.Fatalf("output %d tokens, input %d, limit %d", st.Output.Tokens, st.Input.Tokens, st.InputLimit)
 	}
-	// The keys of DESIGN §7 are all there.
+	// The keys of the stats contract (docs/formats.md) are all there.
 	var raw map[string]any
 	_ = json.Unmarshal([]byte(stdout), &raw)
 	for _, k := range []string{"version", "input", "output", "model", "window", "input_limit", "threshold", "counter", "strategy", "compactions", "repaired", "nothing_to_compact", "valid"} {

@@ -17,7 +17,7 @@ import (
 )
 
 // parseSize reads a token count: "32k" = 32,000; "1m" = 1,000,000; plain
-// integers as given (DESIGN §7).
+// integers as given.
 func parseSize(s string) (int, error) {
 	t := strings.ToLower(strings.TrimSpace(strings.ReplaceAll(s, "_", "")))
 	mult := 1

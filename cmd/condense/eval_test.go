@@ -233,7 +233,7 @@ func TestEvalProbes(t *testing.T) {
 		if pr.Absent != 1 || pr.Total.Found != 3 {
 			t.Errorf("%s: found %d, absent %d; want 3 and 1", p.Name, pr.Total.Found, pr.Absent)
 		}
-		// The task (I3) and the newest step (I4) always survive.
+		// The task and the newest step always survive verbatim.
 		if task := pr.ByCategory["task"]; task.Retained != 1 {
 			t.Errorf("%s: task probe %+v", p.Name, task)
 		}
@@ -377,7 +377,7 @@ func TestEvalJudge(t *testing.T) {
 	if calls != 4 {
 		t.Errorf("%d model calls, want 2 per probe", calls)
 	}
-	// The task survives every compaction (I3); whether the old tool
+	// The task survives every compaction verbatim; whether the old tool
 	// output's sentence survives is what the default policy's retention
 	// says, and the judge must agree with it.
 	var def eval.PolicyReport

@@ -80,7 +80,8 @@ type InspectStrategy struct {
 	Steps          string `json:"steps,omitempty"`
 	// UnderThreshold: the preflight had no reason to compact; Manual is
 	// then what a manual compaction ("condense compact" of a session,
-	// B23) would do, when it does anything.
+	// which compacts whatever the pressure) would do, when it does
+	// anything.
 	UnderThreshold bool           `json:"under_threshold,omitempty"`
 	Manual         *InspectManual `json:"manual,omitempty"`
 	Error          string         `json:"error,omitempty"`

@@ -1,6 +1,3 @@
-// Command condense compacts, counts, inspects and evaluates LLM agent
-// transcripts with the condense library. Run "condense help" for the
-// commands.
 package main
 
 import (

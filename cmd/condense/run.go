@@ -24,7 +24,8 @@ var commands = map[string]command{}
 
 func register(c command) { commands[c.name] = c }
 
-// Exit codes (DESIGN §7 "CLI conventions").
+// Exit codes, a contract scripts rely on (docs/formats.md): 0 success, 1
+// the request cannot fit, 2 bad usage or bad input.
 const (
 	exitOK        = 0
 	exitCannotFit = 1
