@@ -1,5 +1,6 @@
-// Package eval measures compaction on real transcripts (DESIGN §1.7): what
-// it keeps, how much it saves, whether it stays turn-safe and what it costs.
+// Package eval measures compaction on real transcripts: what it keeps, how
+// much it saves, whether it stays turn-safe and what it costs. Claims about
+// compaction are measured here, not asserted.
 //
 // Evaluate replays each transcript turn by turn under a set of policies
 // (DefaultPolicies: no compaction, drop-oldest, masking with M=10, the Codex
@@ -16,7 +17,7 @@
 //     the whole transcript;
 //   - compression: that rendering's tokens against the original's;
 //   - validity: every rendering of the replay checked with condense.Validate
-//     (invariant I1);
+//     (no tool call separated from its result);
 //   - the replay: input tokens, the prefix each request shares with the
 //     previous one (what a prompt cache can serve, compared message by
 //     message with condense.Fingerprint), output tokens, summarizer calls,
@@ -32,6 +33,7 @@
 // WriteChart draws the tokens of every request per policy as a hand-written
 // SVG, with the input limit as a dashed line. A Judge asks a model each
 // probe as a question against the full history and against the compacted
-// rendering and compares the answers (the check of seed 002); AnthropicJudge
-// and OpenAIJudge call the providers' HTTP APIs directly.
+// rendering and compares the answers, which checks that what the rendering
+// keeps still answers the question; AnthropicJudge and OpenAIJudge call the
+// providers' HTTP APIs directly.
 package eval

@@ -11,9 +11,9 @@ import (
 // Category is a kind of specific the eval measures retention of.
 type Category string
 
-// The categories of specifics (DESIGN §1.5): the extractor finds them with
-// its own patterns, independent of the ledger, so the eval does not grade
-// the ledger by the ledger's own rules.
+// The categories of specifics, the ones model summaries are known to drop:
+// the extractor finds them with its own patterns, independent of the ledger,
+// so the eval does not grade the ledger by the ledger's own rules.
 const (
 	CatPath        Category = "path"
 	CatCommand     Category = "command"

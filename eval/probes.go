@@ -10,7 +10,8 @@ import (
 	"strings"
 )
 
-// Probe is a specific the user wants kept, from a --probes file (DESIGN §7):
+// Probe is a specific the user wants kept, from a --probes file
+// (docs/formats.md):
 //
 //	[{"category": "path", "text": "internal/x.go"},
 //	 {"category": "error", "regex": "panic: [^\n]+"}]

@@ -48,7 +48,8 @@ type Replay struct {
 	CompactionSteps []int `json:"compaction_steps"`
 }
 
-// Validity counts renderings that break turn safety (I1, condense.Validate).
+// Validity counts renderings that break turn safety (condense.Validate): a
+// tool call separated from its result, a parallel batch split.
 type Validity struct {
 	Renderings int    `json:"renderings"`
 	Invalid    int    `json:"invalid"`
