@@ -151,10 +151,13 @@ func (c *CorrectedCounter) Calibration() *Calibration { return c.cal }
 func (c *CorrectedCounter) Unwrap() condense.Counter { return c.base }
 
 // ForModel returns the counter for model: the exact BPE counter when the
-// registry gives the model an encoding, else the heuristic of its family.
-// A model the registry does not know gets the family its name suggests
-// ("claude…", "gpt…", "o1/o3/o4…", "gemini…"), and FamilyAnthropic, which
-// over-counts most, when the name suggests none. A nil reg means Models.
+// registry gives the model an encoding, else the estimate of its family —
+// the calibrated heuristics for Claude and Gemini, o200k_base times a
+// measured margin for the open-weight families (Open). A model the
+// registry does not know gets the family its name suggests ("claude…",
+// "gpt…", "gemini…", "deepseek…", "qwen…", "llama…", "mistral…"), and
+// o200k_base with the largest margin when the name suggests none; it is
+// never counted as Claude by default. A nil reg means Models.
 //
 // The counter is a *CorrectedCounter with a Calibration of its own: feed it
 // billed usage with Observe. To share learning between counters, wrap the
@@ -178,5 +181,14 @@ func baseForModel(model string, reg condense.Registry) condense.Counter {
 			family = info.Family
 		}
 	}
-	return Heuristic(family)
+	return familyCounter(family)
+}
+
+// familyCounter is the estimate of a family whose model has no encoding.
+func familyCounter(family string) condense.Counter {
+	switch family {
+	case FamilyAnthropic, FamilyOpenAI, FamilyGemini:
+		return Heuristic(family)
+	}
+	return Open(family)
 }

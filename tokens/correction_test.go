@@ -131,7 +131,8 @@ func TestForModel(t *testing.T) {
 		{"o4-ultra", "openai-heuristic", false},
 		{"claude-ultra-9", "anthropic-heuristic", false},
 		{"gemini-9", "gemini-heuristic", false},
-		{"llama-3-70b", "anthropic-heuristic", false},
+		{"llama-3-70b", "llama~o200k_base×1.05", false},
+		{"some-local-model", "unknown~o200k_base×1.20", false},
 	}
 	for _, tt := range tests {
 		c := ForModel(tt.model, nil)

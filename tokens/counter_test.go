@@ -29,6 +29,8 @@ func TestConformance(t *testing.T) {
 		tokens.ForModel("claude-sonnet-4-5-20250929", nil),
 		tokens.ForModel("gemini-2.5-pro", nil),
 		tokens.ForModel("some-unknown-model", nil),
+		tokens.Open(tokens.FamilyQwen),
+		tokens.ForModel("deepseek-chat", nil),
 		tokens.Corrected(tokens.Heuristic(tokens.FamilyAnthropic), "claude-sonnet-4-5", cal),
 	} {
 		t.Run(c.Name(), func(t *testing.T) { countertest.Run(t, c) })

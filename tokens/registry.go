@@ -141,8 +141,9 @@ func (r *Registry) WarnUnknown(logger *slog.Logger, model string) bool {
 
 // Normalize returns the canonical form of a model name that Lookup uses:
 // lower case, without provider prefixes ("anthropic/", "openai/",
-// "models/", Bedrock's "us.anthropic." and "-v1:0"), without a Vertex
-// "@20250929" suffix, and with Claude's dotted versions ("claude-sonnet-4.5")
+// "models/", a Hugging Face organisation such as "deepseek-ai/", Bedrock's
+// "us.anthropic." and "-v1:0"), without a Vertex "@20250929" suffix or an
+// Ollama ":8b" tag, and with Claude's dotted versions ("claude-sonnet-4.5")
 // spelled with hyphens as the Anthropic API does ("claude-sonnet-4-5").
 func Normalize(model string) string {
 	s := strings.ToLower(strings.TrimSpace(model))
@@ -154,6 +155,9 @@ func Normalize(model string) string {
 	}
 	if i := strings.IndexByte(s, '@'); i >= 0 {
 		s = s[:i]
+	}
+	if i := strings.IndexByte(s, ':'); i > 0 && !strings.HasPrefix(s, "claude-") {
+		s = s[:i] // Ollama: "qwen3:8b", "llama3.1:70b-instruct-q4_K_M"
 	}
 	if strings.HasPrefix(s, "claude-") {
 		if i := strings.LastIndex(s, "-v"); i > 0 && strings.Contains(s[i:], ":") {
@@ -172,19 +176,35 @@ func Normalize(model string) string {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// familyOf guesses the provider family of a model name the registry does not
-// know, from its prefix. Unknown names get FamilyAnthropic, whose heuristic
-// over-counts most.
+// familyOf guesses the family of a model name the registry does not know,
+// from its name: Claude, GPT and the o-series, Gemini, and the open-weight
+// families (DeepSeek, Qwen, Llama, Mistral's models). Any other name is
+// FamilyUnknown.
 func familyOf(model string) string {
 	s := Normalize(model)
-	switch {
-	case strings.HasPrefix(s, "claude"):
-		return FamilyAnthropic
-	case strings.HasPrefix(s, "gemini"), strings.HasPrefix(s, "gemma"):
-		return FamilyGemini
-	case strings.HasPrefix(s, "gpt"), strings.HasPrefix(s, "chatgpt"),
-		strings.HasPrefix(s, "o1"), strings.HasPrefix(s, "o3"), strings.HasPrefix(s, "o4"):
-		return FamilyOpenAI
+	has := func(prefixes ...string) bool {
+		for _, p := range prefixes {
+			if strings.HasPrefix(s, p) {
+				return true
+			}
+		}
+		return false
 	}
-	return FamilyAnthropic
+	switch {
+	case has("claude"):
+		return FamilyAnthropic
+	case has("gemini", "gemma"):
+		return FamilyGemini
+	case has("gpt", "chatgpt", "o1", "o3", "o4"):
+		return FamilyOpenAI
+	case has("deepseek"):
+		return FamilyDeepSeek
+	case has("qwen", "qwq"):
+		return FamilyQwen
+	case has("llama", "meta-llama", "codellama"):
+		return FamilyLlama
+	case has("mistral", "mixtral", "codestral", "devstral", "magistral", "ministral", "pixtral"):
+		return FamilyMistral
+	}
+	return FamilyUnknown
 }

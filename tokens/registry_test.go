@@ -3,6 +3,7 @@ package tokens
 import (
 	"bytes"
 	"log/slog"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -74,7 +75,7 @@ func TestBuiltinModelsAreComplete(t *testing.T) {
 			if info.Encoding != O200kBase && info.Encoding != Cl100kBase {
 				t.Errorf("%s: OpenAI model with encoding %q", info.Name, info.Encoding)
 			}
-		case FamilyAnthropic, FamilyGemini:
+		case FamilyAnthropic, FamilyGemini, FamilyDeepSeek, FamilyQwen, FamilyLlama, FamilyMistral:
 			if info.Encoding != "" {
 				t.Errorf("%s: %s model with encoding %q", info.Name, info.Family, info.Encoding)
 			}
@@ -191,11 +192,55 @@ func TestNilRegistry(t *testing.T) {
 func TestFamilyOf(t *testing.T) {
 	for model, want := range map[string]string{
 		"claude-next": FamilyAnthropic, "gpt-6": FamilyOpenAI, "o1-pro": FamilyOpenAI, "o3-deep": FamilyOpenAI,
-		"o4-max": FamilyOpenAI, "gemini-4-ultra": FamilyGemini, "llama-3": FamilyAnthropic, "": FamilyAnthropic,
-		"openrouter/anthropic/claude-x": FamilyAnthropic,
+		"o4-max": FamilyOpenAI, "gemini-4-ultra": FamilyGemini, "llama-3": FamilyLlama, "": FamilyUnknown,
+		"openrouter/anthropic/claude-x": FamilyAnthropic, "deepseek-ai/DeepSeek-V3.2-Exp": FamilyDeepSeek,
+		"Qwen/Qwen3-Coder-480B-A35B-Instruct": FamilyQwen, "qwq-32b": FamilyQwen, "meta-llama/Llama-4-Scout-17B-16E": FamilyLlama,
+		"codellama:13b": FamilyLlama, "mistralai/Devstral-Small-2505": FamilyMistral, "mixtral-8x22b": FamilyMistral,
+		"phi-4": FamilyUnknown, "my-finetune-v2": FamilyUnknown,
 	} {
 		if got := familyOf(model); got != want {
 			t.Errorf("familyOf(%q) = %q, want %q", model, got, want)
 		}
+	}
+}
+
+// Open-weight models, registered or not, are counted with o200k_base times
+// their family's margin, never with the Claude estimate.
+func TestForModelOpenFamilies(t *testing.T) {
+	for model, want := range map[string]string{
+		"deepseek-chat":                       "deepseek~o200k_base×1.10",
+		"deepseek-ai/DeepSeek-R1-0528":        "deepseek~o200k_base×1.10",
+		"qwen3:8b":                            "qwen~o200k_base×1.10",
+		"Qwen/Qwen3-Coder-480B-A35B-Instruct": "qwen~o200k_base×1.10",
+		"llama3.1:70b-instruct-q4_K_M":        "llama~o200k_base×1.05",
+		"meta-llama/Llama-3.3-70B-Instruct":   "llama~o200k_base×1.05",
+		"mistralai/Devstral-Small-2505":       "mistral~o200k_base×1.20",
+		"my-local-finetune":                   "unknown~o200k_base×1.20",
+		"gpt-oss:20b":                         O200kBase,
+	} {
+		c := ForModel(model, nil)
+		if got := c.Name(); got != want {
+			t.Errorf("ForModel(%q) = %s, want %s", model, got, want)
+		}
+	}
+	for model, window := range map[string]int{"qwen3:8b": 32_768, "llama3.1:8b": 131_072, "deepseek-ai/DeepSeek-V3": 128_000,
+		"codestral-2508": 262_144, "qwen3-coder:30b": 262_144} {
+		if info, ok := Models.Lookup(model); !ok || info.Window != window {
+			t.Errorf("Lookup(%q) = %+v, %v; want window %d", model, info, ok, window)
+		}
+	}
+}
+
+// A scaled count is the base count times the factor, rounded up, and never
+// exact.
+func TestScaledCounter(t *testing.T) {
+	base, _ := BPE(O200kBase)
+	c := Scaled(base, 1.10, "x")
+	m := condense.UserText(strings.Repeat("count these words please ", 40))
+	if got, want := c.CountMessage(&m), int(math.Ceil(float64(base.CountMessage(&m))*1.10)); got != want || c.Exact() {
+		t.Errorf("CountMessage = %d (exact %v), want %d", got, c.Exact(), want)
+	}
+	if Scaled(base, 0.5, "y").Factor() != 1 || Scaled(base, math.NaN(), "z").Factor() != 1 {
+		t.Error("a factor below 1 or NaN is not raised to 1")
 	}
 }
