@@ -10,13 +10,28 @@
 // re-counted; a request that still does not fit its input limit is never
 // sent and yields a *WindowError.
 //
+// A Budget is a window, a reserve for the answer and a safety margin:
+//
+//	inputLimit = max(0, Window - ReservedOutput - Safety)
+//	threshold  = inputLimit * Fraction
+//
+// Automatic compaction runs above the threshold; above the input limit a
+// request cannot be sent. Settings resolve field by field per call →
+// agent or session → client → built-in defaults (ResolveBudget).
+//
 // Nothing is deleted: a Rendering is a list of Items, each a reference to a
 // log message (possibly edited) or a synthesized message, so it doubles as
 // the source map from the request back to the history. Masked results carry
 // a recall reference (RecallRef) and the specifics the ledger package found
-// in them.
+// in them. Compaction changes only the rendering; the built-in strategies
+// always keep the task, pinned messages and the newest user message and
+// step verbatim, and the caller's request and messages are never modified.
 //
 // The root package holds the types, the preflight and validation and imports
 // no provider SDK or database driver. Counters live in tokens, the built-in
-// strategies in strategy, the ledger of specifics in ledger.
+// strategies in strategy, the ledger of specifics in ledger, durable
+// conversations in session. docs/design.md in the repository explains the
+// concepts and the rules condense keeps; docs/formats.md lists the exact
+// formats of placeholders, summaries, recall references and the condense
+// JSON document.
 package condense
