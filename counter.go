@@ -7,7 +7,9 @@ import "math"
 // request is CountOverhead(system, tools) plus the sum of CountMessage over
 // its messages, times the correction of a Corrector.
 //
-// The tokens package has the built-in counters and a conformance suite
+// A Counter must be safe for concurrent use: the preflight counts the
+// messages of a long history on every core. The tokens package has the
+// built-in counters (all safe for concurrent use) and a conformance suite
 // (tokens/countertest) every Counter should pass.
 type Counter interface {
 	// Name identifies the counter in records and stats ("o200k_base",

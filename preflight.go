@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dustin/go-humanize"
@@ -641,6 +643,7 @@ func (p *Preflight) sync(msgs []Message) (int, error) {
 }
 
 func (p *Preflight) appendHistory(msgs []Message) {
+	counts := countAll(p.counter, msgs)
 	for i := range msgs {
 		idx := len(p.st.history)
 		m := msgs[i]
@@ -649,7 +652,7 @@ func (p *Preflight) appendHistory(msgs []Message) {
 		if idx > 0 {
 			prev = p.st.chain[idx-1]
 		}
-		n := max(1, p.counter.CountMessage(&m))
+		n := counts[i]
 		p.st.history = append(p.st.history, m)
 		p.st.fps = append(p.st.fps, fp)
 		p.st.chain = append(p.st.chain, chain(prev, fp))
@@ -658,6 +661,43 @@ func (p *Preflight) appendHistory(msgs []Message) {
 		p.st.out = append(p.st.out, m)
 		p.st.total += n
 	}
+}
+
+// parallelFrom is the number of messages from which countAll spreads the
+// counting over the cores: below it, starting goroutines costs more than
+// it saves.
+const parallelFrom = 64
+
+// countAll returns the count of each message (at least 1). Messages are
+// independent, so a long history — a transcript read at once, a session
+// reopened — is counted on every core (GOMAXPROCS).
+func countAll(c Counter, msgs []Message) []int {
+	counts := make([]int, len(msgs))
+	workers := min(runtime.GOMAXPROCS(0), len(msgs)/parallelFrom*2)
+	if workers <= 1 {
+		for i := range msgs {
+			counts[i] = max(1, c.CountMessage(&msgs[i]))
+		}
+		return counts
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	const chunk = 16
+	for range workers {
+		wg.Go(func() {
+			for {
+				from := int(next.Add(chunk)) - chunk
+				if from >= len(msgs) {
+					return
+				}
+				for i := from; i < min(from+chunk, len(msgs)); i++ {
+					counts[i] = max(1, c.CountMessage(&msgs[i]))
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return counts
 }
 
 // divergence returns the first index where msgs differs from the history
