@@ -1,6 +1,7 @@
 package tokens_test
 
 import (
+	"sync/atomic"
 	"testing"
 
 	"github.com/condense-dev/condense"
@@ -52,5 +53,43 @@ func TestBPECountsDEL(t *testing.T) {
 		if got := c.CountText(s); got < want {
 			t.Errorf("CountText(%q) = %d, want at least %d", s, got, want)
 		}
+	}
+}
+
+// countingCounter counts a token per text byte and how often it was asked.
+type countingCounter struct{ calls atomic.Int64 }
+
+func (*countingCounter) Name() string { return "counting" }
+func (*countingCounter) Exact() bool  { return true }
+func (c *countingCounter) CountMessage(m *condense.Message) int {
+	c.calls.Add(1)
+	return 3 + len(m.TextContent())
+}
+func (*countingCounter) CountOverhead(system string, _ []condense.Tool) int { return len(system) }
+
+// A Memo asks its base counter once per distinct message content, however
+// many times and through however many messages the same content is counted.
+func TestMemo(t *testing.T) {
+	o200k, _ := tokens.BPE(tokens.O200kBase)
+	countertest.Run(t, tokens.Memo(o200k))
+	base := &countingCounter{}
+	m := tokens.Memo(base)
+	a, b := condense.UserText("the same words"), condense.UserText("the same words")
+	other := condense.AssistantText("the same words")
+	for range 5 {
+		if m.CountMessage(&a) != 17 || m.CountMessage(&b) != 17 || m.CountMessage(&other) != 17 {
+			t.Fatal("wrong count")
+		}
+	}
+	if n := base.calls.Load(); n != 2 {
+		t.Fatalf("base counted %d times, want 2 (one per distinct message)", n)
+	}
+	if m.Name() != "counting" || !m.Exact() || m.Correction() != 1 || m.Unwrap() != condense.Counter(base) {
+		t.Fatal("Memo does not forward the base counter's identity")
+	}
+	cal := tokens.NewCalibration()
+	cal.Observe("claude-sonnet-4-5", 1000, 1500)
+	if c := tokens.Memo(tokens.Corrected(tokens.Heuristic(tokens.FamilyAnthropic), "claude-sonnet-4-5", cal)); c.Correction() <= 1 {
+		t.Fatalf("the base counter's correction is lost: %v", c.Correction())
 	}
 }

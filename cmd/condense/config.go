@@ -137,7 +137,9 @@ func (b *budgetFlags) load(path string) (*loaded, error) {
 		return nil, usagef("unknown model %q: pass --window (e.g. --window 128k)", l.model)
 	}
 	l.info = info
-	l.counter = tokens.ForModel(l.model, tokens.Models)
+	// One memo per transcript: inspect and eval render it several ways, and
+	// each message is tokenized once whatever the number of previews.
+	l.counter = tokens.Memo(tokens.ForModel(l.model, tokens.Models))
 	req := tr.Request
 	req.Model = l.model
 	settings := condense.Settings{Fraction: b.fraction}
