@@ -10,6 +10,7 @@ import (
 
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/strategy"
+	"github.com/condense-dev/condense/strategy/strategytest"
 	"github.com/condense-dev/condense/tokens"
 )
 
@@ -110,9 +111,20 @@ func renderedText(msgs []condense.Message) string {
 
 // TestRetentionPlantedSpecifics: the default pipeline with the extractive
 // summarizer keeps ≥ 95% of planted specifics verbatim at ≤ 25% of the
-// original tokens.
+// original tokens, on a 600 KB session (and on 2.5 MB and 5 MB ones under
+// CONDENSE_TEST_LONG=1).
 func TestRetentionPlantedSpecifics(t *testing.T) {
-	msgs, plants := syntheticSession(600_000)
+	sizes := []int{600_000}
+	if strategytest.Long() {
+		sizes = append(sizes, 2_500_000, 5_000_000)
+	}
+	for _, size := range sizes {
+		t.Run(fmt.Sprintf("%dKB", size/1000), func(t *testing.T) { checkRetention(t, size) })
+	}
+}
+
+func checkRetention(t *testing.T, size int) {
+	msgs, plants := syntheticSession(size)
 	counter := tokens.Heuristic("anthropic")
 	orig := condense.CountRequest(counter, &condense.Request{Messages: msgs})
 	window := orig / 4 * 100 / 75 // threshold ends up near 25% of the original

@@ -34,9 +34,11 @@
 // the same without subtests and reports to any TB, so a test of a test can
 // observe a failure.
 //
-// Each property draws DefaultCases histories, sized for CI; Cases changes
-// it, and CONDENSE_TEST_LONG=1 draws LongFactor times as many. rapid's own
-// -rapid.checks flag overrides both, and -rapid.seed repeats a failing run.
+// The whole-history check draws DefaultCases histories and the incremental
+// one DefaultIncrementalCases, both sized for CI; Cases and
+// IncrementalCases change them, and CONDENSE_TEST_LONG=1 draws LongFactor
+// times as many. rapid's own -rapid.checks flag overrides them, and
+// -rapid.seed repeats a failing run.
 //
 // A custom strategy and its test:
 //

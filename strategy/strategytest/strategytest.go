@@ -20,10 +20,18 @@ import (
 	"github.com/condense-dev/condense/tokens"
 )
 
-// DefaultCases is how many random histories each of the kit's properties
-// draws in a normal run: sized so that checking every built-in strategy
-// stays well under a minute under the race detector on a small CI machine.
-const DefaultCases = 12
+// Default numbers of random histories, sized so that checking the eleven
+// configurations of the built-in strategies takes well under a minute
+// under the race detector on a two-core CI machine. An incremental case
+// costs far more than a whole-history one: it prepares a request at every
+// point an agent would call the model, tens to hundreds per history.
+const (
+	// DefaultCases is how many histories CheckPrepare draws.
+	DefaultCases = 16
+	// DefaultIncrementalCases is how many histories CheckIncremental
+	// draws.
+	DefaultIncrementalCases = 3
+)
 
 // LongFactor multiplies the number of cases when EnvLong is set.
 const LongFactor = 10
@@ -58,16 +66,21 @@ type TB interface {
 type Option func(*config)
 
 type config struct {
-	cases         int
+	cases         int // whole-history cases
+	incremental   int // incremental cases
 	counter       condense.Counter
 	newSummarizer func() condense.Summarizer
 }
 
-// Cases sets how many random histories each property draws: n in a normal
+// Cases sets how many random histories CheckPrepare draws: n in a normal
 // run, LongFactor times n under CONDENSE_TEST_LONG=1. A count given to rapid
-// itself (-rapid.checks or RAPID_CHECKS) overrides both; -short divides it
-// by five, as rapid does.
+// itself (-rapid.checks or RAPID_CHECKS) overrides both options; -short
+// divides it by five, as rapid does.
 func Cases(n int) Option { return func(c *config) { c.cases = n } }
+
+// IncrementalCases sets how many random histories CheckIncremental draws,
+// as Cases does for CheckPrepare.
+func IncrementalCases(n int) Option { return func(c *config) { c.incremental = n } }
 
 // Counter sets the token counter of the preflights the kit runs; the
 // default is tokens.Heuristic("anthropic").
@@ -82,7 +95,7 @@ func Summarizer(newSummarizer func() condense.Summarizer) Option {
 }
 
 func newConfig(opts []Option) *config {
-	c := &config{cases: DefaultCases}
+	c := &config{cases: DefaultCases, incremental: DefaultIncrementalCases}
 	for _, o := range opts {
 		o(c)
 	}
@@ -91,6 +104,7 @@ func newConfig(opts []Option) *config {
 	}
 	if Long() {
 		c.cases *= LongFactor
+		c.incremental *= LongFactor
 	}
 	return c
 }
@@ -163,7 +177,7 @@ func CheckPrepare(t TB, newStrategy func() condense.Strategy, opts ...Option) {
 func CheckIncremental(t TB, newStrategy func() condense.Strategy, opts ...Option) {
 	t.Helper()
 	c := newConfig(opts)
-	withCases(c.cases, func() {
+	withCases(c.incremental, func() {
 		rapid.Check(t, func(t *rapid.T) {
 			history := History().Draw(t, "history")
 			before := cloneMessages(history)
