@@ -16,8 +16,8 @@ func DefaultBudget(window int) int {
 }
 
 // ApproxTokens is the cost Bound charges for an item's text when no counter
-// is given: one token per 2.5 bytes, rounded up, the over-counting ratio
-// DESIGN §6 calibrates for code and tool output.
+// is given: one token per 2.5 bytes, rounded up, a ratio meant to
+// over-count code and tool output rather than under-count it.
 func ApproxTokens(s string) int { return (2*len(s) + 4) / 5 }
 
 // Bound splits items into those that fit a budget of maxTokens and those
@@ -100,7 +100,8 @@ func Section(kept []Item, demoted int) string {
 }
 
 // Missing returns the items whose String does not appear verbatim in text:
-// the check of invariant I8 over a rendered request or summary.
+// the check that no specific of compacted content was lost from a rendered
+// request or summary.
 func Missing(text string, items []Item) []Item {
 	var out []Item
 	for _, it := range items {

@@ -2,7 +2,7 @@
 // specifics of a conversation that model summaries drop: the task
 // statement, files read and written, commands with their exit status, error
 // lines, identifiers, addresses, measurements, decisions, constraints and
-// pinned facts (DESIGN §2 "Ledger", invariant I8).
+// pinned facts.
 //
 // Measured on real compactions, model summaries keep about 10% of file
 // paths, almost no commands and about 2% of numbers. The ledger is how

@@ -10,7 +10,7 @@ import (
 // Kind names what a ledger item records.
 type Kind string
 
-// The kinds of ledger items (DESIGN §2 "Ledger").
+// The kinds of ledger items.
 const (
 	// KindTask is the task statement: the first user message of the log.
 	KindTask Kind = "task"

@@ -11,10 +11,10 @@ import (
 // DefaultKeepToolUses is how many recent tool uses ClearToolUses keeps.
 const DefaultKeepToolUses = 3
 
-// ClearToolUses is clear-tool-uses (DESIGN B9, after Anthropic's context
-// editing): the results of all but the KeepToolUses most recent tool uses are
-// replaced by placeholders (with their recall reference and ledger items),
-// and optionally their inputs by {}. It acts only when it clears at least
+// ClearToolUses is clear-tool-uses (after Anthropic's context editing): the
+// results of all but the KeepToolUses most recent tool uses are replaced by
+// placeholders (with their recall reference and ledger items), and
+// optionally their inputs by {}. It acts only when it clears at least
 // ClearAtLeast tokens; tools named in Exclude are never cleared. Its trigger
 // is the budget's threshold, like every automatic strategy.
 type ClearToolUses struct {

@@ -13,7 +13,7 @@ import (
 // DefaultKeepRecent is how many recent messages DropOldest keeps.
 const DefaultKeepRecent = 6
 
-// DropOldest is drop-oldest (DESIGN B7): it keeps the first message (the
+// DropOldest is drop-oldest: it keeps the first message (the
 // task) and the KeepRecent most recent ones, and drops about half of the
 // messages in between per pass, iterating within one attempt until the
 // request is under the threshold. It never separates a tool call from its
@@ -26,7 +26,8 @@ const DefaultKeepRecent = 6
 //	[condense: 24 messages dropped (9,120 tokens) · recall covers 5-28 · kept: file cmd/x.go; …]
 type DropOldest struct {
 	// KeepRecent is the number of recent messages kept; 0 means
-	// DefaultKeepRecent. An emergency pass keeps only what I4 requires.
+	// DefaultKeepRecent. An emergency pass keeps no recent message beyond
+	// the protected ones (the newest user message and the newest step).
 	KeepRecent int
 	// LedgerBudget bounds the ledger tokens of one pass; 0 means 5% of the
 	// window.

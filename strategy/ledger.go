@@ -6,8 +6,9 @@ import (
 )
 
 // keeper collects the ledger items of what one pass compacts, deduplicates
-// them, and bounds them by the ledger budget (DESIGN §2, I8): items over the
-// budget are demoted to recall-only and counted.
+// them, and bounds them by the ledger budget: items over the budget are
+// demoted to recall-only and counted, so no specific is lost without being
+// counted.
 type keeper struct {
 	budget int
 	seen   map[string]bool

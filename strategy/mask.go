@@ -8,21 +8,22 @@ import (
 	"github.com/condense-dev/condense/ledger"
 )
 
-// DefaultKeepSteps is how many recent steps Mask leaves untouched (DESIGN
-// B8; JetBrains' "Complexity Trap" found M=10 matched model summaries at half
-// the cost).
+// DefaultKeepSteps is how many recent steps Mask leaves untouched
+// (JetBrains' "Complexity Trap" study found that masking all but the last 10
+// observations matched model summaries at half the cost).
 const DefaultKeepSteps = 10
 
 // minMaskTokens: results smaller than this are not worth a placeholder.
 const minMaskTokens = 24
 
-// Mask is mask-observations (DESIGN B8): tool results older than the last
+// Mask is mask-observations: tool results older than the last
 // KeepSteps steps become one-line placeholders carrying a recall reference
 // and the result's ledger items:
 //
 //	[condense: tool output masked (5,210 tokens) · recall r42-3fa9c2d1 · kept: error "panic: …"; file internal/x.go]
 //
-// In an emergency pass no step is kept but the newest (I4).
+// In an emergency pass no step is kept but the newest, which is always
+// kept verbatim with the task, pinned messages and the newest user message.
 type Mask struct {
 	// KeepSteps is the number of recent steps left as they are; 0 means
 	// DefaultKeepSteps.

@@ -9,8 +9,9 @@ import (
 )
 
 // Pipeline chains strategies, cheapest first, and stops once the request is
-// under the threshold (DESIGN B12). A stage that finds nothing to do, fails,
-// or does not shrink the request is skipped and the next one runs.
+// under the threshold (a manual compaction runs every stage). A stage that
+// finds nothing to do, fails, breaks turn safety or does not shrink the
+// request is skipped and the next one runs.
 type Pipeline struct {
 	Stages []condense.Strategy
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/condense-dev/condense/ledger"
 )
 
-// Importance of a segment (DESIGN B11, seed 002).
+// Importance of a segment: how much of it Segments keeps.
 type Importance int
 
 // Importances, lowest first.
@@ -28,7 +28,7 @@ func (i Importance) String() string {
 // SegmentMode says how much of the old segments Segments keeps.
 type SegmentMode string
 
-// The modes of seed 002.
+// The modes of Segments.
 const (
 	// Lossless keeps every fact: high segments stay (their tool output
 	// masked, with its ledger), the rest are summarized with a full ledger.
@@ -44,7 +44,7 @@ const (
 	Adaptive SegmentMode = "adaptive"
 )
 
-// Segments is the importance-model strategy (DESIGN B11). The history
+// Segments is the importance-model strategy. The history
 // before the recent tail is cut into segments (a step with its results, or a
 // lone message); each gets an importance — pinned and protected messages
 // are critical, a segment with errors high, one with long results medium,
@@ -56,10 +56,11 @@ type Segments struct {
 	// Mode defaults to Lossless.
 	Mode SegmentMode
 	// RecentTokens is the recent tail kept verbatim; 0 means Retention of
-	// the window. An emergency pass keeps only what I4 requires.
+	// the window. An emergency pass keeps no recent segment beyond the
+	// protected ones (the newest user message and the newest step).
 	RecentTokens int
 	// LongResult is the tool-output size (tokens) that makes a segment
-	// medium; 0 means 1,250 (about 5,000 characters, seed 002).
+	// medium; 0 means 1,250 (about 5,000 characters).
 	LongResult int
 	// Density is the adaptive threshold in ledger items per 100 tokens; 0
 	// means 1.0.

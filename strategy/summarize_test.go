@@ -255,7 +255,8 @@ func TestSummarizeSplitTurn(t *testing.T) {
 }
 
 // A one-task run is summarized again and again: after a split-turn summary
-// the steps that follow are split in turn (B4, I4).
+// the steps that follow are split in turn, and the newest step stays
+// verbatim.
 func TestSummarizeSecondSplitTurn(t *testing.T) {
 	steps := func(from, n int) []condense.Message {
 		var out []condense.Message

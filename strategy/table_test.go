@@ -86,7 +86,7 @@ func TestCases(t *testing.T) {
 				t.Fatalf("Compact: %v", err)
 			}
 			if err := condense.Validate(res.Request.Messages); err != nil {
-				t.Fatalf("I1: %v", err)
+				t.Fatalf("turn safety: %v", err)
 			}
 			got := caseResult{Records: res.Records}
 			for i := range got.Records {
