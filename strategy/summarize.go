@@ -18,8 +18,9 @@ const (
 	MaxRetention   = 20_000
 )
 
-// Summarize is the summarize strategy. It keeps the newest turns that fit the recent-retention budget verbatim, and
-// replaces everything older (since the last summary) with one user message:
+// Summarize is the summarize strategy. It keeps the newest turns that fit
+// the recent-retention budget verbatim, and replaces everything older
+// (since the last summary) with one user message:
 //
 //	<summary checkpoint="c3" covers="0-117">
 //	## Summary … ## Decisions … ## Facts … ## Completed … ## Pending … ## Ledger …
