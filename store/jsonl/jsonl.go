@@ -21,6 +21,7 @@
 package jsonl
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -132,6 +133,21 @@ func (s *Store) Open(ctx context.Context, id string) (store.Log, error) {
 	return l, nil
 }
 
+// trimZeros returns the length of data without its trailing zero bytes:
+// the preallocation a crash leaves after the last record, up to
+// PreallocChunk long. It compares a page at a time.
+func trimZeros(data []byte) int {
+	var zeros [4096]byte
+	end := len(data)
+	for end >= len(zeros) && bytes.Equal(data[end-len(zeros):end], zeros[:]) {
+		end -= len(zeros)
+	}
+	for end > 0 && data[end-1] == 0 {
+		end--
+	}
+	return end
+}
+
 func (s *Store) load(f *os.File, path, id string) (*log, error) {
 	fi, err := f.Stat()
 	if err != nil {
@@ -142,10 +158,7 @@ func (s *Store) load(f *os.File, path, id string) (*log, error) {
 		return nil, err
 	}
 	physical := int64(len(data))
-	end := len(data)
-	for end > 0 && data[end-1] == 0 {
-		end--
-	}
+	end := trimZeros(data)
 	ix, err := scan(data[:end], id)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)

@@ -39,3 +39,17 @@ func FuzzScan(f *testing.F) {
 		}
 	})
 }
+
+// trimZeros strips exactly the trailing zero bytes, across page
+// boundaries and inside a page.
+func TestTrimZeros(t *testing.T) {
+	for _, tt := range []struct{ data, zeros int }{{0, 0}, {0, 5}, {1, 0}, {10, 4095}, {10, 4096}, {10, 4097}, {5000, 3 * 4096}, {1, 1 << 22}} {
+		b := make([]byte, tt.data+tt.zeros)
+		for i := range tt.data {
+			b[i] = 'x'
+		}
+		if got := trimZeros(b); got != tt.data {
+			t.Errorf("%d bytes then %d zeros: trimmed to %d", tt.data, tt.zeros, got)
+		}
+	}
+}
