@@ -13,10 +13,10 @@ import (
 // DefaultKeepRecent is how many recent messages DropOldest keeps.
 const DefaultKeepRecent = 6
 
-// DropOldest is drop-oldest: it keeps the first message (the
-// task) and the KeepRecent most recent ones, and drops about half of the
-// messages in between per pass, iterating within one attempt until the
-// request is under the threshold. It never separates a tool call from its
+// DropOldest is drop-oldest: it keeps the first message (the task) and the
+// KeepRecent most recent ones, and drops about half of the messages in
+// between per pass, iterating within one attempt until the request is under
+// the threshold. It never separates a tool call from its
 // result, never drops pinned messages, the newest user message or the
 // newest step, and makes no model call.
 //

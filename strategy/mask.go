@@ -16,9 +16,9 @@ const DefaultKeepSteps = 10
 // minMaskTokens: results smaller than this are not worth a placeholder.
 const minMaskTokens = 24
 
-// Mask is mask-observations: tool results older than the last
-// KeepSteps steps become one-line placeholders carrying a recall reference
-// and the result's ledger items:
+// Mask is mask-observations: tool results older than the last KeepSteps
+// steps become one-line placeholders carrying a recall reference and the
+// result's ledger items:
 //
 //	[condense: tool output masked (5,210 tokens) · recall r42-3fa9c2d1 · kept: error "panic: …"; file internal/x.go]
 //

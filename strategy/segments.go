@@ -44,11 +44,11 @@ const (
 	Adaptive SegmentMode = "adaptive"
 )
 
-// Segments is the importance-model strategy. The history
-// before the recent tail is cut into segments (a step with its results, or a
-// lone message); each gets an importance — pinned and protected messages
-// are critical, a segment with errors high, one with long results medium,
-// the rest low, and a dead end (a failed step the agent later retried) low.
+// Segments is the importance-model strategy. The history before the recent
+// tail is cut into segments (a step with its results, or a lone message);
+// each gets an importance — pinned and protected messages are critical, a
+// segment with errors high, one with long results medium, the rest low, and
+// a dead end (a failed step the agent later retried) low.
 // Critical segments stay verbatim; the others are kept (masked) or
 // summarized according to Mode, into one summary message in the format of
 // the summarize strategy, with the ledger quality gate.
