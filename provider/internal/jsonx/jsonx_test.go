@@ -1,0 +1,74 @@
+package jsonx
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+var samples = []string{
+	`{}`, `[]`, `""`, `"a"`, `0`, `-0`, `1.5e+3`, `true`, `false`, `null`,
+	`{"a":[1,2,{"b":null}],"c":"\u00e9\ud83d\ude00\n"}`,
+	` { "a" : "b" } `, `"\ud800"`, `"\ud800\u0041"`, "\"\xff\xfe ok\"", `"\/\b\f\r\t\\\""`,
+	`{"a":1,}`, `[1,]`, `01`, `1.`, `-`, `"abc`, `{"a"}`, `{"a":}`, `[1 2]`, `tru`, `nul`, "\"\x01\"",
+	`"\x"`, `"\u12G4"`, `{1:2}`, `[`, `{`, `1 2`, `"` + strings.Repeat("long text with \"quotes\" and \\ escapes\n", 50) + `"`,
+}
+
+func TestValidMatchesEncodingJSON(t *testing.T) {
+	for _, s := range samples {
+		if got, want := Valid([]byte(s)), json.Valid([]byte(s)); got != want {
+			t.Errorf("Valid(%q) = %v, encoding/json says %v", s, got, want)
+		}
+	}
+}
+
+func TestStringMatchesEncodingJSON(t *testing.T) {
+	for _, s := range samples {
+		var want string
+		if json.Unmarshal([]byte(s), &want) != nil || strings.TrimSpace(s)[0] != '"' {
+			continue
+		}
+		r := NewReader([]byte(s))
+		got := r.String()
+		r.End()
+		if r.Err() != nil || got != want {
+			t.Errorf("String(%q) = %q, %v; want %q", s, got, r.Err(), want)
+		}
+	}
+}
+
+func TestAppendStringRoundTrip(t *testing.T) {
+	for _, s := range []string{"", "plain", "tab\there \"q\" \\ \x00\x1f é 😀", "\xff bad \xc3", strings.Repeat("abcdefgh", 20) + "\n"} {
+		out := AppendString(nil, s)
+		var back string
+		if err := json.Unmarshal(out, &back); err != nil {
+			t.Fatalf("%q: %v", out, err)
+		}
+		want := strings.ToValidUTF8(s, "\ufffd")
+		if back != want {
+			t.Errorf("AppendString(%q) = %s, reads back %q", s, out, back)
+		}
+	}
+}
+
+func FuzzReader(f *testing.F) {
+	for _, s := range samples {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if got, want := Valid(data), json.Valid(data); got != want {
+			t.Fatalf("Valid(%q) = %v, encoding/json says %v", data, got, want)
+		}
+		var want string
+		if json.Unmarshal(data, &want) == nil && strings.TrimLeft(string(data), " \t\r\n")[0] == '"' {
+			r := NewReader(data)
+			if got := r.String(); got != want || r.Err() != nil {
+				t.Fatalf("String(%q) = %q, want %q", data, got, want)
+			}
+			var back string
+			if err := json.Unmarshal(AppendString(nil, want), &back); err != nil || back != want {
+				t.Fatalf("AppendString(%q) reads back %q, %v", want, back, err)
+			}
+		}
+	})
+}
