@@ -3,15 +3,11 @@ package anthropic
 import (
 	"cmp"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/anthropics/anthropic-sdk-go/v2"
-	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/provider/internal/apicount"
@@ -63,6 +59,9 @@ func NewCounter(opts Options) (*Counter, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.Model == "" {
+		opts.Model = DefaultModel
+	}
 	retries := opts.MaxRetries
 	if retries == 0 {
 		retries = 1
@@ -105,10 +104,10 @@ func (c *Counter) CountOverhead(system string, tools []condense.Tool) int {
 // Stats returns how the counter has answered so far.
 func (c *Counter) Stats() CounterStats { return c.c.Stats() }
 
-// countBackend talks to the count_tokens endpoint through the SDK's
-// Messages.CountTokens.
+// countBackend talks to the count_tokens endpoint through Client.count;
+// the codec writes the bodies.
 type countBackend struct {
-	client *client
+	client *Client
 	model  string
 	policy retry.Policy
 
@@ -116,60 +115,37 @@ type countBackend struct {
 	base map[string]int // baseline counts by scaffold key
 }
 
-// message is a request message being built: its role and blocks.
-type message struct {
-	role    string
-	content []anthropic.ContentBlockParamUnion
-}
+var dot = condense.UserText(".")
 
-func (m message) param() anthropic.MessageParam {
-	if m.role == "assistant" {
-		return anthropic.NewAssistantMessage(m.content...)
-	}
-	return anthropic.NewUserMessage(m.content...)
-}
-
-func textBlock(s string) anthropic.ContentBlockParamUnion { return anthropic.NewTextBlock(s) }
-
-var dot = message{role: "user", content: []anthropic.ContentBlockParamUnion{textBlock(".")}}
-
-func (b *countBackend) count(ctx context.Context, system string, tools []condense.Tool, msgs []message) (int, error) {
-	req := anthropic.MessageCountTokensParams{Model: anthropic.Model(b.model)}
-	for _, m := range msgs {
-		req.Messages = append(req.Messages, m.param())
-	}
+func (b *countBackend) count(ctx context.Context, system string, tools []condense.Tool, msgs []condense.Message) (int, error) {
+	req := &Request{Request: condense.Request{Model: b.model, Messages: msgs}}
 	if system != "" {
-		req.System.OfTextBlockArray = []anthropic.TextBlockParam{{Text: system}}
+		req.System = system
+		req.SystemBlocks = []SystemBlock{{Text: system}}
 	}
 	for _, t := range tools {
-		schema := t.InputSchema
-		if !json.Valid(schema) {
-			schema = json.RawMessage(`{"type":"object"}`)
+		if !json.Valid(t.InputSchema) {
+			// The schema is sent as the tool declares it, or as the
+			// smallest schema when it declares none.
+			t.InputSchema = json.RawMessage(`{"type":"object"}`)
 		}
-		tp := &anthropic.ToolParam{
-			Name: t.Name,
-			// The schema is sent as the tool declares it.
-			InputSchema: param.Override[anthropic.ToolInputSchemaParam](schema),
-		}
-		if t.Description != "" {
-			tp.Description = anthropic.String(t.Description)
-		}
-		req.Tools = append(req.Tools, anthropic.MessageCountTokensToolUnionParam{OfTool: tp})
+		req.Tools = append(req.Tools, t)
 	}
-	var resp *anthropic.MessageTokensCount
-	err := retry.Do(ctx, b.policy, func(ctx context.Context) error {
-		var err error
-		resp, err = b.client.sdk.Messages.CountTokens(ctx, req)
-		return classify(err)
-	})
+	body, err := EncodeRequest(req)
 	if err != nil {
 		return 0, err
 	}
-	return int(resp.InputTokens), nil
+	var n int
+	err = retry.Do(ctx, b.policy, func(ctx context.Context) error {
+		var err error
+		n, err = b.client.count(ctx, body, nil)
+		return err
+	})
+	return n, err
 }
 
 func (b *countBackend) Overhead(ctx context.Context, system string, tools []condense.Tool) (int, error) {
-	return b.count(ctx, system, tools, []message{dot})
+	return b.count(ctx, system, tools, []condense.Message{dot})
 }
 
 func (b *countBackend) Message(ctx context.Context, m *condense.Message) (int, error) {
@@ -177,12 +153,12 @@ func (b *countBackend) Message(ctx context.Context, m *condense.Message) (int, e
 	if !ok {
 		return 0, apicount.ErrUnsupported
 	}
-	if len(msg.content) == 0 {
+	if !hasBlock(msg.Parts) {
 		// The API takes no empty message; one character stands in, so the
 		// count is the message's framing and a token.
-		msg.content = []anthropic.ContentBlockParamUnion{textBlock(".")}
+		msg.Parts = dot.Parts
 	}
-	prefix, key := scaffold(msg.role, calls)
+	prefix, key := scaffold(msg.Role, calls)
 	total, err := b.count(ctx, "", nil, append(prefix, msg))
 	if err != nil {
 		return 0, err
@@ -206,115 +182,108 @@ func (b *countBackend) Message(ctx context.Context, m *condense.Message) (int, e
 
 // scaffold returns the smallest valid conversation before a message of role
 // answering calls, and a key naming it.
-func scaffold(role string, calls []string) ([]message, string) {
-	if role == "assistant" {
-		return []message{dot}, "assistant"
+func scaffold(role condense.Role, calls []string) ([]condense.Message, string) {
+	if role == condense.RoleAssistant {
+		return []condense.Message{dot}, "assistant"
 	}
 	if len(calls) == 0 {
-		return []message{dot, {role: "assistant", content: []anthropic.ContentBlockParamUnion{textBlock(".")}}}, "user"
+		return []condense.Message{dot, condense.AssistantText(".")}, "user"
 	}
-	stubs := make([]anthropic.ContentBlockParamUnion, len(calls))
+	stubs := make([]condense.Part, len(calls))
 	for i, id := range calls {
-		stubs[i] = anthropic.NewToolUseBlock(id, json.RawMessage(`{}`), "tool")
+		stubs[i] = condense.ToolCall(id, "tool", json.RawMessage(`{}`))
 	}
-	return []message{dot, {role: "assistant", content: stubs}}, "results:" + strings.Join(calls, ",")
+	return []condense.Message{dot, {Role: condense.RoleAssistant, Parts: stubs}}, "results:" + strings.Join(calls, ",")
 }
 
-// toMessage converts m to the Messages API's form and returns the ids of
-// the calls its tool results answer. System and tool messages travel as
-// user messages; tool results come first, as the API requires. Blocks the
-// role cannot hold (a tool call in a user message, thinking outside an
-// assistant message) and other providers' opaque blocks are rendered as
-// text, so their tokens still count. ok is false for a message no request
-// can hold: tool results in an assistant message.
-func toMessage(m *condense.Message) (msg message, calls []string, ok bool) {
-	role := "user"
-	if m.Role == condense.RoleAssistant {
-		role = "assistant"
+// hasBlock reports whether parts make at least one block (a fields part
+// alone makes none).
+func hasBlock(parts []condense.Part) bool {
+	for i := range parts {
+		if !isFieldsPart(&parts[i]) {
+			return true
+		}
 	}
-	var results, rest []anthropic.ContentBlockParamUnion
+	return false
+}
+
+// toMessage returns m as it can be counted, and the ids of the calls its
+// tool results answer. System and tool messages travel as user messages
+// (tool results first, as the API requires, which the codec sees to).
+// What the role cannot hold (a tool call in a user message, thinking
+// outside an assistant message) and other providers' opaque blocks become
+// text, so their tokens still count; what the codec would leave out
+// (unsigned thinking, empty text, images with neither data nor address) is
+// left out here too. ok is false for a message no request can hold: tool
+// results in an assistant message.
+func toMessage(m *condense.Message) (msg condense.Message, calls []string, ok bool) {
+	msg.Role = condense.RoleUser
+	if m.Role == condense.RoleAssistant {
+		msg.Role = condense.RoleAssistant
+	}
+	assistant := msg.Role == condense.RoleAssistant
 	for i := range m.Parts {
-		p := &m.Parts[i]
+		p := m.Parts[i]
 		switch p.Type {
 		case condense.PartText:
 			if p.Text != "" {
-				rest = append(rest, textBlock(p.Text))
+				msg.Parts = append(msg.Parts, p)
 			}
 		case condense.PartToolCall:
 			input := p.Input
 			if !json.Valid(input) || !strings.HasPrefix(strings.TrimSpace(string(input)), "{") {
 				input = json.RawMessage(`{}`)
 			}
-			if role == "assistant" {
-				rest = append(rest, anthropic.NewToolUseBlock(p.ID, input, p.Name))
+			if assistant {
+				msg.Parts = append(msg.Parts, condense.ToolCall(p.ID, p.Name, input))
 			} else {
-				rest = append(rest, textBlock(fmt.Sprintf("%s(%s)", p.Name, p.Input)))
+				msg.Parts = append(msg.Parts, condense.Text(fmt.Sprintf("%s(%s)", p.Name, p.Input)))
 			}
 		case condense.PartToolResult:
-			if role == "assistant" {
-				return message{}, nil, false
+			if assistant {
+				return condense.Message{}, nil, false
 			}
-			r := &anthropic.ToolResultBlockParam{ToolUseID: p.CallID, Content: resultBlocks(p.Content)}
-			if p.IsError {
-				r.IsError = anthropic.Bool(true)
-			}
-			results = append(results, anthropic.ContentBlockParamUnion{OfToolResult: r})
+			p.Content = resultParts(p.Content)
+			msg.Parts = append(msg.Parts, p)
 			calls = append(calls, p.CallID)
 		case condense.PartThinking:
 			switch {
-			case role != "assistant":
+			case !assistant:
 				if p.Text != "" {
-					rest = append(rest, textBlock(p.Text))
+					msg.Parts = append(msg.Parts, condense.Text(p.Text))
 				}
-			case p.Redacted != "":
-				rest = append(rest, anthropic.NewRedactedThinkingBlock(p.Redacted))
-			default:
-				rest = append(rest, anthropic.NewThinkingBlock(p.Signature, p.Text))
+			case p.Redacted != "" || p.Signature != "":
+				msg.Parts = append(msg.Parts, p)
 			}
 		case condense.PartImage:
-			if src, ok := imageSource(p); ok {
-				rest = append(rest, anthropic.ContentBlockParamUnion{OfImage: &anthropic.ImageBlockParam{Source: src}})
+			if len(p.Data) > 0 || p.URL != "" {
+				msg.Parts = append(msg.Parts, p)
 			}
 		case condense.PartProvider:
 			switch {
 			case p.Provider == Provider && json.Valid(p.Raw):
-				// An opaque Anthropic block, sent as it is.
-				rest = append(rest, param.Override[anthropic.ContentBlockParamUnion](json.RawMessage(p.Raw)))
+				// An opaque Anthropic block, sent as it is; a fields part
+				// adds its members to the block before it.
+				msg.Parts = append(msg.Parts, p)
 			case len(p.Raw) > 0:
-				rest = append(rest, textBlock(string(p.Raw)))
+				msg.Parts = append(msg.Parts, condense.Text(string(p.Raw)))
 			}
 		}
 	}
-	return message{role: role, content: append(results, rest...)}, calls, true
+	return msg, calls, true
 }
 
-func resultBlocks(parts []condense.Part) []anthropic.ToolResultBlockParamContentUnion {
-	var out []anthropic.ToolResultBlockParamContentUnion
-	for i := range parts {
-		p := &parts[i]
-		switch p.Type {
-		case condense.PartText:
-			if p.Text != "" {
-				out = append(out, anthropic.ToolResultBlockParamContentUnion{OfText: &anthropic.TextBlockParam{Text: p.Text}})
-			}
-		case condense.PartImage:
-			if src, ok := imageSource(p); ok {
-				out = append(out, anthropic.ToolResultBlockParamContentUnion{OfImage: &anthropic.ImageBlockParam{Source: src}})
-			}
+// resultParts returns the content of a tool result as it can be counted:
+// non-empty text, images and Anthropic blocks.
+func resultParts(parts []condense.Part) []condense.Part {
+	var out []condense.Part
+	for _, p := range parts {
+		switch {
+		case p.Type == condense.PartText && p.Text != "",
+			p.Type == condense.PartImage && (len(p.Data) > 0 || p.URL != ""),
+			p.Type == condense.PartProvider && p.Provider == Provider && json.Valid(p.Raw):
+			out = append(out, p)
 		}
 	}
 	return out
-}
-
-func imageSource(p *condense.Part) (anthropic.ImageBlockParamSourceUnion, bool) {
-	switch {
-	case len(p.Data) > 0:
-		return anthropic.ImageBlockParamSourceUnion{OfBase64: &anthropic.Base64ImageSourceParam{
-			Data:      base64.StdEncoding.EncodeToString(p.Data),
-			MediaType: anthropic.Base64ImageSourceMediaType(p.MediaType),
-		}}, true
-	case p.URL != "":
-		return anthropic.ImageBlockParamSourceUnion{OfURL: &anthropic.URLImageSourceParam{URL: p.URL}}, true
-	}
-	return anthropic.ImageBlockParamSourceUnion{}, false
 }

@@ -7,8 +7,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
+
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/provider/anthropic"
+	"github.com/condense-dev/condense/strategy"
 	"github.com/condense-dev/condense/tokens"
 )
 
@@ -84,4 +88,62 @@ func ExampleCounter() {
 	// Output:
 	// 10 10 1
 	// true
+}
+
+// An agent built on the official SDK keeps its history in the SDK's own
+// types and compacts it before each call: convert the parameters, let a
+// condense.Preflight render them, convert the rendered request back and
+// send it with the SDK as usual. Nothing the SDK sends is lost on the way:
+// thinking signatures, cache_control, blocks condense does not model.
+func ExampleFromSDK() {
+	srv := fakeAPI()
+	defer srv.Close()
+	ctx := context.Background()
+	const model = "claude-sonnet-4-5"
+
+	params := sdk.MessageNewParams{
+		Model:     model,
+		MaxTokens: 1024,
+		System:    []sdk.TextBlockParam{{Text: "You are a coding agent.", CacheControl: sdk.NewCacheControlEphemeralParam()}},
+		Messages: []sdk.MessageParam{
+			sdk.NewUserMessage(sdk.NewTextBlock("List the files.")),
+			sdk.NewAssistantMessage(sdk.NewToolUseBlock("toolu_1", map[string]string{"cmd": "ls"}, "bash")),
+			sdk.NewUserMessage(sdk.NewToolResultBlock("toolu_1", "main.go\ngo.mod", false)),
+		},
+	}
+
+	// One preflight per conversation; it remembers what it has seen.
+	pf := condense.NewPreflight(tokens.ForModel(model, tokens.Models), strategy.Default(),
+		&condense.Options{Registry: tokens.Models})
+
+	req, err := anthropic.FromSDK(params)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := pf.Prepare(ctx, req.Request)
+	if err != nil {
+		fmt.Println(err) // a *condense.WindowError when it cannot fit
+		return
+	}
+	req.Request = res.Request // the rendered request; the SDK-only parts stay
+	params, err = anthropic.ToSDK(req)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	client := sdk.NewClient(option.WithoutEnvironmentDefaults(), option.WithAPIKey("sk-ant-example"),
+		option.WithBaseURL(srv.URL)) // a fake API, so that the example runs offline
+	msg, err := client.Messages.New(ctx, params)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(len(req.Messages), "messages,", res.Tokens > 0)
+	fmt.Println(msg.Content[0].Text)
+	// Output:
+	// 3 messages, true
+	// ## Summary
+	// The agent listed the files.
 }
