@@ -19,6 +19,7 @@ import (
 	"github.com/condense-dev/condense/agent"
 	"github.com/condense-dev/condense/agent/anthropicmodel"
 	"github.com/condense-dev/condense/journal"
+	"github.com/condense-dev/condense/provider/anthropic"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -231,4 +232,83 @@ func compact(b []byte) []byte {
 	json.Unmarshal(b, &v)
 	out, _ := json.Marshal(v)
 	return out
+}
+
+// A cache breakpoint travels as a fields part after its block: the body
+// keeps the block's text and puts cache_control on it (the message used to
+// go out with no content at all).
+func TestCacheMarkerKeepsTextAndBreakpoint(t *testing.T) {
+	s := newServer(t, exchange{200, "messages_final.json"})
+	req := request()
+	req.Messages = []condense.Message{{Role: condense.RoleUser, Parts: []condense.Part{
+		condense.Text("Why was I charged twice?"),
+		anthropic.FieldsPart(anthropic.Field{Name: "cache_control", Value: json.RawMessage(`{"type":"ephemeral"}`)}),
+	}}}
+	if _, err := s.model().Generate(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	msgs := s.bodies[0]["messages"].([]any)
+	got, _ := json.Marshal(msgs)
+	if want := `[{"content":[{"cache_control":{"type":"ephemeral"},"text":"Why was I charged twice?","type":"text"}],"role":"user"}]`; string(got) != want {
+		t.Fatalf("messages on the wire:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// What the adapter adds to the codec's rules: the thinking budget inside
+// max_tokens, system messages in the system text, other providers' blocks
+// as a note, a schema for tools without one.
+func TestAdapterRequest(t *testing.T) {
+	s := newServer(t, exchange{200, "messages_final.json"})
+	req := request()
+	req.ThinkingBudget = 2000
+	req.Tools = append(req.Tools, condense.Tool{Name: "ping"})
+	req.Messages = []condense.Message{
+		{Role: condense.RoleSystem, Parts: []condense.Part{condense.Text("Be polite.")}},
+		{Role: condense.RoleUser, Parts: []condense.Part{condense.Text("Hi"), condense.ProviderBlock("openai", json.RawMessage(`{"type":"reasoning"}`))}},
+	}
+	if _, err := s.model().Generate(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	body := s.bodies[0]
+	if body["max_tokens"].(float64) != 3024 || body["system"] != "You handle billing tickets.\n\nBe polite." {
+		t.Errorf("max_tokens %v system %q", body["max_tokens"], body["system"])
+	}
+	if th, _ := json.Marshal(body["thinking"]); string(th) != `{"budget_tokens":2000,"type":"enabled"}` {
+		t.Errorf("thinking %s", th)
+	}
+	msgs, _ := json.Marshal(body["messages"])
+	if want := `[{"content":[{"text":"Hi","type":"text"},{"text":"[openai block omitted]","type":"text"}],"role":"user"}]`; string(msgs) != want {
+		t.Errorf("messages %s", msgs)
+	}
+	tools := body["tools"].([]any)
+	if schema, _ := json.Marshal(tools[1].(map[string]any)["input_schema"]); string(schema) != `{"type":"object"}` {
+		t.Errorf("tool schema %s", schema)
+	}
+}
+
+// An error event in the middle of a stream is a typed error.
+func TestStreamErrorEvent(t *testing.T) {
+	sse := "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"model\":\"m\",\"usage\":{\"input_tokens\":5}}}\n\n" +
+		"event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, sse)
+	}))
+	defer srv.Close()
+	m := anthropicmodel.New(anthropicmodel.Options{APIKey: "test-key", BaseURL: srv.URL, HTTPClient: srv.Client(), MaxRetries: -1})
+	var n int
+	var err error
+	for ev, e := range m.Stream(context.Background(), request()) {
+		if e != nil {
+			err = e
+			break
+		}
+		if ev.Type == agent.EventUsage && ev.Usage.InputTokens != 5 {
+			t.Errorf("usage %+v", ev.Usage)
+		}
+		n++
+	}
+	if n != 1 || !errors.Is(err, condense.ErrOverloaded) {
+		t.Fatalf("%d events, err %v", n, err)
+	}
 }
