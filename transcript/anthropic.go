@@ -35,7 +35,7 @@ func readAnthropic(b *builder, data []byte) error {
 	case '{':
 		head, raws, err := anthropic.DecodeHead(data)
 		if err != nil {
-			return b.anthErr(data, "", err)
+			return b.anthErr(data, err)
 		}
 		b.req.Model = head.Model
 		b.req.MaxOutputTokens = head.MaxOutputTokens
@@ -66,14 +66,14 @@ func readAnthropic(b *builder, data []byte) error {
 	return nil
 }
 
-// anthErr reports a *anthropic.DecodeError at path: a syntax error of the
-// whole document names its line.
-func (b *builder) anthErr(data []byte, path string, err error) error {
+// anthErr reports a *anthropic.DecodeError of the whole document: at its
+// JSON path, or at its line when it has no path (a syntax error).
+func (b *builder) anthErr(data []byte, err error) error {
 	var de *anthropic.DecodeError
 	if !errors.As(err, &de) {
 		return err
 	}
-	l := loc{path: joinPath(path, de.Path)}
+	l := loc{path: de.Path}
 	if l.path == "" && de.Offset > 0 && de.Offset <= len(data) {
 		l.line = 1 + countLines(data[:de.Offset])
 	}
