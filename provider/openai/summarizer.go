@@ -2,21 +2,14 @@ package openai
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"os"
 	"strings"
 	"time"
 
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
-
 	"github.com/condense-dev/condense"
-	"github.com/condense-dev/condense/provider/internal/httpx"
 	"github.com/condense-dev/condense/provider/internal/retry"
 	"github.com/condense-dev/condense/summarize"
 	"github.com/condense-dev/condense/tokens"
@@ -77,7 +70,8 @@ type Options struct {
 	HTTPClient *http.Client
 	// Logger receives retries and counter fallbacks; nil means none.
 	Logger *slog.Logger
-	// Limits bound the summary request (DESIGN B15). Zero fields get
+	// Limits bound the summary request, so that it never overflows the
+	// compaction model's window nor the server's size limit. Zero fields get
 	// defaults: MaxInputTokens is the model's window (tokens.Models) minus
 	// the output cap, or no limit when the model is unknown (set it for a
 	// local model: Ollama's default context is small). OpenAI publishes no
@@ -93,6 +87,12 @@ type Options struct {
 	// CacheSize, for a Counter, bounds the cached message counts; 0 means
 	// 16,384.
 	CacheSize int
+	// API, for a Counter, selects how it counts: APIResponses (the
+	// default: the free input-token count endpoint) or APIChat (the usage
+	// of a one-token chat completion, for compatible servers without that
+	// endpoint). A Summarizer always uses Chat Completions, which every
+	// compatible server speaks.
+	API API
 
 	// sleep replaces the retry wait in tests.
 	sleep func(context.Context, time.Duration) error
@@ -103,7 +103,7 @@ type Options struct {
 // all serve. It implements condense.Summarizer and is safe for concurrent
 // use.
 type Summarizer struct {
-	client    *client
+	client    *Client
 	model     string
 	maxOutput int
 	modelMax  int
@@ -120,7 +120,7 @@ var _ condense.Summarizer = (*Summarizer)(nil)
 // New returns a Summarizer. It fails when no API key is given or set in the
 // environment, unless a base URL is: local servers need no key.
 func New(opts Options) (*Summarizer, error) {
-	client, err := newClient(&opts)
+	client, err := resolve(&opts)
 	if err != nil {
 		return nil, err
 	}
@@ -150,18 +150,13 @@ func New(opts Options) (*Summarizer, error) {
 	return s, nil
 }
 
-// client sends requests to an OpenAI-compatible API through the official
-// SDK.
-type client struct {
-	sdk openai.Client
-}
-
-// newClient resolves the key, base URL and model of opts in place and
-// builds the SDK client. The key and base URL resolved here override what
-// the SDK reads from the environment, and the SDK makes no retries of its
-// own: retry.Do is the only retry loop, so that every answer is classified
-// alike and Retry-After is honoured exactly.
-func newClient(opts *Options) (*client, error) {
+// resolve fills in the key, base URL and model of opts from the
+// environment and the defaults, and builds the client. The key and base
+// URL resolved here override what the SDK reads from the environment, and
+// the SDK makes no retries of its own: retry.Do is the only retry loop, so
+// that every answer is classified alike and Retry-After is honoured
+// exactly.
+func resolve(opts *Options) (*Client, error) {
 	if opts.APIKey == "" {
 		opts.APIKey = os.Getenv(EnvAPIKey)
 	}
@@ -171,54 +166,16 @@ func newClient(opts *Options) (*client, error) {
 	if opts.APIKey == "" && opts.BaseURL == "" {
 		return nil, fmt.Errorf("openai: no API key: set Options.APIKey or $%s (a local server given by base URL needs none)", EnvAPIKey)
 	}
-	if opts.BaseURL == "" {
-		opts.BaseURL = DefaultBaseURL
-	}
 	if opts.Model == "" {
 		opts.Model = DefaultModel
 	}
-	ro := []option.RequestOption{
-		option.WithBaseURL(opts.BaseURL),
-		// An empty key sends no Authorization header: local servers
-		// need none.
-		option.WithAPIKey(opts.APIKey),
-		option.WithMaxRetries(0),
-		option.WithMiddleware(httpx.JSONAnswers),
-	}
-	if opts.HTTPClient != nil {
-		ro = append(ro, option.WithHTTPClient(opts.HTTPClient))
-	}
-	return &client{sdk: openai.NewClient(ro...)}, nil
-}
-
-// classify maps an error answer to a *condense.APIError. res is the
-// answer the SDK saw (option.WithResponseInto): its body is read whatever
-// its shape, as the SDK builds an *openai.Error only from OpenAI's own
-// ({"error": {…}}), not from vLLM's or a proxy's. Other errors (transport,
-// context) are returned as they are.
-func classify(err error, res *http.Response) error {
-	if err == nil {
-		return nil
-	}
-	var oe *openai.Error
-	if errors.As(err, &oe) && oe.Response != nil {
-		res = oe.Response
-	}
-	if res == nil || res.StatusCode < 400 {
-		return err
-	}
-	var body []byte
-	if res.Body != nil {
-		body, _ = io.ReadAll(io.LimitReader(res.Body, httpx.MaxResponseBytes))
-	}
-	typ, code, msg := parseError(body)
-	return retry.Classify(Provider, res.StatusCode, typ, code, msg, res.Header)
+	return NewClient(ClientOptions{APIKey: opts.APIKey, BaseURL: opts.BaseURL, HTTPClient: opts.HTTPClient, MaxRetries: -1}), nil
 }
 
 // Model returns the compaction model.
 func (s *Summarizer) Model() string { return s.model }
 
-// Summarize asks the model for a summary of in (DESIGN B14–B16). The request
+// Summarize asks the model for a summary of in. The request
 // has the summary system prompt, one user message built by
 // summarize.BuildPrompt, no tools, and an output cap of
 // summarize.OutputCap. Responses cut at the cap (finish reason "length"),
@@ -240,112 +197,58 @@ func (s *Summarizer) Summarize(ctx context.Context, in condense.SummaryRequest) 
 	if err != nil {
 		return nil, err
 	}
-	params := openai.ChatCompletionNewParams{
-		Model: s.model,
-		Messages: []openai.ChatCompletionMessageParamUnion{
-			openai.SystemMessage(p.System),
-			openai.UserMessage(p.User),
+	req := &ChatRequest{
+		Request: condense.Request{
+			Model:           s.model,
+			System:          p.System,
+			Messages:        []condense.Message{condense.UserText(p.User)},
+			MaxOutputTokens: maxTokens,
 		},
-	}
-	if s.legacy {
-		params.MaxTokens = openai.Int(int64(maxTokens))
-	} else {
-		params.MaxCompletionTokens = openai.Int(int64(maxTokens))
+		LegacyMaxTokens: s.legacy,
 	}
 
 	cctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	var resp *openai.ChatCompletion
+	var resp *ChatResponse
 	err = retry.Do(cctx, s.policy, func(ctx context.Context) error {
-		var res *http.Response
 		var err error
-		resp, err = s.client.sdk.Chat.Completions.New(ctx, params, option.WithResponseInto(&res))
-		return classify(err, res)
+		resp, err = s.client.Chat(ctx, req)
+		return err
 	})
 	if err != nil {
 		return nil, retry.Deadline(ctx, err, s.timeout, "openai: summary request")
 	}
-	if len(resp.Choices) == 0 {
+	if resp.Choices == 0 {
 		return nil, &summarize.RejectedError{Reason: summarize.ErrEmpty}
 	}
-	c := resp.Choices[0]
-	finish := c.FinishReason
-	if finish == "content_filter" || (c.Message.Refusal != "" && len(c.Message.ToolCalls) == 0) {
+	finish := resp.FinishReason
+	if finish == "content_filter" || (resp.Refusal != "" && !resp.Message.HasToolCalls()) {
 		return nil, &summarize.RejectedError{Reason: summarize.ErrFailed, StopReason: finish}
 	}
-	toolCalls := len(c.Message.ToolCalls) > 0 || c.Message.JSON.FunctionCall.Valid() ||
-		finish == "tool_calls" || finish == "function_call"
-	if err := summarize.Check(c.Message.Content, finish, toolCalls, "length"); err != nil {
+	toolCalls := resp.Message.HasToolCalls() || finish == "tool_calls" || finish == "function_call"
+	content := resp.Message.TextContent()
+	if err := summarize.Check(content, finish, toolCalls, "length"); err != nil {
 		return nil, err
 	}
 	return &condense.Summary{
-		Text:  strings.TrimSpace(c.Message.Content),
-		Usage: usage(resp, s.model),
+		Text:  strings.TrimSpace(content),
+		Usage: usage(resp.Usage, resp.Model, s.model),
 		Trim:  p.Trim,
 	}, nil
 }
 
-// parseError reads the error answers of OpenAI ({"error": {"message",
-// "type", "code"}}), Ollama (the same shape) and vLLM ({"object": "error",
-// "message", "type", "code"}); for any other body the message is the body.
-func parseError(body []byte) (typ, code, msg string) {
-	var e struct {
-		Error   json.RawMessage `json:"error"`
-		Message string          `json:"message"`
-		Type    string          `json:"type"`
-		Code    json.RawMessage `json:"code"`
-	}
-	if json.Unmarshal(body, &e) != nil {
-		return "", "", strings.TrimSpace(string(body))
-	}
-	var inner struct {
-		Message string          `json:"message"`
-		Type    string          `json:"type"`
-		Code    json.RawMessage `json:"code"`
-	}
-	if len(e.Error) > 0 && json.Unmarshal(e.Error, &inner) == nil && inner.Message != "" {
-		return inner.Type, rawString(inner.Code), inner.Message
-	}
-	var s string
-	if len(e.Error) > 0 && json.Unmarshal(e.Error, &s) == nil && s != "" {
-		return "", "", s // {"error": "model not found"}
-	}
-	if e.Message != "" {
-		return e.Type, rawString(e.Code), e.Message
-	}
-	return "", "", strings.TrimSpace(string(body))
-}
-
-// rawString returns a JSON string's value, or a number's text; "" for null.
-func rawString(r json.RawMessage) string {
-	var s string
-	if json.Unmarshal(r, &s) == nil {
-		return s
-	}
-	if t := strings.TrimSpace(string(r)); t != "null" {
-		return t
-	}
-	return ""
-}
-
-// usage returns the usage of r. Prompt tokens include the cached ones,
-// which are billed at the cached price.
-func usage(r *openai.ChatCompletion, requested string) condense.Usage {
-	model := r.Model
+// usage returns a summary's usage, priced: the answering model's name
+// when the server gave one, else the requested one. Input tokens include
+// the cached ones, which are billed at the cached price.
+func usage(u condense.Usage, answered, requested string) condense.Usage {
+	model := answered
 	if model == "" {
 		model = requested
 	}
-	u := r.Usage
-	in, cached, out := int(u.PromptTokens), int(u.PromptTokensDetails.CachedTokens), int(u.CompletionTokens)
-	cu := condense.Usage{
-		Provider:        Provider,
-		Model:           model,
-		InputTokens:     in,
-		OutputTokens:    out,
-		CacheReadTokens: cached,
-	}
-	cu.CostUSD = prices.Cost(model, cu)
-	return cu
+	u.Provider, u.Model = Provider, model
+	u.CacheWriteTokens = 0
+	u.CostUSD = prices.Cost(model, u)
+	return u
 }
 
 // prices is the built-in price table summaries are priced with.
