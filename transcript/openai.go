@@ -1,12 +1,13 @@
 package transcript
 
 import (
-	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/provider/openai"
 )
 
 // OpenAI chat messages: a JSON array of messages, or an object with
@@ -47,10 +48,6 @@ type oaiTool struct {
 	} `json:"function"`
 }
 
-// oaiChatParts are the content part types of chat messages other than text
-// and image_url; the reader carries them as openai provider blocks and the
-// writer writes them back.
-var oaiChatParts = map[string]bool{"input_audio": true, "file": true, "refusal": true}
 
 func readOpenAI(b *builder, data []byte) error {
 	var doc oaiDoc
@@ -122,7 +119,13 @@ func pathErr(path, format string, args ...any) *recErr {
 }
 
 // oaiMessage converts one chat message. It is shared with the SWE-agent
-// reader, whose history entries are chat messages.
+// reader, whose history entries are chat messages. The conversion is the
+// codec's (openai.DecodeChatMessage); the reader is stricter and keeps
+// less: legacy function calls, unknown roles, tool calls of other types
+// than function and tool call arguments that are not JSON are errors,
+// images must be http(s) or base64 data URLs, empty arguments are {},
+// input_text and output_text parts read as text, and members condense has
+// no field for (a message's name, an image's detail) are left out.
 func oaiMessage(raw json.RawMessage, path string) (condense.Message, *recErr) {
 	var om oaiMsg
 	if err := decode(raw, &om); err != nil {
@@ -131,243 +134,223 @@ func oaiMessage(raw json.RawMessage, path string) (condense.Message, *recErr) {
 	if om.Role == "function" || !isNull(om.FunctionCall) {
 		return condense.Message{}, pathErr(path, "legacy function_call messages are not supported; use tool_calls and role \"tool\"")
 	}
-	var m condense.Message
 	switch om.Role {
-	case "system", "developer":
-		m.Role = condense.RoleSystem
-	case "user":
-		m.Role = condense.RoleUser
-	case "assistant":
-		m.Role = condense.RoleAssistant
-	case "tool":
-		m.Role = condense.RoleTool
+	case "system", "developer", "user", "assistant", "tool":
 	case "":
-		return m, pathErr(path+".role", "missing")
+		return condense.Message{}, pathErr(path+".role", "missing")
 	default:
-		return m, pathErr(path+".role", "unknown role %q", om.Role)
+		return condense.Message{}, pathErr(path+".role", "unknown role %q", om.Role)
 	}
-	content, rerr := oaiContent(om.Content, path+".content")
-	if rerr != nil {
-		return m, rerr
+	if len(om.ToolCalls) > 0 && om.Role != "assistant" && om.Role != "tool" {
+		return condense.Message{}, pathErr(path+".tool_calls", "tool calls in a %s message", om.Role)
 	}
-	if m.Role == condense.RoleTool {
-		if om.ToolCallID == "" {
-			return m, pathErr(path+".tool_call_id", "missing")
+	var inputs []json.RawMessage
+	if om.Role == "assistant" {
+		for j, craw := range om.ToolCalls {
+			cpath := fmt.Sprintf("%s.tool_calls[%d]", path, j)
+			var tc oaiToolCall
+			if err := decode(craw, &tc); err != nil {
+				return condense.Message{}, pathErr(cpath, "%v", err)
+			}
+			if tc.Type != "" && tc.Type != "function" {
+				return condense.Message{}, pathErr(cpath+".type", "unsupported tool call type %q", tc.Type)
+			}
+			if tc.ID == "" {
+				return condense.Message{}, pathErr(cpath+".id", "missing")
+			}
+			if tc.Function.Name == "" {
+				return condense.Message{}, pathErr(cpath+".function.name", "missing")
+			}
+			input, ok := validInput(tc.Function.Arguments)
+			if !ok {
+				return condense.Message{}, pathErr(cpath+".function.arguments", "not valid JSON")
+			}
+			inputs = append(inputs, input)
 		}
-		m.Parts = []condense.Part{condense.ToolResult(om.ToolCallID, false, content...)}
-		return m, nil
 	}
-	m.Parts = content
-	if len(om.ToolCalls) > 0 && m.Role != condense.RoleAssistant {
-		return m, pathErr(path+".tool_calls", "tool calls in a %s message", om.Role)
+	m, err := openai.DecodeChatMessage(raw)
+	if err != nil {
+		return condense.Message{}, codecErr(path, err)
 	}
-	for j, craw := range om.ToolCalls {
-		cpath := fmt.Sprintf("%s.tool_calls[%d]", path, j)
-		var tc oaiToolCall
-		if err := decode(craw, &tc); err != nil {
-			return m, pathErr(cpath, "%v", err)
+	var parts []condense.Part
+	k := 0 // content part index
+	for i := range m.Parts {
+		p := m.Parts[i]
+		switch {
+		case openai.IsFieldsPart(&p):
+			continue
+		case p.Type == condense.PartToolCall:
+			p.Input = inputs[0]
+			inputs = inputs[1:]
+		case p.Type == condense.PartToolResult:
+			content, rerr := oaiParts(p.Content, path+".content")
+			if rerr != nil {
+				return m, rerr
+			}
+			p.Content = content
+		default:
+			ps, rerr := oaiParts([]condense.Part{p}, fmt.Sprintf("%s.content[%d]", path, k))
+			if rerr != nil {
+				return m, rerr
+			}
+			p = ps[0]
+			k++
 		}
-		if tc.Type != "" && tc.Type != "function" {
-			return m, pathErr(cpath+".type", "unsupported tool call type %q", tc.Type)
-		}
-		if tc.ID == "" {
-			return m, pathErr(cpath+".id", "missing")
-		}
-		if tc.Function.Name == "" {
-			return m, pathErr(cpath+".function.name", "missing")
-		}
-		input, ok := validInput(tc.Function.Arguments)
-		if !ok {
-			return m, pathErr(cpath+".function.arguments", "not valid JSON")
-		}
-		m.Parts = append(m.Parts, condense.ToolCall(tc.ID, tc.Function.Name, input))
+		parts = append(parts, p)
 	}
+	m.Parts = parts
 	return m, nil
 }
 
-// oaiContent converts a chat message's content: a string, null, or an
-// array of parts.
-func oaiContent(raw json.RawMessage, path string) ([]condense.Part, *recErr) {
-	switch kind(raw) {
-	case 0, 'n':
-		return nil, nil
-	case '"':
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return nil, pathErr(path, "%v", err)
-		}
-		if s == "" {
-			return nil, nil
-		}
-		return []condense.Part{condense.Text(s)}, nil
-	case '[':
-	default:
-		return nil, pathErr(path, "want a string, null or an array of parts")
+// codecErr is a codec error under the message at path.
+func codecErr(path string, err error) *recErr {
+	var de *openai.DecodeError
+	if !errors.As(err, &de) {
+		return pathErr(path, "%v", err)
 	}
-	var items []json.RawMessage
-	if err := json.Unmarshal(raw, &items); err != nil {
-		return nil, pathErr(path, "%v", cleanJSONErr(err))
+	if de.Path == "" {
+		return pathErr(path, "%s", de.Msg)
 	}
-	var parts []condense.Part
-	for k, item := range items {
-		ipath := fmt.Sprintf("%s[%d]", path, k)
-		var cp struct {
-			Type     string          `json:"type"`
-			Text     *string         `json:"text"`
-			ImageURL json.RawMessage `json:"image_url"`
-		}
-		if err := json.Unmarshal(item, &cp); err != nil {
-			return nil, pathErr(ipath, "%v", cleanJSONErr(err))
-		}
-		switch cp.Type {
-		case "text", "input_text", "output_text":
-			if cp.Text == nil {
-				return nil, pathErr(ipath+".text", "missing")
-			}
-			parts = append(parts, condense.Text(*cp.Text))
-		case "image_url":
-			var url string
-			if kind(cp.ImageURL) == '"' {
-				_ = json.Unmarshal(cp.ImageURL, &url)
-			} else {
-				var iu struct {
-					URL string `json:"url"`
-				}
-				_ = json.Unmarshal(cp.ImageURL, &iu)
-				url = iu.URL
-			}
-			img, ok := imageFromURL(url)
-			if !ok {
-				return nil, pathErr(ipath+".image_url", "want an http(s) URL or a base64 data: URL")
-			}
-			parts = append(parts, img)
-		case "":
-			return nil, pathErr(ipath+".type", "missing")
-		default:
-			parts = append(parts, condense.ProviderBlock("openai", append(json.RawMessage(nil), item...)))
-		}
-	}
-	return parts, nil
+	return pathErr(path+"."+de.Path, "%s", de.Msg)
 }
 
-// writeOpenAI writes req as an OpenAI chat completions body
-// {"model","messages","tools"}. The system text becomes a leading system
-// message; each tool result becomes one "tool" message. Not representable,
-// and left out: thinking (OpenAI chat has no place to send reasoning back),
-// is_error on results, images inside tool results (replaced by the text
-// "[image]"), anthropic provider blocks, and openai provider blocks that are
-// not chat content parts (Responses API items such as reasoning).
-func writeOpenAI(req condense.Request) ([]byte, error) {
-	var msgs arr
-	if req.System != "" {
-		msgs = append(msgs, obj{{"role", "system"}, {"content", req.System}})
-	}
-	for i := range req.Messages {
-		m := &req.Messages[i]
-		if failedReply(m) {
+// oaiParts applies the reader's rules to content parts the codec read:
+// input_text and output_text parts are text; image_url parts the codec
+// kept whole (of a message other than the user's, or with an image_url
+// that is a plain string) and data URLs are images, which must be http(s)
+// or base64 data URLs. path names the first part's content, or the
+// content array when the parts are a tool result's.
+func oaiParts(parts []condense.Part, path string) ([]condense.Part, *recErr) {
+	var out []condense.Part
+	k := 0
+	for _, p := range parts {
+		if openai.IsFieldsPart(&p) {
 			continue
 		}
-		switch m.Role {
-		case condense.RoleSystem, condense.RoleUser:
-			content := oaiWriteContent(m.Parts, false)
-			if content == nil {
-				continue
-			}
-			msgs = append(msgs, obj{{"role", string(m.Role)}, {"content", content}})
-		case condense.RoleAssistant:
-			content := oaiWriteContent(m.Parts, true)
-			var calls arr
-			for _, p := range m.Parts {
-				if p.Type != condense.PartToolCall {
-					continue
-				}
-				args := string(p.Input)
-				if args == "" {
-					args = "{}"
-				}
-				calls = append(calls, obj{{"id", p.ID}, {"type", "function"},
-					{"function", obj{{"name", p.Name}, {"arguments", args}}}})
-			}
-			if content == nil && calls == nil {
-				continue
-			}
-			o := obj{{"role", "assistant"}, {"content", content}}
-			if calls != nil {
-				o = append(o, kv{"tool_calls", calls})
-			}
-			msgs = append(msgs, o)
-		case condense.RoleTool:
-			for _, p := range m.Parts {
-				if p.Type != condense.PartToolResult {
-					continue
-				}
-				var texts []string
-				for _, c := range p.Content {
-					switch c.Type {
-					case condense.PartText:
-						texts = append(texts, c.Text)
-					case condense.PartImage:
-						texts = append(texts, "[image]")
-					}
-				}
-				var content any = strings.Join(texts, "\n")
-				if len(texts) > 1 {
-					items := make(arr, len(texts))
-					for k, t := range texts {
-						items[k] = obj{{"type", "text"}, {"text", t}}
-					}
-					content = items
-				}
-				msgs = append(msgs, obj{{"role", "tool"}, {"tool_call_id", p.CallID}, {"content", content}})
-			}
-		default:
-			return nil, fmt.Errorf("messages[%d]: unknown role %q", i, m.Role)
+		ppath := path
+		if strings.HasSuffix(path, ".content") {
+			ppath = fmt.Sprintf("%s[%d]", path, k)
 		}
-	}
-	if msgs == nil {
-		msgs = arr{}
-	}
-	top := obj{{"model", req.Model}, {"messages", msgs}}
-	if req.MaxOutputTokens > 0 {
-		top = append(top, kv{"max_completion_tokens", req.MaxOutputTokens})
-	}
-	if len(req.Tools) > 0 {
-		tools := make(arr, len(req.Tools))
-		for i, t := range req.Tools {
-			fn := obj{{"name", t.Name}}
-			if t.Description != "" {
-				fn = append(fn, kv{"description", t.Description})
+		k++
+		switch p.Type {
+		case condense.PartImage:
+			if p.URL == "" {
+				break
 			}
-			params := t.InputSchema
-			if len(params) == 0 {
-				params = json.RawMessage(`{"type":"object","properties":{}}`)
+			img, ok := imageFromURL(p.URL)
+			if !ok || !strings.HasPrefix(p.URL, "data:") && !strings.HasPrefix(p.URL, "http://") && !strings.HasPrefix(p.URL, "https://") {
+				return nil, pathErr(ppath+".image_url", "want an http(s) URL or a base64 data: URL")
 			}
-			fn = append(fn, kv{"parameters", params})
-			tools[i] = obj{{"type", "function"}, {"function", fn}}
+			p = img
+		case condense.PartProvider:
+			var cp struct {
+				Type     string          `json:"type"`
+				Text     *string         `json:"text"`
+				ImageURL json.RawMessage `json:"image_url"`
+			}
+			if json.Unmarshal(p.Raw, &cp) != nil {
+				break
+			}
+			switch cp.Type {
+			case "input_text", "output_text":
+				if cp.Text == nil {
+					return nil, pathErr(ppath+".text", "missing")
+				}
+				p = condense.Text(*cp.Text)
+			case "image_url":
+				var url string
+				if kind(cp.ImageURL) == '"' {
+					_ = json.Unmarshal(cp.ImageURL, &url)
+				} else {
+					var iu struct {
+						URL string `json:"url"`
+					}
+					_ = json.Unmarshal(cp.ImageURL, &iu)
+					url = iu.URL
+				}
+				img, ok := imageFromURL(url)
+				if !ok {
+					return nil, pathErr(ppath+".image_url", "want an http(s) URL or a base64 data: URL")
+				}
+				p = img
+			}
 		}
-		top = append(top, kv{"tools", tools})
+		out = append(out, p)
 	}
-	var buf bytes.Buffer
-	emit(&buf, top)
-	return buf.Bytes(), nil
+	return out, nil
 }
 
-// oaiWriteContent returns a chat message's content: a string for one text
-// part, an array of parts otherwise, nil when nothing is representable.
-func oaiWriteContent(parts []condense.Part, assistant bool) any {
-	var items arr
-	texts := 0
-	for i := range parts {
-		p := &parts[i]
-		switch p.Type {
-		case condense.PartText:
-			items = append(items, obj{{"type", "text"}, {"text", p.Text}})
-			texts++
-		case condense.PartImage:
-			if assistant {
-				continue
+// oaiContent converts a chat message's content: a string, null, or an
+// array of parts, as oaiMessage reads a user message's.
+func oaiContent(raw json.RawMessage, path string) ([]condense.Part, *recErr) {
+	if len(raw) == 0 {
+		raw = json.RawMessage("null")
+	}
+	msg := append(append([]byte(`{"role":"user","content":`), raw...), '}')
+	m, err := openai.DecodeChatMessage(msg)
+	if err != nil {
+		var de *openai.DecodeError
+		if errors.As(err, &de) {
+			if rest, ok := strings.CutPrefix(de.Path, "content"); ok {
+				return nil, pathErr(path+rest, "%s", de.Msg)
 			}
-			items = append(items, obj{{"type", "image_url"}, {"image_url", obj{{"url", dataURL(p)}}}})
+		}
+		return nil, pathErr(path, "%v", err)
+	}
+	return oaiParts(m.Parts, path)
+}
+
+// oaiChatParts are the content part types of chat messages other than text
+// and image_url that the writer writes back, from openai provider blocks.
+var oaiChatParts = map[string]bool{"input_audio": true, "file": true, "refusal": true}
+
+// writeOpenAI writes req as an OpenAI chat completions body
+// {"model","messages","tools"} with the codec (openai.EncodeChatRequest),
+// after leaving out what a transcript does not carry to another tool:
+// failed replies, anthropic provider blocks, openai provider blocks that
+// are not chat content parts (Responses API items such as reasoning, and
+// the codec's blocks of members condense has no field for), and the
+// messages left with nothing to say. The codec drops thinking (OpenAI chat
+// has no place to send reasoning back) and is_error, writes images inside
+// tool results as the text "[image]", the system text as a leading system
+// message and each tool result as one "tool" message.
+func writeOpenAI(req condense.Request) ([]byte, error) {
+	r := req
+	r.Messages = make([]condense.Message, 0, len(req.Messages))
+	for i := range req.Messages {
+		m := req.Messages[i]
+		if failedReply(&m) {
+			continue
+		}
+		m.Parts = oaiWritable(m.Parts)
+		keep := false
+		for _, p := range m.Parts {
+			switch p.Type {
+			case condense.PartText, condense.PartToolCall, condense.PartToolResult, condense.PartProvider:
+				keep = true
+			case condense.PartImage:
+				keep = keep || m.Role != condense.RoleAssistant
+			}
+		}
+		if keep || m.Role == condense.RoleTool {
+			r.Messages = append(r.Messages, m)
+		}
+	}
+	out, err := openai.EncodeChatRequest(&openai.ChatRequest{Request: r})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// oaiWritable returns parts without thinking and without the provider
+// blocks that are not chat content parts.
+func oaiWritable(parts []condense.Part) []condense.Part {
+	out := make([]condense.Part, 0, len(parts))
+	for _, p := range parts {
+		switch p.Type {
+		case condense.PartThinking:
+			continue
 		case condense.PartProvider:
 			if p.Provider != "openai" {
 				continue
@@ -375,20 +358,13 @@ func oaiWriteContent(parts []condense.Part, assistant bool) any {
 			var head struct {
 				Type string `json:"type"`
 			}
-			if json.Unmarshal(p.Raw, &head) == nil && oaiChatParts[head.Type] {
-				items = append(items, p.Raw)
+			if json.Unmarshal(p.Raw, &head) != nil || !oaiChatParts[head.Type] {
+				continue
 			}
+		case condense.PartToolResult:
+			p.Content = oaiWritable(p.Content)
 		}
+		out = append(out, p)
 	}
-	switch {
-	case len(items) == 0:
-		return nil
-	case len(items) == 1 && texts == 1:
-		for _, p := range parts {
-			if p.Type == condense.PartText {
-				return p.Text
-			}
-		}
-	}
-	return items
+	return out
 }
