@@ -38,11 +38,19 @@ type SystemBlock struct {
 // within a user turn the tool results come first, as the API requires.
 //
 // Decoding also remembers which message contents and tool result contents
-// were bare strings rather than arrays of blocks, and which tool results
-// said "is_error": false, and encoding writes them back the same way while
-// they still hold the same text. Apart from that
-// the codec writes the fields it models in a fixed order without
-// insignificant whitespace; everything else goes out byte for byte.
+// were bare strings rather than arrays of blocks (by text, and by call id),
+// and which tool results said "is_error": false; encoding writes them the
+// same way again while they still say the same. Apart from that the codec
+// writes what it models in a fixed order without insignificant whitespace,
+// and everything else byte for byte: decoding a body and encoding it gives
+// the same JSON value, but for what means nothing to the API: messages
+// without content, tool result content that is [] or null, an empty or null
+// model, system prompt, tool list or tool description, and max_tokens 0
+// are left out; a null tool input is {}; string escapes are written the
+// codec's way.
+//
+// A zero Request with a condense.Request in it is ready to encode; it sends
+// contents as arrays of blocks and the system prompt as a string.
 type Request struct {
 	condense.Request
 

@@ -20,7 +20,9 @@
 // redacted thinking, images (base64 and url), tool results (content as a
 // string or blocks, is_error) and the system prompt as a string or blocks
 // all come back as they were. Decoding followed by encoding gives the same
-// JSON value, with the members the codec does not model byte for byte.
+// JSON value, with the members the codec does not model byte for byte (see
+// Request for the few things it normalizes, all of which the API reads
+// the same way).
 //
 // DecodeHead, DecodeMessage and DecodeContent read a body piece by piece,
 // for readers of logs (package transcript). DecodeResponse reads an answer
