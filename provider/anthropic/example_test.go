@@ -147,3 +147,32 @@ func ExampleFromSDK() {
 	// ## Summary
 	// The agent listed the files.
 }
+
+// Asking a model one question: a Request around a condense.Request, sent
+// with a Client; the answer's text and usage come back decoded.
+func ExampleClient_Send() {
+	srv := fakeAPI()
+	defer srv.Close()
+
+	c, err := anthropic.NewClient(anthropic.Options{APIKey: "sk-ant-example", BaseURL: srv.URL})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	resp, err := c.Send(context.Background(), &anthropic.Request{Request: condense.Request{
+		Model:           "claude-haiku-4-5",
+		System:          "Answer in one line.",
+		Messages:        []condense.Message{condense.UserText("Which files did the agent list?")},
+		MaxOutputTokens: 512,
+	}})
+	if err != nil {
+		fmt.Println(err) // a *condense.APIError for an error answer
+		return
+	}
+	fmt.Println(resp.StopReason, resp.Usage.InputTokens, resp.Usage.OutputTokens)
+	fmt.Println(resp.Text())
+	// Output:
+	// end_turn 900 12
+	// ## Summary
+	// The agent listed the files.
+}
