@@ -1397,14 +1397,30 @@ func chatUsage(v []byte) condense.Usage {
 // names remembers the member names of one object, to find one given
 // twice: encoding writes the members condense has no field for over the
 // modelled ones, so a repeated name would change the body's meaning.
-type names []string
+type names struct {
+	list []string
+	set  map[string]bool // from the 17th name on
+}
 
 func (s *names) dup(name string) bool {
-	for _, n := range *s {
+	if s.set != nil {
+		if s.set[name] {
+			return true
+		}
+		s.set[name] = true
+		return false
+	}
+	for _, n := range s.list {
 		if n == name {
 			return true
 		}
 	}
-	*s = append(*s, name)
+	s.list = append(s.list, name)
+	if len(s.list) > 16 {
+		s.set = make(map[string]bool, 2*len(s.list))
+		for _, n := range s.list {
+			s.set[n] = true
+		}
+	}
 	return false
 }

@@ -19,6 +19,7 @@ type DecodeError struct {
 	Msg  string
 }
 
+// Error returns "openai: <path>: <what is wrong>".
 func (e *DecodeError) Error() string {
 	if e.Path == "" {
 		return "openai: " + e.Msg

@@ -274,3 +274,49 @@ func TestNewCounterKey(t *testing.T) {
 		t.Errorf("a local server needs no key: %v", err)
 	}
 }
+
+// With APIChat the counter reads the prompt tokens of one-token chat
+// completions; a tool message's baseline answers its call with an empty
+// result, as Chat Completions takes no call left open.
+func TestCounterChatUsage(t *testing.T) {
+	usage := func(n int) string {
+		return fmt.Sprintf(`{"id":"c","object":"chat.completion","model":"llama3.1:8b","choices":[{"index":0,"message":{"role":"assistant","content":"."},"finish_reason":"length"}],"usage":{"prompt_tokens":%d,"completion_tokens":1,"total_tokens":%d}}`, n, n+1)
+	}
+	srv := replay.New(t,
+		replay.Step{Path: "/v1/chat/completions", Body: usage(30)},
+		replay.Step{Path: "/v1/chat/completions", Body: usage(11)},
+		replay.Step{Path: "/v1/chat/completions", Body: usage(52)},
+		replay.Step{Path: "/v1/chat/completions", Body: usage(40)},
+	)
+	c := newTestCounter(t, srv.URL, srv.Client(), func(o *Options) { o.API, o.Model, o.APIKey = APIChat, "llama3.1:8b", "" })
+	if c.Name() != "openai-chat-usage" {
+		t.Errorf("name %q", c.Name())
+	}
+	hello := condense.UserText("hello world")
+	if n := c.CountMessage(&hello); n != 19 {
+		t.Errorf("count = %d, want 30-11", n)
+	}
+	res := condense.Message{Role: condense.RoleTool, Parts: []condense.Part{condense.ToolResult("call_1", false, condense.Text("package main"))}}
+	if n := c.CountMessage(&res); n != 12 {
+		t.Errorf("count = %d, want 52-40", n)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	first := reqs[0].JSON(t)
+	if first["max_completion_tokens"] != float64(1) || first["model"] != "llama3.1:8b" {
+		t.Errorf("body %v", first)
+	}
+	msgs, _ := json.Marshal(first["messages"])
+	if string(msgs) != `[{"content":".","role":"user"},{"content":"hello world","role":"user"}]` {
+		t.Errorf("messages %s", msgs)
+	}
+	total, _ := json.Marshal(reqs[2].JSON(t)["messages"])
+	base, _ := json.Marshal(reqs[3].JSON(t)["messages"])
+	call := `{"role":"assistant","tool_calls":[{"function":{"arguments":"{}","name":"tool"},"id":"call_1","type":"function"}]}`
+	if string(total) != `[{"content":".","role":"user"},`+call+`,{"content":"package main","role":"tool","tool_call_id":"call_1"}]` ||
+		string(base) != `[{"content":".","role":"user"},`+call+`,{"content":"","role":"tool","tool_call_id":"call_1"}]` {
+		t.Errorf("total %s\nbaseline %s", total, base)
+	}
+}
