@@ -48,7 +48,6 @@ type oaiTool struct {
 	} `json:"function"`
 }
 
-
 func readOpenAI(b *builder, data []byte) error {
 	var doc oaiDoc
 	switch kind(data) {
