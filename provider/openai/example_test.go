@@ -210,3 +210,27 @@ func ExampleResponsesRequestFromParams() {
 	// 4 items; reasoning rs_1 gAAAAABo_enc==
 	// Add the missing rule.
 }
+
+// Asking a model one question: the text of the answer and what it cost.
+func ExampleClient_Chat() {
+	srv := fakeServer() // stands in for https://api.openai.com
+	defer srv.Close()
+
+	client := openai.NewClient(openai.ClientOptions{APIKey: "sk-example", BaseURL: srv.URL + "/v1"})
+	resp, err := client.Chat(context.Background(), &openai.ChatRequest{Request: condense.Request{
+		Model:           "gpt-4.1",
+		System:          "Answer in one line.",
+		Messages:        []condense.Message{condense.UserText("What did the agent do?")},
+		MaxOutputTokens: 200,
+	}})
+	if err != nil {
+		fmt.Println(err) // a *condense.APIError for an error answer
+		return
+	}
+	fmt.Println(resp.Text())
+	fmt.Println(resp.FinishReason, resp.Usage.InputTokens, resp.Usage.OutputTokens)
+	// Output:
+	// ## Summary
+	// The agent listed the files.
+	// stop 700 11
+}
