@@ -1,12 +1,9 @@
 package eval
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"strings"
@@ -14,12 +11,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/condense-dev/condense"
-	"github.com/condense-dev/condense/transcript"
+	"github.com/condense-dev/condense/provider/anthropic"
+	"github.com/condense-dev/condense/provider/openai"
 )
 
-// Judge answers a question about a conversation: seed 002's check of a
-// compaction ("run with full context and with compacted context; if the
-// outcomes diverge, the compaction is too lossy").
+// Judge answers a question about a conversation. Asking it the same
+// question against the full history and against the compacted rendering
+// checks a compaction: when the answers diverge, the compaction lost
+// something the question needed.
 type Judge interface {
 	Ask(ctx context.Context, context []condense.Message, question string) (string, error)
 }
@@ -32,39 +31,28 @@ const JudgeSystem = "You answer questions about the conversation above. Answer i
 // judgeMaxTokens caps a judge's answer.
 const judgeMaxTokens = 512
 
-// JudgeError is an error answer of a judge's provider.
-type JudgeError struct {
-	Provider string
-	Status   int
-	Type     string
-	Message  string
-}
-
-func (e *JudgeError) Error() string {
-	s := fmt.Sprintf("judge %s: HTTP %d", e.Provider, e.Status)
-	if e.Type != "" {
-		s += " " + e.Type
-	}
-	if e.Message != "" {
-		s += ": " + e.Message
-	}
-	return s
-}
+// JudgeTimeout bounds one question to a judge, retries included, as a
+// summary request is bounded: a stalled server fails the question instead
+// of hanging eval.
+const JudgeTimeout = 2 * time.Minute
 
 // ErrNoKey: the judge's API key is not set.
 var ErrNoKey = errors.New("API key not set")
 
-// AnthropicJudge asks through the Anthropic Messages API.
+// AnthropicJudge asks through the Anthropic Messages API with
+// provider/anthropic's client. A provider's error answer is a
+// *condense.APIError.
 type AnthropicJudge struct {
-	// BaseURL defaults to https://api.anthropic.com (the request goes to
-	// BaseURL + "/v1/messages").
+	// BaseURL is the API's address without "/v1"; "" means
+	// $ANTHROPIC_BASE_URL, else https://api.anthropic.com.
 	BaseURL string
-	APIKey  string
-	Model   string
+	// APIKey authenticates; "" means $ANTHROPIC_API_KEY.
+	APIKey string
+	Model  string
 	// Tools are the transcript's tool definitions: a history with tool
 	// uses must be sent with them.
-	Tools  []condense.Tool
-	Client *http.Client
+	Tools      []condense.Tool
+	HTTPClient *http.Client
 }
 
 // NewAnthropicJudge returns a judge configured from ANTHROPIC_API_KEY and
@@ -82,63 +70,29 @@ func NewAnthropicJudge(model string) (*AnthropicJudge, error) {
 
 // Ask sends the conversation and the question and returns the answer text.
 func (j *AnthropicJudge) Ask(ctx context.Context, msgs []condense.Message, question string) (string, error) {
-	body, err := judgeBody(transcript.FormatAnthropic, j.Model, j.Tools, msgs, question)
-	if err != nil {
-		return "", err
-	}
-	base := strings.TrimRight(j.BaseURL, "/")
-	if base == "" {
-		base = "https://api.anthropic.com"
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/v1/messages", bytes.NewReader(body))
-	if err != nil {
-		return "", err
-	}
-	req.Header.Set("content-type", "application/json")
-	req.Header.Set("x-api-key", j.APIKey)
-	req.Header.Set("anthropic-version", "2023-06-01")
-	raw, status, err := do(j.Client, req)
+	c, err := anthropic.NewClient(anthropic.Options{APIKey: j.APIKey, BaseURL: j.BaseURL, HTTPClient: j.HTTPClient, Timeout: JudgeTimeout})
 	if err != nil {
 		return "", fmt.Errorf("judge anthropic: %w", err)
 	}
-	if status/100 != 2 {
-		var e struct {
-			Error struct {
-				Type    string `json:"type"`
-				Message string `json:"message"`
-			} `json:"error"`
-		}
-		_ = json.Unmarshal(raw, &e)
-		return "", &JudgeError{Provider: "anthropic", Status: status, Type: e.Error.Type, Message: e.Error.Message}
+	resp, err := c.Send(ctx, &anthropic.Request{Request: judgeRequest(j.Model, j.Tools, msgs, question)})
+	if err != nil {
+		return "", fmt.Errorf("judge anthropic: %w", err)
 	}
-	var resp struct {
-		Content []struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		} `json:"content"`
-	}
-	if err := json.Unmarshal(raw, &resp); err != nil {
-		return "", fmt.Errorf("judge anthropic: bad response: %w", err)
-	}
-	var parts []string
-	for _, c := range resp.Content {
-		if c.Type == "text" {
-			parts = append(parts, c.Text)
-		}
-	}
-	return strings.TrimSpace(strings.Join(parts, "\n")), nil
+	return strings.TrimSpace(resp.Text()), nil
 }
 
 // OpenAIJudge asks through the OpenAI Chat Completions API (or a
-// compatible server).
+// compatible server) with provider/openai's client. A provider's error
+// answer is a *condense.APIError.
 type OpenAIJudge struct {
-	// BaseURL defaults to https://api.openai.com/v1 (the request goes to
-	// BaseURL + "/chat/completions").
+	// BaseURL is the API's address, "/v1" included; "" means
+	// $OPENAI_BASE_URL, else https://api.openai.com/v1.
 	BaseURL string
-	APIKey  string
-	Model   string
-	Tools   []condense.Tool
-	Client  *http.Client
+	// APIKey authenticates; "" means $OPENAI_API_KEY.
+	APIKey     string
+	Model      string
+	Tools      []condense.Tool
+	HTTPClient *http.Client
 }
 
 // NewOpenAIJudge returns a judge configured from OPENAI_API_KEY and
@@ -156,84 +110,25 @@ func NewOpenAIJudge(model string) (*OpenAIJudge, error) {
 
 // Ask sends the conversation and the question and returns the answer text.
 func (j *OpenAIJudge) Ask(ctx context.Context, msgs []condense.Message, question string) (string, error) {
-	body, err := judgeBody(transcript.FormatOpenAI, j.Model, j.Tools, msgs, question)
-	if err != nil {
-		return "", err
-	}
-	base := strings.TrimRight(j.BaseURL, "/")
-	if base == "" {
-		base = "https://api.openai.com/v1"
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/chat/completions", bytes.NewReader(body))
-	if err != nil {
-		return "", err
-	}
-	req.Header.Set("content-type", "application/json")
-	req.Header.Set("authorization", "Bearer "+j.APIKey)
-	raw, status, err := do(j.Client, req)
+	ctx, cancel := context.WithTimeout(ctx, JudgeTimeout)
+	defer cancel()
+	c := openai.NewClient(openai.ClientOptions{APIKey: j.APIKey, BaseURL: j.BaseURL, HTTPClient: j.HTTPClient})
+	resp, err := c.Chat(ctx, &openai.ChatRequest{Request: judgeRequest(j.Model, j.Tools, msgs, question)})
 	if err != nil {
 		return "", fmt.Errorf("judge openai: %w", err)
 	}
-	if status/100 != 2 {
-		var e struct {
-			Error struct {
-				Type    string `json:"type"`
-				Code    any    `json:"code"`
-				Message string `json:"message"`
-			} `json:"error"`
-		}
-		_ = json.Unmarshal(raw, &e)
-		return "", &JudgeError{Provider: "openai", Status: status, Type: e.Error.Type, Message: e.Error.Message}
-	}
-	var resp struct {
-		Choices []struct {
-			Message struct {
-				Content string `json:"content"`
-			} `json:"message"`
-		} `json:"choices"`
-	}
-	if err := json.Unmarshal(raw, &resp); err != nil {
-		return "", fmt.Errorf("judge openai: bad response: %w", err)
-	}
-	if len(resp.Choices) == 0 {
-		return "", errors.New("judge openai: response has no choices")
-	}
-	return strings.TrimSpace(resp.Choices[0].Message.Content), nil
+	return strings.TrimSpace(resp.Text()), nil
 }
 
-// JudgeTimeout bounds one question to a judge, as summaries are bounded
-// (DESIGN B15): a stalled server fails the question instead of hanging eval.
-const JudgeTimeout = 2 * time.Minute
-
-func do(c *http.Client, req *http.Request) ([]byte, int, error) {
-	if c == nil {
-		c = http.DefaultClient
-	}
-	ctx, cancel := context.WithTimeout(req.Context(), JudgeTimeout)
-	defer cancel()
-	resp, err := c.Do(req.WithContext(ctx))
-	if err != nil {
-		return nil, 0, err
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
-	return raw, resp.StatusCode, err
-}
-
-// judgeBody writes the provider body: the conversation (without a newest
+// judgeRequest is what a judge sends: the conversation (without a newest
 // step still waiting for its results), then the question as a user message.
-func judgeBody(f transcript.Format, model string, tools []condense.Tool, msgs []condense.Message, question string) ([]byte, error) {
+func judgeRequest(model string, tools []condense.Tool, msgs []condense.Message, question string) condense.Request {
 	n := len(msgs)
 	if n > 0 && msgs[n-1].Role == condense.RoleAssistant && msgs[n-1].HasToolCalls() {
 		n--
 	}
 	all := append(append(make([]condense.Message, 0, n+1), msgs[:n]...), condense.UserText(question))
-	req := condense.Request{Model: model, System: JudgeSystem, Tools: tools, Messages: all, MaxOutputTokens: judgeMaxTokens}
-	var buf bytes.Buffer
-	if err := transcript.Write(&buf, f, req); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return condense.Request{Model: model, System: JudgeSystem, Tools: tools, Messages: all, MaxOutputTokens: judgeMaxTokens}
 }
 
 // Verdict is a judge's answers on one probe.

@@ -142,8 +142,8 @@ func TestJudgeUnauthorized(t *testing.T) {
 	} {
 		srv := serve(t, tt.file, nil)
 		_, err := tt.judge(srv.URL).Ask(context.Background(), judgeContext(), "q?")
-		var je *JudgeError
-		if !errors.As(err, &je) || je.Status != 401 || je.Type != tt.typ || je.Message == "" {
+		var je *condense.APIError
+		if !errors.As(err, &je) || je.Status != 401 || je.Type != tt.typ || je.Message == "" || !errors.Is(err, condense.ErrAuth) {
 			t.Errorf("%s: %v", tt.file, err)
 		}
 	}
