@@ -317,7 +317,15 @@ func canonicalBase64(s string) ([]byte, bool) {
 
 // splitResults splits the parts of a user turn into a tool message holding
 // the tool results (each followed by its fields part, if any) and a user
-// message with the rest.
+// message with the rest. Encoding writes the tool message's results first
+// and lets the user message's leading parts join the wire message of the
+// last results, so that message fields stay on the wire message that holds
+// them:
+//   - a message fields part goes with the tool message when the wire
+//     message it stands for (up to the next one) holds a tool result, and
+//     the other parts of that wire message lead the user message;
+//   - otherwise it goes with the user message, after those leading parts,
+//     followed by the parts of its wire message.
 func splitResults(parts []condense.Part) []condense.Message {
 	n := 0
 	for i := range parts {
@@ -328,20 +336,44 @@ func splitResults(parts []condense.Part) []condense.Message {
 	if n == 0 {
 		return []condense.Message{{Role: condense.RoleUser, Parts: parts}}
 	}
-	var results, rest []condense.Part
-	lastWasResult := false
+	var results, lead, fielded []condense.Part
+	target := &lead           // where the other parts of this wire message go
+	var last *[]condense.Part // where the part before went
 	for i := range parts {
-		p := parts[i]
-		if lastWasResult && isFieldsPart(&p) {
-			results = append(results, p)
+		p := &parts[i]
+		switch {
+		case isMessageFieldsPart(p):
+			if holdsResult(parts[i+1:]) {
+				results = append(results, *p)
+				target = &lead
+			} else {
+				fielded = append(fielded, *p)
+				target = &fielded
+			}
+			last = nil
 			continue
+		case last != nil && isFieldsPart(p):
+			// A block's fields follow it.
+		case p.Type == condense.PartToolResult:
+			last = &results
+		default:
+			last = target
 		}
-		lastWasResult = p.Type == condense.PartToolResult
-		if lastWasResult {
-			results = append(results, p)
-		} else {
-			rest = append(rest, p)
+		*last = append(*last, *p)
+	}
+	return []condense.Message{{Role: condense.RoleTool, Parts: results}, {Role: condense.RoleUser, Parts: append(lead, fielded...)}}
+}
+
+// holdsResult reports whether parts hold a tool result before their first
+// message fields part.
+func holdsResult(parts []condense.Part) bool {
+	for i := range parts {
+		switch {
+		case parts[i].Type == condense.PartToolResult:
+			return true
+		case isMessageFieldsPart(&parts[i]):
+			return false
 		}
 	}
-	return []condense.Message{{Role: condense.RoleTool, Parts: results}, {Role: condense.RoleUser, Parts: rest}}
+	return false
 }

@@ -37,6 +37,14 @@ type SystemBlock struct {
 // messages travel as user turns, consecutive turns of one role merge, and
 // within a user turn the tool results come first, as the API requires.
 //
+// A message object's members other than role and content travel in a
+// message fields part (see MessageFieldsPart) at the front of its parts.
+// Encoding writes each such message as a wire message of its own again,
+// with its members, so consecutive messages of one role that decoding
+// merged come apart as they came; a message whose content held tool results
+// keeps its members on the wire message of its results, which comes first
+// in its turn.
+//
 // Decoding also remembers which message contents and tool result contents
 // were bare strings rather than arrays of blocks (by text, and by call id),
 // and which tool results said "is_error": false; encoding writes them the
@@ -185,48 +193,126 @@ func FieldsPart(fields ...Field) condense.Part {
 
 // PartFields returns the fields p carries, in order, when p is a fields part
 // (see FieldsPart): an anthropic provider part whose raw value is a JSON
-// object without a "type" member.
+// object without a "type" member, other than a message fields part (see
+// MessageFieldsPart).
 func PartFields(p *condense.Part) ([]Field, bool) {
-	if p.Type != condense.PartProvider || p.Provider != Provider {
+	if !isFieldsPart(p) {
 		return nil, false
 	}
 	r := jsonx.Reader{Data: p.Raw}
-	if !r.Open('{') {
-		return nil, false
-	}
+	r.Open('{')
 	var fields []Field
 	for first := true; r.More('}', first); first = false {
 		k := r.Key()
-		if string(k) == "type" {
-			return nil, false
-		}
-		v := r.Skip()
-		fields = append(fields, Field{Name: string(k), Value: v})
-	}
-	r.End()
-	if r.Failed() {
-		return nil, false
+		fields = append(fields, Field{Name: string(k), Value: r.Skip()})
 	}
 	return fields, true
 }
 
 // isFieldsPart is PartFields without the allocation.
 func isFieldsPart(p *condense.Part) bool {
+	fields, message := partObject(p)
+	return fields && !message
+}
+
+// messageFieldsKind is the "condense" member of a message fields part.
+const messageFieldsKind = "message_fields"
+
+// MessageFieldsPart returns the part that carries the members of a message
+// object other than role and content (an "id", say, or members the API adds
+// later), so that a request body's messages go back as they came: an
+// anthropic provider part {"condense":"message_fields","value":{<the
+// fields>}}. Decoding puts one before the parts of a message holding such
+// members; when the message is a user message split into a tool message and
+// a user message, it goes with the tool message if the message held tool
+// results. Encoding starts a new wire message at it (one that merges with
+// no message before it) and writes its fields into that message after
+// "content"; inside a tool result's content it is left out.
+//
+// Readers that want only the content leave such parts out (see
+// MessageFields).
+func MessageFieldsPart(fields ...Field) condense.Part {
+	n := 40
+	for _, f := range fields {
+		n += len(f.Name) + len(f.Value) + 4
+	}
+	b := make([]byte, 0, n)
+	b = append(b, `{"condense":"`+messageFieldsKind+`","value":{`...)
+	for i, f := range fields {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsonx.AppendString(b, f.Name)
+		b = append(b, ':')
+		b = append(b, f.Value...)
+	}
+	b = append(b, "}}"...)
+	return condense.ProviderBlock(Provider, b)
+}
+
+// MessageFields returns the fields p carries, in order, when p is a
+// message fields part (see MessageFieldsPart).
+func MessageFields(p *condense.Part) ([]Field, bool) {
+	if _, message := partObject(p); !message {
+		return nil, false
+	}
+	r := jsonx.Reader{Data: p.Raw}
+	r.Open('{')
+	var value []byte
+	for first := true; r.More('}', first); first = false {
+		if k := r.Key(); string(k) == "value" {
+			value = r.Skip()
+		} else {
+			r.Skip()
+		}
+	}
+	r = jsonx.Reader{Data: value}
+	r.Open('{')
+	var fields []Field
+	for first := true; r.More('}', first); first = false {
+		k := r.Key()
+		fields = append(fields, Field{Name: string(k), Value: r.Skip()})
+	}
+	return fields, true
+}
+
+// isMessageFieldsPart is MessageFields without the allocation.
+func isMessageFieldsPart(p *condense.Part) bool {
+	_, message := partObject(p)
+	return message
+}
+
+// partObject reports whether p is an anthropic provider part holding a
+// valid JSON object without a "type" member, and whether that object is a
+// message fields part: exactly the members "condense", which is
+// "message_fields", and "value", an object.
+func partObject(p *condense.Part) (typeless, message bool) {
 	if p.Type != condense.PartProvider || p.Provider != Provider {
-		return false
+		return false, false
 	}
 	r := jsonx.Reader{Data: p.Raw}
 	if !r.Open('{') {
-		return false
+		return false, false
 	}
+	n, kind, valueObject := 0, false, false
 	for first := true; r.More('}', first); first = false {
-		if string(r.Key()) == "type" {
-			return false
+		n++
+		switch k := r.Key(); string(k) {
+		case "type":
+			return false, false
+		case "condense":
+			kind = r.Kind() == '"' && string(r.Skip()) == `"`+messageFieldsKind+`"`
+			continue
+		case "value":
+			valueObject = r.Kind() == '{'
 		}
 		r.Skip()
 	}
 	r.End()
-	return !r.Failed()
+	if r.Failed() {
+		return false, false
+	}
+	return true, n == 2 && kind && valueObject
 }
 
 // DecodeError is a malformed body. It unwraps to condense.ErrMalformed.

@@ -245,7 +245,7 @@ func TestDecodeErrors(t *testing.T) {
 		{`{"messages":[{"role":"user","content":"a"},{"role":"assistant","content":[{"type":"tool_use","name":"x"}]}]}`,
 			`anthropic: messages[1].content[0].id: malformed input: missing`},
 		{`{"messages":[{"role":"robot","content":"a"}]}`, `anthropic: messages[0].role: malformed input: unknown role "robot" (want user or assistant)`},
-		{`{"messages":[{"role":"user","content":"a","id":"m1"}]}`, `anthropic: messages[0].id: malformed input: unknown member of a message`},
+		{`{"messages":[{"role":"user","content":"a","id":m1}]}`, `anthropic: messages[0]: malformed input: invalid character 'm' looking for beginning of value`},
 		{`{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"thinking","thinking":"x","signature":"s"}]}]}]}`,
 			`anthropic: messages[0].content[0].content[0]: malformed input: thinking block outside an assistant message`},
 		{`{"max_tokens":-1,"messages":[]}`, `anthropic: max_tokens: malformed input: want a non-negative integer`},
@@ -362,6 +362,130 @@ func TestDecodeResponse(t *testing.T) {
 	}
 	if f, ok := PartFields(&p[1]); !ok || f[0].Name != "citations" {
 		t.Errorf("citations %+v", p[1])
+	}
+}
+
+// TestRoundTripMessageFields: members of a message object besides role and
+// content (as saved conversations carry them) travel in a message fields
+// part at the front of the message's parts and go back onto their own wire
+// message, byte for byte, even where decoding merged or split turns.
+func TestRoundTripMessageFields(t *testing.T) {
+	body := []byte(`{"model":"m","messages":[` +
+		`{"role":"user","content":"Fix the build.","id":"u1","timestamp":"2026-01-02T03:04:05Z"},` +
+		`{"content":[{"type":"text","text":"Running it."},{"type":"tool_use","id":"t1","name":"bash","input":{"cmd":"go build"}}],` +
+		`"role":"assistant","id":"msg_01","model":"claude-sonnet-4-5","stop_reason":"tool_use","usage":{"input_tokens":12, "output_tokens":3}},` +
+		`{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"},{"type":"text","text":"and?"}],"id":"u2"},` +
+		`{"role":"user","content":"Also run the tests.","id":"u3"},` +
+		`{"role":"assistant","content":"Done."},` +
+		`{"role":"assistant","content":[{"type":"text","text":"All green."}],"id":"msg_02","future":[1, {"x": null}]}]}`)
+	req, out := roundTrip(t, body)
+
+	var roles []string
+	for _, m := range req.Messages {
+		roles = append(roles, string(m.Role))
+	}
+	if got := strings.Join(roles, " "); got != "user assistant tool user assistant" {
+		t.Fatalf("roles %s", got)
+	}
+	fieldNames := func(p *condense.Part) string {
+		f, ok := MessageFields(p)
+		if !ok {
+			return "-"
+		}
+		var names []string
+		for _, x := range f {
+			names = append(names, x.Name)
+		}
+		return strings.Join(names, ",")
+	}
+	msgs := req.Messages
+	for _, c := range []struct {
+		msg, part int
+		want      string
+	}{
+		{0, 0, "id,timestamp"},
+		{1, 0, "id,model,stop_reason,usage"},
+		{2, 0, "id"}, // the tool message: the wire message held a result
+		{3, 0, "-"},  // "and?", of the wire message of the tool result
+		{3, 1, "id"}, // "Also run the tests.", a wire message of its own
+		{3, 2, "-"},
+		{4, 0, "-"}, // "Done."
+		{4, 1, "id,future"},
+	} {
+		if got := fieldNames(&msgs[c.msg].Parts[c.part]); got != c.want {
+			t.Errorf("messages[%d].parts[%d] fields %s, want %s", c.msg, c.part, got, c.want)
+		}
+	}
+	if _, ok := PartFields(&msgs[0].Parts[0]); ok {
+		t.Errorf("a message fields part is not a block's fields part")
+	}
+	for _, want := range []string{
+		`{"role":"user","content":"Fix the build.","id":"u1","timestamp":"2026-01-02T03:04:05Z"}`,
+		`"usage":{"input_tokens":12, "output_tokens":3}}`,
+		`{"role":"user","content":"Also run the tests.","id":"u3"}`,
+		`{"role":"assistant","content":"Done."},{"role":"assistant","content":[{"type":"text","text":"All green."}],"id":"msg_02","future":[1, {"x": null}]}`,
+	} {
+		if !bytes.Contains(out, []byte(want)) {
+			t.Errorf("output lacks %s\n%s", want, out)
+		}
+	}
+
+	// Where the wire order is not the API's (text before a tool result in
+	// a user turn), decoding normalizes it once: encoding the result and
+	// decoding again gives the same request.
+	req2, err := DecodeRequest([]byte(`{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{}}]},` +
+		`{"role":"user","content":"a","id":"u1"},{"role":"user","content":[{"type":"text","text":"b"},{"type":"tool_result","tool_use_id":"t"}],"id":"u2"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out2, err := EncodeRequest(req2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{}}]},` +
+		`{"role":"user","content":[{"type":"tool_result","tool_use_id":"t"},{"type":"text","text":"b"}],"id":"u2"},{"role":"user","content":"a","id":"u1"}]}`; string(out2) != want {
+		t.Errorf("normalized:\n got %s\nwant %s", out2, want)
+	}
+	if again, err := DecodeRequest(out2); err != nil || !reflect.DeepEqual(req2, again) {
+		t.Errorf("re-decoded request differs: %v", err)
+	}
+
+	// DecodeMessage keeps them the same way.
+	ms, err := DecodeMessage([]byte(`{"role":"user","content":[{"type":"text","text":"x"},{"type":"tool_result","tool_use_id":"t1"}],"id":"u9"}`))
+	if err != nil || len(ms) != 2 || fieldNames(&ms[0].Parts[0]) != "id" || fieldNames(&ms[1].Parts[0]) != "-" {
+		t.Errorf("DecodeMessage: %v %+v", err, ms)
+	}
+}
+
+// TestEncodeMessageFields: a message fields part starts a wire message of
+// its own wherever it is; inside a tool result it is left out.
+func TestEncodeMessageFields(t *testing.T) {
+	mf := MessageFieldsPart(Field{"id", json.RawMessage(`"x"`)})
+	if string(mf.Raw) != `{"condense":"message_fields","value":{"id":"x"}}` {
+		t.Errorf("raw %s", mf.Raw)
+	}
+	req := &Request{Request: condense.Request{Messages: []condense.Message{
+		{Role: condense.RoleUser, Parts: []condense.Part{condense.Text("a"), mf, condense.Text("b")}},
+		{Role: condense.RoleUser, Parts: []condense.Part{condense.Text("c")}},
+		{Role: condense.RoleAssistant, Parts: []condense.Part{condense.ToolCall("t", "f", nil)}},
+		{Role: condense.RoleTool, Parts: []condense.Part{condense.ToolResult("t", false, mf, condense.Text("r"))}},
+		{Role: condense.RoleAssistant, Parts: []condense.Part{mf}},
+	}}}
+	out, err := EncodeRequest(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"messages":[{"role":"user","content":[{"type":"text","text":"a"}]},` +
+		`{"role":"user","content":[{"type":"text","text":"b"},{"type":"text","text":"c"}],"id":"x"},` +
+		`{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{}}]},` +
+		`{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"r"}]}]}]}`
+	if string(out) != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+	bad := &Request{Request: condense.Request{Messages: []condense.Message{{Role: condense.RoleAssistant,
+		Parts: []condense.Part{condense.Text("a"), mf, condense.ToolCall("c", "f", json.RawMessage(`{oops`))}}}}}
+	if _, err := EncodeRequest(bad); err == nil || !strings.Contains(err.Error(), "messages[0].parts[2]") {
+		t.Errorf("bad input: %v", err)
 	}
 }
 

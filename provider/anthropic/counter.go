@@ -261,6 +261,9 @@ func toMessage(m *condense.Message) (msg condense.Message, calls []string, ok bo
 			}
 		case condense.PartProvider:
 			switch {
+			case isMessageFieldsPart(&p):
+				// A message's other members hold no tokens, and one the
+				// endpoint does not know would make it refuse the count.
 			case p.Provider == Provider && json.Valid(p.Raw):
 				// An opaque Anthropic block, sent as it is; a fields part
 				// adds its members to the block before it.

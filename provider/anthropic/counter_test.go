@@ -131,6 +131,8 @@ func TestCounterAssistantBlocks(t *testing.T) {
 	srv := replay.New(t, replay.Step{File: "count_40.json"}, replay.Step{File: "count_12.json"})
 	c := newTestCounter(t, srv.URL, srv.Client(), nil)
 	m := condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{
+		// The message's own members are not counted (nor sent).
+		MessageFieldsPart(Field{"id", json.RawMessage(`"msg_01"`)}),
 		condense.Thinking("let me see", "sig"),
 		condense.Text("Reading it."),
 		condense.ToolCall("toolu_02", "read", json.RawMessage(`{"path":"a.go"}`)),

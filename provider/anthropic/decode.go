@@ -17,48 +17,96 @@ func DecodeRequest(body []byte) (*Request, error) {
 	d := newDecoder(body)
 	req := &Request{forms: &forms{}}
 	d.forms = req.forms
-	type turn struct {
-		role  condense.Role
-		parts []condense.Part
-		bare  bool
-		n     int // wire messages merged into it
-	}
-	var turns []turn
+	var turns []wireTurn
 	d.request(req, func(i int) {
-		role, parts, bare := d.message()
+		role, parts, bare, fields := d.message()
 		if len(parts) == 0 {
 			return // an empty message is no turn
 		}
-		if n := len(turns); n > 0 && turns[n-1].role == role {
-			t := &turns[n-1]
-			t.parts = append(t.parts, parts...)
-			t.n++
-			return
+		n := len(turns)
+		switch {
+		case n == 0 || turns[n-1].role != role:
+			if n > 0 {
+				turns[n-1].endSegment()
+			}
+			turns = append(turns, wireTurn{role: role})
+			n++
+			turns[n-1].startSegment(bare, parts[0].Text, fields == nil)
+		case fields != nil:
+			turns[n-1].endSegment()
+			turns[n-1].startSegment(bare, parts[0].Text, false)
+		default:
+			turns[n-1].segBare = false // two wire messages in one segment
 		}
-		turns = append(turns, turn{role: role, parts: parts, bare: bare, n: 1})
+		t := &turns[n-1]
+		if fields != nil {
+			t.parts = append(t.parts, MessageFieldsPart(fields...))
+		}
+		t.parts = append(t.parts, parts...)
 	})
 	if d.failed() {
 		return nil, d.err
 	}
+	if n := len(turns); n > 0 {
+		turns[n-1].endSegment()
+	}
 	req.Messages = make([]condense.Message, 0, len(turns)+len(turns)/2)
-	for _, t := range turns {
-		var msgs []condense.Message
+	for i := range turns {
+		t := &turns[i]
+		results := false
 		if t.role == condense.RoleAssistant {
-			msgs = []condense.Message{{Role: t.role, Parts: t.parts}}
+			req.Messages = append(req.Messages, condense.Message{Role: t.role, Parts: t.parts})
 		} else {
-			msgs = splitResults(t.parts)
+			for _, m := range splitResults(t.parts) {
+				if len(m.Parts) > 0 {
+					req.Messages = append(req.Messages, m)
+					results = results || m.Role == condense.RoleTool
+				}
+			}
 		}
-		for _, m := range msgs {
-			if len(m.Parts) == 0 {
+		for k, text := range t.bare {
+			// A leading segment without message fields goes out in the
+			// wire message of the turn's last tool results, if it has any.
+			if k == 0 && t.lead && results {
 				continue
 			}
-			if t.bare && t.n == 1 && len(m.Parts) == 1 && m.Role != condense.RoleTool {
-				req.forms.add(&req.forms.texts, m.Parts[0].Text)
-			}
-			req.Messages = append(req.Messages, m)
+			req.forms.add(&req.forms.texts, text)
 		}
 	}
 	return req, nil
+}
+
+// wireTurn gathers the wire messages of one role in a row while a body is
+// decoded. Its segments are what encoding writes as one wire message: a
+// message with message fields starts one, and a message without joins the
+// one before it (the turn's first message starts one either way).
+type wireTurn struct {
+	role  condense.Role
+	parts []condense.Part
+	// bare holds the texts of the segments that are one message whose
+	// content was a bare string, which encoding writes the same way
+	// again; lead says the first of them is the turn's first segment and
+	// has no message fields.
+	bare []string
+	lead bool
+	// The open segment: whether it is so far one message whose content
+	// was a bare string, its text, and whether it leads the turn without
+	// message fields.
+	segBare bool
+	segText string
+	segLead bool
+}
+
+func (t *wireTurn) startSegment(bare bool, text string, lead bool) {
+	t.segBare, t.segText, t.segLead = bare, text, lead
+}
+
+func (t *wireTurn) endSegment() {
+	if t.segBare {
+		t.lead = t.lead || t.segLead && len(t.bare) == 0
+		t.bare = append(t.bare, t.segText)
+	}
+	t.segBare = false
 }
 
 // DecodeHead decodes everything in body but the messages, which it returns
@@ -80,19 +128,24 @@ func DecodeHead(body []byte) (*Request, []json.RawMessage, error) {
 // {"role":…,"content":…}, into condense messages: an assistant message, or
 // for a user message holding tool_result blocks a tool message with the
 // results followed by a user message with the rest (either left out when
-// empty). Content blocks become parts as DecodeContent says. Paths in a
-// *DecodeError are relative to the message ("content[2].id").
+// empty). Content blocks become parts as DecodeContent says. The object's
+// other members (an "id", say) lead the parts of the first message as a
+// message fields part (see MessageFieldsPart). Paths in a *DecodeError are
+// relative to the message ("content[2].id").
 func DecodeMessage(msg []byte) ([]condense.Message, error) {
 	d := newDecoder(msg)
-	role, parts, _ := d.message()
+	role, parts, _, fields := d.message()
 	d.r.End()
 	if d.failed() {
 		return nil, d.err
 	}
+	if len(parts) == 0 {
+		return nil, nil
+	}
+	if fields != nil {
+		parts = append([]condense.Part{MessageFieldsPart(fields...)}, parts...)
+	}
 	if role == condense.RoleAssistant {
-		if len(parts) == 0 {
-			return nil, nil
-		}
 		return []condense.Message{{Role: role, Parts: parts}}, nil
 	}
 	msgs := splitResults(parts)
@@ -408,21 +461,21 @@ func (d *decoder) tools(req *Request) {
 	}
 }
 
-// message reads one message object: its role and content.
-func (d *decoder) message() (condense.Role, []condense.Part, bool) {
+// message reads one message object: its role, its content, whether the
+// content was a bare string, and its other members (an "id", say), in
+// order, values byte for byte.
+func (d *decoder) message() (role condense.Role, parts []condense.Part, bare bool, fields []Field) {
 	at := d.r.Pos
 	if d.r.Kind() != '{' {
 		if !d.failed() {
 			d.fail("", d.r.Pos, "want a message object")
 		}
-		return "", nil, false
+		return "", nil, false, nil
 	}
 	d.r.Open('{')
-	var role condense.Role
 	var content []byte // read ahead when it comes before the role
 	contentAt := -1
-	var parts []condense.Part
-	bare, sawContent := false, false
+	sawContent := false
 	for first := true; d.r.More('}', first); first = false {
 		k := d.r.Key()
 		switch string(k) {
@@ -430,7 +483,7 @@ func (d *decoder) message() (condense.Role, []condense.Part, bool) {
 			n := d.push("role")
 			if d.r.Kind() != '"' {
 				d.fail("", d.r.Pos, "want a string")
-				return "", nil, false
+				return "", nil, false, nil
 			}
 			off := d.r.Pos
 			switch s := d.r.String(); s {
@@ -458,22 +511,23 @@ func (d *decoder) message() (condense.Role, []condense.Part, bool) {
 			parts, bare = d.content(role, parts)
 			d.pop(n)
 		default:
-			d.fail(string(k), d.r.Pos, "unknown member of a message")
+			name := string(k)
+			fields = append(fields, Field{Name: name, Value: raw(d.r.Skip())})
 		}
 		if d.failed() {
-			return "", nil, false
+			return "", nil, false, nil
 		}
 	}
 	if d.failed() {
-		return "", nil, false
+		return "", nil, false, nil
 	}
 	if role == "" {
 		d.fail("role", at, "missing")
-		return "", nil, false
+		return "", nil, false, nil
 	}
 	if !sawContent {
 		d.fail("content", at, "missing")
-		return "", nil, false
+		return "", nil, false, nil
 	}
 	if content != nil {
 		s := &decoder{r: d.r, path: d.path, forms: d.forms, response: d.response}
@@ -482,8 +536,8 @@ func (d *decoder) message() (condense.Role, []condense.Part, bool) {
 		parts, bare = s.content(role, nil)
 		s.pop(n)
 		if d.adopt(s) {
-			return "", nil, false
+			return "", nil, false, nil
 		}
 	}
-	return role, parts, bare
+	return role, parts, bare, fields
 }

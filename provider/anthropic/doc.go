@@ -16,7 +16,10 @@
 // (citations on a text), travel as opaque provider parts, byte for byte; a
 // block's cache_control, and members of tool_use and tool_result blocks the
 // codec does not model, follow the block's part as a fields part
-// (FieldsPart) that encoding puts back on the block. Thinking signatures,
+// (FieldsPart) that encoding puts back on the block; members of a message
+// object besides role and content (an "id", a "timestamp", anything new)
+// lead its parts as a message fields part (MessageFieldsPart) that encoding
+// puts back on the message. Thinking signatures,
 // redacted thinking, images (base64 and url), tool results (content as a
 // string or blocks, is_error) and the system prompt as a string or blocks
 // all come back as they were. Decoding followed by encoding gives the same

@@ -23,7 +23,9 @@ import (
 // merge into one; in a user turn the tool_result blocks (with their fields)
 // come first. Parts become blocks as DecodeContent reads them back: a
 // fields part adds its members to the block just before it (an opaque
-// block included); an anthropic provider part goes out byte for byte. Left
+// block included); a message fields part starts a wire message of its own,
+// which it adds its members to; an anthropic provider part goes out byte
+// for byte. Left
 // out: a failed assistant reply without tool calls (an error the client
 // recorded, not the model's words), thinking without a signature (not
 // Anthropic's, which the API rejects), other providers' blocks, images
@@ -216,6 +218,9 @@ type turn struct {
 	// plain text block; plainOK says whether there is one.
 	plain   string
 	plainOK bool
+	// fields are the message's members other than role and content, from
+	// the message fields part that started it.
+	fields []Field
 }
 
 func (e *encoder) messages(msgs []condense.Message) error {
@@ -242,10 +247,23 @@ func (e *encoder) messages(msgs []condense.Message) error {
 		if t.plainOK && t.n+t.nlate == 1 && e.forms.text(t.plain) {
 			e.buf = e.buf[:t.content-1]
 			e.str(t.plain)
-			e.buf = append(e.buf, '}')
-			return
+		} else {
+			e.buf = append(e.buf, ']')
 		}
-		e.buf = append(e.buf, "]}"...)
+		e.fields(t.fields, "role", "content")
+		e.buf = append(e.buf, '}')
+	}
+	open := func(role string, fields []Field) {
+		flush()
+		t = turn{role: role, start: len(e.buf), rest: -1, fields: fields}
+		if n > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		e.buf = append(e.buf, `{"role":"`...)
+		e.buf = append(e.buf, role...)
+		e.buf = append(e.buf, `","content":[`...)
+		t.content = len(e.buf)
+		e.res = e.res[:0]
 	}
 	for i := range msgs {
 		m := &msgs[i]
@@ -260,20 +278,33 @@ func (e *encoder) messages(msgs []condense.Message) error {
 		default:
 			return fmt.Errorf("anthropic: messages[%d]: unknown role %q", i, m.Role)
 		}
-		if role != t.role {
-			flush()
-			t = turn{role: role, start: len(e.buf), rest: -1}
-			if n > 0 {
-				e.buf = append(e.buf, ',')
+		// A message fields part starts a wire message of its own; the
+		// parts between two of them go into one.
+		parts := m.Parts
+		for len(parts) > 0 {
+			var fields []Field
+			start := false
+			if f, ok := MessageFields(&parts[0]); ok {
+				fields, start = f, true
+				parts = parts[1:]
 			}
-			e.buf = append(e.buf, `{"role":"`...)
-			e.buf = append(e.buf, role...)
-			e.buf = append(e.buf, `","content":[`...)
-			t.content = len(e.buf)
-			e.res = e.res[:0]
+			end := len(parts)
+			for j := range parts {
+				if isMessageFieldsPart(&parts[j]) {
+					end = j
+					break
+				}
+			}
+			if start || role != t.role {
+				open(role, fields)
+			}
+			if err := e.parts(&t, parts[:end], len(m.Parts)-len(parts), role == "user"); err != nil {
+				return fmt.Errorf("anthropic: messages[%d]%w", i, err)
+			}
+			parts = parts[end:]
 		}
-		if err := e.parts(&t, m.Parts, role == "user"); err != nil {
-			return fmt.Errorf("anthropic: messages[%d]%w", i, err)
+		if len(m.Parts) == 0 && role != t.role {
+			open(role, nil)
 		}
 	}
 	flush()
@@ -306,19 +337,25 @@ func (l *blockList) close() {
 }
 
 // parts writes the blocks of parts into the turn t. With split (a user
-// turn), a tool result written after other blocks goes aside to e.res.
-func (e *encoder) parts(t *turn, parts []condense.Part, split bool) error {
+// turn), a tool result written after other blocks goes aside to e.res. base
+// is the index of parts[0] in its message, for errors.
+func (e *encoder) parts(t *turn, parts []condense.Part, base int, split bool) error {
 	main := blockList{buf: &e.buf, n: &t.n}
 	late := blockList{buf: &e.res, n: &t.nlate}
 	var last *blockList // the list holding the open block, if any
 	for i := range parts {
 		p := &parts[i]
+		if isMessageFieldsPart(p) {
+			// messages starts a wire message at one; inside a tool
+			// result's content it has no place.
+			continue
+		}
 		if p.Type == condense.PartProvider && p.Provider == Provider && isFieldsPart(p) {
 			if last == nil || !last.open {
 				continue // follows nothing
 			}
 			if err := e.addFields(last, p.Raw); err != nil {
-				return fmt.Errorf(".parts[%d]: %w", i, err)
+				return fmt.Errorf(".parts[%d]: %w", base+i, err)
 			}
 			t.plainOK = false
 			continue
@@ -336,7 +373,7 @@ func (e *encoder) parts(t *turn, parts []condense.Part, split bool) error {
 		var err error
 		*l.buf, err = e.block(l, p)
 		if err != nil {
-			return fmt.Errorf(".parts[%d]: %w", i, err)
+			return fmt.Errorf(".parts[%d]: %w", base+i, err)
 		}
 		if *l.n == before {
 			last = nil // left out: a fields part after it follows nothing
@@ -443,7 +480,7 @@ func (e *encoder) block(l *blockList, p *condense.Part) ([]byte, error) {
 			b = append(b, `,"content":[`...)
 			t := turn{rest: -1}
 			sub := encoder{forms: e.forms, buf: b}
-			if err := sub.parts(&t, p.Content, false); err != nil {
+			if err := sub.parts(&t, p.Content, 0, false); err != nil {
 				return nil, fmt.Errorf("tool result %q: content%w", p.CallID, err)
 			}
 			b = append(sub.buf, ']')

@@ -20,6 +20,7 @@ func FuzzDecodeRequest(f *testing.F) {
 		`{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":[{"type":"image","source":{"type":"url","url":"u"}},{"type":"search_result","x":1}]}]}]}`,
 		`{"messages":[{"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"aGk="}},{"type":"text","text":"\u00e9\ud800","citations":null}]}],"stream":true,"x":[1,2]}`,
 		`{"messages":[{"role":"assistant","content":"a"},{"role":"user","content":""},{"role":"assistant","content":[{"type":"compaction","content":"c"}]}]}`,
+		`{"messages":[{"role":"user","content":"a","id":"u1"},{"role":"user","content":[{"type":"text","text":"b"},{"type":"tool_result","tool_use_id":"t"}],"x":{}},{"id":2,"content":"c","role":"assistant","usage":{"input_tokens":1}},{"role":"assistant","content":[]}]}`,
 	} {
 		f.Add([]byte(seed))
 	}
