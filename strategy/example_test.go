@@ -89,7 +89,7 @@ func ExampleSummarize() {
 	// log 9  assistant verbatim calls bash {"command":"go test ./..."}
 	// log 10 tool      verbatim --- FAIL: TestParse2 (0.01s)
 	// log 11 assistant verbatim Fixed step 3.
-	// [summarize] 4663 → 1859 tokens
+	// [summarize] 3008 → 1181 tokens
 	// <summary checkpoint="c1" covers="1-7">
 	// ## Summary
 	// 7 earlier messages were compacted: 1 user messages, 2 tool steps (2 failed results).
@@ -155,10 +155,10 @@ func ExamplePipeline() {
 	// Output:
 	// log 0  user      verbatim Find where the lexer drops the minus sign.
 	// log 1  assistant minify   calls read_file {"path":"lex/scan_0.go"}
-	// log 2  tool      mask     [condense: tool output masked (646 tokens) · recall r2-a6f63bab · kept: file lex/scan_0.go (read)]
+	// log 2  tool      mask     [condense: tool output masked (383 tokens) · recall r2-a6f63bab · kept: file lex/scan_0.go (read)]
 	// log 3  assistant minify   calls read_file {"path":"lex/scan_1.go"}
-	// log 4  tool      mask     [condense: tool output masked (646 tokens) · recall r4-710e8197 · kept: file lex/scan_1.go (read)]
+	// log 4  tool      mask     [condense: tool output masked (383 tokens) · recall r4-710e8197 · kept: file lex/scan_1.go (read)]
 	// log 5  assistant minify   calls read_file {"path":"lex/scan_2.go"}
 	// log 6  tool      verbatim package lex // scan_2.go
-	// [minify mask] 11401 → 10723 tokens
+	// [minify mask] 4981 → 4283 tokens
 }

@@ -103,6 +103,9 @@ func replaceResults(cc *condense.CompactionContext, targets []target, budget int
 		return nil, condense.ErrNothingToCompact
 	}
 	work := pendingReplacements(cc, targets)
+	if budget <= 0 {
+		budget = roomBudget(cc, work)
+	}
 	texts, nKept, nDemoted := placeLedger(cc, work, budget, verb)
 	out, ok := applyPlaceholders(cc.Current, work, texts, edit)
 	if !ok {
@@ -136,7 +139,7 @@ func pendingReplacements(cc *condense.CompactionContext, targets []target) []pen
 				orig = hp
 			}
 		}
-		n := cc.CountMessage(&condense.Message{Role: condense.RoleTool, Parts: []condense.Part{*orig}})
+		n := resultTokens(cc, it, t.part, orig)
 		if n < minMaskTokens {
 			continue
 		}
@@ -145,6 +148,30 @@ func pendingReplacements(cc *condense.CompactionContext, targets []target) []pen
 	}
 	return work
 }
+
+// resultTokens returns the tokens of tool result part (of item it, at
+// index part; orig is the log's version of it). A message holding only that
+// result is counted already — by the preflight for a log message — so its
+// cached count is used instead of tokenizing the output again.
+func resultTokens(cc *condense.CompactionContext, it *condense.Item, part int, orig *condense.Part) int {
+	if len(it.Message.Parts) == 1 && part == 0 && it.Edit == condense.EditNone && it.Index >= 0 {
+		return cc.CountItem(it)
+	}
+	return cc.CountMessage(&condense.Message{Role: condense.RoleTool, Parts: []condense.Part{*orig}})
+}
+
+// roomBudget is the default ledger budget of a pass that replaces work
+// (ledgerRoom of the room it leaves below the threshold).
+func roomBudget(cc *condense.CompactionContext, work []pending) int {
+	after := cc.Tokens
+	for _, w := range work {
+		after -= w.tokens - placeholderTokens
+	}
+	return ledgerRoom(cc, cc.Budget.Threshold()-after)
+}
+
+// placeholderTokens is about what a placeholder without ledger items costs.
+const placeholderTokens = 30
 
 // placeLedger places the items of the pending results (deduplicated, within
 // the budget) in their placeholders and returns the placeholders' texts and

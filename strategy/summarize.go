@@ -230,7 +230,14 @@ func (s Summarize) ledgerBudget(cc *condense.CompactionContext, p plan, kept con
 	rest := make(condense.Rendering, 0, p.start+len(kept)+len(cur)-p.boundary)
 	rest = append(append(append(rest, cur[:p.start]...), kept...), cur[p.boundary:]...)
 	rest = append(rest, condense.Item{Index: -1, Edit: condense.EditSummary, Message: summaryMessage(cc.Checkpoint, covers, summary)})
-	room := cc.Budget.Threshold() - cc.Count(rest)
+	return ledgerRoom(cc, cc.Budget.Threshold()-cc.Count(rest))
+}
+
+// ledgerRoom is a default ledger budget: the default share of the window,
+// raised to half the room a compaction leaves below the threshold (at most
+// 1/MaxLedgerShare of the window), so that specifics are kept while there
+// is space for them.
+func ledgerRoom(cc *condense.CompactionContext, room int) int {
 	return max(ledger.DefaultBudget(cc.Budget.Window), min(room/2, cc.Budget.Window/MaxLedgerShare))
 }
 

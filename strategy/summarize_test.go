@@ -148,7 +148,10 @@ func TestSummarizeIncrementalAndGrowsAtEnd(t *testing.T) {
 		return &condense.Summary{Text: fmt.Sprintf("## Summary\nSummary of %d messages.\n\n## Facts\n- fact from %d\n", len(in.Messages), in.Base)}, nil
 	}}
 	counter := tokens.Heuristic("anthropic")
-	pf := condense.NewPreflight(counter, withSummarizer(strategy.Summarize{RecentTokens: 1500}, fs),
+	// Recent retention holds one turn of the first eight, not one of them
+	// and the two small turns added later.
+	oneTurn := condense.CountRequest(counter, &condense.Request{Messages: turns(1, 3000)})
+	pf := condense.NewPreflight(counter, withSummarizer(strategy.Summarize{RecentTokens: oneTurn + 50}, fs),
 		&condense.Options{Settings: condense.Settings{Window: 1_000_000}, Logger: quiet})
 	ctx := context.Background()
 	res, err := pf.Compact(ctx, condense.Request{Messages: msgs})

@@ -27,26 +27,21 @@ type textCounter interface {
 type framing struct {
 	family     string
 	message    int // every message: start and end markers, the role
-	toolTurn   int // once more on a message holding tool calls or results
 	toolCall   int // every tool call, beside its name, id and input
 	toolResult int // every tool result, beside its call id and content
 	tool       int // every tool definition, beside name, description, schema
 	request    int // the request: reply priming, system framing
 	tools      int // once when the request has tools (Anthropic's tool prompt)
+	// systemText: the system text is a field of the request, counted
+	// without message framing (Anthropic); else it is a system message.
+	systemText bool
 }
 
 // countMessage counts m with tc under the framing f.
 func countMessage(tc textCounter, f *framing, m *condense.Message) int {
 	n := f.message + tc.countText(kindText, string(m.Role))
-	turn := false
 	for i := range m.Parts {
 		n += countPart(tc, f, &m.Parts[i], kindText)
-		if t := m.Parts[i].Type; t == condense.PartToolCall || t == condense.PartToolResult {
-			turn = true
-		}
-	}
-	if turn {
-		n += f.toolTurn
 	}
 	return n
 }
@@ -81,7 +76,11 @@ func countPart(tc textCounter, f *framing, p *condense.Part, kind int) int {
 // countOverhead counts the system text and the tool definitions.
 func countOverhead(tc textCounter, f *framing, system string, tools []condense.Tool) int {
 	n := f.request
-	if system != "" {
+	switch {
+	case system == "":
+	case f.systemText:
+		n += tc.countText(kindText, system)
+	default:
 		n += f.message + tc.countText(kindText, string(condense.RoleSystem)) + tc.countText(kindText, system)
 	}
 	if len(tools) > 0 {

@@ -50,7 +50,7 @@ func TestClaudeTextMatchesClassCounts(t *testing.T) {
 		st.add(s)
 		n := st.counts()
 		ascii := n[cLower] + n[cUpper] + n[cDigit] + n[cPunct] + n[cSpace] + n[cTab] + n[cNewline]
-		want := float64(ascii)/claudeCharsToolOutput + claudeLead2*float64(n[cLead2]+n[cOther]) +
+		want := float64(ascii)/claudeCharsToolOut + claudeLead2*float64(n[cLead2]+n[cOther]) +
 			claudeLead3*float64(n[cLead3]) + claudeLead4*float64(n[cLead4])
 		// cOther holds ASCII control bytes too: those are charged as ASCII.
 		var ctl int
@@ -59,7 +59,7 @@ func TestClaudeTextMatchesClassCounts(t *testing.T) {
 				ctl++
 			}
 		}
-		want += float64(ctl)/claudeCharsToolOutput - claudeLead2*float64(ctl)
+		want += float64(ctl)/claudeCharsToolOut - claudeLead2*float64(ctl)
 		if got := claudeText(kindToolOutput, s); math.Abs(got-want) > 1e-6 {
 			t.Errorf("claudeText of %d bytes = %v, want %v", len(s), got, want)
 		}

@@ -25,7 +25,7 @@ func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
 func TestCompactLargeTranscript(t *testing.T) {
 	dir := t.TempDir()
 	outPath := filepath.Join(dir, "out.json")
-	stdout, stderr, code := runCLI(t, "compact", "-o", outPath, "--stats", "-", "--window", "128k", testdata+"claude-code-large.jsonl")
+	stdout, stderr, code := runCLI(t, "compact", "-o", outPath, "--stats", "-", "--window", "64k", testdata+"claude-code-large.jsonl")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -33,8 +33,8 @@ func TestCompactLargeTranscript(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &st); err != nil {
 		t.Fatalf("stats: %v\n%s", err, stdout)
 	}
-	if st.Version != 1 || st.Input.Format != "claude-code" || st.Output.Format != "anthropic" || st.Window != 128_000 ||
-		st.InputLimit != 128_000-4096 || st.Threshold != int(float64(128_000-4096)*0.75) {
+	if st.Version != 1 || st.Input.Format != "claude-code" || st.Output.Format != "anthropic" || st.Window != 64_000 ||
+		st.InputLimit != 64_000-4096 || st.Threshold != int(float64(64_000-4096)*0.75) {
 		t.Fatalf("stats header: %+v", st)
 	}
 	if st.NothingToCompact || len(st.Compactions) == 0 || !st.Valid {

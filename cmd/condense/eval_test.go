@@ -58,12 +58,12 @@ func TestEvalJSONUnderPressure(t *testing.T) {
 	// A window far smaller than the session forces every policy to work.
 	dir := t.TempDir()
 	chart := filepath.Join(dir, "chart.svg")
-	res := evalJSON(t, "--window", "8k", "--reserve", "1k", "--chart", chart, samples+"claude-code.jsonl", samples+"codex-rollout.jsonl")
+	res := evalJSON(t, "--window", "2k", "--reserve", "500", "--chart", chart, samples+"claude-code.jsonl", samples+"codex-rollout.jsonl")
 	if res.Version != 1 || res.PricesSource == "" || len(res.Transcripts) != 2 || len(res.Total) != len(policyNames) {
 		t.Fatalf("header: version %d, %d transcripts, %d totals", res.Version, len(res.Transcripts), len(res.Total))
 	}
 	rep := res.Transcripts[0]
-	if rep.Window != 8000 || rep.InputLimit != 7000 || rep.Steps == 0 || rep.Tokens <= rep.InputLimit || rep.Price == nil {
+	if rep.Window != 2000 || rep.InputLimit != 1500 || rep.Steps == 0 || rep.Tokens <= rep.InputLimit || rep.Price == nil {
 		t.Fatalf("report header: %+v", rep)
 	}
 	if rep.Specifics["path"] == 0 || rep.Specifics["command"] == 0 {

@@ -37,7 +37,7 @@ func recordRun(t *testing.T, dir string, s condense.Strategy, crashAt int) strin
 		t.Fatal(err)
 	}
 	a := &agent.Agent{Name: "reader", Model: agenttest.NewFakeModel(script...), Tools: []agent.Tool{read}, Journal: st, Strategy: s, Summarizer: summarize.Extractive{},
-		Settings: condense.Settings{Window: 5000, ReservedOutput: 200, Fraction: 0.3}}
+		Settings: condense.Settings{Window: 3000, ReservedOutput: 200, Fraction: 0.3}}
 	if crashAt > 0 {
 		a.Hooks.BeforeCall = func(_ context.Context, k agent.CallKind, n int) error {
 			if k == agent.CallModel && n == crashAt {
@@ -68,9 +68,9 @@ func TestReplayCommandMatches(t *testing.T) {
 			t.Fatalf("%s: exit %d\n%s%s", s.Name(), code, out, errs)
 		}
 		// Another window that still compacts at the same calls matches too.
-		code, out, errs = replay(t, path, "--window", "5100")
+		code, out, errs = replay(t, path, "--window", "3100")
 		if code != 0 {
-			t.Fatalf("%s --window 5100: exit %d\n%s%s", s.Name(), code, out, errs)
+			t.Fatalf("%s --window 3100: exit %d\n%s%s", s.Name(), code, out, errs)
 		}
 	}
 }
