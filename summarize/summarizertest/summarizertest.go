@@ -48,9 +48,9 @@ type Config struct {
 	// Limits bound the summary request (summarize.BuildPrompt).
 	Limits summarize.Limits
 	// Sleep must replace the summarizer's wait between attempts: it waits d
-	// or until ctx is done and returns ctx's error. The kit's records the
-	// wait and returns at once, or, in the case that cancels during a
-	// wait, blocks until the kit cancels ctx.
+	// or until ctx is done and returns ctx's error. The kit's sleeper
+	// records the wait and returns at once, or, in the case that cancels
+	// during a wait, blocks until the kit cancels ctx.
 	Sleep func(ctx context.Context, d time.Duration) error
 }
 
