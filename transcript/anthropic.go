@@ -13,9 +13,16 @@ import (
 // provider/anthropic: reading one is decoding a request body, message by
 // message so that a malformed message can be skipped and every message
 // keeps the path it came from; writing one is encoding a request. The
-// reader also takes a bare array of messages. What condense.Request cannot
-// hold (cache_control on system blocks and tools, unknown top-level
-// members) is not kept here; anthropic.DecodeRequest keeps it.
+// reader also takes a bare array of messages.
+//
+// A transcript is a saved conversation, not a request to send again, so the
+// reader keeps what a request needs and leaves out the rest, which
+// anthropic.DecodeRequest would keep: members of a message besides role and
+// content (the "id", "timestamp", "model", "stop_reason" and "usage" that
+// saved API answers carry) are read and left out, and so are the members of
+// system blocks and tool definitions besides their text, name, description
+// and schema (cache_control on them, a server tool's type) and unknown
+// top-level members.
 
 // anthBlockJSON is the part of a content block the Claude Code reader looks
 // at to pair calls and results without decoding the blocks.
@@ -60,10 +67,22 @@ func readAnthropic(b *builder, data []byte) error {
 			continue
 		}
 		for _, m := range ms {
+			m.Parts = withoutMessageFields(m.Parts)
 			b.add(m, loc{path: path})
 		}
 	}
 	return nil
+}
+
+// withoutMessageFields returns parts without the codec's message fields
+// part, which holds a message's members besides role and content.
+func withoutMessageFields(parts []condense.Part) []condense.Part {
+	for i := range parts {
+		if _, ok := anthropic.MessageFields(&parts[i]); ok {
+			return append(parts[:i:i], withoutMessageFields(parts[i+1:])...)
+		}
+	}
+	return parts
 }
 
 // anthErr reports a *anthropic.DecodeError of the whole document: at its
