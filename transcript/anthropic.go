@@ -1,9 +1,11 @@
 package transcript
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/provider/anthropic"
@@ -22,7 +24,8 @@ import (
 // saved API answers carry) are read and left out, and so are the members of
 // system blocks and tool definitions besides their text, name, description
 // and schema (cache_control on them, a server tool's type) and unknown
-// top-level members.
+// top-level members. Under Options.Lenient a malformed tool definition is
+// skipped like a malformed message.
 
 // anthBlockJSON is the part of a content block the Claude Code reader looks
 // at to pair calls and results without decoding the blocks.
@@ -41,6 +44,9 @@ func readAnthropic(b *builder, data []byte) error {
 		}
 	case '{':
 		head, raws, err := anthropic.DecodeHead(data)
+		if err != nil && b.opts.Lenient && inTools(err) {
+			head, raws, err = b.anthHeadSkippingTools(data, err)
+		}
 		if err != nil {
 			return b.anthErr(data, err)
 		}
@@ -83,6 +89,91 @@ func withoutMessageFields(parts []condense.Part) []condense.Part {
 		}
 	}
 	return parts
+}
+
+// inTools reports whether err is a codec error about one tool definition.
+func inTools(err error) bool {
+	var de *anthropic.DecodeError
+	return errors.As(err, &de) && strings.HasPrefix(de.Path, "tools[")
+}
+
+// anthHeadSkippingTools decodes the head of a body whose tool definitions
+// the codec rejected (headErr): each definition is decoded alone, a
+// malformed one or one repeating an earlier name is skipped as a malformed
+// record, and the head is decoded again with the others. headErr is
+// returned when the body cannot be taken apart so (it is not valid JSON).
+func (b *builder) anthHeadSkippingTools(data []byte, headErr error) (*anthropic.Request, []json.RawMessage, error) {
+	type member struct {
+		name  string
+		value json.RawMessage
+	}
+	var members []member
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, nil, headErr
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, nil, headErr
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, nil, headErr
+		}
+		members = append(members, member{t.(string), v})
+	}
+	var body bytes.Buffer
+	body.WriteByte('{')
+	names := map[string]bool{}
+	for i, m := range members {
+		if i > 0 {
+			body.WriteByte(',')
+		}
+		name, _ := json.Marshal(m.name)
+		body.Write(name)
+		body.WriteByte(':')
+		if m.name != "tools" {
+			body.Write(m.value)
+			continue
+		}
+		var tools []json.RawMessage
+		if err := json.Unmarshal(m.value, &tools); err != nil {
+			return nil, nil, headErr
+		}
+		kept := 0
+		body.WriteByte('[')
+		for k, tool := range tools {
+			path := fmt.Sprintf("tools[%d]", k)
+			one, _, err := anthropic.DecodeHead([]byte(`{"messages":[],"tools":[` + string(tool) + `]}`))
+			var problem string
+			if err != nil {
+				var de *anthropic.DecodeError
+				if !errors.As(err, &de) {
+					return nil, nil, err
+				}
+				rel := strings.TrimPrefix(strings.TrimPrefix(de.Path, "tools[0]"), ".")
+				path, problem = joinPath(path, rel), de.Problem
+			} else if name := one.Tools[0].Name; names[name] {
+				path, problem = path+".name", fmt.Sprintf("duplicate tool name %q", name)
+			}
+			if problem != "" {
+				if err := b.bad(loc{path: path}, "%s", problem); err != nil {
+					return nil, nil, err
+				}
+				continue
+			}
+			names[one.Tools[0].Name] = true
+			if kept > 0 {
+				body.WriteByte(',')
+			}
+			body.Write(tool)
+			kept++
+		}
+		body.WriteByte(']')
+	}
+	body.WriteByte('}')
+	return anthropic.DecodeHead(body.Bytes())
 }
 
 // anthErr reports a *anthropic.DecodeError of the whole document: at its

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 
@@ -50,6 +51,63 @@ func TestReadAnthropicMessageMembers(t *testing.T) {
 	for _, member := range []string{`"id":"u1"`, `"timestamp"`, `"usage"`, `"stop_reason"`, `"msg_01"`} {
 		if strings.Contains(buf.String(), member) {
 			t.Errorf("written body holds %s:\n%s", member, buf.String())
+		}
+	}
+}
+
+// TestReadAnthropicBadTools: a malformed tool definition fails the read,
+// naming the file and the JSON path; under Lenient it is skipped and
+// counted, and the other definitions and the messages are read.
+func TestReadAnthropicBadTools(t *testing.T) {
+	doc := `{"model":"m","tools":[
+  {"name":"bash","description":"Run a command","input_schema":{"type":"object"}},
+  {"description":"no name"},
+  5,
+  {"name":"bash","input_schema":{}},
+  {"name":"read","input_schema":{"type":"object"},"cache_control":{"type":"ephemeral"}}
+],"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}]}`
+	_, err := ReadBytes([]byte(doc), Options{Name: "tools.json"})
+	var re *ReadError
+	if err == nil || !errors.As(err, &re) || !errors.Is(err, condense.ErrMalformed) {
+		t.Fatalf("err = %v", err)
+	}
+	if want := "tools.json: tools[1].name: anthropic: malformed input: missing"; err.Error() != want {
+		t.Errorf("err = %q\nwant %q", err, want)
+	}
+	if re.File != "tools.json" || re.Path != "tools[1].name" {
+		t.Errorf("ReadError %+v", re)
+	}
+
+	tr, err := ReadBytes([]byte(doc), Options{Name: "tools.json", Lenient: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Skipped != 3 {
+		t.Errorf("skipped %d, want 3 (no name, not an object, a repeated name)", tr.Skipped)
+	}
+	var names []string
+	for _, tool := range tr.Request.Tools {
+		names = append(names, tool.Name)
+	}
+	if got := strings.Join(names, " "); got != "bash read" || tr.Request.Tools[0].Description != "Run a command" {
+		t.Errorf("tools %s %+v", got, tr.Request.Tools)
+	}
+	if got := roles(tr.Request.Messages); got != "ua" || tr.Request.Model != "m" {
+		t.Errorf("roles %s model %q", got, tr.Request.Model)
+	}
+
+	// Each problem is named in the default mode, one at a time.
+	for _, c := range []struct{ tools, want string }{
+		{`[5]`, "t.json: tools[0]: anthropic: malformed input: want a tool object"},
+		{`[{"name":"a"},{"name":"a"}]`, `t.json: tools[1].name: anthropic: malformed input: duplicate tool name "a"`},
+	} {
+		_, err := ReadBytes([]byte(`{"tools":`+c.tools+`,"messages":[{"role":"user","content":"hi"}]}`), Options{Name: "t.json", Format: FormatAnthropic})
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s: err = %v\nwant %s", c.tools, err, c.want)
+		}
+		tr, err := ReadBytes([]byte(`{"tools":`+c.tools+`,"messages":[{"role":"user","content":"hi"}]}`), Options{Name: "t.json", Format: FormatAnthropic, Lenient: true})
+		if err != nil || tr.Skipped != 1 {
+			t.Errorf("%s: lenient: %v %+v", c.tools, err, tr)
 		}
 	}
 }

@@ -85,7 +85,8 @@ func FuzzReadOpenAI(f *testing.F) {
 }
 
 func FuzzReadAnthropic(f *testing.F) {
-	seeds(f, FormatAnthropic, `{"messages":[{"role":"assistant","content":[{"type":"thinking","thinking":"t","signature":"s"}]},{"role":"assistant","content":[{"type":"tool_use","id":"a","name":"b","input":null}]}]}`)
+	seeds(f, FormatAnthropic, `{"messages":[{"role":"assistant","content":[{"type":"thinking","thinking":"t","signature":"s"}]},{"role":"assistant","content":[{"type":"tool_use","id":"a","name":"b","input":null}]}]}`,
+		`{"tools":[{"name":"a"},{},{"name":"a"}],"messages":[{"role":"user","content":"x","id":"u1"},{"id":"m","role":"assistant","content":[{"type":"tool_use","id":"a","name":"b","input":{}}],"usage":{}}]}`)
 	f.Fuzz(func(t *testing.T, data []byte) { checkRead(t, data, FormatAnthropic) })
 }
 
