@@ -5,9 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/condense-dev/condense"
@@ -113,19 +111,6 @@ func imageFromURL(url string) (condense.Part, bool) {
 	return condense.ImageURL("", url), true
 }
 
-// dataURL returns the address of an image part: its URL, or its bytes as a
-// data: URL.
-func dataURL(p *condense.Part) string {
-	if p.URL != "" {
-		return p.URL
-	}
-	mt := p.MediaType
-	if mt == "" {
-		mt = "application/octet-stream"
-	}
-	return "data:" + mt + ";base64," + base64.StdEncoding.EncodeToString(p.Data)
-}
-
 // validInput returns s as a tool input when it is a JSON value, "{}" when s
 // is empty or null, and false otherwise.
 func validInput(s string) (json.RawMessage, bool) {
@@ -136,66 +121,4 @@ func validInput(s string) (json.RawMessage, bool) {
 		return nil, false
 	}
 	return json.RawMessage(s), true
-}
-
-// The writers build an ordered JSON tree and emit it by hand, so that raw
-// values (provider blocks, tool inputs) go out byte for byte: encoding/json
-// would re-compact them.
-type (
-	// obj is a JSON object with ordered keys.
-	obj []kv
-	kv  struct {
-		k string
-		v any // obj, arr, string, int, bool, json.RawMessage or nil
-	}
-	arr []any
-)
-
-// emit writes v as JSON.
-func emit(b *bytes.Buffer, v any) {
-	switch v := v.(type) {
-	case nil:
-		b.WriteString("null")
-	case obj:
-		b.WriteByte('{')
-		for i, e := range v {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			emitString(b, e.k)
-			b.WriteByte(':')
-			emit(b, e.v)
-		}
-		b.WriteByte('}')
-	case arr:
-		b.WriteByte('[')
-		for i, e := range v {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			emit(b, e)
-		}
-		b.WriteByte(']')
-	case string:
-		emitString(b, v)
-	case int:
-		b.WriteString(strconv.Itoa(v))
-	case bool:
-		b.WriteString(strconv.FormatBool(v))
-	case json.RawMessage:
-		if len(v) == 0 {
-			b.WriteString("null")
-		} else {
-			b.Write(v)
-		}
-	default:
-		panic(fmt.Sprintf("transcript: cannot emit %T", v))
-	}
-}
-
-func emitString(b *bytes.Buffer, s string) {
-	enc := json.NewEncoder(b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // encoding a string cannot fail
-	b.Truncate(b.Len() - 1)
 }
