@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/condense-dev/condense"
-	"github.com/condense-dev/condense/transcript/internal/gen"
+	"github.com/condense-dev/condense/internal/gen"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/claude-code-large.jsonl")

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/condense-dev/condense/internal/gen"
 )
 
 // writeClaudeCode writes a Claude Code session JSONL of about size bytes: a
@@ -98,5 +100,49 @@ func TestCompactClaudeCode2500KB(t *testing.T) {
 	}
 	if st.Input.Tokens <= st.InputLimit || len(st.Compactions) == 0 || !st.Valid {
 		t.Fatalf("%+v", st)
+	}
+}
+
+// openAI12MB writes (once per machine, under the temporary directory) a
+// 12 MB OpenAI chat transcript: the generator's coding session, 46 rounds
+// long, written --to openai. The old and new binaries can be timed on the
+// same file: `condense count --model gpt-4o $TMPDIR/condense-bench-openai-12mb.json`.
+func openAI12MB(tb testing.TB) string {
+	tb.Helper()
+	path := filepath.Join(os.TempDir(), "condense-bench-openai-12mb.json")
+	if _, err := os.Stat(path); err == nil {
+		return path
+	}
+	src := filepath.Join(tb.TempDir(), "session.jsonl")
+	f, err := os.Create(src)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := gen.Session(f, 12, 46); err != nil {
+		tb.Fatal(err)
+	}
+	f.Close()
+	tmp := path + ".tmp"
+	if err := Run(context.Background(), []string{"compact", "--to", "openai", "--model", "gpt-4o", "--window", "100m", "-o", tmp, src}, io.Discard, io.Discard); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		tb.Fatal(err)
+	}
+	return path
+}
+
+// BenchmarkCountGPT4o12MB runs "condense count --model gpt-4o" on a 12 MB
+// OpenAI chat transcript: reading it and counting every message exactly
+// with o200k_base.
+func BenchmarkCountGPT4o12MB(b *testing.B) {
+	path := openAI12MB(b)
+	st, _ := os.Stat(path)
+	b.SetBytes(st.Size())
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := Run(context.Background(), []string{"count", "--model", "gpt-4o", path}, io.Discard, io.Discard); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -5,7 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
+	"runtime"
 	"sort"
+	"sync"
+	"sync/atomic"
 	"text/tabwriter"
 
 	"github.com/condense-dev/condense"
@@ -49,7 +53,7 @@ func partKind(p *condense.Part) string {
 
 func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("count", "count [flags] FILE", "condense count --json transcript/testdata/codex-rollout.jsonl", stderr)
-	model := fs.String("model", "", "count for this model (default: the transcript's; unknown models use the Claude heuristic)")
+	model := fs.String("model", "", "count for this model (default: the transcript's; models without a known tokenizer are estimated with o200k_base and a margin)")
 	format := fs.String("format", "auto", "input format")
 	lenient := fs.Bool("lenient", false, "skip malformed records")
 	asJSON := fs.Bool("json", false, "print JSON")
@@ -100,26 +104,67 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 // countTranscript counts l's request by role and by part kind. A message's
-// framing is charged to its role; kinds are counted part by part.
+// framing is charged to its role; kinds are counted part by part. Each
+// message is counted once (a message of one part gives its kind's count
+// too), on every core.
 func countTranscript(l *loaded) CountReport {
 	req := l.request()
 	rep := CountReport{File: l.path, Format: string(l.tr.Format), Model: l.model,
 		Counter: StatsCounter{Name: l.counter.Name(), Exact: l.counter.Exact()}, Messages: len(req.Messages),
 		ByRole: map[string]int{}, ByKind: map[string]int{}}
 	rep.Overhead = l.counter.CountOverhead(req.System, req.Tools)
-	for i := range req.Messages {
+	framing := map[condense.Role]int{}
+	for _, r := range []condense.Role{condense.RoleSystem, condense.RoleUser, condense.RoleAssistant, condense.RoleTool} {
+		framing[r] = l.counter.CountMessage(&condense.Message{Role: r})
+	}
+	counts := make([]messageCount, len(req.Messages))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(req.Messages); i = int(next.Add(1)) - 1 {
+				counts[i] = countMessage(l.counter, &req.Messages[i], framing)
+			}
+		})
+	}
+	wg.Wait()
+	total := rep.Overhead
+	for i, c := range counts {
 		m := &req.Messages[i]
-		n := l.counter.CountMessage(m)
-		rep.ByRole[string(m.Role)] += n
-		framing := l.counter.CountMessage(&condense.Message{Role: m.Role})
-		for k := range m.Parts {
-			kind := partKind(&m.Parts[k])
-			pn := l.counter.CountMessage(&condense.Message{Role: m.Role, Parts: m.Parts[k : k+1]}) - framing
-			rep.ByKind[kind] += max(0, pn)
+		rep.ByRole[string(m.Role)] += c.tokens
+		total += c.tokens
+		for k, n := range c.parts {
+			rep.ByKind[partKind(&m.Parts[k])] += n
 		}
 	}
-	rep.Total = condense.CountRequest(l.counter, &req)
+	rep.Total = total
+	if cr, ok := l.counter.(condense.Corrector); ok && cr.Correction() > 1 {
+		rep.Total = int(math.Ceil(float64(total) * cr.Correction()))
+	}
 	return rep
+}
+
+// messageCount is the count of one message and of each of its parts
+// (without the message's framing).
+type messageCount struct {
+	tokens int
+	parts  []int
+}
+
+func countMessage(c condense.Counter, m *condense.Message, framing map[condense.Role]int) messageCount {
+	mc := messageCount{tokens: c.CountMessage(m), parts: make([]int, len(m.Parts))}
+	f, ok := framing[m.Role]
+	if !ok {
+		f = c.CountMessage(&condense.Message{Role: m.Role})
+	}
+	if len(m.Parts) == 1 {
+		mc.parts[0] = max(0, mc.tokens-f)
+		return mc
+	}
+	for k := range m.Parts {
+		mc.parts[k] = max(0, c.CountMessage(&condense.Message{Role: m.Role, Parts: m.Parts[k : k+1]})-f)
+	}
+	return mc
 }
 
 func modelWindow(model string) (int, bool) {

@@ -1,5 +1,5 @@
 // Package gen writes the large Claude Code sample transcript
-// (testdata/claude-code-large.jsonl): a long, deterministic coding session
+// (transcript/testdata/claude-code-large.jsonl): a long, deterministic coding session
 // on a made-up Go project with big tool outputs, large enough to overflow a
 // 128k-token window. Regenerate it with `go generate ./transcript`.
 package gen
@@ -260,8 +260,13 @@ func read(path, out string) call {
 
 // ClaudeCode writes the large sample. The output depends on nothing but
 // this code.
-func ClaudeCode(w io.Writer) error {
-	g := &session{r: &rng{s: 20260402}, w: bufio.NewWriter(w)}
+func ClaudeCode(w io.Writer) error { return Session(w, 20260402, 6) }
+
+// Session writes a session of the same shape with rounds rounds of work
+// (each about 320 KB), its details drawn from seed: Session(w, 20260402, 6)
+// is the sample. Benchmarks use it for sessions of any size.
+func Session(w io.Writer, seed uint64, rounds int) error {
+	g := &session{r: &rng{s: seed}, w: bufio.NewWriter(w)}
 	g.user("Under load the scheduler loses jobs: TestQueueDrainUnderLoad fails about one run in five, and production shows jobs claimed but never finished. Find the cause and fix it. Don't change the public API of package queue. Run the whole test suite before you stop.")
 	asks := []string{
 		"Good. Now look at the worker package: workers sometimes renew a lease after it expired.",
@@ -270,7 +275,7 @@ func ClaudeCode(w io.Writer) error {
 		"One more: the store package leaks goroutines on Close. Fix that too, with a test.",
 		"Last thing: write a short summary of every change in CHANGES.md.",
 	}
-	for round := 0; round < len(asks)+1; round++ {
+	for round := 0; round < max(rounds, 1); round++ {
 		for it := 0; it < 5; it++ {
 			pkg := pkgs[(round*3+it)%len(pkgs)]
 			other := pkgs[(round*5+it+3)%len(pkgs)]
@@ -292,9 +297,9 @@ func ClaudeCode(w io.Writer) error {
 		}
 		g.step("", "Running the whole suite with the race detector.",
 			bash("go test -race -count=1 ./...", g.testRun("queue", 120, 0)+g.testRun("worker", 90, 0)+g.testRun("store", 80, 0), false))
-		if round < len(asks) {
+		if round < rounds-1 {
 			g.step("", fmt.Sprintf("Round %d done: the fixes above are in, and `go test -race ./...` passes.", round+1))
-			g.user(asks[round])
+			g.user(asks[round%len(asks)])
 		}
 	}
 	g.step("", "All done. Summary of changes:\n- queue: Drain claims under the lock, so no job is lost between claim and finish.\n- worker: lease renewal checks expiry first.\n- retry: jitter is bounded by the base delay.\n- store: Close waits for its goroutines.\nThe whole suite passes with -race; CHANGES.md lists every change.")
