@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/condense-dev/condense"
 	"github.com/tiktoken-go/tokenizer"
 )
 
@@ -81,6 +82,38 @@ func BenchmarkBPE(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkCountMessages counts the corpus as messages (prose, code, JSON
+// tool inputs and outputs, logs) with each counter, the way a preflight
+// does: one goroutine per core, each counting whole messages. Run it with
+// -cpu 1,2 for the single-core and all-core figures of docs/benchmarks.md.
+func BenchmarkCountMessages(b *testing.B) {
+	msgs, _ := corpusMessages(b)
+	var size int64
+	for _, m := range msgs {
+		for _, p := range m.Parts {
+			size += int64(len(p.Text) + len(p.Input))
+			for _, q := range p.Content {
+				size += int64(len(q.Text))
+			}
+		}
+	}
+	o200k, _ := BPE(O200kBase)
+	cl100k, _ := BPE(Cl100kBase)
+	for _, c := range []condense.Counter{o200k, cl100k, Open(FamilyQwen), Heuristic(FamilyAnthropic), Heuristic(FamilyOpenAI)} {
+		c.CountMessage(&msgs[0]) // load the vocabulary before timing
+		b.Run(c.Name(), func(b *testing.B) {
+			b.SetBytes(size)
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					for i := range msgs {
+						c.CountMessage(&msgs[i])
+					}
+				}
+			})
 		})
 	}
 }
