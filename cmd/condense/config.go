@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/provider/anthropic"
 	"github.com/condense-dev/condense/strategy"
 	"github.com/condense-dev/condense/tokens"
 	"github.com/condense-dev/condense/transcript"
@@ -73,6 +74,7 @@ type budgetFlags struct {
 	fraction float64
 	format   string
 	lenient  bool
+	exact    bool
 	// notes, when set, receives a line about records skipped, dropped or
 	// repaired while reading.
 	notes io.Writer
@@ -85,6 +87,26 @@ func (b *budgetFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&b.fraction, "fraction", condense.DefaultFraction, "share of the input limit at which compaction starts")
 	fs.StringVar(&b.format, "format", "auto", "input format: auto, claude-code, codex, openai, anthropic, mini-swe-agent, swe-agent, condense")
 	fs.BoolVar(&b.lenient, "lenient", false, "skip malformed records and orphan results instead of failing")
+	fs.BoolVar(&b.exact, "exact", false, "count Claude models exactly with Anthropic's count_tokens endpoint, one request per new message "+
+		"(needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL sets the address); OpenAI models are always counted exactly")
+}
+
+// counterFor returns the counter of model: the offline one of tokens, or
+// with --exact Anthropic's count_tokens endpoint for a Claude model.
+func (b *budgetFlags) counterFor(model string) (condense.Counter, error) {
+	c := tokens.ForModel(model, tokens.Models)
+	if !b.exact || c.Exact() {
+		return c, nil
+	}
+	info, _ := tokens.Models.Lookup(model)
+	if info.Family != tokens.FamilyAnthropic && !strings.HasPrefix(tokens.Normalize(model), "claude") {
+		return nil, usagef("--exact: no exact counter for %q: Claude models are counted with Anthropic's count_tokens endpoint, OpenAI models with their own tokenizer; others have an estimate only", model)
+	}
+	exact, err := anthropic.NewCounter(anthropic.Options{Model: model})
+	if err != nil {
+		return nil, usagef("--exact: %v", err)
+	}
+	return exact, nil
 }
 
 // loaded is a transcript with everything needed to render it.
@@ -139,7 +161,11 @@ func (b *budgetFlags) load(path string) (*loaded, error) {
 	l.info = info
 	// One memo per transcript: inspect and eval render it several ways, and
 	// each message is tokenized once whatever the number of previews.
-	l.counter = tokens.Memo(tokens.ForModel(l.model, tokens.Models))
+	counter, err := b.counterFor(l.model)
+	if err != nil {
+		return nil, err
+	}
+	l.counter = tokens.Memo(counter)
 	req := tr.Request
 	req.Model = l.model
 	settings := condense.Settings{Fraction: b.fraction}

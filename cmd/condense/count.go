@@ -57,6 +57,7 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	format := fs.String("format", "auto", "input format")
 	lenient := fs.Bool("lenient", false, "skip malformed records")
 	asJSON := fs.Bool("json", false, "print JSON")
+	exact := fs.Bool("exact", false, "count a Claude model exactly with Anthropic's count_tokens endpoint, one request per message (needs ANTHROPIC_API_KEY)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -66,7 +67,7 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("count takes one FILE, got %d", len(pos))
 	}
 	// count needs no window: any model will do.
-	bf := budgetFlags{model: *model, format: *format, lenient: *lenient, fraction: condense.DefaultFraction, notes: stderr}
+	bf := budgetFlags{model: *model, format: *format, lenient: *lenient, exact: *exact, fraction: condense.DefaultFraction, notes: stderr}
 	bf.window = sizeFlag{n: 1 << 30, set: true}
 	l, err := bf.load(pos[0])
 	if err != nil {
@@ -81,12 +82,12 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
-	exact := "estimate"
+	kind := "estimate"
 	if rep.Counter.Exact {
-		exact = "exact"
+		kind = "exact"
 	}
 	fmt.Fprintf(stdout, "%s: %s, %d messages, %s tokens (%s, %s)\n", rep.File, rep.Format, rep.Messages,
-		humanize.Comma(int64(rep.Total)), rep.Counter.Name, exact)
+		humanize.Comma(int64(rep.Total)), rep.Counter.Name, kind)
 	if rep.Window > 0 {
 		fmt.Fprintf(stdout, "%s's window is %s tokens: %d%% used\n", rep.Model, humanize.Comma(int64(rep.Window)), rep.Total*100/rep.Window)
 	}
