@@ -2,30 +2,40 @@ package transcript
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/provider/openai"
 )
 
 // Codex CLI rollout JSONL: lines {timestamp, type, payload}.
 //
 // The reader takes the instructions of session_meta as the system text and
 // the model of the last turn_context; event_msg and other turn_context data
-// are skipped. response_item payloads become messages:
+// are skipped. response_item payloads are Responses API items, read by the
+// codec of provider/openai (openai.DecodeResponsesItems), and become
+// messages:
 //   - message: user, assistant, or developer/system (the system text while
 //     no user or assistant message came yet, a system message after);
 //     input_text/output_text become text, input_image an image;
-//   - reasoning: each summary (and content) text becomes a thinking part;
-//     an item with encrypted_content is also carried whole, byte for byte,
-//     as an openai provider block;
+//   - reasoning: one thinking part holding its summary and reasoning text
+//     (without a signature: it is not Anthropic's); an item with
+//     encrypted_content is also carried whole, byte for byte, as an openai
+//     provider block;
 //   - function_call, custom_tool_call and local_shell_call become tool calls
 //     (a custom call's free-form input is wrapped as {"input": "…"}, a
 //     local shell call's input is its action, under the name "local_shell");
 //     their outputs become tool results (an object output with
 //     "success": false is an error);
 //   - web_search_call and compaction items are carried as openai provider
-//     blocks; other item types are skipped.
+//     blocks; other item types are skipped unless they hold
+//     encrypted_content, which carries them as provider blocks too.
+//
+// What the codec keeps for a lossless round trip and a transcript does not
+// need (an item's "id" and "status", a part's annotations) is left out; see
+// cxDecodeItem for where the reader is stricter than the codec.
 //
 // Legacy rollouts (before session_meta lines) are read too: a first line
 // {id, timestamp, instructions}, then one bare response item per line, and
@@ -41,18 +51,13 @@ type cxLine struct {
 }
 
 type cxItem struct {
-	Type      string          `json:"type"`
-	ID        string          `json:"id"`
-	Role      string          `json:"role"`
-	Content   json.RawMessage `json:"content"`
-	Name      string          `json:"name"`
-	Arguments json.RawMessage `json:"arguments"`
-	Input     json.RawMessage `json:"input"`
-	CallID    string          `json:"call_id"`
-	Output    json.RawMessage `json:"output"`
-	Summary   []struct {
-		Text string `json:"text"`
-	} `json:"summary"`
+	Type             string          `json:"type"`
+	ID               string          `json:"id"`
+	Content          json.RawMessage `json:"content"`
+	Arguments        json.RawMessage `json:"arguments"`
+	Input            json.RawMessage `json:"input"`
+	CallID           string          `json:"call_id"`
+	Output           json.RawMessage `json:"output"`
 	EncryptedContent json.RawMessage `json:"encrypted_content"`
 	Action           json.RawMessage `json:"action"`
 }
@@ -143,99 +148,51 @@ func readCodex(b *builder, data []byte) error {
 	return err
 }
 
+// cxItemMessage adds the messages of one response item. The item is read
+// by the Responses API codec of provider/openai (openai.DecodeResponsesItems);
+// on top of it the reader keeps what a transcript carries and follows the
+// rollout's conventions (see the comment at the top of the file).
 func cxItemMessage(b *builder, it *cxItem, raw json.RawMessage, l loc, leading *bool, system *[]string) error {
 	var assistant []condense.Part
 	switch it.Type {
-	case "message":
-		parts, rerr := cxContent(it.Content)
-		if rerr != nil {
-			return b.bad(l, "payload.content: %s", rerr.msg)
+	case "message", "reasoning", "function_call", "custom_tool_call",
+		"function_call_output", "custom_tool_call_output",
+		"web_search_call", "compaction", "compaction_summary":
+		m, err := cxDecodeItem(b, it, raw, l)
+		if m == nil {
+			return err
 		}
-		switch it.Role {
-		case "user":
+		switch m.Role {
+		case condense.RoleUser:
 			*leading = false
-			b.add(condense.Message{ID: it.ID, Role: condense.RoleUser, Parts: parts}, l)
-		case "assistant":
-			*leading = false
-			assistant = parts
-		case "developer", "system":
+			b.add(condense.Message{ID: it.ID, Role: condense.RoleUser, Parts: m.Parts}, l)
+			return nil
+		case condense.RoleSystem:
 			if *leading {
-				*system = append(*system, (&condense.Message{Parts: parts}).TextContent())
+				*system = append(*system, m.TextContent())
 				return nil
 			}
-			b.add(condense.Message{ID: it.ID, Role: condense.RoleSystem, Parts: parts}, l)
-		default:
-			return b.bad(l, "payload.role: unknown role %q", it.Role)
+			b.add(condense.Message{ID: it.ID, Role: condense.RoleSystem, Parts: m.Parts}, l)
+			return nil
+		case condense.RoleTool:
+			b.add(condense.Message{ID: it.ID, Role: condense.RoleTool, Parts: m.Parts}, l)
+			return nil
 		}
-	case "reasoning":
-		for _, s := range it.Summary {
-			if s.Text != "" {
-				assistant = append(assistant, condense.Thinking(s.Text, ""))
-			}
-		}
-		var content []struct {
-			Text string `json:"text"`
-		}
-		if kind(it.Content) == '[' && json.Unmarshal(it.Content, &content) == nil {
-			for _, c := range content {
-				if c.Text != "" {
-					assistant = append(assistant, condense.Thinking(c.Text, ""))
-				}
-			}
-		}
-		if !isNull(it.EncryptedContent) {
-			assistant = append(assistant, condense.ProviderBlock("openai", append(json.RawMessage(nil), raw...)))
-		}
-	case "function_call", "custom_tool_call", "local_shell_call":
+		assistant = m.Parts
+	case "local_shell_call":
+		// The codec keeps it as an opaque item; a transcript reads it as
+		// the tool call it is.
 		id := it.CallID
-		if id == "" && it.Type == "local_shell_call" {
+		if id == "" {
 			id = it.ID
 		}
 		if id == "" {
 			return b.bad(l, "payload.call_id: missing")
 		}
-		var input json.RawMessage
-		name := it.Name
-		switch it.Type {
-		case "function_call":
-			var args string
-			if kind(it.Arguments) != '"' || json.Unmarshal(it.Arguments, &args) != nil {
-				return b.bad(l, "payload.arguments: want a string of JSON")
-			}
-			var ok bool
-			if input, ok = validInput(args); !ok {
-				return b.bad(l, "payload.arguments: not valid JSON")
-			}
-		case "custom_tool_call":
-			var s string
-			if kind(it.Input) != '"' || json.Unmarshal(it.Input, &s) != nil {
-				return b.bad(l, "payload.input: want a string")
-			}
-			input, _ = json.Marshal(map[string]string{"input": s})
-		case "local_shell_call":
-			name = "local_shell"
-			if kind(it.Action) != '{' {
-				return b.bad(l, "payload.action: want an object")
-			}
-			input = append(json.RawMessage(nil), it.Action...)
+		if kind(it.Action) != '{' {
+			return b.bad(l, "payload.action: want an object")
 		}
-		if name == "" {
-			return b.bad(l, "payload.name: missing")
-		}
-		assistant = []condense.Part{condense.ToolCall(id, name, input)}
-	case "function_call_output", "custom_tool_call_output":
-		if it.CallID == "" {
-			return b.bad(l, "payload.call_id: missing")
-		}
-		content, isErr, rerr := cxOutput(it.Output)
-		if rerr != nil {
-			return b.bad(l, "payload.output: %s", rerr.msg)
-		}
-		b.add(condense.Message{ID: it.ID, Role: condense.RoleTool,
-			Parts: []condense.Part{condense.ToolResult(it.CallID, isErr, content...)}}, l)
-		return nil
-	case "web_search_call", "compaction", "compaction_summary":
-		assistant = []condense.Part{condense.ProviderBlock("openai", append(json.RawMessage(nil), raw...))}
+		assistant = []condense.Part{condense.ToolCall(id, "local_shell", append(json.RawMessage(nil), it.Action...))}
 	default:
 		if !isNull(it.EncryptedContent) {
 			assistant = []condense.Part{condense.ProviderBlock("openai", append(json.RawMessage(nil), raw...))}
@@ -258,78 +215,164 @@ func cxItemMessage(b *builder, it *cxItem, raw json.RawMessage, l loc, leading *
 	return nil
 }
 
-// cxContent converts a message's content items.
-func cxContent(raw json.RawMessage) ([]condense.Part, *recErr) {
-	if kind(raw) == '"' {
+// cxDecodeItem decodes one response item with the codec and applies the
+// reader's rules to the message it gives. A nil message with a nil error
+// means a malformed item skipped under Options.Lenient.
+//
+// The reader is stricter than the codec in places: function call arguments
+// must be a string of JSON ("" and "null" are {}), a custom tool call's
+// input a string (its input is {"input": "…"}), a call output a string, an
+// array of content items or the rollout's object {"content" or
+// "content_items", "success"} ("success": false makes the result an
+// error), and an image a base64 data: URL if a data: URL at all. It keeps
+// less: the codec's fields blocks (an item's "id" and "status", a part's
+// annotations) are left out, and a reasoning item is a thinking part
+// without a signature (its summary and reasoning text), followed by the
+// whole item as an openai provider block when it holds encrypted content.
+func cxDecodeItem(b *builder, it *cxItem, raw json.RawMessage, l loc) (*condense.Message, error) {
+	var input json.RawMessage // a call's input, as the reader reads it
+	var isErr bool
+	switch it.Type {
+	case "function_call":
+		var args string
+		if kind(it.Arguments) != '"' || json.Unmarshal(it.Arguments, &args) != nil {
+			return nil, b.bad(l, "payload.arguments: want a string of JSON")
+		}
+		var ok bool
+		if input, ok = validInput(args); !ok {
+			return nil, b.bad(l, "payload.arguments: not valid JSON")
+		}
+	case "custom_tool_call":
 		var s string
-		_ = json.Unmarshal(raw, &s)
-		return []condense.Part{condense.Text(s)}, nil
-	}
-	if isNull(raw) {
-		return nil, nil
-	}
-	var items []json.RawMessage
-	if kind(raw) != '[' || json.Unmarshal(raw, &items) != nil {
-		return nil, &recErr{msg: "want an array of content items"}
-	}
-	var parts []condense.Part
-	for k, item := range items {
-		var c struct {
-			Type     string          `json:"type"`
-			Text     *string         `json:"text"`
-			ImageURL json.RawMessage `json:"image_url"`
+		if kind(it.Input) != '"' || json.Unmarshal(it.Input, &s) != nil {
+			return nil, b.bad(l, "payload.input: want a string")
 		}
-		if json.Unmarshal(item, &c) != nil {
-			return nil, &recErr{msg: fmt.Sprintf("[%d]: want a content item object", k)}
-		}
-		switch c.Type {
-		case "input_text", "output_text", "text":
-			if c.Text == nil {
-				return nil, &recErr{msg: fmt.Sprintf("[%d].text: missing", k)}
+		input, _ = json.Marshal(map[string]string{"input": s})
+	case "function_call_output", "custom_tool_call_output":
+		switch kind(it.Output) {
+		case '"', '[':
+		case '{':
+			var o struct {
+				Content      json.RawMessage `json:"content"`
+				ContentItems json.RawMessage `json:"content_items"`
+				Success      *bool           `json:"success"`
 			}
-			parts = append(parts, condense.Text(*c.Text))
-		case "input_image":
-			var url string
-			_ = json.Unmarshal(c.ImageURL, &url)
-			img, ok := imageFromURL(url)
-			if !ok {
-				return nil, &recErr{msg: fmt.Sprintf("[%d].image_url: want an http(s) or base64 data: URL", k)}
+			if json.Unmarshal(it.Output, &o) != nil {
+				return nil, b.bad(l, "payload.output: want a string, an array or an object")
 			}
-			parts = append(parts, img)
+			isErr = o.Success != nil && !*o.Success
+			src := o.Content
+			if isNull(src) {
+				src = o.ContentItems
+			}
+			// The codec reads the item with the output's content as its
+			// output.
+			item := map[string]json.RawMessage{"type": json.RawMessage(`"function_call_output"`)}
+			item["call_id"], _ = json.Marshal(it.CallID)
+			switch kind(src) {
+			case '"', '[':
+				item["output"] = src
+			case 0, 'n':
+			default:
+				return nil, b.bad(l, "payload.output.content: want a string or an array of content items")
+			}
+			raw, _ = json.Marshal(item)
 		default:
-			parts = append(parts, condense.ProviderBlock("openai", append(json.RawMessage(nil), item...)))
+			return nil, b.bad(l, "payload.output: want a string, an array or an object")
 		}
 	}
-	return parts, nil
+	// The codec's messages share the memory they are read from: a buffer
+	// of their own, as the caller's data is not retained.
+	buf := make([]byte, 0, len(raw)+2)
+	buf = append(append(append(buf, '['), raw...), ']')
+	msgs, err := openai.DecodeResponsesItems(buf)
+	if err != nil {
+		var de *openai.DecodeError
+		if !errors.As(err, &de) {
+			return nil, b.bad(l, "payload: %v", err)
+		}
+		// Paths are under the item, "[0]" in the array.
+		return nil, b.bad(l, "payload%s: %s", strings.TrimPrefix(de.Path, "[0]"), de.Msg)
+	}
+	if len(msgs) != 1 {
+		return nil, b.bad(l, "payload: want one item")
+	}
+	m := &msgs[0]
+	var parts []condense.Part
+	k := 0 // content part index, for errors
+	for i := range m.Parts {
+		p := m.Parts[i]
+		if openai.IsFieldsPart(&p) {
+			continue
+		}
+		switch p.Type {
+		case condense.PartThinking:
+			if p.Text != "" {
+				parts = append(parts, condense.Thinking(p.Text, ""))
+			}
+			if !isNull(it.EncryptedContent) {
+				parts = append(parts, condense.ProviderBlock("openai", append(json.RawMessage(nil), raw...)))
+			}
+			continue
+		case condense.PartToolCall:
+			p.Input = input
+		case condense.PartToolResult:
+			content, rerr := cxParts(p.Content, "payload.output")
+			if rerr != nil {
+				return nil, b.bad(l, "%s", rerr.msg)
+			}
+			p.Content, p.IsError = content, isErr
+		default:
+			ps, rerr := cxParts([]condense.Part{p}, fmt.Sprintf("payload.content[%d]", k))
+			if rerr != nil {
+				return nil, b.bad(l, "%s", rerr.msg)
+			}
+			p = ps[0]
+			k++
+		}
+		parts = append(parts, p)
+	}
+	if it.Type == "message" && m.Role == condense.RoleAssistant && cxEmpty(it.Content) {
+		parts = nil // the codec's stand-in for an item without content
+	}
+	m.Parts = parts
+	return m, nil
 }
 
-// cxOutput converts a call output: a string, an array of content items, or
-// an object {content or content_items, success}.
-func cxOutput(raw json.RawMessage) ([]condense.Part, bool, *recErr) {
-	switch kind(raw) {
-	case '"':
-		var s string
-		_ = json.Unmarshal(raw, &s)
-		return []condense.Part{condense.Text(s)}, false, nil
-	case '[':
-		parts, rerr := cxContent(raw)
-		return parts, false, rerr
-	case '{':
-		var o struct {
-			Content      json.RawMessage `json:"content"`
-			ContentItems json.RawMessage `json:"content_items"`
-			Success      *bool           `json:"success"`
+// cxParts applies the reader's rules to content parts the codec read: its
+// fields blocks are left out, and an image given as a data: URL the codec
+// did not decode must be a base64 data: URL. path names the first part, or
+// the content array when it ends in "output".
+func cxParts(parts []condense.Part, path string) ([]condense.Part, *recErr) {
+	var out []condense.Part
+	k := 0
+	for _, p := range parts {
+		if openai.IsFieldsPart(&p) {
+			continue
 		}
-		if json.Unmarshal(raw, &o) != nil {
-			return nil, false, &recErr{msg: "want a string, an array or an object"}
+		ppath := path
+		if strings.HasSuffix(path, "output") {
+			ppath = fmt.Sprintf("%s[%d]", path, k)
 		}
-		isErr := o.Success != nil && !*o.Success
-		src := o.Content
-		if isNull(src) {
-			src = o.ContentItems
+		k++
+		if p.Type == condense.PartImage && strings.HasPrefix(p.URL, "data:") {
+			img, ok := imageFromURL(p.URL)
+			if !ok {
+				return nil, &recErr{msg: ppath + ".image_url: want an http(s) or base64 data: URL"}
+			}
+			p = img
 		}
-		parts, rerr := cxContent(src)
-		return parts, isErr, rerr
+		out = append(out, p)
 	}
-	return nil, false, &recErr{msg: "want a string, an array or an object"}
+	return out, nil
+}
+
+// cxEmpty reports whether a message item's content holds nothing: it is
+// missing, null or an empty array.
+func cxEmpty(raw json.RawMessage) bool {
+	if isNull(raw) {
+		return true
+	}
+	var items []json.RawMessage
+	return kind(raw) == '[' && json.Unmarshal(raw, &items) == nil && len(items) == 0
 }
