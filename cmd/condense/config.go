@@ -83,7 +83,7 @@ type budgetFlags struct {
 func (b *budgetFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&b.model, "model", "", "model the request is for (default: the transcript's model); sets the window and the counter")
 	fs.Var(&b.window, "window", "context window in tokens, e.g. 200k (default: the model's)")
-	fs.Var(&b.reserve, "reserve", "tokens reserved for the answer (default: 4096)")
+	fs.Var(&b.reserve, "reserve", "tokens reserved for the answer (default: the request's output cap, else 4096)")
 	fs.Float64Var(&b.fraction, "fraction", condense.DefaultFraction, "share of the input limit at which compaction starts")
 	fs.StringVar(&b.format, "format", "auto", "input format: auto, claude-code, codex, openai, anthropic, mini-swe-agent, swe-agent, condense")
 	fs.BoolVar(&b.lenient, "lenient", false, "skip malformed records and orphan results instead of failing")
