@@ -130,8 +130,8 @@ type block struct {
 	tools []rawMsg
 }
 
-// repairPairs makes the reader's messages turn safe (DESIGN §7 "Transcript
-// readers"):
+// repairPairs makes the reader's messages turn safe, so that they pass
+// condense.Validate:
 //   - a duplicate or empty tool call id, a tool call outside an assistant
 //     message and a tool result outside a tool message are malformed
 //     (Lenient: the part is left out, counted in skipped);

@@ -9,8 +9,9 @@ import (
 	"github.com/condense-dev/condense"
 )
 
-// readCondense reads the condense JSON form (DESIGN §7). Under Lenient a
-// message that does not parse is skipped; any other problem fails.
+// readCondense reads the condense JSON form (condense.ParseDocument; see
+// docs/formats.md). Under Lenient a message that does not parse is skipped;
+// any other problem fails.
 func readCondense(b *builder, data []byte) error {
 	doc, err := condense.ParseDocument(data)
 	if err != nil {

@@ -1,6 +1,5 @@
 // Package transcript reads agent transcripts in foreign formats into a
-// condense.Request and writes requests back out (DESIGN §7 "Transcript
-// readers").
+// condense.Request and writes requests back out.
 //
 // Read understands Claude Code session JSONL, Codex CLI rollout JSONL,
 // OpenAI chat messages, Anthropic Messages bodies, mini-swe-agent and
@@ -29,14 +28,34 @@
 // it replaced stay in Request.Messages, since nothing is ever deleted, and
 // Transcript.Rendered gives what the agent itself sent.
 //
-// Opaque provider data is carried as provider parts, byte for byte:
-// Anthropic blocks the reader does not model (compaction, server tools,
-// anything with encrypted_content) and Codex reasoning items with
-// encrypted_content. An Anthropic block's cache_control travels as a provider
-// part {"cache_control": …} right after the block's part (DESIGN §2 lists
-// cache-control markers among the provider blocks); the Anthropic writer puts
-// it back on the block. cache_control on system blocks and tools has no
-// place in condense.Request and is not kept.
+// What condense.Request has no field for is kept where a request sent again
+// needs it, and left out where it does not:
+//
+//   - Kept, byte for byte, as provider parts: Anthropic content blocks the
+//     reader does not model (documents, search results, server tool uses
+//     and their results, compaction blocks, unsigned thinking, and text or
+//     image blocks holding other members, such as citations), OpenAI chat
+//     content parts other than text and images (input_audio, file,
+//     refusal), and Codex web search and compaction items and reasoning
+//     items with encrypted_content.
+//   - Kept beside its block: an Anthropic block's cache_control, and the
+//     members of a tool_use or tool_result block the reader does not model,
+//     travel as a fields part right after the block's part (see
+//     anthropic.FieldsPart); the Anthropic writer puts them back on the
+//     block.
+//   - Left out: cache_control and the other members of Anthropic system
+//     blocks and tool definitions (a server tool's type and settings), whose
+//     system prompt and tools condense.Request holds as plain text and
+//     name, description and schema; the members of a message besides its
+//     role and content (the "id", "timestamp", "model", "stop_reason" and
+//     "usage" of saved conversations, an OpenAI message's "name"); members
+//     of OpenAI content parts (an image's detail, an output text's
+//     annotations) and of Codex items (an item's status); and top-level
+//     members other than the messages, model, system prompt, tools, output
+//     cap and thinking budget. The codecs of
+//     provider/anthropic and provider/openai keep all of these when they
+//     decode a request body to forward; a transcript is read to be compacted
+//     and written out as a new request.
 //
 // Write produces OpenAI chat, Anthropic Messages and condense JSON bodies.
 // The OpenAI writer drops thinking (chat completions have no place to send

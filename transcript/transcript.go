@@ -12,7 +12,8 @@ import (
 	"github.com/condense-dev/condense"
 )
 
-// Format names a transcript format (DESIGN §7 "CLI conventions").
+// Format names a transcript format, as the CLI's -format flag and
+// ParseFormat spell it.
 type Format string
 
 // The formats Read understands. FormatAuto asks Read to Detect the format.
@@ -27,7 +28,7 @@ const (
 	FormatCondense     Format = "condense"
 )
 
-// Formats lists every concrete format, in the order of DESIGN §7.
+// Formats lists every concrete format Read understands (FormatAuto aside).
 var Formats = []Format{FormatClaudeCode, FormatCodex, FormatOpenAI, FormatAnthropic,
 	FormatMiniSWEAgent, FormatSWEAgent, FormatCondense}
 
@@ -111,7 +112,8 @@ type Checkpoint struct {
 }
 
 // StandInResult is the text of the result given to a tool call whose result
-// was never recorded (DESIGN §7 "Transcript readers").
+// was never recorded (a run interrupted before the call returned), so that
+// every call before the newest step has a result.
 const StandInResult = "[no result recorded]"
 
 // Rendered returns the messages the agent itself would have sent: when t has
