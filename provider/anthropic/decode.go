@@ -336,7 +336,6 @@ func (d *decoder) system(req *Request) {
 	case '[':
 		d.r.Open('[')
 		req.SystemBlocks = []SystemBlock{}
-		var texts []string
 		for i, first := 0, true; d.r.More(']', first); i, first = i+1, false {
 			m := d.pushIndex(i)
 			at := d.r.Pos
@@ -361,7 +360,6 @@ func (d *decoder) system(req *Request) {
 				}
 			}
 			req.SystemBlocks = append(req.SystemBlocks, sb)
-			texts = append(texts, text)
 			d.pop(m)
 		}
 		req.System = joinSystem(req.SystemBlocks)
