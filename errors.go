@@ -55,6 +55,7 @@ var codes = []struct {
 	{ErrNothingToCompact, "nothing_to_compact"},
 	{ErrInvalidHistory, "invalid_history"},
 	{ErrMalformed, "malformed_input"},
+	{ErrLostProtected, "lost_protected"},
 	{ErrAuth, "auth"},
 	{ErrRateLimited, "rate_limited"},
 	{ErrContextTooLarge, "context_too_large"},

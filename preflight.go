@@ -436,7 +436,64 @@ func (p *Preflight) vet(cand *Candidate) (validator, error) {
 	if err != nil {
 		return v, fmt.Errorf("candidate breaks turn safety: %w", err)
 	}
+	if err := keepsProtected(p.st.history, cand.Rendering); err != nil {
+		return v, err
+	}
 	return v, nil
+}
+
+// ErrLostProtected: a candidate rendering does not keep verbatim a message
+// every compaction must keep — the task (the first user message), a pinned
+// message, the newest user message, or a message of the newest step (the
+// last assistant message and its tool results). The preflight refuses such
+// a candidate, whichever strategy made it.
+var ErrLostProtected = errors.New("candidate drops a message every compaction keeps")
+
+// keepsProtected checks that r renders verbatim the messages of history
+// every compaction must keep.
+func keepsProtected(history []Message, r Rendering) error {
+	verbatim := make(map[int]bool, len(r))
+	for i := range r {
+		if it := &r[i]; it.Edit == EditNone && it.Index >= 0 && it.Index < len(history) && sameMessage(&it.Message, &history[it.Index]) {
+			verbatim[it.Index] = true
+		}
+	}
+	missing := func(i int, what string) error {
+		if verbatim[i] {
+			return nil
+		}
+		return fmt.Errorf("%w: %s (log message %d) is not rendered verbatim", ErrLostProtected, what, i)
+	}
+	firstUser, lastUser := -1, -1
+	for i := range history {
+		if history[i].Role == RoleUser {
+			if firstUser < 0 {
+				firstUser = i
+			}
+			lastUser = i
+		}
+		if history[i].Pinned {
+			if err := missing(i, "a pinned message"); err != nil {
+				return err
+			}
+		}
+	}
+	if firstUser >= 0 {
+		if err := missing(firstUser, "the task"); err != nil {
+			return err
+		}
+		if err := missing(lastUser, "the newest user message"); err != nil {
+			return err
+		}
+	}
+	if s, ok := LastStep(history); ok {
+		for i := s.Start; i < s.End; i++ {
+			if err := missing(i, "the newest step"); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // validateRendering runs the turn-safety checks over r's messages and

@@ -362,12 +362,12 @@ func TestPreflightSuppressedStillCompactsOverTheLimit(t *testing.T) {
 		runs++
 		h := cc.Current.Messages()
 		if cc.Emergency && len(h) > 3 {
-			return h[len(h)-2:], nil
+			return append([]condense.Message{h[0]}, h[len(h)-2:]...), nil // the task and the newest
 		}
 		return h, nil // leave it
 	})
 	pf := condense.NewPreflight(&byteCounter{}, counting, opts(1_000))
-	s := (&session{}).user(big("x", 1300)).assistant("ok")
+	s := (&session{}).user("task").assistant(big("x", 1300)).assistant("ok")
 	ctx := context.Background()
 	for i := 0; i < 2; i++ {
 		s.assistant("more")
@@ -493,5 +493,42 @@ func TestPreflightSendsRepeatedToolDefinitionsOnce(t *testing.T) {
 	want := condense.CountRequest(c, &condense.Request{Tools: tools[:2], Messages: res.Request.Messages})
 	if res.Tokens != want {
 		t.Fatalf("tokens %d, want %d (tools counted once)", res.Tokens, want)
+	}
+}
+
+// A candidate that loses the task, a pinned message, the newest user
+// message or the newest step is refused, whatever strategy made it; the
+// rendering stays as it was.
+func TestPreflightRefusesLosingProtected(t *testing.T) {
+	build := func() *session {
+		s := (&session{}).user("the task").assistant(big("a", 300)).user(big("b", 300))
+		s.msgs[2].Pinned = true
+		return s.user("the newest question").assistant("the newest answer")
+	}
+	for name, drop := range map[string]int{"task": 0, "pinned": 2, "newest user": 3, "newest step": 4} {
+		t.Run(name, func(t *testing.T) {
+			s := build()
+			cut := condense.Func("cut", func(_ context.Context, cc *condense.CompactionContext) ([]condense.Message, error) {
+				h := cc.Current.Messages()
+				return append(append([]condense.Message(nil), h[:drop]...), h[drop+1:]...), nil
+			})
+			pf := condense.NewPreflight(&byteCounter{}, cut, opts(100_000))
+			_, err := pf.Compact(context.Background(), condense.Request{Messages: s.msgs})
+			if !errors.Is(err, condense.ErrLostProtected) {
+				t.Fatalf("err = %v, want ErrLostProtected", err)
+			}
+			if r := pf.Rendering(); len(r) != len(s.msgs) {
+				t.Fatalf("rendering has %d items after a refused candidate, want %d", len(r), len(s.msgs))
+			}
+		})
+	}
+	// Dropping what may go (the old assistant message) is accepted.
+	s := build()
+	ok := condense.Func("ok", func(_ context.Context, cc *condense.CompactionContext) ([]condense.Message, error) {
+		h := cc.Current.Messages()
+		return append([]condense.Message{h[0]}, h[2:]...), nil
+	})
+	if _, err := condense.NewPreflight(&byteCounter{}, ok, opts(100_000)).Compact(context.Background(), condense.Request{Messages: s.msgs}); err != nil {
+		t.Fatalf("a candidate keeping what must stay was refused: %v", err)
 	}
 }
