@@ -452,48 +452,44 @@ var ErrLostProtected = errors.New("candidate drops a message every compaction ke
 // keepsProtected checks that r renders verbatim the messages of history
 // every compaction must keep.
 func keepsProtected(history []Message, r Rendering) error {
-	verbatim := make(map[int]bool, len(r))
-	for i := range r {
-		if it := &r[i]; it.Edit == EditNone && it.Index >= 0 && it.Index < len(history) && sameMessage(&it.Message, &history[it.Index]) {
-			verbatim[it.Index] = true
-		}
-	}
-	missing := func(i int, what string) error {
-		if verbatim[i] {
-			return nil
-		}
-		return fmt.Errorf("%w: %s (log message %d) is not rendered verbatim", ErrLostProtected, what, i)
-	}
+	protected := map[int]string{}
 	firstUser, lastUser := -1, -1
 	for i := range history {
+		if history[i].Pinned {
+			protected[i] = "a pinned message"
+		}
 		if history[i].Role == RoleUser {
 			if firstUser < 0 {
 				firstUser = i
 			}
 			lastUser = i
 		}
-		if history[i].Pinned {
-			if err := missing(i, "a pinned message"); err != nil {
-				return err
-			}
-		}
 	}
-	if firstUser >= 0 {
-		if err := missing(firstUser, "the task"); err != nil {
-			return err
-		}
-		if err := missing(lastUser, "the newest user message"); err != nil {
-			return err
-		}
+	if lastUser >= 0 {
+		protected[lastUser] = "the newest user message"
+		protected[firstUser] = "the task"
 	}
 	if s, ok := LastStep(history); ok {
 		for i := s.Start; i < s.End; i++ {
-			if err := missing(i, "the newest step"); err != nil {
-				return err
-			}
+			protected[i] = "the newest step"
 		}
 	}
-	return nil
+	for i := range r {
+		it := &r[i]
+		if _, ok := protected[it.Index]; ok && it.Edit == EditNone && sameMessage(&it.Message, &history[it.Index]) {
+			delete(protected, it.Index)
+		}
+	}
+	first := -1
+	for i := range protected {
+		if first < 0 || i < first {
+			first = i
+		}
+	}
+	if first < 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %s (log message %d) is not rendered verbatim", ErrLostProtected, protected[first], first)
 }
 
 // validateRendering runs the turn-safety checks over r's messages and
