@@ -2,6 +2,7 @@ package jsonx
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -71,4 +72,67 @@ func FuzzReader(f *testing.F) {
 			}
 		}
 	})
+}
+
+// walk rebuilds a checked value with KindOf, Members, Elements and
+// StringOf, as encoding/json would decode it into an any.
+func walk(t *testing.T, v []byte) any {
+	switch KindOf(v) {
+	case '{':
+		m := map[string]any{}
+		for name, val := range Members(v) {
+			m[name] = walk(t, val)
+		}
+		return m
+	case '[':
+		a := []any{}
+		for val := range Elements(v) {
+			a = append(a, walk(t, val))
+		}
+		return a
+	case '"':
+		s, ok := StringOf(v)
+		if !ok {
+			t.Fatalf("StringOf(%s) is not a string", v)
+		}
+		return s
+	}
+	var x any
+	if err := json.Unmarshal(v, &x); err != nil {
+		t.Fatalf("value %q: %v", v, err)
+	}
+	return x
+}
+
+func checkWalk(t *testing.T, data []byte) {
+	if !Valid(data) {
+		return
+	}
+	var want any
+	if err := json.Unmarshal(data, &want); err != nil {
+		t.Fatalf("%q: %v", data, err)
+	}
+	if got := walk(t, data); !reflect.DeepEqual(got, want) {
+		t.Fatalf("walking %q gives %#v, encoding/json %#v", data, got, want)
+	}
+}
+
+func TestCheckedValuesMatchEncodingJSON(t *testing.T) {
+	for _, s := range append(samples, ` {"a" : [ 1 , "x\"]" , {"}":"{"} , [] , {} ] , "b":null , "a":true } `,
+		`[[],[[]],{"k\u00e9":"\\\\"}, -1.5e3 ,false]`, "\"\xff\xfe plain\"") {
+		checkWalk(t, []byte(s))
+	}
+	if k := KindOf([]byte(" \n")); k != 0 {
+		t.Errorf("KindOf(white space) = %q", k)
+	}
+	if _, ok := StringOf([]byte("1")); ok {
+		t.Error("StringOf(1) says it is a string")
+	}
+}
+
+func FuzzCheckedValues(f *testing.F) {
+	for _, s := range samples {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(checkWalk)
 }

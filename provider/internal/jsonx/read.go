@@ -5,6 +5,11 @@
 // byte. It is several times faster than encoding/json on request bodies
 // made mostly of long strings, which is what agent histories are.
 //
+// A value once checked can be read again without checking it twice:
+// KindOf, StringOf, Members and Elements walk a checked value, finding where
+// its parts end with fast byte searches, for decoders that look at an
+// object's members out of order.
+//
 // Strings decode as encoding/json decodes them: escapes resolved, and
 // invalid UTF-8 and lone surrogates replaced by U+FFFD.
 package jsonx
