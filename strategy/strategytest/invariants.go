@@ -29,7 +29,7 @@ func checkResult(counter condense.Counter, history []condense.Message, res *cond
 	if err != nil {
 		return err
 	}
-	if err := checkProtected(history, verbatim); err != nil {
+	if err := checkProtected(history, verbatim, res.Rejected); err != nil {
 		return err
 	}
 	return checkLedger(history, res, verbatim, demotedBefore)
@@ -101,8 +101,14 @@ func verbatimIndexes(history []condense.Message, r condense.Rendering) (map[int]
 
 // checkProtected checks that the first user message (the task), every
 // pinned message, the newest user message and the newest step (the last
-// assistant message and its tool results) are rendered verbatim.
-func checkProtected(history []condense.Message, verbatim map[int]bool) error {
+// assistant message and its tool results) are rendered verbatim, and that
+// the strategy made no candidate the preflight refused for losing one.
+func checkProtected(history []condense.Message, verbatim map[int]bool, rejected []error) error {
+	for _, r := range rejected {
+		if errors.Is(r, condense.ErrLostProtected) {
+			return fmt.Errorf("the preflight refused a candidate: %w (the task and pinned messages must stay verbatim)", r)
+		}
+	}
 	firstUser, lastUser := -1, -1
 	for i, m := range history {
 		if m.Role == condense.RoleUser {
