@@ -86,7 +86,10 @@ func walk(t *testing.T, v []byte) any {
 		return m
 	case '[':
 		a := []any{}
-		for val := range Elements(v) {
+		for i, val := range Elements(v) {
+			if i != len(a) {
+				t.Fatalf("element %d of %s has index %d", len(a), v, i)
+			}
 			a = append(a, walk(t, val))
 		}
 		return a

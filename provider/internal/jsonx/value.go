@@ -66,21 +66,23 @@ func Members(v []byte) iter.Seq2[string, []byte] {
 	}
 }
 
-// Elements returns the elements of the array v, in order, each a slice of
-// v without the white space around it. It yields nothing when v is not an
-// array.
-func Elements(v []byte) iter.Seq[[]byte] {
-	return func(yield func([]byte) bool) {
+// Elements returns the elements of the array v, in order, with their
+// indexes: each a slice of v without the white space around it. It yields
+// nothing when v is not an array.
+func Elements(v []byte) iter.Seq2[int, []byte] {
+	return func(yield func(int, []byte) bool) {
 		i := skipSpace(v, 0)
 		if i >= len(v) || v[i] != '[' {
 			return
 		}
+		k := 0
 		for i = nextItem(v, i+1); i < len(v) && v[i] != ']'; i = nextItem(v, i) {
 			val := v[i:valueEnd(v, i)]
-			if len(val) == 0 || !yield(val) {
+			if len(val) == 0 || !yield(k, val) {
 				return
 			}
 			i += len(val)
+			k++
 		}
 	}
 }
