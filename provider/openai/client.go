@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/openai/openai-go/v3"
@@ -122,7 +123,7 @@ func (c *Client) stream(ctx context.Context, path string, body []byte, opts []op
 func without(fs Fields, names ...string) Fields {
 	var out Fields
 	for _, f := range fs {
-		if !wanted(names, f.Name) {
+		if !slices.Contains(names, f.Name) {
 			out = append(out, f)
 		}
 	}
@@ -223,7 +224,7 @@ func (c *Client) countTokens(ctx context.Context, r *ResponsesRequest, noStrict 
 	req.MaxOutputTokens = 0
 	req.Extra = nil
 	for _, f := range r.Extra {
-		if wanted(countMembers, f.Name) {
+		if slices.Contains(countMembers, f.Name) {
 			req.Extra = append(req.Extra, f)
 		}
 	}
@@ -235,7 +236,7 @@ func (c *Client) countTokens(ctx context.Context, r *ResponsesRequest, noStrict 
 	if err != nil {
 		return 0, err
 	}
-	doc, err := objectDoc(own(raw))
+	doc, err := objectDoc(raw)
 	if err != nil {
 		return 0, err
 	}

@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"strings"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/provider/internal/jsonx"
 )
 
 // DecodeError is a body the codecs cannot read. Path names the member at
@@ -99,17 +101,24 @@ func wrap(kind string, value []byte) condense.Part {
 }
 
 // fieldsPart returns the fields block of kind holding fs.
-func fieldsPart(kind string, fs []Field) condense.Part {
-	e := enc{b: make([]byte, 0, 64)}
-	e.lit(`{"condense":`)
-	e.str(kind)
-	e.lit(`,"value":{`)
-	for i, f := range fs {
-		e.key(i == 0, f.Name)
-		e.raw(f.Value)
+func fieldsPart(kind string, fs []Field) condense.Part { return wrap(kind, objectBytes(fs)) }
+
+// withFields appends a part fields block of kind after ps when there are
+// extra members.
+func withFields(ps []condense.Part, kind string, extras []Field) []condense.Part {
+	if len(extras) > 0 {
+		ps = append(ps, fieldsPart(kind, extras))
 	}
-	e.lit("}}")
-	return condense.ProviderBlock(Provider, e.b)
+	return ps
+}
+
+// withFieldsBefore returns the fields block of kind holding extras, when
+// there are any, then p.
+func withFieldsBefore(kind string, extras []Field, p condense.Part) []condense.Part {
+	if len(extras) == 0 {
+		return []condense.Part{p}
+	}
+	return []condense.Part{fieldsPart(kind, extras), p}
 }
 
 // block is what an openai provider part holds.
@@ -122,20 +131,12 @@ type block struct {
 // blockOf reads an openai provider part; ok is false for other providers'
 // parts and for openai parts that are not a JSON object.
 func blockOf(p *condense.Part) (block, bool) {
-	if p.Type != condense.PartProvider || p.Provider != Provider || !validJSON(p.Raw) {
-		return block{}, false
-	}
-	o, ok := objectOf(p.Raw)
-	if !ok {
+	if p.Type != condense.PartProvider || p.Provider != Provider || kindOf(p.Raw) != '{' || !jsonx.Valid(p.Raw) {
 		return block{}, false
 	}
 	var b block
 	n := 0
-	for {
-		name, val, ok := o.next()
-		if !ok {
-			break
-		}
+	for name, val := range jsonx.Members(p.Raw) {
 		n++
 		switch name {
 		case "condense":
@@ -188,7 +189,7 @@ const RawArgumentsKey = "_raw_arguments"
 // arguments s (see RawArgumentsKey).
 func ArgumentsInput(s string) json.RawMessage {
 	b := []byte(s)
-	if kindOf(b) == '{' && validJSON(b) {
+	if kindOf(b) == '{' && jsonx.Valid(b) {
 		if _, wrapped := rawArguments(b); !wrapped {
 			return b
 		}
@@ -215,19 +216,39 @@ func InputArguments(in json.RawMessage) string {
 
 // rawArguments returns s when in is {"_raw_arguments": s} and nothing
 // else.
-func rawArguments(in []byte) (string, bool) {
-	if kindOf(in) != '{' || !bytes.Contains(in, []byte(RawArgumentsKey)) || !validJSON(in) {
+func rawArguments(in []byte) (s string, ok bool) {
+	if kindOf(in) != '{' || !bytes.Contains(in, []byte(RawArgumentsKey)) || !jsonx.Valid(in) {
 		return "", false
 	}
-	o, _ := objectOf(in)
-	name, val, ok := o.next()
-	if !ok || name != RawArgumentsKey {
-		return "", false
+	n := 0
+	for name, val := range jsonx.Members(in) {
+		if n++; n > 1 || name != RawArgumentsKey {
+			return "", false
+		}
+		s, ok = str(val)
 	}
-	if _, _, more := o.next(); more {
-		return "", false
+	return s, ok
+}
+
+// toolInput returns the input of a tool call whose wire arguments (or
+// custom input) are v: a string maps as ArgumentsInput says, and so does
+// a missing value (as ""); an object, which some servers send, is the
+// input as it is, unless it has the shape of a wrapped string itself.
+// ok is false for a value of another kind.
+func toolInput(v []byte) (json.RawMessage, bool) {
+	switch kindOf(v) {
+	case 0:
+		return ArgumentsInput(""), true
+	case '"':
+		s, _ := str(v)
+		return ArgumentsInput(s), true
+	case '{':
+		if _, wrapped := rawArguments(v); wrapped {
+			return ArgumentsInput(string(v)), true
+		}
+		return v, true
 	}
-	return str(val)
+	return nil, false
 }
 
 // imageFromURL returns the image part for an image address: a base64 data
@@ -248,19 +269,6 @@ func imageFromURL(url string) condense.Part {
 	return condense.ImageURL("", url)
 }
 
-// imageURL returns the address of an image part: its URL, or its bytes as
-// a data URL.
-func imageURL(p *condense.Part) string {
-	if p.URL != "" {
-		return p.URL
-	}
-	mt := p.MediaType
-	if mt == "" {
-		mt = "application/octet-stream"
-	}
-	return "data:" + mt + ";base64," + base64.StdEncoding.EncodeToString(p.Data)
-}
-
 // imageURL writes an image's address as a JSON string: its URL, or its
 // bytes as a data URL, encoded straight into the body.
 func (e *enc) imageURL(p *condense.Part) {
@@ -272,82 +280,50 @@ func (e *enc) imageURL(p *condense.Part) {
 	if mt == "" {
 		mt = "application/octet-stream"
 	}
-	e.b = append(e.b, `"data:`...)
-	e.b = appendEscaped(e.b, mt)
-	e.b = append(e.b, ";base64,"...)
-	e.b = base64.StdEncoding.AppendEncode(e.b, p.Data)
+	e.str("data:" + mt + ";base64,")
+	e.b = base64.StdEncoding.AppendEncode(e.b[:len(e.b)-1], p.Data) // inside the quotes
 	e.byte('"')
 }
 
-// own returns the bytes a decoder reads. Decoded values share their
-// memory: strings without escapes and kept raw values point into them, so
-// that decoding a large body costs little more than one pass over it.
-func own(body []byte) []byte { return body }
-
-// sizeHint estimates the size of r's body, so that an encoder allocates
-// once.
-func sizeHint(r *condense.Request, extra Fields, raw []json.RawMessage) int {
-	n := 256 + len(r.Model) + len(r.System)
-	for i := range r.Messages {
-		n += 48 + partsSize(r.Messages[i].Parts)
-	}
-	for i := range r.Tools {
-		t := &r.Tools[i]
-		n += 96 + len(t.Name) + len(t.Description) + len(t.InputSchema)
-	}
-	for _, t := range raw {
-		n += len(t)
-	}
-	for _, f := range extra {
-		n += 4 + len(f.Name) + len(f.Value)
-	}
-	return n + n/8 // escapes
-}
-
-func partsSize(parts []condense.Part) int {
-	n := 0
-	for i := range parts {
-		p := &parts[i]
-		n += 64 + len(p.Text) + len(p.ID) + len(p.CallID) + len(p.Name) + len(p.Input)*9/8 +
-			len(p.Signature) + len(p.Redacted) + len(p.URL) + len(p.Data)*4/3 + len(p.Raw) + partsSize(p.Content)
-	}
-	return n
-}
-
-// skipDoc checks that body is one JSON object, white space around it
-// allowed, and returns it trimmed.
-func objectDoc(body []byte) ([]byte, error) {
-	i := ws(body, 0)
-	end, err := scanValue(body, i, 0)
-	if err != nil {
-		return nil, &DecodeError{Msg: err.Error()}
-	}
-	if j := ws(body, end); j != len(body) {
-		return nil, &DecodeError{Msg: synErr(body, j, "after top-level value").Error()}
-	}
-	if body[i] != '{' {
-		return nil, &DecodeError{Msg: "want a JSON object"}
-	}
-	return body[i:end], nil
-}
-
-// fieldSet is a list of fields with a lookup.
-func getField(fs []Field, name string) (json.RawMessage, bool) {
-	for _, f := range fs {
-		if f.Name == name {
-			return f.Value, true
+// decodeUsage reads a usage object whose input and output token counts
+// are named in and out, and the cache counts are in the object named
+// details.
+func decodeUsage(v []byte, in, out, details string) condense.Usage {
+	var u condense.Usage
+	for name, val := range jsonx.Members(v) {
+		switch name {
+		case in:
+			u.InputTokens, _ = intOf(val)
+		case out:
+			u.OutputTokens, _ = intOf(val)
+		case details:
+			for name, val := range jsonx.Members(val) {
+				switch name {
+				case "cached_tokens":
+					u.CacheReadTokens, _ = intOf(val)
+				case "cache_write_tokens":
+					u.CacheWriteTokens, _ = intOf(val)
+				}
+			}
 		}
 	}
-	return nil, false
+	return u
 }
 
-// setField replaces the value of the field name in fs, or appends one.
-func setField(fs []Field, name string, v json.RawMessage) []Field {
-	for i := range fs {
-		if fs[i].Name == name {
-			fs[i].Value = v
-			return fs
+// partTexts yields the non-empty "text" members of the objects of the
+// array v: the texts of an answer's content parts, or of a reasoning
+// item's summary.
+func partTexts(v []byte) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for _, pv := range jsonx.Elements(v) {
+			for name, tv := range jsonx.Members(pv) {
+				if name != "text" {
+					continue
+				}
+				if s, _ := str(tv); s != "" && !yield(s) {
+					return
+				}
+			}
 		}
 	}
-	return append(fs, Field{name, v})
 }

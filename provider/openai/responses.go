@@ -3,9 +3,11 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/provider/internal/jsonx"
 )
 
 // ResponsesRequest is a Responses API request body (POST /responses) as
@@ -70,61 +72,36 @@ var (
 // *DecodeError values naming the JSON path of the problem. The request
 // shares body's memory: body must not change while it is in use.
 func DecodeResponsesRequest(body []byte) (*ResponsesRequest, error) {
-	doc, err := objectDoc(own(body))
+	r := &ResponsesRequest{}
+	sawInstructions, sawInput := false, false
+	err := decodeRequest(body, &r.Request, &r.RawTools, &r.Extra, "max_output_tokens", decodeRespTool,
+		func(name string, val []byte) (bool, error) {
+			switch {
+			case name == "instructions" && !sawInstructions && kindOf(val) == '"':
+				sawInstructions = true
+				r.System, _ = str(val)
+				return r.System != "", nil
+			case name == "input" && !sawInput:
+				sawInput = true
+				switch kindOf(val) {
+				case '"':
+					s, _ := str(val)
+					r.Messages = []condense.Message{condense.UserText(s)}
+				case '[':
+					msgs, err := decodeItems(val)
+					if err != nil {
+						return false, under("input", err)
+					}
+					r.Messages = msgs
+				default:
+					return false, errAt("input", "want a string or an array of items")
+				}
+				return true, nil
+			}
+			return false, nil
+		})
 	if err != nil {
 		return nil, err
-	}
-	r := &ResponsesRequest{}
-	o, _ := objectOf(doc)
-	var seen struct{ model, instructions, input, tools, max bool }
-	for {
-		name, val, ok := o.next()
-		if !ok {
-			break
-		}
-		switch {
-		case name == "model" && !seen.model && kindOf(val) == '"':
-			seen.model = true
-			r.Model, _ = str(val)
-			continue
-		case name == "instructions" && !seen.instructions && kindOf(val) == '"':
-			seen.instructions = true
-			r.System, _ = str(val)
-			if r.System != "" {
-				continue
-			}
-		case name == "input" && !seen.input:
-			seen.input = true
-			switch kindOf(val) {
-			case '"':
-				s, _ := str(val)
-				r.Messages = []condense.Message{condense.UserText(s)}
-			case '[':
-				msgs, err := decodeItems(val)
-				if err != nil {
-					return nil, under("input", err)
-				}
-				r.Messages = msgs
-			default:
-				return nil, errAt("input", "want a string or an array of items")
-			}
-			continue
-		case name == "tools" && !seen.tools && kindOf(val) == '[':
-			seen.tools = true
-			tools, raw, err := decodeTools(val, decodeRespTool)
-			if err != nil {
-				return nil, under("tools", err)
-			}
-			r.Tools, r.RawTools = tools, raw
-			continue
-		case name == "max_output_tokens" && !seen.max:
-			if n, ok := intOf(val); ok && n > 0 {
-				seen.max = true
-				r.MaxOutputTokens = n
-				continue
-			}
-		}
-		r.Extra = append(r.Extra, Field{name, val})
 	}
 	return r, nil
 }
@@ -151,13 +128,8 @@ func (d *items) add(m condense.Message) {
 
 // decodeItems reads an input array.
 func decodeItems(v []byte) ([]condense.Message, error) {
-	a, _ := arrayOf(v)
 	var d items
-	for k := 0; ; k++ {
-		iv, ok := a.next()
-		if !ok {
-			break
-		}
+	for k, iv := range jsonx.Elements(v) {
 		if err := decodeItem(&d, iv); err != nil {
 			return nil, under(idx("", k), err)
 		}
@@ -169,16 +141,15 @@ func decodeItems(v []byte) ([]condense.Message, error) {
 // output array of a response) into messages, as DecodeResponsesRequest
 // reads "input". The messages share raw's memory.
 func DecodeResponsesItems(raw []byte) ([]condense.Message, error) {
-	b := own(raw)
-	i := ws(b, 0)
-	end, err := scanValue(b, i, 0)
-	if err != nil {
+	r := jsonx.Reader{Data: raw}
+	v := r.Skip()
+	if err := r.Err(); err != nil {
 		return nil, &DecodeError{Msg: err.Error()}
 	}
-	if ws(b, end) != len(b) || b[i] != '[' {
+	if r.End(); r.Failed() || v[0] != '[' {
 		return nil, &DecodeError{Msg: "want an array of items"}
 	}
-	return decodeItems(b[i:end])
+	return decodeItems(v)
 }
 
 // itemHead reads the members of an item the codec models. Members not
@@ -193,17 +164,12 @@ type itemHead struct {
 }
 
 func readItem(v []byte, want ...string) (itemHead, bool) {
-	o, ok := objectOf(v)
-	if !ok {
+	if kindOf(v) != '{' {
 		return itemHead{}, false
 	}
 	h := itemHead{vals: make(map[string][]byte, len(want))}
 	var seen names
-	for {
-		name, val, ok := o.next()
-		if !ok {
-			return h, true
-		}
+	for name, val := range jsonx.Members(v) {
 		if seen.dup(name) && h.dup == "" {
 			h.dup = name
 		}
@@ -212,46 +178,36 @@ func readItem(v []byte, want ...string) (itemHead, bool) {
 			h.hasTyp = true
 			continue
 		}
-		if _, dup := h.vals[name]; !dup && wanted(want, name) {
+		if _, dup := h.vals[name]; !dup && slices.Contains(want, name) {
 			h.vals[name] = val
 			continue
 		}
 		h.extras = append(h.extras, Field{name, val})
 	}
+	return h, true
 }
 
-func wanted(want []string, name string) bool {
-	for _, w := range want {
-		if w == name {
-			return true
-		}
-	}
-	return false
+// str returns the value of the member name when it is a string.
+func (h *itemHead) str(name string) string {
+	s, _ := str(h.vals[name])
+	return s
 }
 
 func decodeItem(d *items, v []byte) error {
-	o, ok := objectOf(v)
-	if !ok {
+	if kindOf(v) != '{' {
 		return errAt("", "want an item object")
 	}
-	typ, hasTyp, hasRole := "", false, false
+	typ, hasRole := "", false
 	var seen names
-	for {
-		name, val, ok := o.next()
-		if !ok {
-			break
-		}
+	for name, val := range jsonx.Members(v) {
 		if seen.dup(name) {
 			return errAt(name, "duplicate member")
 		}
 		switch name {
 		case "type":
-			if !hasTyp {
-				var isStr bool
-				if typ, isStr = str(val); !isStr {
-					return errAt("type", "want a string")
-				}
-				hasTyp = true
+			var isStr bool
+			if typ, isStr = str(val); !isStr {
+				return errAt("type", "want a string")
 			}
 		case "role":
 			hasRole = true
@@ -267,69 +223,9 @@ func decodeItem(d *items, v []byte) error {
 	case typ == "message":
 		return decodeMessageItem(d, v)
 	case typ == "function_call" || typ == "custom_tool_call":
-		argName := "arguments"
-		if typ == "custom_tool_call" {
-			argName = "input"
-		}
-		h, _ := readItem(v, "call_id", "name", argName)
-		id, _ := str(h.vals["call_id"])
-		if id == "" {
-			return errAt("call_id", "missing")
-		}
-		name, _ := str(h.vals["name"])
-		if name == "" {
-			return errAt("name", "missing")
-		}
-		var input json.RawMessage
-		switch args := h.vals[argName]; kindOf(args) {
-		case 0:
-			input = ArgumentsInput("")
-		case '"':
-			s, _ := str(args)
-			input = ArgumentsInput(s)
-		case '{':
-			input = args
-			if _, wrapped := rawArguments(args); wrapped {
-				input = ArgumentsInput(string(args))
-			}
-		default:
-			return errAt(argName, "want a string")
-		}
-		extras := h.extras
-		if typ == "custom_tool_call" {
-			extras = append([]Field{{"type", []byte(`"custom_tool_call"`)}}, extras...)
-		}
-		ps := withFieldsBefore(kindItemFields, extras, condense.ToolCall(id, name, input))
-		d.assistant(ps...)
-		return nil
+		return decodeCallItem(d, v, typ)
 	case typ == "function_call_output" || typ == "custom_tool_call_output":
-		h, _ := readItem(v, "call_id", "output")
-		id, _ := str(h.vals["call_id"])
-		if id == "" {
-			return errAt("call_id", "missing")
-		}
-		var content []condense.Part
-		switch out := h.vals["output"]; kindOf(out) {
-		case 0:
-		case '"':
-			if s, _ := str(out); s != "" {
-				content = []condense.Part{condense.Text(s)}
-			}
-		case '[':
-			var err error
-			if content, err = decodeRespContent(out, condense.RoleUser); err != nil {
-				return under("output", err)
-			}
-		default:
-			return errAt("output", "want a string or an array of parts")
-		}
-		extras := h.extras
-		if typ == "custom_tool_call_output" {
-			extras = append([]Field{{"type", []byte(`"custom_tool_call_output"`)}}, extras...)
-		}
-		d.add(condense.Message{Role: condense.RoleTool,
-			Parts: withFieldsBefore(kindItemFields, extras, condense.ToolResult(id, false, content...))})
-		return nil
+		return decodeOutputItem(d, v, typ)
 	case typ == "reasoning":
 		d.assistant(reasoningPart(v))
 		return nil
@@ -343,48 +239,60 @@ func decodeItem(d *items, v []byte) error {
 	return nil
 }
 
-// withFieldsBefore returns the item fields block of extras, when there
-// are any, then p.
-func withFieldsBefore(kind string, extras []Field, p condense.Part) []condense.Part {
-	if len(extras) == 0 {
-		return []condense.Part{p}
+// decodeCallItem reads a function_call or custom_tool_call item.
+func decodeCallItem(d *items, v []byte, typ string) error {
+	argName := "arguments"
+	if typ == "custom_tool_call" {
+		argName = "input"
 	}
-	return []condense.Part{fieldsPart(kind, extras), p}
+	h, _ := readItem(v, "call_id", "name", argName)
+	id := h.str("call_id")
+	if id == "" {
+		return errAt("call_id", "missing")
+	}
+	name := h.str("name")
+	if name == "" {
+		return errAt("name", "missing")
+	}
+	input, ok := toolInput(h.vals[argName])
+	if !ok {
+		return errAt(argName, "want a string")
+	}
+	extras := h.extras
+	if typ == "custom_tool_call" {
+		extras = withType(typ, extras)
+	}
+	d.assistant(withFieldsBefore(kindItemFields, extras, condense.ToolCall(id, name, input))...)
+	return nil
+}
+
+// decodeOutputItem reads a function_call_output or
+// custom_tool_call_output item.
+func decodeOutputItem(d *items, v []byte, typ string) error {
+	h, _ := readItem(v, "call_id", "output")
+	id := h.str("call_id")
+	if id == "" {
+		return errAt("call_id", "missing")
+	}
+	content, err := decodeContent(h.vals["output"], condense.RoleUser, false, "want a string or an array of parts", decodeRespPart)
+	if err != nil {
+		return under("output", err)
+	}
+	extras := h.extras
+	if typ == "custom_tool_call_output" {
+		extras = withType(typ, extras)
+	}
+	d.add(condense.Message{Role: condense.RoleTool,
+		Parts: withFieldsBefore(kindItemFields, extras, condense.ToolResult(id, false, content...))})
+	return nil
 }
 
 // reasoningPart returns the thinking part of a reasoning item.
 func reasoningPart(v []byte) condense.Part {
 	var texts []string
-	o, _ := objectOf(v)
-	for {
-		name, val, ok := o.next()
-		if !ok {
-			break
-		}
-		if name != "summary" && name != "content" {
-			continue
-		}
-		a, ok := arrayOf(val)
-		if !ok {
-			continue
-		}
-		for {
-			pv, ok := a.next()
-			if !ok {
-				break
-			}
-			po, _ := objectOf(pv)
-			for {
-				n, tv, ok := po.next()
-				if !ok {
-					break
-				}
-				if n == "text" {
-					if s, _ := str(tv); s != "" {
-						texts = append(texts, s)
-					}
-				}
-			}
+	for name, val := range jsonx.Members(v) {
+		if name == "summary" || name == "content" {
+			texts = slices.AppendSeq(texts, partTexts(val))
 		}
 	}
 	if len(texts) == 0 {
@@ -400,15 +308,10 @@ func reasoningItem(p *condense.Part) ([]byte, bool) {
 			continue
 		}
 		b := []byte(s)
-		if !validJSON(b) {
+		if !jsonx.Valid(b) {
 			continue
 		}
-		o, _ := objectOf(b)
-		for {
-			name, val, ok := o.next()
-			if !ok {
-				break
-			}
+		for name, val := range jsonx.Members(b) {
 			if name == "type" {
 				if t, _ := str(val); t == "reasoning" {
 					return b, true
@@ -426,35 +329,13 @@ func decodeMessageItem(d *items, v []byte) error {
 	if !isStr {
 		return errAt("role", "missing")
 	}
-	extras := h.extras
-	var r condense.Role
-	switch role {
-	case "user":
-		r = condense.RoleUser
-	case "assistant":
-		r = condense.RoleAssistant
-	case "system":
-		r = condense.RoleSystem
-	case "developer":
-		r = condense.RoleSystem
-		extras = append([]Field{{"role", h.vals["role"]}}, extras...)
-	default:
+	r, extras, known := roleOf(role, h.vals["role"], h.extras)
+	if !known || r == condense.RoleTool {
 		return errAt("role", "unknown role %q", role)
 	}
-	var parts []condense.Part
-	switch c := h.vals["content"]; kindOf(c) {
-	case 0, 'n':
-	case '"':
-		if s, _ := str(c); s != "" {
-			parts = []condense.Part{condense.Text(s)}
-		}
-	case '[':
-		var err error
-		if parts, err = decodeRespContent(c, r); err != nil {
-			return under("content", err)
-		}
-	default:
-		return errAt("content", "want a string or an array of parts")
+	parts, err := decodeContent(h.vals["content"], r, true, "want a string or an array of parts", decodeRespPart)
+	if err != nil {
+		return under("content", err)
 	}
 	if len(extras) > 0 {
 		parts = append([]condense.Part{fieldsPart(kindItemFields, extras)}, parts...)
@@ -479,84 +360,69 @@ func textType(role condense.Role) string {
 	return "input_text"
 }
 
-// decodeRespContent reads a message's content parts (or a function call
-// output's parts, as a user message's).
-func decodeRespContent(v []byte, role condense.Role) ([]condense.Part, error) {
-	a, _ := arrayOf(v)
-	var parts []condense.Part
-	for k := 0; ; k++ {
-		pv, ok := a.next()
-		if !ok {
-			break
-		}
-		h, isObj := readItem(pv, "text", "image_url", "detail")
-		if !isObj {
-			return nil, errAt(idx("", k), "want a content part object")
-		}
-		if h.dup != "" {
-			return nil, errAt(idx("", k)+"."+h.dup, "duplicate member")
-		}
-		if !h.hasTyp {
-			return nil, errAt(idx("", k)+".type", "missing")
-		}
-		extras := h.extras
-		keep := func(names ...string) {
-			for _, n := range names {
-				if v, ok := h.vals[n]; ok {
-					extras = append(extras, Field{n, v})
-				}
+// decodeRespPart appends to dst the parts of one content part of a
+// message (or of a function call output, as a user message's).
+func decodeRespPart(dst []condense.Part, v []byte, role condense.Role) ([]condense.Part, error) {
+	h, isObj := readItem(v, "text", "image_url", "detail")
+	if !isObj {
+		return nil, errAt("", "want a content part object")
+	}
+	if h.dup != "" {
+		return nil, errAt(h.dup, "duplicate member")
+	}
+	if !h.hasTyp {
+		return nil, errAt("type", "missing")
+	}
+	extras := h.extras
+	keep := func(names ...string) {
+		for _, n := range names {
+			if v, ok := h.vals[n]; ok {
+				extras = append(extras, Field{n, v})
 			}
-		}
-		switch {
-		case h.typ == "input_text" || h.typ == "output_text":
-			t, ok := h.vals["text"]
-			if !ok {
-				return nil, errAt(idx("", k)+".text", "missing")
-			}
-			s, isStr := str(t)
-			if !isStr {
-				return nil, errAt(idx("", k)+".text", "want a string")
-			}
-			if h.typ != textType(role) {
-				extras = append([]Field{{"type", []byte(`"` + h.typ + `"`)}}, extras...)
-			}
-			keep("image_url", "detail")
-			parts = append(parts, condense.Text(s))
-			parts = withFields(parts, kindRespPartFields, extras)
-		case h.typ == "input_image" && role != condense.RoleAssistant:
-			url, _ := str(h.vals["image_url"])
-			if url == "" {
-				parts = append(parts, condense.ProviderBlock(Provider, pv))
-				continue
-			}
-			keep("text")
-			// "auto" is the default, which encoding writes; an image
-			// without a detail comes back with it.
-			if d, ok := h.vals["detail"]; ok {
-				if s, _ := str(d); s != "auto" {
-					extras = append(extras, Field{"detail", d})
-				}
-			}
-			parts = append(parts, imageFromURL(url))
-			parts = withFields(parts, kindRespPartFields, extras)
-		case respContentTypes[h.typ]:
-			parts = append(parts, condense.ProviderBlock(Provider, pv))
-		default:
-			parts = append(parts, wrap(kindRespContent, pv))
 		}
 	}
-	return parts, nil
+	switch {
+	case h.typ == "input_text" || h.typ == "output_text":
+		t, ok := h.vals["text"]
+		if !ok {
+			return nil, errAt("text", "missing")
+		}
+		s, isStr := str(t)
+		if !isStr {
+			return nil, errAt("text", "want a string")
+		}
+		if h.typ != textType(role) {
+			extras = withType(h.typ, extras)
+		}
+		keep("image_url", "detail")
+		return withFields(append(dst, condense.Text(s)), kindRespPartFields, extras), nil
+	case h.typ == "input_image" && role != condense.RoleAssistant:
+		url := h.str("image_url")
+		if url == "" {
+			return append(dst, condense.ProviderBlock(Provider, v)), nil
+		}
+		keep("text")
+		// "auto" is the default, which encoding writes; an image
+		// without a detail comes back with it.
+		if d, ok := h.vals["detail"]; ok {
+			if s, _ := str(d); s != "auto" {
+				extras = append(extras, Field{"detail", d})
+			}
+		}
+		return withFields(append(dst, imageFromURL(url)), kindRespPartFields, extras), nil
+	case respContentTypes[h.typ]:
+		return append(dst, condense.ProviderBlock(Provider, v)), nil
+	}
+	return append(dst, wrap(kindRespContent, v)), nil
 }
 
-// decodeRespTool reads one entry of "tools": the tool, whether it is a
-// function tool, and whether it is plain (written back the same from the
-// condense.Tool alone).
+// decodeRespTool reads one entry of "tools" (see toolDecoder).
 func decodeRespTool(v []byte) (t condense.Tool, function, plain bool) {
 	h, ok := readItem(v, "name", "description", "parameters", "strict")
 	if !ok || h.typ != "function" {
 		return t, false, false
 	}
-	t.Name, _ = str(h.vals["name"])
+	t.Name = h.str("name")
 	if t.Name == "" {
 		return condense.Tool{}, false, false
 	}
@@ -568,7 +434,7 @@ func decodeRespTool(v []byte) (t condense.Tool, function, plain bool) {
 	}
 	params, ok := h.vals["parameters"]
 	if ok {
-		t.InputSchema = json.RawMessage(params)
+		t.InputSchema = params
 	}
 	plain = plain && ok && kindOf(params) == '{'
 	strict, ok := h.vals["strict"]
@@ -578,16 +444,10 @@ func decodeRespTool(v []byte) (t condense.Tool, function, plain bool) {
 
 // respToolWriter writes a function tool, with "strict": false unless
 // noStrict.
-func respToolWriter(noStrict bool) func(*enc, *condense.Tool) {
+func respToolWriter(noStrict bool) toolWriter {
 	return func(e *enc, t *condense.Tool) {
 		e.lit(`{"type":"function","name":`)
-		e.str(t.Name)
-		if t.Description != "" {
-			e.lit(`,"description":`)
-			e.str(t.Description)
-		}
-		e.lit(`,"parameters":`)
-		writeSchema(e, t.InputSchema)
+		e.functionDef(t)
 		if !noStrict {
 			e.lit(`,"strict":false`)
 		}
@@ -606,7 +466,7 @@ func EncodeResponsesRequest(r *ResponsesRequest) ([]byte, error) {
 }
 
 func encodeResponses(r *ResponsesRequest, noStrict bool) ([]byte, error) {
-	e := enc{b: make([]byte, 0, sizeHint(&r.Request, r.Extra, r.RawTools))}
+	e := newRequestEnc(&r.Request, r.Extra, r.RawTools)
 	e.lit(`{"model":`)
 	e.str(r.Model)
 	if r.System != "" {
@@ -615,30 +475,12 @@ func encodeResponses(r *ResponsesRequest, noStrict bool) ([]byte, error) {
 	}
 	if len(r.Messages) > 0 {
 		e.lit(`,"input":[`)
-		n := 0
-		for i := range r.Messages {
-			var err error
-			if n, err = encodeItems(&e, &r.Messages[i], n); err != nil {
-				return nil, under(idx("messages", i), err)
-			}
+		if err := e.messages(r.Messages, 0, encodeItems); err != nil {
+			return nil, err
 		}
 		e.byte(']')
 	}
-	if len(r.Tools) > 0 || len(r.RawTools) > 0 {
-		e.lit(`,"tools":`)
-		if err := writeTools(&e, r.RawTools, r.Tools, decodeRespTool, respToolWriter(noStrict)); err != nil {
-			return nil, under("tools", err)
-		}
-	}
-	if r.MaxOutputTokens > 0 {
-		e.lit(`,"max_output_tokens":`)
-		e.int(r.MaxOutputTokens)
-	}
-	if err := writeExtra(&e, r.Extra); err != nil {
-		return nil, err
-	}
-	e.byte('}')
-	return e.b, nil
+	return e.endRequest(&r.Request, r.RawTools, r.Extra, "max_output_tokens", decodeRespTool, respToolWriter(noStrict))
 }
 
 // itemRole is the role of the message items of a condense role.
@@ -682,12 +524,6 @@ func encodeItems(e *enc, m *condense.Message, n int) (int, error) {
 		return n, errAt("role", "unknown role %q", m.Role)
 	}
 	role := itemRole(m.Role)
-	sep := func() {
-		if n > 0 {
-			e.byte(',')
-		}
-		n++
-	}
 	var pending []Field
 	hasPending, wrote := false, false
 	parts := m.Parts
@@ -698,7 +534,7 @@ func encodeItems(e *enc, m *condense.Message, n int) (int, error) {
 			for j < len(parts) && isRespContent(&parts[j]) {
 				j++
 			}
-			sep()
+			e.sep(&n)
 			writeMessageItem(e, role, parts[i:j], pending)
 			pending, hasPending, wrote = nil, false, true
 			i = j
@@ -712,30 +548,30 @@ func encodeItems(e *enc, m *condense.Message, n int) (int, error) {
 			case b.kind == kindItemFields:
 				pending, hasPending = fieldsOf(b.value), true
 			case b.kind == "" && b.typ != "":
-				sep()
+				e.sep(&n)
 				e.raw(p.Raw)
 				pending, hasPending, wrote = nil, false, true
 			}
 		case condense.PartThinking:
 			if item, ok := reasoningItem(p); ok {
-				sep()
+				e.sep(&n)
 				e.raw(item)
 				wrote = true
 			}
 			pending, hasPending = nil, false
 		case condense.PartToolCall:
-			sep()
+			e.sep(&n)
 			writeFunctionCall(e, p, pending)
 			pending, hasPending, wrote = nil, false, true
 		case condense.PartToolResult:
-			sep()
+			e.sep(&n)
 			writeFunctionOutput(e, p, pending)
 			pending, hasPending, wrote = nil, false, true
 		}
 		i++
 	}
 	if hasPending || !wrote && (m.Role == condense.RoleUser || m.Role == condense.RoleSystem) {
-		sep()
+		e.sep(&n)
 		writeMessageItem(e, role, nil, pending)
 	}
 	return n, nil
@@ -744,14 +580,9 @@ func encodeItems(e *enc, m *condense.Message, n int) (int, error) {
 // writeMessageItem writes a message item of role holding the content
 // parts run.
 func writeMessageItem(e *enc, role string, run []condense.Part, fields []Field) {
-	var o objw
-	o.begin(e, fields)
-	if _, w := o.member("type", false); w {
-		e.lit(`"message"`)
-	}
-	if _, w := o.member("role", false); w {
-		e.str(role)
-	}
+	o := e.object(fields)
+	o.lit("type", `"message"`)
+	o.str("role", role)
 	if _, w := o.member("content", false); w {
 		if role == "assistant" && len(fields) == 0 && len(run) == 1 && run[0].Type == condense.PartText {
 			e.str(run[0].Text)
@@ -766,56 +597,34 @@ func writeMessageItem(e *enc, role string, run []condense.Part, fields []Field) 
 func writeRespContent(e *enc, run []condense.Part, role string) {
 	e.byte('[')
 	k := 0
-	sep := func() {
-		if k > 0 {
-			e.byte(',')
-		}
-		k++
-	}
-	tt := "input_text"
-	if role == "assistant" {
-		tt = "output_text"
-	}
+	tt := textType(condense.Role(role))
 	for i := range run {
 		p := &run[i]
 		switch p.Type {
 		case condense.PartText:
-			sep()
-			var o objw
-			o.begin(e, fieldsAfter(run, i, kindRespPartFields))
-			if _, w := o.member("type", false); w {
-				e.str(tt)
-			}
-			if _, w := o.member("text", false); w {
-				e.str(p.Text)
-			}
-			o.end()
+			e.sep(&k)
+			writeTextPart(e, tt, p.Text, fieldsAfter(run, i, kindRespPartFields))
 		case condense.PartImage:
 			if role == "assistant" {
 				continue
 			}
-			sep()
-			var o objw
-			o.begin(e, fieldsAfter(run, i, kindRespPartFields))
-			if _, w := o.member("type", false); w {
-				e.lit(`"input_image"`)
-			}
+			e.sep(&k)
+			o := e.object(fieldsAfter(run, i, kindRespPartFields))
+			o.lit("type", `"input_image"`)
 			if _, w := o.member("image_url", false); w {
 				e.imageURL(p)
 			}
-			if _, w := o.member("detail", false); w {
-				e.lit(`"auto"`)
-			}
+			o.lit("detail", `"auto"`)
 			o.end()
 		case condense.PartProvider:
 			b, ok := blockOf(p)
 			switch {
 			case !ok:
 			case b.kind == kindRespContent:
-				sep()
+				e.sep(&k)
 				e.raw(b.value)
 			case b.kind == "" && respContentTypes[b.typ]:
-				sep()
+				e.sep(&k)
 				e.raw(p.Raw)
 			}
 		}
@@ -825,37 +634,21 @@ func writeRespContent(e *enc, run []condense.Part, role string) {
 
 func writeFunctionCall(e *enc, p *condense.Part, fields []Field) {
 	argName := "arguments"
-	if t, ok := getField(fields, "type"); ok {
-		if s, _ := str(t); s == "custom_tool_call" {
-			argName = "input"
-		}
+	if typeField(fields) == "custom_tool_call" {
+		argName = "input"
 	}
-	var o objw
-	o.begin(e, fields)
-	if _, w := o.member("type", false); w {
-		e.lit(`"function_call"`)
-	}
-	if _, w := o.member("call_id", false); w {
-		e.str(p.ID)
-	}
-	if _, w := o.member("name", false); w {
-		e.str(p.Name)
-	}
-	if _, w := o.member(argName, false); w {
-		e.str(InputArguments(p.Input))
-	}
+	o := e.object(fields)
+	o.lit("type", `"function_call"`)
+	o.str("call_id", p.ID)
+	o.str("name", p.Name)
+	o.str(argName, InputArguments(p.Input))
 	o.end()
 }
 
 func writeFunctionOutput(e *enc, p *condense.Part, fields []Field) {
-	var o objw
-	o.begin(e, fields)
-	if _, w := o.member("type", false); w {
-		e.lit(`"function_call_output"`)
-	}
-	if _, w := o.member("call_id", false); w {
-		e.str(p.CallID)
-	}
+	o := e.object(fields)
+	o.lit("type", `"function_call_output"`)
+	o.str("call_id", p.CallID)
 	if _, w := o.member("output", false); w {
 		c := p.Content
 		switch {
@@ -915,25 +708,16 @@ func (r *ResponsesResponse) Text() string { return r.Message.TextContent() }
 // DecodeResponsesResponse reads a Responses API answer body (a response
 // object). The response shares body's memory.
 func DecodeResponsesResponse(body []byte) (*ResponsesResponse, error) {
-	doc, err := objectDoc(own(body))
-	if err != nil {
-		return nil, err
-	}
-	return decodeResponse(doc)
+	return decodeDoc(body, decodeResponse)
 }
 
 func decodeResponse(doc []byte) (*ResponsesResponse, error) {
-	r := &ResponsesResponse{Message: condense.Message{Role: condense.RoleAssistant}}
-	o, ok := objectOf(doc)
-	if !ok {
+	if kindOf(doc) != '{' {
 		return nil, errAt("", "want a response object")
 	}
+	r := &ResponsesResponse{Message: condense.Message{Role: condense.RoleAssistant}}
 	calls := false
-	for {
-		name, val, ok := o.next()
-		if !ok {
-			break
-		}
+	for name, val := range jsonx.Members(doc) {
 		switch name {
 		case "id":
 			r.ID, _ = str(val)
@@ -943,23 +727,15 @@ func decodeResponse(doc []byte) (*ResponsesResponse, error) {
 			r.Status, _ = str(val)
 		case "incomplete_details":
 			h, _ := readItem(val, "reason")
-			r.IncompleteReason, _ = str(h.vals["reason"])
+			r.IncompleteReason = h.str("reason")
 		case "error":
 			if kindOf(val) == '{' {
 				r.Error = responseError(val)
 			}
 		case "usage":
-			r.Usage = responsesUsage(val)
+			r.Usage = decodeUsage(val, "input_tokens", "output_tokens", "input_tokens_details")
 		case "output":
-			a, ok := arrayOf(val)
-			if !ok {
-				continue
-			}
-			for k := 0; ; k++ {
-				iv, ok := a.next()
-				if !ok {
-					break
-				}
+			for _, iv := range jsonx.Elements(val) {
 				ps, refusal, call := outputItem(iv)
 				r.Message.Parts = append(r.Message.Parts, ps...)
 				r.Refusal += refusal
@@ -988,10 +764,7 @@ func decodeResponse(doc []byte) (*ResponsesResponse, error) {
 
 func responseError(v []byte) *ResponseError {
 	h, _ := readItem(v, "code", "message")
-	e := &ResponseError{}
-	e.Code, _ = str(h.vals["code"])
-	e.Message, _ = str(h.vals["message"])
-	return e
+	return &ResponseError{Code: h.str("code"), Message: h.str("message")}
 }
 
 // outputItem returns the parts of one output item, its refusal text and
@@ -1009,46 +782,36 @@ func outputItem(v []byte) (parts []condense.Part, refusal string, call bool) {
 	}
 	switch h.typ {
 	case "message":
-		a, _ := arrayOf(h.vals["content"])
-		for {
-			pv, ok := a.next()
-			if !ok {
-				break
-			}
+		for _, pv := range jsonx.Elements(h.vals["content"]) {
 			ph, _ := readItem(pv, "text", "refusal")
 			switch ph.typ {
 			case "output_text", "text":
-				s, _ := str(ph.vals["text"])
-				parts = append(parts, condense.Text(s))
+				parts = append(parts, condense.Text(ph.str("text")))
 			case "refusal":
-				s, _ := str(ph.vals["refusal"])
+				s := ph.str("refusal")
 				refusal += s
 				parts = append(parts, condense.Text(s))
 			}
 		}
 		return parts, refusal, false
 	case "function_call", "custom_tool_call":
-		id, _ := str(h.vals["call_id"])
-		name, _ := str(h.vals["name"])
 		arg := "arguments"
 		if h.typ == "custom_tool_call" {
 			arg = "input"
 		}
-		var input json.RawMessage
-		switch a := h.vals[arg]; kindOf(a) {
-		case '"':
-			s, _ := str(a)
-			input = ArgumentsInput(s)
-		case '{':
-			input = a
-		default:
+		a := h.vals[arg]
+		input, ok := toolInput(a)
+		switch {
+		case kindOf(a) == '{':
+			input = a // unlike a request's, taken as it is
+		case !ok:
 			input = ArgumentsInput("")
 		}
-		p := condense.ToolCall(id, name, input)
+		var extras []Field
 		if h.typ == "custom_tool_call" {
-			return []condense.Part{fieldsPart(kindItemFields, []Field{{"type", []byte(`"custom_tool_call"`)}}), p}, "", true
+			extras = withType(h.typ, nil)
 		}
-		return []condense.Part{p}, "", true
+		return withFieldsBefore(kindItemFields, extras, condense.ToolCall(h.str("call_id"), h.str("name"), input)), "", true
 	case "reasoning":
 		return []condense.Part{reasoningPart(v)}, "", false
 	}
@@ -1059,35 +822,9 @@ func outputItem(v []byte) (parts []condense.Part, refusal string, call bool) {
 // stream's output_item events) adds to ResponsesResponse.Message. The
 // parts may share item's memory.
 func OutputItemParts(item []byte) []condense.Part {
-	b := own(item)
-	if !validJSON(b) {
+	if !jsonx.Valid(item) {
 		return nil
 	}
-	ps, _, _ := outputItem(b)
+	ps, _, _ := outputItem(item)
 	return ps
-}
-
-// responsesUsage reads a Responses usage object.
-func responsesUsage(v []byte) condense.Usage {
-	var u condense.Usage
-	o, ok := objectOf(v)
-	if !ok {
-		return u
-	}
-	for {
-		name, val, ok := o.next()
-		if !ok {
-			return u
-		}
-		switch name {
-		case "input_tokens":
-			u.InputTokens, _ = intOf(val)
-		case "output_tokens":
-			u.OutputTokens, _ = intOf(val)
-		case "input_tokens_details":
-			d, _ := readItem(val, "cached_tokens", "cache_write_tokens")
-			u.CacheReadTokens, _ = intOf(d.vals["cached_tokens"])
-			u.CacheWriteTokens, _ = intOf(d.vals["cache_write_tokens"])
-		}
-	}
 }

@@ -9,6 +9,8 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/responses"
+
+	"github.com/condense-dev/condense/provider/internal/jsonx"
 )
 
 // ChatRequestFromParams converts the official SDK's Chat Completions
@@ -118,13 +120,9 @@ func fixParams(body []byte, p json.Marshaler, fixList func(string, [][]byte) boo
 		if g, ok := have[f.Name]; ok && sameJSON(g, f.Value) {
 			continue
 		}
-		if a, ok := arrayOf(f.Value); ok {
+		if kindOf(f.Value) == '[' {
 			var elems [][]byte
-			for {
-				v, ok := a.next()
-				if !ok {
-					break
-				}
+			for _, v := range jsonx.Elements(f.Value) {
 				elems = append(elems, v)
 			}
 			if fixList(f.Name, elems) {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/provider/internal/jsonx"
 )
 
 // sseReader reads server-sent events.
@@ -121,22 +122,11 @@ type ToolCallDelta struct {
 // DecodeChatChunk reads one chunk of a streamed Chat Completions answer.
 // A chunk that reports an error ({"error": {…}}) is returned as a
 // *condense.APIError.
-func DecodeChatChunk(data []byte) (*ChatChunk, error) {
-	doc, err := objectDoc(own(data))
-	if err != nil {
-		return nil, err
-	}
-	return decodeChatChunk(doc)
-}
+func DecodeChatChunk(data []byte) (*ChatChunk, error) { return decodeDoc(data, decodeChatChunk) }
 
 func decodeChatChunk(doc []byte) (*ChatChunk, error) {
 	c := &ChatChunk{}
-	o, _ := objectOf(doc)
-	for {
-		name, val, ok := o.next()
-		if !ok {
-			return c, nil
-		}
+	for name, val := range jsonx.Members(doc) {
 		switch name {
 		case "id":
 			c.ID, _ = str(val)
@@ -149,39 +139,30 @@ func decodeChatChunk(doc []byte) (*ChatChunk, error) {
 			}
 		case "error":
 			if kindOf(val) == '{' {
-				h, _ := readItem(val, "type", "code", "message")
-				typ, _ := str(h.vals["type"])
-				msg, _ := str(h.vals["message"])
-				return nil, streamError(typ, rawString(h.vals["code"]), msg)
+				// Classified by its code; its type is not read.
+				h, _ := readItem(val, "code", "message")
+				return nil, streamError("", rawString(h.vals["code"]), h.str("message"))
 			}
 		case "choices":
-			a, _ := arrayOf(val)
-			cv, ok := a.next()
-			if !ok {
-				continue
-			}
-			h, _ := readItem(cv, "delta", "finish_reason")
-			c.FinishReason, _ = str(h.vals["finish_reason"])
-			d, _ := readItem(h.vals["delta"], "content", "refusal", "tool_calls")
-			c.Text, _ = str(d.vals["content"])
-			c.Refusal, _ = str(d.vals["refusal"])
-			ta, _ := arrayOf(d.vals["tool_calls"])
-			for {
-				tv, ok := ta.next()
-				if !ok {
-					break
+			// The first choice's delta.
+			for _, cv := range jsonx.Elements(val) {
+				h, _ := readItem(cv, "delta", "finish_reason")
+				c.FinishReason = h.str("finish_reason")
+				d, _ := readItem(h.vals["delta"], "content", "refusal", "tool_calls")
+				c.Text = d.str("content")
+				c.Refusal = d.str("refusal")
+				for _, tv := range jsonx.Elements(d.vals["tool_calls"]) {
+					th, _ := readItem(tv, "index", "id", "function")
+					fh, _ := readItem(th.vals["function"], "name", "arguments")
+					td := ToolCallDelta{ID: th.str("id"), Name: fh.str("name"), Arguments: fh.str("arguments")}
+					td.Index, _ = intOf(th.vals["index"])
+					c.ToolCalls = append(c.ToolCalls, td)
 				}
-				th, _ := readItem(tv, "index", "id", "function")
-				var td ToolCallDelta
-				td.Index, _ = intOf(th.vals["index"])
-				td.ID, _ = str(th.vals["id"])
-				fh, _ := readItem(th.vals["function"], "name", "arguments")
-				td.Name, _ = str(fh.vals["name"])
-				td.Arguments, _ = str(fh.vals["arguments"])
-				c.ToolCalls = append(c.ToolCalls, td)
+				break
 			}
 		}
 	}
+	return c, nil
 }
 
 // ChatStream reads a streamed Chat Completions answer chunk by chunk:
@@ -280,22 +261,13 @@ type ResponsesEvent struct {
 // DecodeResponsesEvent reads the data of one event of a streamed Responses
 // API answer.
 func DecodeResponsesEvent(data []byte) (*ResponsesEvent, error) {
-	doc, err := objectDoc(own(data))
-	if err != nil {
-		return nil, err
-	}
-	return decodeResponsesEvent(doc)
+	return decodeDoc(data, decodeResponsesEvent)
 }
 
 func decodeResponsesEvent(doc []byte) (*ResponsesEvent, error) {
 	ev := &ResponsesEvent{}
-	o, _ := objectOf(doc)
 	var code, message []byte
-	for {
-		name, val, ok := o.next()
-		if !ok {
-			break
-		}
+	for name, val := range jsonx.Members(doc) {
 		switch name {
 		case "type":
 			ev.Type, _ = str(val)
@@ -310,7 +282,7 @@ func decodeResponsesEvent(doc []byte) (*ResponsesEvent, error) {
 		case "delta":
 			ev.Delta, _ = str(val)
 		case "item":
-			ev.Item = json.RawMessage(val)
+			ev.Item = val
 		case "response":
 			if kindOf(val) == '{' {
 				r, err := decodeResponse(val)
