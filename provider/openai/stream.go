@@ -165,6 +165,59 @@ func decodeChatChunk(doc []byte) (*ChatChunk, error) {
 	return c, nil
 }
 
+// events reads the events of a streamed answer whose data are JSON
+// objects: what ChatStream and ResponsesStream share.
+type events struct {
+	body io.Closer
+	sse  *sseReader
+	err  error
+}
+
+func newEvents(body io.ReadCloser) events { return events{body: body, sse: newSSE(body)} }
+
+// next returns the next event's name ("" when the stream names none) and
+// its data, checked to be one JSON object. ok is false at the end of the
+// stream ("data: [DONE]", or the end of the body) and on an error, which
+// Err then returns.
+func (s *events) next() (name string, doc []byte, ok bool) {
+	if s.err != nil || s.sse == nil {
+		return "", nil, false
+	}
+	for {
+		event, data, err := s.sse.next()
+		if err != nil {
+			if err != io.EOF {
+				s.err = err
+			}
+			s.sse = nil
+			return "", nil, false
+		}
+		data = bytes.TrimSpace(data)
+		if len(data) == 0 {
+			continue
+		}
+		if string(data) == "[DONE]" {
+			s.sse = nil
+			return "", nil, false
+		}
+		if doc, s.err = objectDoc(data); s.err != nil {
+			return "", nil, false
+		}
+		return event, doc, true
+	}
+}
+
+// Err returns the error that ended the stream, if one did.
+func (s *events) Err() error { return s.err }
+
+// Close closes the answer's body.
+func (s *events) Close() error {
+	if s.body == nil {
+		return nil
+	}
+	return s.body.Close()
+}
+
 // ChatStream reads a streamed Chat Completions answer chunk by chunk:
 //
 //	for s.Next() {
@@ -173,65 +226,26 @@ func decodeChatChunk(doc []byte) (*ChatChunk, error) {
 //	}
 //	if err := s.Err(); err != nil { … }
 type ChatStream struct {
-	body  io.Closer
-	sse   *sseReader
+	events
 	chunk *ChatChunk
-	err   error
 }
 
 // NewChatStream returns a stream reading the server-sent events of body.
-func NewChatStream(body io.ReadCloser) *ChatStream {
-	return &ChatStream{body: body, sse: newSSE(body)}
-}
+func NewChatStream(body io.ReadCloser) *ChatStream { return &ChatStream{events: newEvents(body)} }
 
 // Next moves to the next chunk; false at the end of the stream ("data:
 // [DONE]") or on an error.
 func (s *ChatStream) Next() bool {
-	if s.err != nil || s.sse == nil {
+	_, doc, ok := s.next()
+	if !ok {
 		return false
 	}
-	for {
-		_, data, err := s.sse.next()
-		if err != nil {
-			if err != io.EOF {
-				s.err = err
-			}
-			s.sse = nil
-			return false
-		}
-		data = bytes.TrimSpace(data)
-		if len(data) == 0 {
-			continue
-		}
-		if string(data) == "[DONE]" {
-			s.sse = nil
-			return false
-		}
-		doc, err := objectDoc(data)
-		if err == nil {
-			s.chunk, err = decodeChatChunk(doc)
-		}
-		if err != nil {
-			s.err = err
-			return false
-		}
-		return true
-	}
+	s.chunk, s.err = decodeChatChunk(doc)
+	return s.err == nil
 }
 
 // Chunk returns the current chunk.
 func (s *ChatStream) Chunk() *ChatChunk { return s.chunk }
-
-// Err returns the error that ended the stream, if one did.
-func (s *ChatStream) Err() error { return s.err }
-
-// Close closes the answer's body.
-func (s *ChatStream) Close() error {
-	if s.body == nil {
-		return nil
-	}
-	return s.body.Close()
-}
 
 // ResponsesEvent is one event of a streamed Responses API answer.
 type ResponsesEvent struct {
@@ -312,82 +326,48 @@ func decodeResponsesEvent(doc []byte) (*ResponsesEvent, error) {
 // as ChatStream reads chunks. An "error" event, and a response.failed
 // event, end it with a *condense.APIError.
 type ResponsesStream struct {
-	body  io.Closer
-	sse   *sseReader
+	events
 	event *ResponsesEvent
-	err   error
 }
 
 // NewResponsesStream returns a stream reading the server-sent events of
 // body.
 func NewResponsesStream(body io.ReadCloser) *ResponsesStream {
-	return &ResponsesStream{body: body, sse: newSSE(body)}
+	return &ResponsesStream{events: newEvents(body)}
 }
 
 // Next moves to the next event; false at the end of the stream or on an
 // error.
 func (s *ResponsesStream) Next() bool {
-	if s.err != nil || s.sse == nil {
+	name, doc, ok := s.next()
+	if !ok {
 		return false
 	}
-	for {
-		name, data, err := s.sse.next()
-		if err != nil {
-			if err != io.EOF {
-				s.err = err
-			}
-			s.sse = nil
-			return false
-		}
-		data = bytes.TrimSpace(data)
-		if len(data) == 0 {
-			continue
-		}
-		if string(data) == "[DONE]" {
-			s.sse = nil
-			return false
-		}
-		doc, err := objectDoc(data)
-		var ev *ResponsesEvent
-		if err == nil {
-			ev, err = decodeResponsesEvent(doc)
-		}
-		if err != nil {
-			s.err = err
-			return false
-		}
-		if ev.Type == "" {
-			ev.Type = name
-		}
-		switch {
-		case ev.Type == "error" && ev.Error != nil:
-			s.err = streamError("", ev.Error.Code, ev.Error.Message)
-			return false
-		case ev.Type == "response.failed":
-			e := &ResponseError{Message: "response failed"}
-			if ev.Response != nil && ev.Response.Error != nil {
-				e = ev.Response.Error
-			}
-			s.err = streamError("", e.Code, e.Message)
-			return false
-		}
-		s.event = ev
-		return true
+	ev, err := decodeResponsesEvent(doc)
+	if err != nil {
+		s.err = err
+		return false
 	}
+	if ev.Type == "" {
+		ev.Type = name
+	}
+	switch {
+	case ev.Type == "error" && ev.Error != nil:
+		s.err = streamError("", ev.Error.Code, ev.Error.Message)
+		return false
+	case ev.Type == "response.failed":
+		e := &ResponseError{Message: "response failed"}
+		if ev.Response != nil && ev.Response.Error != nil {
+			e = ev.Response.Error
+		}
+		s.err = streamError("", e.Code, e.Message)
+		return false
+	}
+	s.event = ev
+	return true
 }
 
 // Event returns the current event.
 func (s *ResponsesStream) Event() *ResponsesEvent { return s.event }
-
-// Err returns the error that ended the stream, if one did.
-func (s *ResponsesStream) Err() error { return s.err }
-
-// Close closes the answer's body.
-func (s *ResponsesStream) Close() error {
-	if s.body == nil {
-		return nil
-	}
-	return s.body.Close()
-}
 
 var errNoBody = errors.New("openai: the answer has no body")
