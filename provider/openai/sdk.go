@@ -18,11 +18,7 @@ import (
 // decoded. What p holds as raw JSON (param.Override, SetExtraFields) is
 // kept byte for byte like any other unknown part of a body.
 func ChatRequestFromParams(p openai.ChatCompletionNewParams) (*ChatRequest, error) {
-	body, err := json.Marshal(p)
-	if err != nil {
-		return nil, fmt.Errorf("openai: marshal chat params: %w", err)
-	}
-	return DecodeChatRequest(body)
+	return fromParams(p, "chat", DecodeChatRequest)
 }
 
 // Params converts r to the official SDK's Chat Completions parameters,
@@ -32,15 +28,8 @@ func ChatRequestFromParams(p openai.ChatCompletionNewParams) (*ChatRequest, erro
 // reasoning) is set as raw JSON with param.Override or SetExtraFields, so
 // nothing is lost.
 func (r *ChatRequest) Params() (openai.ChatCompletionNewParams, error) {
-	var p openai.ChatCompletionNewParams
 	body, err := EncodeChatRequest(r)
-	if err != nil {
-		return p, err
-	}
-	if err := json.Unmarshal(body, &p); err != nil {
-		return p, fmt.Errorf("openai: chat params: %w", err)
-	}
-	err = fixParams(body, &p, func(name string, elems [][]byte) bool {
+	return toParams(body, err, "chat", func(p *openai.ChatCompletionNewParams, name string, elems [][]byte) bool {
 		switch name {
 		case "messages":
 			return overrideElems(p.Messages, elems)
@@ -48,18 +37,13 @@ func (r *ChatRequest) Params() (openai.ChatCompletionNewParams, error) {
 			return overrideElems(p.Tools, elems)
 		}
 		return false
-	}, p.SetExtraFields)
-	return p, err
+	})
 }
 
 // ResponsesRequestFromParams converts the official SDK's Responses API
 // parameters to a ResponsesRequest, as ChatRequestFromParams does.
 func ResponsesRequestFromParams(p responses.ResponseNewParams) (*ResponsesRequest, error) {
-	body, err := json.Marshal(p)
-	if err != nil {
-		return nil, fmt.Errorf("openai: marshal responses params: %w", err)
-	}
-	return DecodeResponsesRequest(body)
+	return fromParams(p, "responses", DecodeResponsesRequest)
 }
 
 // Params converts r to the official SDK's Responses API parameters, which
@@ -67,15 +51,8 @@ func ResponsesRequestFromParams(p responses.ResponseNewParams) (*ResponsesReques
 // ChatRequest.Params does: reasoning items, items of other types and
 // members the SDK's types do not know are kept as raw JSON.
 func (r *ResponsesRequest) Params() (responses.ResponseNewParams, error) {
-	var p responses.ResponseNewParams
 	body, err := EncodeResponsesRequest(r)
-	if err != nil {
-		return p, err
-	}
-	if err := json.Unmarshal(body, &p); err != nil {
-		return p, fmt.Errorf("openai: responses params: %w", err)
-	}
-	err = fixParams(body, &p, func(name string, elems [][]byte) bool {
+	return toParams(body, err, "responses", func(p *responses.ResponseNewParams, name string, elems [][]byte) bool {
 		switch name {
 		case "input":
 			return overrideElems(p.Input.OfInputItemList, elems)
@@ -83,7 +60,33 @@ func (r *ResponsesRequest) Params() (responses.ResponseNewParams, error) {
 			return overrideElems(p.Tools, elems)
 		}
 		return false
-	}, p.SetExtraFields)
+	})
+}
+
+// fromParams decodes the body that the SDK parameters p marshal to.
+func fromParams[P, R any](p P, api string, decode func([]byte) (*R, error)) (*R, error) {
+	body, err := json.Marshal(p)
+	if err != nil {
+		return nil, fmt.Errorf("openai: marshal %s params: %w", api, err)
+	}
+	return decode(body)
+}
+
+// toParams reads body, written with the error err, into SDK parameters
+// that marshal to it (see fixParams).
+func toParams[P any, PP interface {
+	*P
+	json.Marshaler
+	SetExtraFields(map[string]any)
+}](body []byte, err error, api string, fixList func(p *P, name string, elems [][]byte) bool) (P, error) {
+	var p P
+	if err != nil {
+		return p, err
+	}
+	if err := json.Unmarshal(body, &p); err != nil {
+		return p, fmt.Errorf("openai: %s params: %w", api, err)
+	}
+	err = fixParams(body, PP(&p), func(name string, elems [][]byte) bool { return fixList(&p, name, elems) }, PP(&p).SetExtraFields)
 	return p, err
 }
 
