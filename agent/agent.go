@@ -50,6 +50,10 @@ type Agent struct {
 	// prompt of the summarize package; summarize.Extractive{} writes
 	// summaries without a model.
 	Summarizer condense.Summarizer
+	// SummaryTimeout bounds one summary the agent's own Model writes; 0
+	// means summarize.DefaultTimeout (two minutes). A Summarizer bounds its
+	// own calls.
+	SummaryTimeout time.Duration
 	// SummaryInstructions are passed to summaries a strategy asks for
 	// without instructions; "" leaves the summary prompt as it is.
 	SummaryInstructions string

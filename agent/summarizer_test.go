@@ -6,11 +6,14 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/agent"
 	"github.com/condense-dev/condense/agent/agenttest"
 	"github.com/condense-dev/condense/strategy"
+	"github.com/condense-dev/condense/summarize"
+	"github.com/condense-dev/condense/tokens"
 )
 
 // The built-in summarize strategy has its summaries written by the agent
@@ -98,4 +101,64 @@ func joinedText(msgs []condense.Message) string {
 		b.WriteString(m.TextContent())
 	}
 	return b.String()
+}
+
+// The agent's own model writes summaries under the same bounds as a
+// provider summarizer: a model that never answers fails the summary with
+// a timeout (the run goes on without compacting), and a span larger than
+// the model's window is trimmed to fit the summary request.
+func TestModelSummaryBounds(t *testing.T) {
+	ctx := context.Background()
+	t.Run("timeout", func(t *testing.T) {
+		llm := agenttest.NewFakeModel()
+		llm.Func = func(ctx context.Context, n int, req *condense.Request) (*agent.Response, error) {
+			if req.System == summarize.SystemPrompt {
+				<-ctx.Done() // a summary request that never answers
+				return nil, ctx.Err()
+			}
+			return agenttest.Text("Refund the customer.").Response, nil
+		}
+		r := agenttest.NewRunner(&agent.Agent{Name: "ticket", Model: llm, NewCounter: newCounter, SummaryTimeout: time.Millisecond,
+			Strategy: strategy.Summarize{RecentTokens: 1}, Settings: ticketSettings})
+		res, err := r.Run(ctx, ticket(8))
+		if err != nil {
+			t.Fatalf("the run failed with the summary: %v", err)
+		}
+		if len(res.Compactions) != 0 {
+			t.Fatalf("compactions %d after a timed-out summary", len(res.Compactions))
+		}
+		evs, _ := r.Journal(ctx)
+		found := false
+		for _, e := range evs {
+			if e.Step != nil && e.Step.Summarize() && e.Step.Error != nil && strings.Contains(e.Step.Error.Message, "timed out") {
+				found = true
+			}
+		}
+		if !found {
+			t.Fatalf("no timed-out summary step in the journal: %v", kinds(evs))
+		}
+	})
+	t.Run("input budget", func(t *testing.T) {
+		var sent string
+		llm := agenttest.NewFakeModel()
+		llm.Func = func(ctx context.Context, n int, req *condense.Request) (*agent.Response, error) {
+			if req.System == summarize.SystemPrompt {
+				sent = req.Messages[0].TextContent()
+				return agenttest.Text("## Summary\nNotes about ticket T-9.").Response, nil
+			}
+			return agenttest.Text("Refund the customer.").Response, nil
+		}
+		reg := tokens.NewRegistry(condense.ModelInfo{Name: "test-model", Window: 1500, MaxOutput: 500})
+		r := agenttest.NewRunner(&agent.Agent{Name: "ticket", Model: llm, NewCounter: newCounter, Registry: reg,
+			Strategy: strategy.Summarize{RecentTokens: 1}, Settings: condense.Settings{Window: 100_000, Fraction: 0.01}})
+		if _, err := r.Run(ctx, ticket(40)); err != nil {
+			t.Fatal(err)
+		}
+		// 40 notes of ~480 bytes do not fit a 1,000-token summary request:
+		// the oldest are left out.
+		if sent == "" || strings.Contains(sent, "Note 0: ") || !strings.Contains(sent, "Note 39: ") {
+			t.Fatalf("summary request of %d bytes; has the oldest note %v, the newest %v",
+				len(sent), strings.Contains(sent, "Note 0: "), strings.Contains(sent, "Note 39: "))
+		}
+	})
 }

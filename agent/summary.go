@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -117,7 +118,16 @@ func (r *run) liveSummary(ctx context.Context, req condense.SummaryRequest) (str
 	if r.a.Model == nil {
 		return "", condense.Usage{}, "", errNoModel
 	}
-	p, err := summarize.BuildPrompt(req, summarize.Limits{})
+	// The same bounds as the provider summarizers: the request passes its
+	// own input budget (the model's window less the output cap) and a
+	// payload limit, and one summary may take two minutes at most.
+	info, _ := r.a.registry().Lookup(r.req.Model)
+	maxOut := summarize.OutputCap(req.MaxOutputTokens, info.MaxOutput)
+	lim := summarize.Limits{MaxPayloadBytes: summarize.DefaultMaxPayloadBytes}
+	if info.Window > maxOut {
+		lim.MaxInputTokens = info.Window - maxOut
+	}
+	p, err := summarize.BuildPrompt(req, lim)
 	if err != nil {
 		return "", condense.Usage{}, "", err
 	}
@@ -125,10 +135,19 @@ func (r *run) liveSummary(ctx context.Context, req condense.SummaryRequest) (str
 		Model:           r.req.Model,
 		System:          p.System,
 		Messages:        []condense.Message{condense.UserText(p.User)},
-		MaxOutputTokens: summarize.DefaultMaxOutput,
+		MaxOutputTokens: maxOut,
 	}
-	resp, err := r.a.Model.Generate(ctx, mreq)
+	timeout := r.a.SummaryTimeout
+	if timeout <= 0 {
+		timeout = summarize.DefaultTimeout
+	}
+	sctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	resp, err := r.a.Model.Generate(sctx, mreq)
 	if err != nil {
+		if ctx.Err() == nil && sctx.Err() != nil {
+			err = fmt.Errorf("agent: summary timed out after %v: %w", timeout, context.DeadlineExceeded)
+		}
 		return "", condense.Usage{}, "", err
 	}
 	resp.Usage.CostUSD = r.cost(resp)

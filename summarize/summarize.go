@@ -11,6 +11,11 @@ import (
 // costs more than a bounded answer.
 const DefaultMaxOutput = 4096
 
+// DefaultMaxPayloadBytes bounds the bytes of a summary request when the
+// provider's own limit is not known: 32 MB, the Anthropic Messages API's
+// limit, the smaller of the major providers'.
+const DefaultMaxPayloadBytes = 32_000_000
+
 // DefaultTimeout bounds one summary request of the provider summarizers,
 // so a stuck provider cannot hold a session's lock indefinitely.
 const DefaultTimeout = 2 * time.Minute
