@@ -3,6 +3,7 @@ package jsonx
 import (
 	"encoding/json"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -138,4 +139,29 @@ func FuzzCheckedValues(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(checkWalk)
+}
+
+// Syntax errors are worded as encoding/json words them, but for input that
+// ends inside a number or a literal, which encoding/json reports as a
+// space ("invalid character ' ' in literal true") and jsonx as the end of
+// the input.
+func TestSyntaxErrorsMatchEncodingJSON(t *testing.T) {
+	for _, s := range append(samples, "\x96", "[1,\xff]", "{\"a\"\xc3:1}", "\x01", "{\"a\":1 \x7f}") {
+		var v any
+		want := json.Unmarshal([]byte(s), &v)
+		r := NewReader([]byte(s))
+		r.Skip()
+		r.End()
+		got := r.Err()
+		if (got == nil) != (want == nil) {
+			t.Errorf("%q: got %v, encoding/json %v", s, got, want)
+			continue
+		}
+		if got == nil || got.(*SyntaxError).Msg == "unexpected end of JSON input" && strings.HasPrefix(want.Error(), "invalid character ' '") {
+			continue
+		}
+		if strings.TrimSuffix(got.Error(), " at offset "+strconv.Itoa(got.(*SyntaxError).Offset)) != want.Error() {
+			t.Errorf("%q: got %v, encoding/json %v", s, got, want)
+		}
+	}
 }

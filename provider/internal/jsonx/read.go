@@ -19,6 +19,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -30,7 +31,7 @@ type SyntaxError struct {
 	Msg    string
 }
 
-func (e *SyntaxError) Error() string { return fmt.Sprintf("%s at offset %d", e.Msg, e.Offset) }
+func (e *SyntaxError) Error() string { return e.Msg + " at offset " + strconv.Itoa(e.Offset) }
 
 // Reader reads JSON values from Data, from Pos on. Errors are sticky: after
 // the first one every method returns a zero value and More returns false;
@@ -716,10 +717,7 @@ func quoteByte(c byte, eof bool) string {
 	if c == '"' {
 		return `'"'`
 	}
-	s := fmt.Sprintf("%q", string(rune(c)))
-	if c >= utf8.RuneSelf {
-		s = fmt.Sprintf("%#x", c)
-	}
+	s := strconv.Quote(string(rune(c)))
 	return "'" + s[1:len(s)-1] + "'"
 }
 
