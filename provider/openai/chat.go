@@ -74,11 +74,13 @@ var responsesItemTypes = map[string]bool{
 // DecodeChatRequest reads a Chat Completions request body. Errors are
 // *DecodeError values naming the JSON path of the problem. The request
 // shares body's memory: body must not change while it is in use.
-func DecodeChatRequest(body []byte) (*ChatRequest, error) {
+func DecodeChatRequest(body []byte) (*ChatRequest, error) { return decodeDoc(body, decodeChatRequest) }
+
+func decodeChatRequest(doc []byte) (*ChatRequest, error) {
 	r := &ChatRequest{}
 	sawMessages, sawMaxTokens := false, false
 	mtAt, mtVal := -1, []byte(nil)
-	err := decodeRequest(body, &r.Request, &r.RawTools, &r.Extra, "max_completion_tokens", decodeChatTool,
+	err := decodeRequest(doc, &r.Request, &r.RawTools, &r.Extra, "max_completion_tokens", decodeChatTool,
 		func(name string, val []byte) (bool, error) {
 			switch {
 			case name == "messages" && !sawMessages:

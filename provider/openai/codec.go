@@ -90,18 +90,30 @@ const (
 )
 
 // wrap returns a condense-made block {"condense":kind,"value":value}.
-func wrap(kind string, value []byte) condense.Part {
-	e := enc{b: make([]byte, 0, len(value)+len(kind)+24)}
+func wrap(kind string, value []byte) condense.Part { return condenseBlock(kind, value, nil) }
+
+// fieldsPart returns the fields block of kind holding fs.
+func fieldsPart(kind string, fs []Field) condense.Part { return condenseBlock(kind, nil, fs) }
+
+// condenseBlock returns {"condense":kind,"value":v}, where v is value, or
+// else the object of fs.
+func condenseBlock(kind string, value []byte, fs []Field) condense.Part {
+	n := len(value) + len(kind) + 24
+	for _, f := range fs {
+		n += len(f.Name) + len(f.Value) + 4
+	}
+	e := enc{b: make([]byte, 0, n)}
 	e.lit(`{"condense":`)
 	e.str(kind)
 	e.lit(`,"value":`)
-	e.raw(value)
+	if value != nil {
+		e.raw(value)
+	} else {
+		e.fields(fs)
+	}
 	e.byte('}')
 	return condense.ProviderBlock(Provider, e.b)
 }
-
-// fieldsPart returns the fields block of kind holding fs.
-func fieldsPart(kind string, fs []Field) condense.Part { return wrap(kind, objectBytes(fs)) }
 
 // withFields appends a part fields block of kind after ps when there are
 // extra members.

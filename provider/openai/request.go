@@ -18,18 +18,15 @@ type toolDecoder func(v []byte) (t condense.Tool, function, plain bool)
 // A toolWriter writes a function tool.
 type toolWriter func(e *enc, t *condense.Tool)
 
-// decodeRequest reads a request body. The members both APIs have go into
-// r and raw: "model", "tools" (each entry read with decodeTool) and the
-// output cap, named max. member reads the members of the API's own and
-// reports whether it took one. Each member is taken the first time it
-// comes with a value the codec models; every other member goes to extra,
-// in order.
-func decodeRequest(body []byte, r *condense.Request, raw *[]json.RawMessage, extra *Fields, max string,
+// decodeRequest reads the members of a request body doc. The members both
+// APIs have go into r and raw: "model", "tools" (each entry read with
+// decodeTool) and the output cap, named max. member reads the members of
+// the API's own and reports whether it took one. Each member is taken the
+// first time it comes with a value the codec models; every other member
+// goes to extra, in order.
+func decodeRequest(doc []byte, r *condense.Request, raw *[]json.RawMessage, extra *Fields, max string,
 	decodeTool toolDecoder, member func(name string, val []byte) (bool, error)) error {
-	doc, err := objectDoc(body)
-	if err != nil {
-		return err
-	}
+	var err error
 	var seen struct{ model, tools, max bool }
 	for name, val := range jsonx.Members(doc) {
 		took := false
@@ -284,7 +281,7 @@ func decodeContent(v []byte, role condense.Role, nullable bool, want string, dec
 // block keeps the type of a custom tool call, which condense holds as a
 // plain tool call, or of a text part the codec writes with another type.
 func withType(typ string, extras []Field) []Field {
-	return append([]Field{{"type", json.RawMessage(`"` + typ + `"`)}}, extras...)
+	return append([]Field{{"type", jsonx.AppendString(nil, typ)}}, extras...)
 }
 
 // typeField returns the "type" member of fields when it is a string.

@@ -72,9 +72,13 @@ var (
 // *DecodeError values naming the JSON path of the problem. The request
 // shares body's memory: body must not change while it is in use.
 func DecodeResponsesRequest(body []byte) (*ResponsesRequest, error) {
+	return decodeDoc(body, decodeResponsesRequest)
+}
+
+func decodeResponsesRequest(doc []byte) (*ResponsesRequest, error) {
 	r := &ResponsesRequest{}
 	sawInstructions, sawInput := false, false
-	err := decodeRequest(body, &r.Request, &r.RawTools, &r.Extra, "max_output_tokens", decodeRespTool,
+	err := decodeRequest(doc, &r.Request, &r.RawTools, &r.Extra, "max_output_tokens", decodeRespTool,
 		func(name string, val []byte) (bool, error) {
 			switch {
 			case name == "instructions" && !sawInstructions && kindOf(val) == '"':
