@@ -1,0 +1,208 @@
+// Command gencorpus writes a corpus of synthetic agent sessions with
+// planted probes, and scores compacted renderings against the probes by
+// plain string search.
+//
+//	go run ./internal/corpus/cmd/gencorpus -half report -n 10 -seed 1 -out DIR
+//	go run ./internal/corpus/cmd/gencorpus score P1.probes.json OUT1 [P2.probes.json OUT2 ...]
+//
+// Generate from the tune half while adjusting extractors and strategies;
+// generate from the report half only to report figures.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/condense-dev/condense/internal/corpus"
+)
+
+func main() {
+	if len(os.Args) > 1 && os.Args[1] == "score" {
+		if err := score(os.Stdout, os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, "gencorpus score:", err)
+			os.Exit(2)
+		}
+		return
+	}
+	if err := generate(os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "gencorpus:", err)
+		os.Exit(2)
+	}
+}
+
+func generate(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("gencorpus", flag.ContinueOnError)
+	half := fs.String("half", "", "which half of the tables to draw from: tune (for adjusting extractors) or report (held out, for reporting)")
+	n := fs.Int("n", 10, "number of sessions")
+	seed := fs.Uint64("seed", 1, "seed of the first session; session i uses seed+i")
+	steps := fs.Int("steps", 0, "tool steps per session (0: drawn in 240–260)")
+	out := fs.String("out", "", "directory to write into (created if missing)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	h, err := corpus.ParseHalf(*half)
+	if err != nil {
+		return err
+	}
+	if *out == "" || *n <= 0 {
+		return fmt.Errorf("need -out DIR and -n > 0")
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	sessions, err := corpus.Corpus(h, *seed, *n, *steps)
+	if err != nil {
+		return err
+	}
+	for _, s := range sessions {
+		if _, err := s.WriteFiles(*out); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s%s\t%d bytes\t%d steps\t%d probes\n", s.Name, s.Ext, len(s.Data), s.Steps, len(s.Plants))
+	}
+	return os.WriteFile(filepath.Join(*out, "README.md"), readme(h, *seed, *n, *steps, sessions), 0o644)
+}
+
+func readme(h corpus.Half, seed uint64, n, steps int, ss []*corpus.Session) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# Synthetic agent sessions (%s half)\n\n", h)
+	stepsFlag := ""
+	if steps > 0 {
+		stepsFlag = fmt.Sprintf(" -steps %d", steps)
+	}
+	fmt.Fprintf(&b, "Written by `go run ./internal/corpus/cmd/gencorpus -half %s -n %d -seed %d%s -out DIR`; the same command writes the same bytes.\n\n", h, n, seed, stepsFlag)
+	if h == corpus.Report {
+		b.WriteString("This is the **report** half: held out. Use it to report retention; do not look at it while adjusting extractors, strategies or summarizers (use `-half tune` for that).\n\n")
+	} else {
+		b.WriteString("This is the **tune** half: use it while adjusting extractors, strategies and summarizers. Report figures on the report half, which shares none of these phrasings, projects or format variants.\n\n")
+	}
+	b.WriteString("For each session NAME:\n\n- `NAME.<ext>`: the transcript, in its agent's own format;\n- `NAME.probes.json`: the planted specifics, for `condense eval --probes`;\n- `NAME.plants.json`: the same probes with the surface form that planted each, its site (task, user, assistant, tool-input, tool-output), the tool step it sits in and how often its text occurs;\n- `NAME.distractors.json`: routine specifics in the probe format (plans that are not decisions, the most repeated commands and paths, the errors seen run after run), to compare with the rare ones.\n\n")
+	b.WriteString("| session | format | harness | ecosystem | project | style | steps | bytes | probes |\n|---|---|---|---|---|---|---|---|---|\n")
+	for _, s := range ss {
+		fmt.Fprintf(&b, "| `%s%s` | %s | %s | %s | %s | %s | %d | %d | %d |\n", s.Name, s.Ext, s.Format, s.Harness, s.Ecosystem, s.Project, s.Style, s.Steps, len(s.Data), len(s.Plants))
+	}
+	cats := map[string]int{}
+	sites := map[string]int{}
+	formsSeen := map[string]int{}
+	for _, s := range ss {
+		for _, p := range s.Plants {
+			cats[p.Category]++
+			sites[p.Site]++
+			formsSeen[p.Category+": "+p.Form]++
+		}
+	}
+	b.WriteString("\nProbes by category: ")
+	var parts []string
+	for _, c := range corpus.Categories {
+		parts = append(parts, fmt.Sprintf("%s %d", c, cats[c]))
+	}
+	b.WriteString(strings.Join(parts, ", ") + ".\n\nBy site: ")
+	parts = nil
+	for _, st := range []string{"task", "user", "assistant", "tool-input", "tool-output"} {
+		parts = append(parts, fmt.Sprintf("%s %d", st, sites[st]))
+	}
+	b.WriteString(strings.Join(parts, ", ") + ".\n\nBy surface form:\n\n")
+	var keys []string
+	for k := range formsSeen {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		fmt.Fprintf(&b, "- %s: %d\n", k, formsSeen[k])
+	}
+	b.WriteString("\nMeasure, for example:\n\n```sh\ncondense eval --window 64k --json --probes NAME.probes.json NAME.<ext>\ncondense compact --window 64k -o NAME.out.json NAME.<ext>\ngo run ./internal/corpus/cmd/gencorpus score NAME.probes.json NAME.out.json\n```\n")
+	return b.Bytes()
+}
+
+type tally struct{ kept, total int }
+
+// score searches each rendering for its probes: the text as it is, or
+// escaped once or twice as a JSON string (a tool output that is itself
+// JSON inside a JSON request).
+func score(w io.Writer, args []string) error {
+	if len(args) == 0 || len(args)%2 != 0 {
+		return fmt.Errorf("want pairs: PROBES.json RENDERED ...")
+	}
+	byCat := map[string]*tally{}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "file\tkept\ttotal\t")
+	for i := 0; i < len(args); i += 2 {
+		raw, err := os.ReadFile(args[i])
+		if err != nil {
+			return err
+		}
+		var probes []corpus.Probe
+		if err := json.Unmarshal(raw, &probes); err != nil {
+			return fmt.Errorf("%s: %w", args[i], err)
+		}
+		out, err := os.ReadFile(args[i+1])
+		if err != nil {
+			return err
+		}
+		var file tally
+		for _, p := range probes {
+			t := byCat[p.Category]
+			if t == nil {
+				t = &tally{}
+				byCat[p.Category] = t
+			}
+			t.total++
+			file.total++
+			if contains(out, p.Text) {
+				t.kept++
+				file.kept++
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t\n", args[i+1], file.kept, file.total)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "category\tkept\ttotal\trate\t")
+	var all tally
+	cats := slices.Clone(corpus.Categories)
+	for c := range byCat {
+		if !slices.Contains(cats, c) {
+			cats = append(cats, c)
+		}
+	}
+	for _, c := range cats {
+		t := byCat[c]
+		if t == nil {
+			continue
+		}
+		all.kept += t.kept
+		all.total += t.total
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t\n", c, t.kept, t.total, 100*float64(t.kept)/float64(t.total))
+	}
+	fmt.Fprintf(tw, "all\t%d\t%d\t%.1f%%\t\n", all.kept, all.total, 100*float64(all.kept)/float64(max(all.total, 1)))
+	return tw.Flush()
+}
+
+func contains(out []byte, s string) bool {
+	if bytes.Contains(out, []byte(s)) {
+		return true
+	}
+	once := jsonInner(s)
+	return bytes.Contains(out, []byte(once)) || bytes.Contains(out, []byte(jsonInner(once)))
+}
+
+// jsonInner is s as a JSON string without its quotes.
+func jsonInner(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	q := strings.TrimRight(b.String(), "\n")
+	return q[1 : len(q)-1]
+}

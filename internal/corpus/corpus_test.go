@@ -1,0 +1,271 @@
+package corpus
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/eval"
+	"github.com/condense-dev/condense/transcript"
+)
+
+// long reports whether CONDENSE_TEST_LONG=1 asks for full-size sessions.
+func long() bool { return os.Getenv("CONDENSE_TEST_LONG") == "1" }
+
+// smallSteps keeps sessions small in ordinary runs.
+const smallSteps = 24
+
+// every returns one small session per harness of each half, with
+// projects and styles in turn.
+func every(t *testing.T, steps int) []*Session {
+	t.Helper()
+	var out []*Session
+	for _, h := range Halves {
+		ss, err := Corpus(h, 7, len(harnesses.of(h)), steps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, ss...)
+	}
+	return out
+}
+
+func TestDeterministic(t *testing.T) {
+	for _, h := range Halves {
+		for _, hs := range harnesses.of(h) {
+			cfg := Config{Half: h, Seed: 42, Steps: smallSteps, Harness: hs.name}
+			a, err := Generate(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := Generate(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(a.Data, b.Data) || fmt.Sprint(a.Plants) != fmt.Sprint(b.Plants) || fmt.Sprint(a.Distractors) != fmt.Sprint(b.Distractors) {
+				t.Errorf("%s: two runs with seed 42 differ", a.Name)
+			}
+			cfg.Seed = 43
+			c, err := Generate(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bytes.Equal(a.Data, c.Data) {
+				t.Errorf("%s: seeds 42 and 43 give the same bytes", a.Name)
+			}
+		}
+	}
+}
+
+var placeholder = regexp.MustCompile(`\{[a-z][a-z0-9_]*\}`)
+
+// TestReadBack: every session reads with the repository's readers, in its
+// format, validates, and holds every probe where condense eval looks for
+// it (the flattened messages) and, JSON-escaped, in the file's bytes.
+func TestReadBack(t *testing.T) {
+	steps := smallSteps
+	if long() {
+		steps = 0
+	}
+	dir := t.TempDir()
+	for _, s := range every(t, steps) {
+		t.Run(s.Name, func(t *testing.T) { checkSession(t, dir, s) })
+	}
+}
+
+func checkSession(t *testing.T, dir string, s *Session) {
+	f, err := s.WriteFiles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := transcript.ReadFile(f.Session, transcript.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(tr.Format) != s.Format {
+		t.Errorf("detected as %s, want %s", tr.Format, s.Format)
+	}
+	if tr.Skipped != 0 || tr.Repaired != 0 || tr.Dropped != 0 {
+		t.Errorf("skipped %d, repaired %d, dropped %d", tr.Skipped, tr.Repaired, tr.Dropped)
+	}
+	if err := condense.Validate(tr.Request.Messages); err != nil {
+		t.Fatal(err)
+	}
+	if tr.Request.Model != s.Model {
+		t.Errorf("model %q, want %q", tr.Request.Model, s.Model)
+	}
+	steps := 0
+	for i := range tr.Request.Messages {
+		m := &tr.Request.Messages[i]
+		if m.Role == condense.RoleAssistant && (m.HasToolCalls() || strings.Contains(m.TextContent(), "\n```")) {
+			steps++
+		}
+	}
+	if steps != s.Steps {
+		t.Errorf("%d tool steps read back, generated %d", steps, s.Steps)
+	}
+	flat := eval.Flatten(tr.Request.Messages)
+	if m := placeholder.FindString(flat); m != "" {
+		t.Errorf("the session holds an unfilled placeholder %s", m)
+	}
+	probes, err := eval.LoadProbes(f.Probes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(probes) != len(s.Plants) {
+		t.Fatalf("%d probes in the file, %d plants", len(probes), len(s.Plants))
+	}
+	cats := map[string]int{}
+	for _, p := range s.Plants {
+		cats[p.Category]++
+		if !strings.Contains(flat, p.Text) {
+			t.Errorf("probe %q (%s, %s) is not in the messages condense eval reads", p.Text, p.Category, p.Form)
+		}
+		esc := jstr(p.Text)
+		esc = esc[1 : len(esc)-1]
+		esc2 := jstr(esc) // tool arguments that are a JSON string
+		if !bytes.Contains(s.Data, []byte(esc)) && !bytes.Contains(s.Data, []byte(esc2[1:len(esc2)-1])) {
+			t.Errorf("probe %q (%s) is not in the file", p.Text, p.Form)
+		}
+	}
+	for _, c := range Categories {
+		if cats[c] == 0 {
+			t.Errorf("no %s probe", c)
+		}
+	}
+	for _, d := range s.Distractors {
+		if !strings.Contains(flat, d.Text) {
+			t.Errorf("distractor %q (%s) is not in the messages", d.Text, d.Category)
+		}
+	}
+	if _, err := eval.LoadProbes(f.Distractors); err != nil {
+		t.Fatal(err)
+	}
+	if long() {
+		if n := len(s.Data); n < 1_000_000 || n > 4_000_000 {
+			t.Errorf("%d bytes, want 1–4 MB", n)
+		}
+		if s.Steps < 240 || s.Steps > 260 {
+			t.Errorf("%d steps, want 240–260", s.Steps)
+		}
+	}
+}
+
+// TestSplitDisjoint: no entry of a table's tune half is in its report
+// half, no string of any tune table is in any report table, and both
+// halves of every table have entries.
+func TestSplitDisjoint(t *testing.T) {
+	tune, report := map[string]string{}, map[string]string{}
+	for _, tb := range Tables() {
+		if len(tb.Tune) == 0 || len(tb.Report) == 0 {
+			t.Errorf("%s: a half is empty", tb.Name)
+		}
+		for _, k := range tb.Tune {
+			tune[k] = tb.Name
+		}
+		for _, k := range tb.Report {
+			report[k] = tb.Name
+		}
+	}
+	for k, name := range tune {
+		if other, ok := report[k]; ok {
+			t.Errorf("%q is in the tune half of %s and the report half of %s", k, name, other)
+		}
+	}
+}
+
+// phraseChunks returns the literal runs of at least n bytes between the
+// placeholders of the phrasing tables of half h.
+func phraseChunks(h Half, n int) map[string]string {
+	out := map[string]string{}
+	add := func(table string, ts []string) {
+		for _, tmpl := range ts {
+			for _, part := range strings.FieldsFunc(tmpl, func(r rune) bool { return r == '{' || r == '}' }) {
+				part = strings.TrimSpace(part)
+				if len(part) >= n && !isKey(part) {
+					out[part] = table
+				}
+			}
+		}
+	}
+	for _, s := range []struct {
+		name string
+		t    *split[string]
+	}{{"decision", decisionForms}, {"constraint", constraintForms}, {"plan", planForms}, {"task", taskForms}, {"ask", askForms},
+		{"symptom", askIssues}, {"user path", userPathForms}, {"user command", userCommandForms}, {"user id", userIDForms},
+		{"user error", userErrorForms}, {"prose command", proseCommandForms}, {"prose path", prosePathForms}, {"prose id", proseIDForms},
+		{"close", closeForms}, {"thinking", thinkForms}} {
+		add(s.name, s.t.of(h))
+	}
+	for _, st := range styles.of(h) {
+		for _, ts := range [][]string{st.read, st.search, st.test, st.edit, st.other, st.pass, st.fail, st.done} {
+			add("style "+st.name, ts)
+		}
+	}
+	return out
+}
+
+// TestNoLeak: generated sessions of one half never hold a phrase that only
+// the other half's tables have.
+func TestNoLeak(t *testing.T) {
+	chunks := map[Half]map[string]string{Tune: phraseChunks(Tune, 14), Report: phraseChunks(Report, 14)}
+	for _, s := range every(t, smallSteps) {
+		other := Tune
+		if s.Half == Tune {
+			other = Report
+		}
+		own := chunks[s.Half]
+		for c, table := range chunks[other] {
+			if _, mine := own[c]; mine {
+				continue
+			}
+			if bytes.Contains(s.Data, []byte(c)) {
+				t.Errorf("%s holds %q from the %s half's %s table", s.Name, c, other, table)
+			}
+		}
+	}
+}
+
+func TestCorpusCoverage(t *testing.T) {
+	for _, h := range Halves {
+		ss, err := Corpus(h, 1, 10, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]map[string]bool{"harness": {}, "project": {}, "style": {}, "format": {}}
+		for _, s := range ss {
+			seen["harness"][s.Harness] = true
+			seen["project"][s.Project] = true
+			seen["style"][s.Style] = true
+			seen["format"][s.Format] = true
+		}
+		if len(seen["harness"]) != len(harnesses.of(h)) || len(seen["project"]) != len(projects.of(h)) || len(seen["style"]) != len(styles.of(h)) {
+			t.Errorf("%s: ten sessions cover %d harnesses, %d projects, %d styles", h, len(seen["harness"]), len(seen["project"]), len(seen["style"]))
+		}
+		if len(seen["format"]) < 5 {
+			t.Errorf("%s: only formats %v", h, seen["format"])
+		}
+	}
+}
+
+func TestWriteFilesNames(t *testing.T) {
+	s, err := Generate(Config{Half: Report, Seed: 3, Steps: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	f, err := s.WriteFiles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{f.Session, f.Probes, f.Plants, f.Distractors} {
+		if _, err := os.Stat(p); err != nil || filepath.Dir(p) != dir {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+}

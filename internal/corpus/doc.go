@@ -1,0 +1,17 @@
+// Package corpus generates synthetic agent sessions for measuring what
+// compaction keeps. Each session is written in one agent's own transcript
+// format (Anthropic messages, Codex rollouts, mini-swe-agent and SWE-agent
+// trajectories, ...) for one project in one language ecosystem, in one
+// style of phrasing, with specifics planted in it: paths, commands, errors,
+// identifiers, measurements, decisions and constraints. The planted texts
+// are the probes; a compacted rendering is scored by plain string search for
+// them, never by the extractors under test.
+//
+// Every table the generator draws from (phrasings, projects, formats, tool
+// sets, planting forms) is cut into two halves that share nothing: Tune, to
+// look at while adjusting extractors and strategies, and Report, held out to
+// report figures. The same Config always gives the same bytes.
+//
+// The command ./cmd/gencorpus writes a corpus to a directory and scores
+// renderings against it.
+package corpus
