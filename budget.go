@@ -13,12 +13,23 @@ const (
 	// LateFraction is the preset of agents that compact late, at 90% of the
 	// input limit (Codex CLI, pi).
 	LateFraction = 0.9
+	// DefaultLowWater is the share of the threshold an automatic compaction
+	// brings the request down to.
+	DefaultLowWater = 0.5
 )
 
 // Budget says how many tokens a request may use.
 //
 //	inputLimit = max(0, Window - ReservedOutput - Safety)
 //	threshold  = inputLimit * Fraction
+//	target     = threshold * LowWater
+//
+// A request above the threshold is compacted down to the target, the low-water
+// mark, and no further: the room between the two is what the next turns
+// grow into before the next compaction, so compactions are rare and the
+// prefix a provider caches stays put between them. Below the target, the
+// room is filled with what a compaction would otherwise give up: recent
+// steps verbatim, then the ledger of what was masked or summarized.
 type Budget struct {
 	// Window is the model's context window in tokens. 0 means unknown: no
 	// guard and no automatic compaction.
@@ -30,6 +41,10 @@ type Budget struct {
 	// Fraction of the input limit at which automatic compaction starts, in
 	// (0, 1]. 0 means DefaultFraction.
 	Fraction float64
+	// LowWater is the share of the threshold an automatic compaction
+	// brings the request down to, in (0, 1]. 0 means DefaultLowWater; 1
+	// compacts only to just under the threshold.
+	LowWater float64
 }
 
 // InputLimit returns the most tokens a request may hold.
@@ -46,6 +61,16 @@ func (b Budget) Threshold() int {
 	return int(float64(b.InputLimit()) * f)
 }
 
+// Target returns the low-water mark: the estimate an automatic compaction
+// brings the request down to, LowWater of the threshold.
+func (b Budget) Target() int {
+	lw := b.LowWater
+	if lw <= 0 || lw > 1 || math.IsNaN(lw) {
+		lw = DefaultLowWater
+	}
+	return int(float64(b.Threshold()) * lw)
+}
+
 // Known reports whether the budget has a window, and so a guard.
 func (b Budget) Known() bool { return b.Window > 0 }
 
@@ -57,6 +82,7 @@ type Settings struct {
 	ReservedOutput int
 	Safety         int
 	Fraction       float64
+	LowWater       float64
 }
 
 // ResolveBudget builds the budget of req from settings levels, most specific
@@ -80,6 +106,9 @@ func ResolveBudget(req *Request, info ModelInfo, levels ...Settings) Budget {
 		if b.Fraction == 0 {
 			b.Fraction = l.Fraction
 		}
+		if b.LowWater == 0 {
+			b.LowWater = l.LowWater
+		}
 	}
 	if b.Window == 0 {
 		b.Window = info.Window
@@ -93,6 +122,9 @@ func ResolveBudget(req *Request, info ModelInfo, levels ...Settings) Budget {
 	b.ReservedOutput += max(0, req.ThinkingBudget)
 	if b.Fraction == 0 {
 		b.Fraction = DefaultFraction
+	}
+	if b.LowWater == 0 {
+		b.LowWater = DefaultLowWater
 	}
 	return b
 }

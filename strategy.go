@@ -30,6 +30,10 @@ type Candidate struct {
 	// summaries; Demoted those over the ledger budget, kept recall-only.
 	LedgerItems int
 	Demoted     int
+	// LedgerBudget is the most tokens the strategy let its ledger items
+	// use: the room left below the budget's target, or a configured
+	// budget. Items demoted were over it.
+	LedgerBudget int
 	// Gate is the quality gate's result when a summary was made.
 	Gate *Gate
 	// Summary is the summary text, when the strategy made one.
@@ -182,8 +186,11 @@ type Record struct {
 	MessagesBefore int           `json:"messages_before"`
 	MessagesAfter  int           `json:"messages_after"`
 	Window         int           `json:"window"`
+	Threshold      int           `json:"threshold,omitempty"`
+	Target         int           `json:"target,omitempty"`
 	LedgerItems    int           `json:"ledger_items"`
 	Demoted        int           `json:"demoted"`
+	LedgerBudget   int           `json:"ledger_budget,omitempty"`
 	Gate           Gate          `json:"gate"`
 	Steps          []string      `json:"steps,omitempty"`
 	Summary        string        `json:"-"`
