@@ -34,6 +34,5 @@ func Example() {
 		_ = res.Request // send this to the model
 	}
 	// Output:
-	// call 20: [mask] 9363 → 5277 tokens
-	// call 29: [mask] 9282 → 5947 tokens
+	// call 20: [mask summarize(split-turn)] 9363 → 3421 tokens
 }

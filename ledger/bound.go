@@ -21,35 +21,53 @@ func DefaultBudget(window int) int {
 func ApproxTokens(s string) int { return (2*len(s) + 4) / 5 }
 
 // Bound splits items into those that fit a budget of maxTokens and those
+// demoted to recall-only, ranking them by salience with a Tally of the items
+// themselves (an item given several times counts as seen several times).
+// See BoundBy.
+func Bound(items []Item, maxTokens int, count func(string) int) (kept, demoted []Item) {
+	var t Tally
+	for i := range items {
+		t.Add(items[i : i+1])
+	}
+	return BoundBy(items, maxTokens, count, &t)
+}
+
+// BoundBy splits items into those that fit a budget of maxTokens and those
 // demoted to recall-only. Duplicates are merged first (as a Set merges
 // them), so len(kept)+len(demoted) is the number of distinct keys.
 //
-// Items are considered by Priority, highest first; within a priority the
-// most recent (highest Source) first; then in input order. Each costs
-// count(it.String()) plus one token for its separator; count nil means
-// ApproxTokens. An item that does not fit is demoted and smaller ones after
-// it may still fit. Both results are returned in input order, so kept items
-// render in the order they were found. The result depends only on the
-// arguments.
-func Bound(items []Item, maxTokens int, count func(string) int) (kept, demoted []Item) {
+// Items are considered by salience, highest first: t.Salience plus up to 100
+// for recency (the item's Source against the latest Source among items);
+// equal scores keep input order. Each costs count(it.String()) plus one
+// token for its separator; count nil means ApproxTokens. An item that does
+// not fit is demoted and smaller ones after it may still fit. Both results
+// are returned in input order, so kept items render in the order they were
+// found. The result depends only on the arguments.
+func BoundBy(items []Item, maxTokens int, count func(string) int, t *Tally) (kept, demoted []Item) {
 	if count == nil {
 		count = ApproxTokens
 	}
 	all := Dedup(items)
-	order := make([]int, len(all))
-	for i := range order {
-		order[i] = i
+	latest := 0
+	for i := range all {
+		latest = max(latest, all[i].Source)
 	}
-	sort.SliceStable(order, func(a, b int) bool {
-		x, y := &all[order[a]], &all[order[b]]
-		if px, py := x.Priority(), y.Priority(); px != py {
-			return px > py
+	score := make([]int, len(all))
+	order := make([]int, len(all))
+	for i := range all {
+		order[i] = i
+		score[i] = t.Salience(all[i])
+		if latest > 0 {
+			score[i] += 100 * max(0, all[i].Source) / latest
 		}
-		return x.Source > y.Source
-	})
+	}
+	sort.SliceStable(order, func(a, b int) bool { return score[order[a]] > score[order[b]] })
 	keep := make([]bool, len(all))
 	left := maxTokens
 	for _, i := range order {
+		if left <= 0 {
+			break
+		}
 		c := count(all[i].String()) + 1
 		if c <= left {
 			keep[i] = true

@@ -48,12 +48,14 @@ func TestBound(t *testing.T) {
 		demoted []string
 	}{
 		{0, nil, []string{"measurement \"p99: 3ms\"", "file a.go", "error \"panic: boom\"", "file b.go", "pinned \"keep this\"", "command \"go test ./...\"", "id ENG-1"}},
-		// pinned (4) then error (4): 8; command needs 5 more.
+		// pinned (4) then error (4): 8.
 		{8, []string{"error \"panic: boom\"", "pinned \"keep this\""}, []string{"measurement \"p99: 3ms\"", "file a.go", "file b.go", "command \"go test ./...\"", "id ENG-1"}},
-		// +command (5) = 13, then files: b.go is newer (source 7) than a.go.
-		{16, []string{"error \"panic: boom\"", "file b.go", "pinned \"keep this\"", "command \"go test ./...\""}, []string{"measurement \"p99: 3ms\"", "file a.go", "id ENG-1"}},
-		// Everything but the measurement (4 more tokens).
-		{22, []string{"file a.go", "error \"panic: boom\"", "file b.go", "pinned \"keep this\"", "command \"go test ./...\"", "id ENG-1"}, []string{"measurement \"p99: 3ms\""}},
+		// Then the rare, recent id (3) and measurement (4): 15. The command
+		// (5) no longer fits; b.go, seen twice and only mentioned, ranks
+		// last.
+		{16, []string{"measurement \"p99: 3ms\"", "error \"panic: boom\"", "pinned \"keep this\"", "id ENG-1"}, []string{"file a.go", "file b.go", "command \"go test ./...\""}},
+		// +command (5) = 20; neither file fits in the 2 left.
+		{22, []string{"measurement \"p99: 3ms\"", "error \"panic: boom\"", "pinned \"keep this\"", "command \"go test ./...\"", "id ENG-1"}, []string{"file a.go", "file b.go"}},
 		{100, []string{"measurement \"p99: 3ms\"", "file a.go", "error \"panic: boom\"", "file b.go", "pinned \"keep this\"", "command \"go test ./...\"", "id ENG-1"}, nil},
 	}
 	for _, tc := range cases {

@@ -68,7 +68,7 @@ func (s DropOldest) Compact(_ context.Context, cc *condense.CompactionContext) (
 	if len(droppable) == 0 {
 		return nil, condense.ErrNothingToCompact
 	}
-	target := cc.Budget.Threshold()
+	target := cc.Budget.Target()
 	items := map[int][]ledger.Item{} // unit → its ledger items, extracted once
 	var best *condense.Candidate
 	dropped := 0
@@ -136,7 +136,7 @@ func (s DropOldest) render(cc *condense.CompactionContext, us []unit, drop []int
 		out[r.at] = condense.Item{Index: -1, Edit: condense.EditDropped, Covers: condense.Span{Start: r.first, End: r.last + 1},
 			Message: condense.Message{Role: condense.RoleUser, Parts: []condense.Part{condense.Text(text)}}}
 	}
-	return &condense.Candidate{Rendering: out, LedgerItems: nKept, Demoted: nDemoted}
+	return &condense.Candidate{Rendering: out, LedgerItems: nKept, Demoted: nDemoted, LedgerBudget: kp.budget}
 }
 
 // freshItems returns the items of its that k has not seen, marking them seen.

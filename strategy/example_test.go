@@ -142,7 +142,9 @@ func ExamplePipeline() {
 	counter := tokens.Heuristic("anthropic")
 	full := condense.CountRequest(counter, &condense.Request{Messages: msgs})
 	// A window whose threshold (75% of the input limit, the window less
-	// the output reserve) the session is a little over.
+	// the output reserve) the session is a little over. The compaction
+	// brings it down to the target, half the threshold: masking is not
+	// enough, so the oldest steps are summarized too.
 	window := full*100/78 + condense.DefaultReservedOutput
 	pf := condense.NewPreflight(counter, strategy.Default(), &condense.Options{Settings: condense.Settings{Window: window}})
 	res, err := pf.Prepare(context.Background(), condense.Request{Messages: msgs})
@@ -154,11 +156,11 @@ func ExamplePipeline() {
 	fmt.Println(res.Records[0].Steps, res.TokensBefore, "→", res.Tokens, "tokens")
 	// Output:
 	// log 0  user      verbatim Find where the lexer drops the minus sign.
-	// log 1  assistant minify   calls read_file {"path":"lex/scan_0.go"}
-	// log 2  tool      mask     [condense: tool output masked (383 tokens) · recall r2-a6f63bab · kept: file lex/scan_0.go (read)]
-	// log 3  assistant minify   calls read_file {"path":"lex/scan_1.go"}
-	// log 4  tool      mask     [condense: tool output masked (383 tokens) · recall r4-710e8197 · kept: file lex/scan_1.go (read)]
-	// log 5  assistant minify   calls read_file {"path":"lex/scan_2.go"}
-	// log 6  tool      verbatim package lex // scan_2.go
-	// [minify mask] 4981 → 4283 tokens
+	// new    user      summary  <summary checkpoint="c1" covers="1-14">
+	// log 15 assistant minify   calls read_file {"path":"lex/scan_7.go"}
+	// log 16 tool      verbatim package lex // scan_7.go
+	// log 17 assistant minify   calls read_file {"path":"lex/scan_8.go"}
+	// log 18 tool      verbatim package lex // scan_8.go
+	// log 19 assistant minify   calls read_file {"path":"lex/scan_9.go"}
+	// [minify mask summarize(split-turn)] 4981 → 2206 tokens
 }

@@ -6,13 +6,15 @@ import (
 )
 
 // keeper collects the ledger items of what one pass compacts, deduplicates
-// them, and bounds them by the ledger budget: items over the budget are
-// demoted to recall-only and counted, so no specific is lost without being
-// counted.
+// them, and bounds them by the ledger budget, most salient first: items over
+// the budget are demoted to recall-only and counted, so no specific is lost
+// without being counted. Each piece added (a tool result, a message) is
+// tallied whole, so an item repeated piece after piece ranks as routine.
 type keeper struct {
 	budget int
 	seen   map[string]bool
 	groups [][]ledger.Item
+	tally  ledger.Tally
 }
 
 func newKeeper(cc *condense.CompactionContext, budget int) *keeper {
@@ -25,6 +27,7 @@ func newKeeper(cc *condense.CompactionContext, budget int) *keeper {
 // add registers the items of one compacted piece and returns its group
 // number, to be rendered by strings(group) once every piece is in.
 func (k *keeper) add(items []ledger.Item) int {
+	k.tally.Add(items)
 	var fresh []ledger.Item
 	for _, it := range items {
 		key := it.Key()
@@ -49,7 +52,7 @@ func (k *keeper) resolve() (byGroup [][]string, kept, demoted int) {
 			all = append(all, it)
 		}
 	}
-	keptItems, demotedItems := ledger.Bound(all, k.budget, nil)
+	keptItems, demotedItems := ledger.BoundBy(all, k.budget, nil, &k.tally)
 	keptSet := map[string]bool{}
 	for _, it := range keptItems {
 		keptSet[it.Key()] = true

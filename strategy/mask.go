@@ -29,8 +29,16 @@ type Mask struct {
 	// DefaultKeepSteps.
 	KeepSteps int
 	// LedgerBudget bounds the tokens of ledger items one pass renders; 0
-	// means 5% of the window.
+	// means the room left below the budget's target (the low-water mark),
+	// at least 5% of the window.
 	LedgerBudget int
+	// Fill masks only as much as an automatic compaction needs: results
+	// older than the recent steps are masked oldest first, and the newest
+	// of them stay verbatim as long as the request, with the ledger of what
+	// was masked, stays under the budget's target. Without Fill every
+	// result older than the recent steps is masked. Manual and emergency
+	// passes mask them all either way.
+	Fill bool
 }
 
 // Name returns "mask".
@@ -62,7 +70,65 @@ func (s Mask) Compact(_ context.Context, cc *condense.CompactionContext) (*conde
 		}
 		targets = appendTargets(targets, cc, cur, i, nil)
 	}
+	if s.Fill && !cc.Manual && !cc.Emergency {
+		return fillResults(cc, targets, s.LedgerBudget)
+	}
 	return replaceResults(cc, targets, s.LedgerBudget, "masked", condense.EditMasked)
+}
+
+// fillResults masks the oldest of targets (which are in rendering order)
+// and leaves the newest verbatim while the request stays under the target:
+// the room below the target goes first to the ledger of what is masked (up
+// to half of it), then to recent results kept whole, then back to the
+// ledger.
+func fillResults(cc *condense.CompactionContext, targets []target, budget int) (*condense.Candidate, error) {
+	if len(targets) == 0 {
+		return nil, condense.ErrNothingToCompact
+	}
+	work := pendingReplacements(cc, targets)
+	after := cc.Tokens
+	for _, w := range work {
+		after -= w.tokens - placeholderTokens
+	}
+	spare := roomBelowTarget(cc, after)
+	if spare > 0 {
+		need := 0
+		seen := map[string]bool{}
+		for _, w := range work {
+			for _, it := range w.items {
+				if k := it.Key(); !seen[k] {
+					seen[k] = true
+					need += ledger.ApproxTokens(it.String()) + 1
+				}
+			}
+		}
+		reserve := min(need, spare/2)
+		// Keep results verbatim, newest first, while they fit in what the
+		// ledger reserve leaves.
+		n := len(work)
+		for n > 0 {
+			cost := work[n-1].tokens - placeholderTokens
+			if cost > spare-reserve {
+				break
+			}
+			spare -= cost
+			n--
+		}
+		work = work[:n]
+	}
+	if len(work) == 0 {
+		return nil, condense.ErrNothingToCompact
+	}
+	if budget <= 0 {
+		budget = max(ledger.DefaultBudget(cc.Budget.Window), min(spare, cc.Budget.Window/MaxLedgerShare))
+	}
+	return placeResults(cc, work, budget, "masked", condense.EditMasked)
+}
+
+// roomBelowTarget is the room a rendering of after tokens leaves below the
+// budget's target, less a tenth for the error of estimating ledger items.
+func roomBelowTarget(cc *condense.CompactionContext, after int) int {
+	return (cc.Budget.Target() - after) * 9 / 10
 }
 
 // target is one tool result part to replace: item i, part k.
@@ -106,12 +172,18 @@ func replaceResults(cc *condense.CompactionContext, targets []target, budget int
 	if budget <= 0 {
 		budget = roomBudget(cc, work)
 	}
+	return placeResults(cc, work, budget, verb, edit)
+}
+
+// placeResults renders the placeholders of work with its ledger items
+// within budget.
+func placeResults(cc *condense.CompactionContext, work []pending, budget int, verb string, edit condense.Edit) (*condense.Candidate, error) {
 	texts, nKept, nDemoted := placeLedger(cc, work, budget, verb)
 	out, ok := applyPlaceholders(cc.Current, work, texts, edit)
 	if !ok {
 		return nil, condense.ErrNothingToCompact
 	}
-	return &condense.Candidate{Rendering: out, LedgerItems: nKept, Demoted: nDemoted}, nil
+	return &condense.Candidate{Rendering: out, LedgerItems: nKept, Demoted: nDemoted, LedgerBudget: budget}, nil
 }
 
 // pending is one tool result to replace, with what its placeholder says.
@@ -161,13 +233,13 @@ func resultTokens(cc *condense.CompactionContext, it *condense.Item, part int, o
 }
 
 // roomBudget is the default ledger budget of a pass that replaces work
-// (ledgerRoom of the room it leaves below the threshold).
+// (ledgerRoom of the room it leaves below the target).
 func roomBudget(cc *condense.CompactionContext, work []pending) int {
 	after := cc.Tokens
 	for _, w := range work {
 		after -= w.tokens - placeholderTokens
 	}
-	return ledgerRoom(cc, cc.Budget.Threshold()-after)
+	return ledgerRoom(cc, after)
 }
 
 // placeholderTokens is about what a placeholder without ledger items costs.

@@ -9,7 +9,8 @@ import (
 )
 
 // Pipeline chains strategies, cheapest first, and stops once the request is
-// under the threshold (a manual compaction runs every stage). A stage that
+// under the budget's target, the low-water mark (a manual compaction runs
+// every stage). A stage that
 // finds nothing to do, fails, breaks turn safety or does not shrink the
 // request is skipped and the next one runs.
 type Pipeline struct {
@@ -19,11 +20,14 @@ type Pipeline struct {
 // NewPipeline returns a pipeline of the given stages.
 func NewPipeline(stages ...condense.Strategy) *Pipeline { return &Pipeline{Stages: stages} }
 
-// Default returns the default pipeline: minify → mask → summarize →
-// drop-oldest, cheapest first. The summaries are written by the
+// Default returns the default pipeline: minify → mask (filling the room
+// below the target with recent results) → summarize → drop-oldest,
+// cheapest first. The summaries are written by the
 // preflight's summarizer (condense.Options.Summarizer), the embedded
 // extractive one when none is configured.
-func Default() *Pipeline { return NewPipeline(Minify{}, Mask{}, Summarize{}, DropOldest{}) }
+func Default() *Pipeline {
+	return NewPipeline(Minify{}, Mask{Fill: true}, Summarize{}, DropOldest{})
+}
 
 // Name returns "pipeline(stage,stage,…)".
 func (p *Pipeline) Name() string {
@@ -36,7 +40,7 @@ func (p *Pipeline) Name() string {
 
 // Compact runs the stages in order on each other's output.
 func (p *Pipeline) Compact(ctx context.Context, cc *condense.CompactionContext) (*condense.Candidate, error) {
-	target := cc.Budget.Threshold()
+	target := cc.Budget.Target()
 	cur, tokens := cc.Current, cc.Tokens
 	var out condense.Candidate
 	var errs []error
@@ -72,6 +76,7 @@ func (p *Pipeline) Compact(ctx context.Context, cc *condense.CompactionContext) 
 		out.Rendering = cur
 		out.LedgerItems += cand.LedgerItems
 		out.Demoted += cand.Demoted
+		out.LedgerBudget += cand.LedgerBudget
 		if cand.Gate != nil {
 			g := *cand.Gate
 			out.Gate = &g

@@ -127,7 +127,9 @@ func checkRetention(t *testing.T, size int) {
 	msgs, plants := syntheticSession(size)
 	counter := tokens.Heuristic("anthropic")
 	orig := condense.CountRequest(counter, &condense.Request{Messages: msgs})
-	window := orig / 4 * 100 / 75 // threshold ends up near 25% of the original
+	// The target (half the threshold, which is 75% of the input limit)
+	// ends up near 25% of the original.
+	window := orig / 4 * 100 / 75 * 2
 	pf := condense.NewPreflight(counter, strategy.Default(), &condense.Options{Settings: condense.Settings{Window: window}, Logger: quiet})
 	res, err := pf.Prepare(context.Background(), condense.Request{Messages: msgs})
 	if err != nil {

@@ -42,10 +42,10 @@ const (
 type Summarize struct {
 	// RecentTokens overrides the recent-retention budget.
 	RecentTokens int
-	// LedgerBudget bounds the ## Ledger section. 0 means 5% of the window,
-	// raised to half the room the summary leaves below the threshold (at
-	// most 1/MaxLedgerShare of the window), so specifics are kept while
-	// there is space.
+	// LedgerBudget bounds the ## Ledger section. 0 means the room the
+	// summary leaves below the budget's target (the low-water mark), at
+	// least 5% and at most 1/MaxLedgerShare of the window, so specifics are
+	// kept while there is space.
 	LedgerBudget int
 	// MaxOutputTokens caps the summary; 0 means summarize.DefaultMaxOutput.
 	MaxOutputTokens int
@@ -174,8 +174,9 @@ func (s Summarize) Compact(ctx context.Context, cc *condense.CompactionContext) 
 	rules := ledgerRules{exclude: logIndexes(kept), budget: s.ledgerBudget(cc, p, kept, span.covers, out.Text)}
 	text, gate, held := gateSummary(cc, &span, out.Text, rules)
 	cand := &condense.Candidate{
-		Rendering: renderSummarized(cc.Current, p, kept, summaryItem(cc.Checkpoint, span.covers, text, held)),
-		Steps:     []string{"summarize"},
+		Rendering:    renderSummarized(cc.Current, p, kept, summaryItem(cc.Checkpoint, span.covers, text, held)),
+		Steps:        []string{"summarize"},
+		LedgerBudget: rules.budget,
 	}
 	if p.split {
 		cand.Steps = []string{"summarize(split-turn)"}
@@ -219,9 +220,7 @@ func logIndexes(r condense.Rendering) map[int]bool {
 }
 
 // ledgerBudget returns the budget of the summary's ## Ledger: LedgerBudget
-// when set, else the default budget of the window raised to half the room
-// the summary leaves below the threshold (at most 1/MaxLedgerShare of the
-// window), so specifics are kept while there is space.
+// when set, else ledgerRoom of what the rendering holds without it.
 func (s Summarize) ledgerBudget(cc *condense.CompactionContext, p plan, kept condense.Rendering, covers condense.Span, summary string) int {
 	if s.LedgerBudget > 0 {
 		return s.LedgerBudget
@@ -230,15 +229,18 @@ func (s Summarize) ledgerBudget(cc *condense.CompactionContext, p plan, kept con
 	rest := make(condense.Rendering, 0, p.start+len(kept)+len(cur)-p.boundary)
 	rest = append(append(append(rest, cur[:p.start]...), kept...), cur[p.boundary:]...)
 	rest = append(rest, condense.Item{Index: -1, Edit: condense.EditSummary, Message: summaryMessage(cc.Checkpoint, covers, summary)})
-	return ledgerRoom(cc, cc.Budget.Threshold()-cc.Count(rest))
+	return ledgerRoom(cc, cc.Count(rest))
 }
 
-// ledgerRoom is a default ledger budget: the default share of the window,
-// raised to half the room a compaction leaves below the threshold (at most
-// 1/MaxLedgerShare of the window), so that specifics are kept while there
-// is space for them.
-func ledgerRoom(cc *condense.CompactionContext, room int) int {
-	return max(ledger.DefaultBudget(cc.Budget.Window), min(room/2, cc.Budget.Window/MaxLedgerShare))
+// ledgerRoom is a default ledger budget for a rendering of after tokens
+// without its ledger: the room it leaves below the budget's target (the
+// low-water mark), so that specifics fill the space a compaction makes
+// before any is demoted. A rendering over the target still gets half the
+// room it leaves below the threshold; either way at least the default share
+// of the window and at most 1/MaxLedgerShare of it.
+func ledgerRoom(cc *condense.CompactionContext, after int) int {
+	room := max(roomBelowTarget(cc, after), (cc.Budget.Threshold()-after)/2)
+	return max(ledger.DefaultBudget(cc.Budget.Window), min(room, cc.Budget.Window/MaxLedgerShare))
 }
 
 // renderSummarized returns the rendering with the planned span summarized:

@@ -26,6 +26,7 @@ type Stats struct {
 	Window           int               `json:"window"`
 	InputLimit       int               `json:"input_limit"`
 	Threshold        int               `json:"threshold"`
+	Target           int               `json:"target"`
 	Counter          StatsCounter      `json:"counter"`
 	Strategy         string            `json:"strategy"`
 	Compactions      []StatsCompaction `json:"compactions"`
@@ -58,6 +59,7 @@ type StatsCompaction struct {
 	MessagesAfter  int              `json:"messages_after"`
 	LedgerItems    int              `json:"ledger_items"`
 	Demoted        int              `json:"demoted"`
+	LedgerBudget   int              `json:"ledger_budget"`
 	Gate           StatsGate        `json:"gate"`
 	Steps          []string         `json:"steps,omitempty"`
 	Emergency      bool             `json:"emergency,omitempty"`
@@ -176,6 +178,7 @@ func buildStats(l *loaded, s condense.Strategy, res *condense.Result, inputToken
 		Window:           res.Budget.Window,
 		InputLimit:       res.Budget.InputLimit(),
 		Threshold:        res.Budget.Threshold(),
+		Target:           res.Budget.Target(),
 		Counter:          StatsCounter{Name: res.Counter, Exact: res.Exact},
 		Strategy:         s.Name(),
 		Compactions:      []StatsCompaction{},
@@ -195,7 +198,7 @@ func buildStats(l *loaded, s condense.Strategy, res *condense.Result, inputToken
 			SummaryTrim: trim,
 			Strategy:    r.Strategy, TokensBefore: r.TokensBefore, TokensAfter: r.TokensAfter,
 			MessagesBefore: r.MessagesBefore, MessagesAfter: r.MessagesAfter,
-			LedgerItems: r.LedgerItems, Demoted: r.Demoted,
+			LedgerItems: r.LedgerItems, Demoted: r.Demoted, LedgerBudget: r.LedgerBudget,
 			Gate:  StatsGate{KeptBySummary: r.Gate.KeptBySummary, AddedBack: r.Gate.AddedBack},
 			Steps: r.Steps, Emergency: r.Emergency, Usage: r.Usage,
 			DurationMS: float64(r.Duration.Microseconds()) / 1000,

@@ -72,6 +72,7 @@ type budgetFlags struct {
 	window   sizeFlag
 	reserve  sizeFlag
 	fraction float64
+	lowWater float64
 	format   string
 	lenient  bool
 	exact    bool
@@ -85,6 +86,7 @@ func (b *budgetFlags) register(fs *flag.FlagSet) {
 	fs.Var(&b.window, "window", "context window in tokens, e.g. 200k (default: the model's)")
 	fs.Var(&b.reserve, "reserve", "tokens reserved for the answer (default: the request's output cap, else 4096)")
 	fs.Float64Var(&b.fraction, "fraction", condense.DefaultFraction, "share of the input limit at which compaction starts")
+	fs.Float64Var(&b.lowWater, "low-water", condense.DefaultLowWater, "share of the threshold a compaction brings the request down to (1: just under the threshold)")
 	fs.StringVar(&b.format, "format", "auto", "input format: auto, claude-code, codex, openai, anthropic, mini-swe-agent, swe-agent, condense")
 	fs.BoolVar(&b.lenient, "lenient", false, "skip malformed records and orphan results instead of failing")
 	fs.BoolVar(&b.exact, "exact", false, "count Claude models exactly with Anthropic's count_tokens endpoint, one request per new message "+
@@ -128,6 +130,12 @@ func (b *budgetFlags) load(path string) (*loaded, error) {
 	if !(b.fraction > 0 && b.fraction <= 1) { // NaN fails too
 		return nil, usagef("--fraction must be in (0, 1], got %v", b.fraction)
 	}
+	if b.lowWater == 0 {
+		b.lowWater = condense.DefaultLowWater
+	}
+	if !(b.lowWater > 0 && b.lowWater <= 1) {
+		return nil, usagef("--low-water must be in (0, 1], got %v", b.lowWater)
+	}
 	tr, err := transcript.ReadFile(path, transcript.Options{Format: format, Lenient: b.lenient, Name: path})
 	if err != nil {
 		return nil, &usageError{err}
@@ -168,7 +176,7 @@ func (b *budgetFlags) load(path string) (*loaded, error) {
 	l.counter = tokens.Memo(counter)
 	req := tr.Request
 	req.Model = l.model
-	settings := condense.Settings{Fraction: b.fraction}
+	settings := condense.Settings{Fraction: b.fraction, LowWater: b.lowWater}
 	if b.window.set {
 		if b.window.n <= 0 {
 			return nil, usagef("--window must be positive")
@@ -198,7 +206,7 @@ func (l *loaded) request() condense.Request {
 // settings returns the preflight settings of l's budget.
 func (l *loaded) settings() condense.Settings {
 	return condense.Settings{Window: l.budget.Window, ReservedOutput: max(1, l.budget.ReservedOutput),
-		Safety: l.budget.Safety, Fraction: l.budget.Fraction}
+		Safety: l.budget.Safety, Fraction: l.budget.Fraction, LowWater: l.budget.LowWater}
 }
 
 // preflight returns a preflight for l with strategy s summarizing with sum,
