@@ -197,6 +197,9 @@ type Record struct {
 	Usage          []Usage       `json:"usage,omitempty"`
 	Trim           Trim          `json:"summary_trim,omitzero"`
 	Duration       time.Duration `json:"-"`
+	// Truncated says which tool results of the newest step the preflight
+	// cut to their head and tail to fit the input limit, when it had to.
+	Truncated Truncation `json:"truncated,omitzero"`
 }
 
 // Func adapts a plain function to a Strategy: it receives the current
