@@ -262,6 +262,11 @@ func (p *Preflight) Prepare(ctx context.Context, req Request, opts ...CallOption
 		if err != nil {
 			return nil, err
 		}
+		if tokens > limit {
+			// The last resort: the newest step's tool output is cut to its
+			// head and tail when that is what keeps the request out.
+			tokens = p.truncateNewest(&req, budget, res, tokens)
+		}
 	}
 	if tokens > limit {
 		return nil, &WindowError{Model: req.Model, Tokens: tokens, InputLimit: limit, Window: budget.Window, Records: res.Records}
@@ -446,11 +451,16 @@ func (p *Preflight) vet(cand *Candidate) (validator, error) {
 // every compaction must keep — the task (the first user message), a pinned
 // message, the newest user message, or a message of the newest step (the
 // last assistant message and its tool results). The preflight refuses such
-// a candidate, whichever strategy made it.
+// a candidate, whichever strategy made it. The one change to the newest
+// step it accepts is its own: tool results cut to their head and tail
+// around a truncation marker (EditTruncated), made when the step alone
+// cannot fit.
 var ErrLostProtected = errors.New("candidate drops a message every compaction keeps")
 
 // keepsProtected checks that r renders verbatim the messages of history
-// every compaction must keep.
+// every compaction must keep; a tool message of the newest step may
+// instead be rendered with results truncated (isTruncationOf), nothing
+// else changed.
 func keepsProtected(history []Message, r Rendering) error {
 	protected := map[int]string{}
 	firstUser, lastUser := -1, -1
@@ -469,16 +479,22 @@ func keepsProtected(history []Message, r Rendering) error {
 		protected[lastUser] = "the newest user message"
 		protected[firstUser] = "the task"
 	}
-	if s, ok := LastStep(history); ok {
-		for i := s.Start; i < s.End; i++ {
-			protected[i] = "the newest step"
-		}
+	step, _ := LastStep(history)
+	for i := step.Start; i < step.End; i++ {
+		protected[i] = "the newest step"
 	}
 	for i := range r {
 		it := &r[i]
-		if _, ok := protected[it.Index]; ok && it.Edit == EditNone && sameMessage(&it.Message, &history[it.Index]) {
-			delete(protected, it.Index)
+		if _, ok := protected[it.Index]; !ok {
+			continue
 		}
+		switch {
+		case it.Edit == EditNone && sameMessage(&it.Message, &history[it.Index]):
+		case it.Edit == EditTruncated && step.Contains(it.Index) && isTruncationOf(&history[it.Index], &it.Message, it.Index):
+		default:
+			continue
+		}
+		delete(protected, it.Index)
 	}
 	first := -1
 	for i := range protected {

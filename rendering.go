@@ -25,6 +25,11 @@ const (
 	EditMasked Edit = "mask"
 	// EditCleared: tool uses cleared (results, and optionally inputs).
 	EditCleared Edit = "clear"
+	// EditTruncated: tool results of the newest step cut to their head and
+	// tail around a truncation marker (TruncationMarker), made by the
+	// preflight, not by a strategy, when the newest step alone did not fit
+	// the input limit.
+	EditTruncated Edit = "truncate"
 	// EditSummary: a synthesized summary of the log span Covers.
 	EditSummary Edit = "summary"
 	// EditNote: a synthesized note to the model (the agent-visible budget).
