@@ -29,6 +29,7 @@ import (
 type Tally struct {
 	seen  map[string]int // key → number of pieces it was extracted from
 	crowd map[string]int // key → fewest items of its kind in a piece it came from
+	shape map[string]int // shape of an error or command → pieces it was seen in
 }
 
 // Add tallies the items of one piece of the log (one tool result, one
@@ -37,6 +38,7 @@ func (t *Tally) Add(piece []Item) {
 	if t.seen == nil {
 		t.seen = make(map[string]int)
 		t.crowd = make(map[string]int)
+		t.shape = make(map[string]int)
 	}
 	perKind := make(map[Kind]int, 8)
 	keys := make(map[string]bool, len(piece))
@@ -55,6 +57,10 @@ func (t *Tally) Add(piece []Item) {
 		}
 		delete(keys, k)
 		t.seen[k]++
+		if sh, ok := shapeOf(&piece[i]); ok && !keys[sh] {
+			keys[sh] = true // count a shape once per piece too
+			t.shape[sh]++
+		}
 		n := perKind[piece[i].Kind]
 		if c, ok := t.crowd[k]; !ok || n < c {
 			t.crowd[k] = n
@@ -79,6 +85,9 @@ func (t *Tally) Salience(it Item) int {
 		}
 		if n := t.crowd[k]; n > 0 {
 			crowd = n
+		}
+		if sh, ok := shapeOf(&it); ok {
+			seen = max(seen, t.shape[sh])
 		}
 	}
 	s := kindWeight(it.Kind)
@@ -111,6 +120,35 @@ func (t *Tally) Salience(it Item) int {
 		s -= 40 * (bits.Len(uint(crowd)) - 1)
 	}
 	return s
+}
+
+// shapeOf returns the shape of an error or a command: its value with every
+// run of digits as one '#', so log lines that differ only in timestamps,
+// counts and ids ("timeout after 5s tenant=158", "… tenant=307") share one.
+// A shape seen piece after piece is routine however unique each line's
+// numbers are. Other kinds have no shape: in an identifier or a
+// measurement the number is the point.
+func shapeOf(it *Item) (string, bool) {
+	if it.Kind != KindError && it.Kind != KindCommand {
+		return "", false
+	}
+	v := it.Value
+	b := make([]byte, 0, len(v)+2)
+	b = append(b, '\x01', byte(len(it.Kind)))
+	digits := false
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c >= '0' && c <= '9' {
+			if !digits {
+				b = append(b, '#')
+			}
+			digits = true
+			continue
+		}
+		digits = false
+		b = append(b, c)
+	}
+	return string(b), true
 }
 
 // kindWeight is the starting salience of a kind.

@@ -21,6 +21,9 @@ func TestSalienceSignals(t *testing.T) {
 		tl.Add([]Item{{Kind: KindError, Value: "warning: deprecated flag"}})
 	}
 	tl.Add([]Item{{Kind: KindError, Value: `pq: duplicate key value violates unique constraint "orders_pkey"`}})
+	for i := range 20 {
+		tl.Add([]Item{{Kind: KindError, Value: fmt.Sprintf("[2026-04-25 12:%02d:31,511] ERROR app.tasks: apply payment: timeout after 5s tenant=%d", i, 100+i)}})
+	}
 	tl.Add([]Item{{Kind: KindID, Value: "OPS-4417"}, {Kind: KindFile, Value: "cmd/api/main.go"}})
 	for range 30 {
 		tl.Add([]Item{{Kind: KindCommand, Value: "cat go.mod", Exit: exit(0)}})
@@ -36,6 +39,8 @@ func TestSalienceSignals(t *testing.T) {
 		{"a rare identifier beats a path from a crowded listing", Item{Kind: KindID, Value: "OPS-4417"}, listing[7]},
 		{"the only path of its piece beats one of a listing", Item{Kind: KindFile, Value: "cmd/api/main.go"}, listing[3]},
 		{"an error seen once beats one seen in twelve pieces", Item{Kind: KindError, Value: `pq: duplicate key value violates unique constraint "orders_pkey"`}, Item{Kind: KindError, Value: "warning: deprecated flag"}},
+		{"a one-off error beats a log line whose shape repeats with other numbers", Item{Kind: KindError, Value: `pq: duplicate key value violates unique constraint "orders_pkey"`},
+			Item{Kind: KindError, Value: "[2026-04-25 12:07:31,511] ERROR app.tasks: apply payment: timeout after 5s tenant=107"}},
 		{"a failed command beats a routine look", Item{Kind: KindCommand, Value: "go test ./store/...", Exit: exit(1)}, Item{Kind: KindCommand, Value: "cat go.mod", Exit: exit(0)}},
 		{"a written file beats a read one", Item{Kind: KindFile, Value: "store/orders.go", Access: Written}, Item{Kind: KindFile, Value: "store/orders_test.go", Access: Read}},
 		{"a constraint beats a rare identifier", Item{Kind: KindConstraint, Value: "never touch the migrations"}, Item{Kind: KindID, Value: "OPS-4417"}},

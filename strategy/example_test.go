@@ -152,15 +152,14 @@ func ExamplePipeline() {
 		fmt.Println(err)
 		return
 	}
-	describe(res.Rendering[:7]) // the task and the three oldest steps
+	describe(res.Rendering[:min(7, len(res.Rendering))]) // the task, the summary and the first steps kept
 	fmt.Println(res.Records[0].Steps, res.TokensBefore, "→", res.Tokens, "tokens")
 	// Output:
 	// log 0  user      verbatim Find where the lexer drops the minus sign.
-	// new    user      summary  <summary checkpoint="c1" covers="1-14">
-	// log 15 assistant minify   calls read_file {"path":"lex/scan_7.go"}
-	// log 16 tool      verbatim package lex // scan_7.go
-	// log 17 assistant minify   calls read_file {"path":"lex/scan_8.go"}
-	// log 18 tool      verbatim package lex // scan_8.go
-	// log 19 assistant minify   calls read_file {"path":"lex/scan_9.go"}
-	// [minify mask summarize(split-turn)] 4981 → 2206 tokens
+	// new    user      summary  <summary checkpoint="c1" covers="1-20">
+	// log 21 assistant minify   calls read_file {"path":"lex/scan_10.go"}
+	// log 22 tool      verbatim package lex // scan_10.go
+	// log 23 assistant verbatim calls read_file {
+	// log 24 tool      verbatim package lex // scan_11.go
+	// [minify mask summarize(split-turn)] 4981 → 1000 tokens
 }
