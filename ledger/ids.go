@@ -191,7 +191,8 @@ var hashContext = []string{"commit", "sha", "hash", "rev", "head", "merge", "che
 
 // hexHash decides whether the hex run t[i:j] is a hash: 40 or 64 digits
 // standing alone, or 7–64 digits with a digit and a letter after a word
-// such as commit, sha, hash or revision, or in git's "[main 3fa9c2d]".
+// such as commit, sha, hash or revision, in git's "[main 3fa9c2d]", or
+// starting a line of git log --oneline.
 func hexHash(t string, i, j int) bool {
 	n := j - i
 	if n < 7 || n > 64 {
@@ -213,6 +214,9 @@ func hexHash(t string, i, j int) bool {
 	}
 	if i > 0 && t[i-1] == ' ' && j < len(t) && t[j] == ']' && strings.LastIndexByte(t[:i], '[') >= 0 {
 		return true // [main 3fa9c2d] message
+	}
+	if i == 0 && n <= 12 && j+1 < len(t) && t[j] == ' ' && t[j+1] != ' ' {
+		return true // git log --oneline: "3fa9c2d Fix the reload race (#483)"
 	}
 	from := max(0, i-12)
 	ctx := strings.ToLower(t[from:i])

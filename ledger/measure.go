@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"strconv"
 	"strings"
 )
 
@@ -63,7 +64,7 @@ func testCounts(t string) bool {
 // another. Single-letter units must touch their number ("3.2s", not "3 s").
 var units = []string{
 	"allocs/op", "ns/op", "µs/op", "ms/op", "B/op", "MB/s", "GB/s", "KB/s", "kB/s", "MiB/s", "GiB/s",
-	"req/s", "ops/s", "op/s", "tok/s", "tokens/s", "rows/s", "rps", "qps",
+	"req/s", "ops/s", "op/s", "tok/s", "tokens/s", "rows/s", "rps", "qps", "rows", "records", "requests",
 	"seconds", "second", "secs", "sec", "ns", "µs", "μs", "us", "ms", "minutes", "mins", "min", "hours", "hrs",
 	"KiB", "MiB", "GiB", "TiB", "KB", "kB", "MB", "GB", "TB", "bytes",
 	"GHz", "MHz", "kHz", "Hz", "tokens", "%", "s", "h", "B", "x",
@@ -144,31 +145,126 @@ type lastMeasurement struct {
 // or joins it to the one before when its label only links them.
 func (s *scanner) addMeasurement(t string, i, end int, last *lastMeasurement) {
 	if key := jsonKeyBefore(t, i); key != "" {
-		s.add(KindMeasurement, key+": "+t[i:end])
+		s.addCapped(key+": "+t[i:end], i-len(key)-2)
 		last.item = -1
 		return
 	}
 	from := labelBefore(t, i)
-	if linking(t[from:i]) {
+	linked := from < i && linking(t[from:i])
+	if linked {
 		if last.item >= 0 && last.item < len(s.items) && last.end <= from && linking(t[last.end:i]) {
 			// "Downloaded 12.5 MB in 3.2s": one measurement.
 			s.items[last.item].Value = clean(t[last.from:end], s.e.maxValueLen())
 			last.end = end
 			return
 		}
+	}
+	label := from
+	if linked {
 		from = i
 	}
 	to := end
 	if from == i {
 		to = labelAfter(t, end)
 		if to == end || linking(t[end:to]) {
-			return
+			// No label on either side. A unit that names what it counts
+			// ("9997 rows", "17.688 seconds") stands alone, with the link
+			// words before it when there are some ("in 17.688 seconds").
+			if !selfDescribing(t[i:end]) {
+				return
+			}
+			from, to = label, end
 		}
 	}
 	n := len(s.items)
-	if s.add(KindMeasurement, t[from:to]) != nil {
+	if s.addCapped(t[from:to], i-from) {
 		*last = lastMeasurement{item: n, from: from, end: to}
 	}
+}
+
+// selfDescribing reports whether a measurement's unit says what it
+// measures without a label: a unit word of four letters or more.
+func selfDescribing(m string) bool {
+	k := len(m)
+	for k > 0 && isAlpha(m[k-1]) {
+		k--
+	}
+	return len(m)-k >= 4
+}
+
+// addCapped adds measurement v, whose number starts at byte at of v. Past
+// the per-kind cap it is not dropped outright: in a log of a hundred
+// "took=12ms" lines the one that took 3472.1ms is the one that matters, so
+// a measurement replaces the smallest kept one with the same label and
+// unit when it is larger. It reports whether v was added as a new item.
+func (s *scanner) addCapped(v string, at int) bool {
+	max := s.e.maxPerKind()
+	if max <= 0 || s.counts[KindMeasurement] < max {
+		return s.add(KindMeasurement, v) != nil
+	}
+	label, num, unit, ok := splitMeasurement(v, at)
+	if !ok {
+		return false
+	}
+	low, lowAt := num, -1
+	for k := range s.items {
+		it := &s.items[k]
+		if it.Kind != KindMeasurement || it.Source != s.index {
+			continue
+		}
+		l, n, u, ok := splitMeasurement(it.Value, -1)
+		if ok && l == label && u == unit && n < low {
+			low, lowAt = n, k
+		}
+	}
+	if lowAt < 0 {
+		return false
+	}
+	c := clean(v, s.e.maxValueLen())
+	if c == "" {
+		return false
+	}
+	old := s.items[lowAt].Key()
+	s.items[lowAt].Value = c
+	if s.seen != nil {
+		delete(s.seen, old)
+		s.seen[s.items[lowAt].Key()] = lowAt
+	}
+	return false
+}
+
+// splitMeasurement splits a measurement value into the label before its
+// number, the number and the unit after it. at is where the number
+// starts, or -1 to take the first number that follows a non-word byte.
+func splitMeasurement(v string, at int) (label string, num float64, unit string, ok bool) {
+	if at < 0 {
+		for k := 0; k < len(v); k++ {
+			if isDigit(v[k]) && (k == 0 || !isAlnum(v[k-1]) && v[k-1] != '.' && v[k-1] != '_') {
+				at = k
+				break
+			}
+		}
+	}
+	if at < 0 || at >= len(v) || !isDigit(v[at]) {
+		return "", 0, "", false
+	}
+	j := at
+	for j < len(v) && (isDigit(v[j]) || v[j] == '.' || v[j] == ',') {
+		j++
+	}
+	f, err := strconv.ParseFloat(strings.ReplaceAll(v[at:j], ",", ""), 64)
+	if err != nil {
+		return "", 0, "", false
+	}
+	u := j
+	for u < len(v) && v[u] == ' ' {
+		u++
+	}
+	e := u
+	for e < len(v) && v[e] != ' ' {
+		e++
+	}
+	return v[:at], f, v[u:e], true
 }
 
 // linkWords carry no meaning as a label on their own.

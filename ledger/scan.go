@@ -185,6 +185,13 @@ func (s *scanner) line(line string) {
 		if strings.HasPrefix(t, "$ ") && len(t) > 2 {
 			s.add(KindCommand, t[2:])
 		}
+		if s.output {
+			if t[0] == '+' {
+				s.tracedCommand(t)
+			}
+		} else if strings.IndexByte(t, '`') >= 0 {
+			s.inlineCommands(t)
+		}
 	}
 	var urlSpans [][2]int
 	if s.hotLine&hotURL != 0 {

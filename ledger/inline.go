@@ -1,0 +1,78 @@
+package ledger
+
+import "strings"
+
+// This file finds commands written inline: in backticks in what the user
+// or the assistant wrote ("Run `pytest -x tests/api` when it's fixed",
+// "I reproduced it with `python manage.py void --tenant 4801`"), and the
+// lines a shell traced with set -x ("+ go test ./store/...").
+
+// runners are the first words of a command worth recording when it is
+// quoted in prose. A backticked span starting with anything else is a
+// name, a value or code, not a command.
+var runners = map[string]bool{
+	"python": true, "python3": true, "pytest": true, "pip": true, "uv": true, "poetry": true, "tox": true,
+	"go": true, "gofmt": true, "golangci-lint": true, "npm": true, "npx": true, "yarn": true, "pnpm": true,
+	"node": true, "deno": true, "bun": true, "tsc": true, "jest": true, "vitest": true, "eslint": true,
+	"cargo": true, "rustc": true, "make": true, "cmake": true, "mvn": true, "gradle": true, "./gradlew": true,
+	"java": true, "dotnet": true, "bash": true, "sh": true, "zsh": true, "kubectl": true, "helm": true,
+	"docker": true, "podman": true, "terraform": true, "psql": true, "mysql": true, "sqlite3": true,
+	"redis-cli": true, "git": true, "gh": true, "curl": true, "wget": true, "ruff": true, "mypy": true,
+	"black": true, "rake": true, "bundle": true, "rails": true, "php": true, "composer": true,
+	"swift": true, "xcodebuild": true, "mix": true, "elixir": true, "ruby": true, "perl": true,
+	"systemctl": true, "journalctl": true, "ssh": true, "scp": true, "rsync": true, "aws": true, "gcloud": true,
+}
+
+// inlineCommand reports whether span reads as a command line: at least two
+// words, the first a known runner or a path to a script.
+func inlineCommand(span string) bool {
+	f := strings.Fields(span)
+	if len(f) < 2 {
+		return false
+	}
+	w := f[0]
+	for len(f) > 1 && strings.Contains(w, "=") && !strings.HasPrefix(w, "-") {
+		f = f[1:] // FOO=1 go test
+		w = f[0]
+	}
+	if w == "sudo" && len(f) > 1 {
+		w = f[1]
+	}
+	return runners[w] || strings.HasPrefix(w, "./") || strings.HasPrefix(w, "bin/") || strings.HasSuffix(w, ".sh")
+}
+
+// inlineCommands adds the commands quoted in backticks in a line of prose.
+func (s *scanner) inlineCommands(t string) {
+	for {
+		a := strings.IndexByte(t, '`')
+		if a < 0 {
+			return
+		}
+		if strings.HasPrefix(t[a:], "```") {
+			return // a fence; its body is code
+		}
+		b := strings.IndexByte(t[a+1:], '`')
+		if b < 0 {
+			return
+		}
+		span := strings.TrimSpace(t[a+1 : a+1+b])
+		if inlineCommand(span) {
+			s.add(KindCommand, span)
+		}
+		t = t[a+b+2:]
+	}
+}
+
+// tracedCommand adds the command of a line traced by set -x ("+ cmd", or
+// "++ cmd" in a subshell) when it is a command worth recording, not an
+// assignment or a test.
+func (s *scanner) tracedCommand(t string) {
+	c := strings.TrimLeft(t, "+")
+	if len(c) == len(t) || len(c) < 2 || c[0] != ' ' {
+		return
+	}
+	c = strings.TrimSpace(c)
+	if inlineCommand(c) {
+		s.add(KindCommand, c)
+	}
+}

@@ -1,0 +1,121 @@
+package ledger
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/condense-dev/condense"
+)
+
+func TestInlineCommands(t *testing.T) {
+	cases := []struct {
+		role condense.Role
+		text string
+		want []string
+	}{
+		{condense.RoleUser, "The webhook drops requests. Run `python -m invoicely.void_ledger --dry-run --limit 60228` when you think it's fixed.",
+			[]string{"python -m invoicely.void_ledger --dry-run --limit 60228"}},
+		{condense.RoleAssistant, "I reproduced it with `python manage.py void_taxrate --tenant 4801 --since 2026-03-6`.",
+			[]string{"python manage.py void_taxrate --tenant 4801 --since 2026-03-6"}},
+		{condense.RoleUser, "Please check with `CI=1 npm run test -- --watch=false` and `./scripts/smoke.sh staging` before merging.",
+			[]string{"CI=1 npm run test -- --watch=false", "./scripts/smoke.sh staging"}},
+		// Names, values and single words in backticks are not commands.
+		{condense.RoleAssistant, "The `Invoice` model's `total` field uses `Decimal`; see `pytest`.", nil},
+		{condense.RoleUser, "Set `timeout = 30` in `config.toml`.", nil},
+	}
+	for _, tc := range cases {
+		m := condense.Message{Role: tc.role, Status: condense.StatusComplete, Parts: []condense.Part{condense.Text(tc.text)}}
+		var got []string
+		for _, it := range ExtractMessage(&m, 3) {
+			if it.Kind == KindCommand {
+				got = append(got, it.Value)
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%q:\n got  %q\n want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+func result(cmd, out string, failed bool) []Item {
+	in, _ := json.Marshal(map[string]string{"command": cmd})
+	call := condense.ToolCall("c1", "bash", in)
+	res := condense.ToolResult("c1", failed, condense.Text(out))
+	return ExtractResult(&call, &res, 7)
+}
+
+func values(items []Item, k Kind) []string {
+	var out []string
+	for _, it := range items {
+		if it.Kind == k {
+			out = append(out, it.Value)
+		}
+	}
+	return out
+}
+
+func TestTracedCommands(t *testing.T) {
+	out := strings.Join([]string{
+		"+ cd /workspace/app",
+		"+ export CI=1",
+		"[2026-04-25 10:15:01,620] INFO app: lease renewed",
+		"+ pytest tests/api/test_reconcile_ledger.py::test_allocate -x -vv -k ledger98170",
+		"++ git rev-parse HEAD",
+		"+ echo done",
+		"1 + 2 = 3",
+	}, "\n")
+	got := values(result("bash -x ./scripts/ci.sh", out, false), KindCommand)
+	want := []string{"bash -x ./scripts/ci.sh", "pytest tests/api/test_reconcile_ledger.py::test_allocate -x -vv -k ledger98170", "git rev-parse HEAD"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestGitLogShortHashes(t *testing.T) {
+	out := "a7fd7d3 Revert payment in api\n0b92945 Reconcile the payment webhook (#483)\nfeedbee not a hash: no digit\n1234567 all digits\n"
+	got := values(result("git log --oneline -20", out, false), KindID)
+	for _, w := range []string{"a7fd7d3", "0b92945"} {
+		if !slices.Contains(got, w) {
+			t.Errorf("%s missing from %q", w, got)
+		}
+	}
+	for _, w := range []string{"feedbee", "1234567"} {
+		if slices.Contains(got, w) {
+			t.Errorf("%s taken as a hash: %q", w, got)
+		}
+	}
+}
+
+func TestMeasurementsBareAndOutliers(t *testing.T) {
+	got := values(result("python -m cProfile -s cumulative app.py", "         3238146 function calls (2387822 primitive calls) in 17.688 seconds\n\n   Ordered by: cumulative time\n", false), KindMeasurement)
+	if !slices.ContainsFunc(got, func(v string) bool { return strings.Contains(v, "17.688 seconds") }) {
+		t.Errorf("profile total missing: %q", got)
+	}
+	got = values(result(`psql -c "SELECT * FROM invoices"`, " 71573 |  27 | open\n(9997 rows)\n", false), KindMeasurement)
+	if !slices.Contains(got, "9997 rows") {
+		t.Errorf("row count missing: %q", got)
+	}
+	// A bare short unit says nothing on its own.
+	if got := values(result("cat x", "values: [1, 2]\n(3ms)\n", false), KindMeasurement); len(got) != 0 {
+		t.Errorf("bare 3ms taken: %q", got)
+	}
+	// Past the cap, the slow request replaces a fast one.
+	var lines []string
+	for i := range 60 {
+		ms := fmt.Sprintf("%dms", 10+i%30)
+		if i == 45 {
+			ms = "3472.1ms"
+		}
+		lines = append(lines, fmt.Sprintf("[2026-04-25 11:%02d:12,305] WARN app.billing: request served tenant=%d took=%s", i, i, ms))
+	}
+	got = values(result("kubectl logs deploy/app --tail=400", strings.Join(lines, "\n"), false), KindMeasurement)
+	if !slices.Contains(got, "took=3472.1ms") {
+		t.Errorf("outlier missing: %q", got)
+	}
+	if len(got) > DefaultMaxPerKind {
+		t.Errorf("%d measurements, over the cap of %d", len(got), DefaultMaxPerKind)
+	}
+}
