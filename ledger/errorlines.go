@@ -22,7 +22,8 @@ var npmKeep = []string{"code ", "peer ", "missing ", "notarget ", "enoent ", "er
 // A line that continues a multi-line error (a traceback, a panic's frames)
 // is taken by it; any other line is checked for the start of an error, in
 // order: runtime failures and test results, then tool errors, then
-// compiler and log lines.
+// compiler and log lines, and last, in tool output, the broad recogniser
+// of errors_generic.go.
 func (s *scanner) errors(line, t string) {
 	indented := line[0] == ' ' || line[0] == '\t'
 	switch {
@@ -74,7 +75,7 @@ func (s *scanner) tracebackLine(t string, indented bool) bool {
 		s.traceFrame = t
 		return true
 	}
-	if !indented && looksException(t) {
+	if !indented && (looksException(t) || raisedLine(t)) {
 		s.add(KindError, t)
 		if s.traceFrame != "" {
 			s.add(KindError, s.traceFrame)
@@ -94,7 +95,8 @@ func (s *scanner) tracebackLine(t string, indented bool) bool {
 // rustc, cargo, make). It reports whether the line was one of them.
 func (s *scanner) runtimeOrTestLine(t string) bool {
 	switch {
-	case strings.HasPrefix(t, "Traceback (most recent call last)"):
+	case strings.HasPrefix(t, "Traceback (most recent call last)") || strings.HasSuffix(t, " Traceback (most recent call last):"):
+		// The second form: a logger's line ends with the traceback it logs.
 		s.inTrace, s.traceFrame = true, ""
 	case strings.HasPrefix(t, "panic: "):
 		s.add(KindError, t)
@@ -151,11 +153,11 @@ func (s *scanner) toolErrorLine(t string) bool {
 	return true
 }
 
-// compilerOrLogLine recognises compiler and linter diagnostics, go test
-// failure messages, and, in tool output, error lines of logs (klog,
-// leveled and JSON logs), failed pods and "Error: " lines. It reports
-// whether the line was one of them.
-func (s *scanner) compilerOrLogLine(t string, indented bool) bool {
+// compilerOrLogLine recognises compiler and linter diagnostics and go test
+// failure messages; in tool output it then reads log lines by their level
+// (logLine), failed pods and "Error: " lines, and leaves any other line to
+// the broad recogniser (genericError).
+func (s *scanner) compilerOrLogLine(t string, indented bool) {
 	switch {
 	case compilerLine(t):
 		s.add(KindError, t)
@@ -171,19 +173,15 @@ func (s *scanner) compilerOrLogLine(t string, indented bool) bool {
 		s.add(KindError, t) // go test failure message
 	case s.output && klogError(t):
 		s.add(KindError, t)
-	case s.hotLine&hotError == 0:
-		// None of the checks below can match.
-		return false
-	case s.output && logError(t):
-		s.add(KindError, logErrorValue(t))
-	case s.output && podFailure(t):
+	case !s.output:
+	case s.logLine(t):
+	case s.hotLine&hotError != 0 && podFailure(t):
 		s.add(KindError, t)
-	case s.output && (strings.Contains(t, "Error: ") || strings.Contains(t, "error: ") || strings.Contains(t, "Exception: ")):
+	case s.hotLine&hotError != 0 && (strings.Contains(t, "Error: ") || strings.Contains(t, "error: ") || strings.Contains(t, "Exception: ")):
 		s.add(KindError, t)
 	default:
-		return false
+		s.genericError(t)
 	}
-	return true
 }
 
 func hasAnyPrefix(s string, prefixes []string) bool {
@@ -224,6 +222,28 @@ func looksException(t string) bool {
 		}
 	}
 	return false
+}
+
+// raisedLine recognises the line that ends a Python traceback when its
+// exception's name does not say it is one: "psycopg2.errors.UniqueViolation:
+// duplicate key…", "StopIteration", "asyncio.CancelledError".
+func raisedLine(t string) bool {
+	name, rest, colon := strings.Cut(t, ": ")
+	if !colon {
+		name, rest = t, ""
+	}
+	if name == "" || len(name) > 100 || !isAlpha(name[0]) {
+		return false
+	}
+	upper := false
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(isAlnum(c) || c == '_' || c == '.') {
+			return false
+		}
+		upper = upper || isUpper(c)
+	}
+	return upper && (colon || rest == "")
 }
 
 // goFrame recognises a Go stack frame location line:
@@ -326,20 +346,6 @@ func testLogLine(t string) bool {
 		k++
 	}
 	return k > j && k+1 < len(t) && t[k] == ':' && t[k+1] == ' '
-}
-
-var logLevels = []string{"level=error", "level=fatal", "level=ERROR", "level=FATAL", "level=panic",
-	`"level":"error"`, `"level":"ERROR"`, `"level":"fatal"`, `"level":"FATAL"`, `"level": "error"`, `"level": "ERROR"`,
-	`"severity":"ERROR"`, `"severity":"CRITICAL"`, `"severity": "ERROR"`, `"lvl":"eror"`, `"level":50`, `"level":60`,
-	" ERROR ", "[ERROR]", " FATAL ", "[FATAL]", "\tERROR\t", " CRITICAL ", "[CRITICAL]", "ERROR:"}
-
-func logError(t string) bool {
-	for _, l := range logLevels {
-		if strings.Contains(t, l) {
-			return true
-		}
-	}
-	return strings.HasPrefix(t, "ERROR ") || strings.HasPrefix(t, "FATAL ")
 }
 
 // logErrorValue shortens a JSON log line to its message and error fields;

@@ -25,6 +25,9 @@ type scanner struct {
 	atFrame    int    // after a JS/Java error, lines left to find its first "at" frame
 	rustPanic  string // a Rust panic line whose message is on the next line
 
+	run  runState // how the command whose output this is ended
+	weak []Item   // error lines kept only if room is left under the cap
+
 	hot     map[int]uint8 // line start → the hot* marks of the line
 	hotLine uint8         // the marks of the current line
 }
@@ -117,6 +120,19 @@ func (s *scanner) add(k Kind, v string) *Item {
 	return &s.items[len(s.items)-1]
 }
 
+// addWeak records an error line that is kept only if the decisive ones
+// leave room for it under the cap: such lines are added, in order, at the
+// end of the text.
+func (s *scanner) addWeak(v string) {
+	max := s.e.maxPerKind()
+	if max > 0 && len(s.weak) >= max {
+		return
+	}
+	if v = clean(v, s.e.maxValueLen()); v != "" {
+		s.weak = append(s.weak, Item{Kind: KindError, Value: v, Source: s.index})
+	}
+}
+
 func (s *scanner) keep(it Item, key string) {
 	if s.seen == nil {
 		s.seen = make(map[string]int)
@@ -128,6 +144,11 @@ func (s *scanner) keep(it Item, key string) {
 
 // text scans text (already redacted) line by line.
 func (s *scanner) text(text string) {
+	if s.output {
+		var exit *int
+		text, exit = unwrapOutput(text)
+		s.run = s.runOf(text, exit)
+	}
 	s.hot = markLines(text, s.hot)
 	for start := 0; start < len(text); {
 		end := strings.IndexByte(text[start:], '\n')
@@ -168,6 +189,17 @@ func (s *scanner) flush() {
 		}
 	}
 	s.tail = s.tail[:0]
+	max := s.e.maxPerKind()
+	for _, it := range s.weak {
+		if max > 0 && s.counts[KindError] >= max {
+			break
+		}
+		key := it.Key()
+		if _, ok := s.seen[key]; !ok {
+			s.keep(it, key)
+		}
+	}
+	s.weak = s.weak[:0]
 	s.inTrace, s.traceFrame, s.inFail, s.goFrame, s.atFrame = false, "", false, false, 0
 }
 

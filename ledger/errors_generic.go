@@ -1,0 +1,511 @@
+package ledger
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// This file holds the broad recogniser of error lines: what is left after
+// the recognisers of known shapes (tracebacks, panics, test runners,
+// compilers) is read for the signals any ecosystem's failures share: the
+// level of a log line, failure vocabulary as whole words, the messages of
+// the operating system, of signals and of language runtimes, exception and
+// errno names, HTTP statuses, and a program's "name: message" prefix.
+//
+// How much it takes depends on how the command ended. The output of a
+// failing command is read loosely: a line that only uses failure words is
+// kept, though only in the room the decisive lines leave under the cap.
+// Any other output (a passing command, a result without a known status)
+// keeps a line only when it has the shape of an error, so a passing test
+// called test_error_handling, "0 errors" or a flag named
+// --no-error-on-unmatched-pattern never become errors.
+
+// runState is what is known of how the command whose output is scanned
+// ended.
+type runState uint8
+
+const (
+	runUnknown runState = iota // no command, or no status reported
+	runPassed                  // exit status 0
+	runFailed                  // a non-zero status, or a result marked as an error
+)
+
+// level is the severity of a log line.
+type level uint8
+
+const (
+	lvNone  level = iota // not a log line, or no level found
+	lvInfo               // info, debug, trace, notice…
+	lvWarn               // warn, warning
+	lvError              // error, fatal, critical, panic…
+)
+
+// levelWord returns the level a word names, in any case: "ERROR", "eror"
+// (log15), "WRN" (zerolog's console), "SEVERE" (java.util.logging).
+func levelWord(w string) level {
+	if len(w) < 3 || len(w) > 9 {
+		return lvNone
+	}
+	var buf [9]byte
+	for i := 0; i < len(w); i++ {
+		buf[i] = lower(w[i])
+	}
+	switch string(buf[:len(w)]) {
+	case "error", "err", "eror", "erro", "fatal", "fatl", "ftl", "crit", "critical", "crt", "panic", "pnc",
+		"alert", "emerg", "emergency", "severe":
+		return lvError
+	case "warn", "warning", "wrn", "wrng":
+		return lvWarn
+	case "info", "inf", "debug", "dbg", "dbug", "trace", "trc", "notice", "verbose", "fine", "finer",
+		"finest", "note", "hint", "help":
+		return lvInfo
+	}
+	return lvNone
+}
+
+func lower(c byte) byte {
+	if isUpper(c) {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// logKeys are the keys structured logs put the level under.
+var logKeys = []string{"level", "lvl", "severity", "log.level", "levelname", "loglevel", "log_level"}
+
+// logLevel finds the level of a log line: a JSON object's level field
+// (string, or pino's number), a logfmt level= pair, a klog prefix
+// ("E1130 12:00:01…"), or a level word near the start of a plain line
+// ("2026-04-09 08:17:39.668 ERROR 1 --- [main] c.a.App : …",
+// "[2026-04-04T11:36:06Z WARN  app::db] …", "ERROR:root:…", "[error] …").
+// msg is where the message starts, or -1 when the whole line is the value
+// (structured lines, whose value logErrorValue builds).
+func logLevel(t string) (lv level, msg int) {
+	if t[0] == '{' {
+		return jsonLevel(t), -1
+	}
+	if strings.IndexByte(t, '=') > 0 {
+		for _, k := range logKeys {
+			if v := logfmtValue(t, k+"="); v != "" {
+				if lv := levelWord(v); lv != lvNone {
+					return lv, -1
+				}
+			}
+		}
+	}
+	if klogLine(t) {
+		switch t[0] {
+		case 'E', 'F':
+			return lvError, 0
+		case 'W':
+			return lvWarn, 0
+		}
+		return lvInfo, 0
+	}
+	return plainLevel(t)
+}
+
+// jsonLevel reads the level field of a JSON log line without decoding it.
+func jsonLevel(t string) level {
+	for _, k := range logKeys {
+		i := strings.Index(t, `"`+k+`"`)
+		if i < 0 {
+			continue
+		}
+		v := strings.TrimLeft(t[i+len(k)+2:], " \t")
+		if v == "" || v[0] != ':' {
+			continue
+		}
+		v = strings.TrimLeft(v[1:], " \t")
+		if v == "" {
+			continue
+		}
+		if v[0] == '"' {
+			end := strings.IndexByte(v[1:], '"')
+			if end < 0 {
+				continue
+			}
+			if lv := levelWord(v[1 : 1+end]); lv != lvNone {
+				return lv
+			}
+			continue
+		}
+		// pino and bunyan: 10 trace … 30 info, 40 warn, 50 error, 60 fatal.
+		if ok, j := digitsAt(v, 0); ok && j == 2 {
+			switch {
+			case v[0] >= '5':
+				return lvError
+			case v[0] == '4':
+				return lvWarn
+			default:
+				return lvInfo
+			}
+		}
+	}
+	return lvNone
+}
+
+// klogLine recognises the prefix of Kubernetes' klog: "E1130 12:00:01.123 …".
+func klogLine(t string) bool {
+	return len(t) > 14 && strings.IndexByte("IWEF", t[0]) >= 0 && isDigit(t[1]) && isDigit(t[2]) &&
+		isDigit(t[3]) && isDigit(t[4]) && t[5] == ' ' && isDigit(t[6]) && t[8] == ':'
+}
+
+// plainLevel looks for a level word among the first words of a plain log
+// line, after a timestamp, a pid or bracketed fields: upper case
+// ("ERROR"), bracketed in any case ("[error]", "<warn>"), or leading the
+// line before a colon ("Warning: …", "note: …"). msg is where the message
+// starts (0 when the level leads the line).
+func plainLevel(t string) (level, int) {
+	n := min(len(t), 120)
+	words := 0
+	for i := 0; i < n && words < 6; {
+		if !isAlpha(t[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(t) && isAlpha(t[j]) {
+			j++
+		}
+		w := t[i:j]
+		if len(w) < 3 {
+			i = j
+			continue
+		}
+		words++
+		if (i > 0 && (isAlnum(t[i-1]) || t[i-1] == '_')) || (j < len(t) && (isDigit(t[j]) || t[j] == '_')) {
+			i = j
+			continue
+		}
+		upper := allUpper(w)
+		bracketed := i > 0 && (t[i-1] == '[' || t[i-1] == '<') && j < len(t) && (t[j] == ']' || t[j] == '>')
+		leading := i == 0 && j < len(t) && t[j] == ':'
+		if upper || bracketed || leading {
+			if lv := levelWord(w); lv != lvNone {
+				if i == 0 {
+					return lv, 0
+				}
+				return lv, logMessage(t, j)
+			}
+		}
+		i = j
+	}
+	return lvNone, 0
+}
+
+func allUpper(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if !isUpper(w[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// logMessage skips the header that follows a log line's level (a pid,
+// "---", bracketed fields, the logger's name) and returns where the message
+// starts: "ERROR 1 --- [exec-7] c.a.f.Eta : boom" → "boom",
+// "WARN  app::db] slow" → "slow", "ERROR:root:boom" → "boom".
+func logMessage(t string, end int) int {
+	r := end
+	skip := func(cut string) {
+		for r < len(t) && strings.IndexByte(cut, t[r]) >= 0 {
+			r++
+		}
+	}
+	colon := end < len(t) && t[end] == ':'
+	skip(" \t:|]>-/")
+	for k := 0; k < 5 && r < len(t); k++ {
+		rest := t[r:]
+		tok, _, _ := strings.Cut(rest, " ")
+		switch {
+		case rest[0] == '[':
+			e := strings.IndexByte(rest, ']')
+			if e < 0 || e > 80 {
+				return r
+			}
+			r += e + 1
+		case allDigits(tok) || tok == "---" || tok == "--" || tok == "-" || tok == ":" || strings.HasSuffix(tok, "]") && len(tok) > 1:
+			r += len(tok)
+		default:
+			k = 5
+			continue
+		}
+		skip(" \t")
+	}
+	rest := t[r:]
+	// A logger's name followed by " : " or " - " (Spring, logback, log4j).
+	for _, sep := range []string{" : ", " - "} {
+		if i := strings.Index(rest, sep); i > 0 && i < 80 && !strings.ContainsAny(rest[:i], " \t") {
+			return r + i + len(sep)
+		}
+	}
+	// Python's default "LEVEL:logger:message".
+	if colon {
+		if i := strings.IndexByte(rest, ':'); i > 0 && i < 60 && identLike(rest[:i]) && i+1 < len(rest) {
+			return r + i + 1
+		}
+	}
+	if r >= len(t) {
+		return 0
+	}
+	return r
+}
+
+// identLike reports whether s is a dotted identifier: "root", "app.db".
+func identLike(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(isAlnum(c) || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// logLine handles a log line with a level: an error line is added (just
+// its message when the line is too long to keep whole), a warning is kept when it names a
+// failure or the command failed, and the rest are left alone, whatever
+// words they use. It reports whether the line had a level.
+func (s *scanner) logLine(t string) bool {
+	lv, msg := logLevel(t)
+	value := func() string {
+		switch {
+		case msg < 0:
+			return logErrorValue(t)
+		case len(t) <= s.e.maxValueLen():
+			return t
+		}
+		// Too long to keep whole: the message, without the header.
+		return strings.TrimSpace(t[msg:])
+	}
+	switch lv {
+	case lvError:
+		s.add(KindError, value())
+	case lvWarn:
+		v := value()
+		if sig := signalsOf(v); s.run == runFailed || sig.shape || sig.vocab > 0 {
+			s.addWeak(v)
+		}
+	case lvInfo:
+	default:
+		return false
+	}
+	return true
+}
+
+// signals are what a line says about failure.
+type signals struct {
+	vocab int  // failure words, not negated
+	shape bool // an error's shape: a runtime, system or signal message, an errno, an HTTP failure
+}
+
+// genericError reads a line of output no other recogniser took.
+func (s *scanner) genericError(t string) {
+	if skipGeneric(t) {
+		return
+	}
+	if excLine(t) {
+		s.add(KindError, t)
+		return
+	}
+	sig := signalsOf(t)
+	switch {
+	case sig.shape:
+		s.add(KindError, t)
+	case sig.vocab > 0 && programPrefix(t):
+		// "pq: duplicate key value violates…", "cat: x: No such file…"
+		s.add(KindError, t)
+	case sig.vocab > 0 && s.run == runFailed && !passLine(t):
+		s.addWeak(t)
+	}
+}
+
+// skipGeneric reports whether a line is no message at all: a stack frame, a
+// line of code (a diff, a code excerpt, a search hit), a shell prompt.
+func skipGeneric(t string) bool {
+	switch t[0] {
+	case '+', '-', '>', '<', '|', '^', '~', '$', '@', '*', '/', '=', '}', '{', ')', ']':
+		return !strings.HasPrefix(t, "/bin/") && !strings.HasPrefix(t, "/usr/bin/")
+	}
+	// A numbered line of a listing ("33\treturn x", "  12→func f()"): read
+	// what follows the number.
+	if ok, j := digitsAt(t, 0); ok && j < len(t) && (t[j] == '\t' || strings.HasPrefix(t[j:], "→")) {
+		if t = strings.TrimLeft(t[j:], "\t→ "); t == "" {
+			return true
+		}
+		switch t[0] {
+		case '+', '-', '>', '<', '|', '^', '~', '$', '@', '*', '/', '=', '}', '{', ')', ']', '#', '"', '\'':
+			return true
+		}
+	}
+	first, rest, _ := strings.Cut(t, " ")
+	if rest == "" && allUpper(first) {
+		return true // a bare status word ("FAIL") says no more than the exit status
+	}
+	switch first {
+	case "at", "from", "in", "raise", "throw", "return", "def", "func", "fn", "if", "elif", "else",
+		"except", "catch", "try", "case", "let", "const", "var", "import", "class", "pub", "assert",
+		"expect", "#", "//", "goroutine", "...", "File", "self.assert", "t.Errorf", "t.Fatalf":
+		if first != "File" || strings.HasPrefix(rest, `"`) {
+			return true
+		}
+	}
+	if ok, j := digitsAt(t, 0); ok && j < len(t) {
+		// "12 |  let x = …" (a compiler's excerpt), "  3: core::panicking…" (a frame)
+		r := strings.TrimLeft(t[j:], " ")
+		if strings.HasPrefix(r, "|") || strings.HasPrefix(r, ": ") && strings.Contains(r, "::") {
+			return true
+		}
+	}
+	// "src/x.go:12:	return errors.New(…)": a search hit, not a message.
+	if k := strings.IndexByte(first, ':'); k > 0 && strings.ContainsAny(first[:k], "./") {
+		if ok, j := digitsAt(first, k+1); ok && j < len(first) && first[j] == ':' || ok && j == len(first) {
+			return true
+		}
+	}
+	return strings.Contains(t, ".go:") && strings.Contains(t, " +0x")
+}
+
+// excLine recognises an exception with its message after a prefix: a
+// driver's or a tool's ("error: psycopg2.errors.UniqueViolation: …"), or a
+// label ("Unhandled rejection FetchError: …").
+func excLine(t string) bool {
+	for off := 0; off < len(t); {
+		i := strings.Index(t[off:], ": ")
+		if i < 0 || off+i > 120 {
+			return false
+		}
+		i += off
+		// The word before the colon.
+		j := i
+		for j > 0 && (isAlnum(t[j-1]) || t[j-1] == '_' || t[j-1] == '.' || t[j-1] == '$') {
+			j--
+		}
+		if j < i && (j == 0 || t[j-1] == ' ' || t[j-1] == ':' || t[j-1] == '\t') && looksException(t[j:i]) && exceptionName(t[j:i]) {
+			return true
+		}
+		off = i + 2
+	}
+	return false
+}
+
+// exceptionName reports whether name, a dotted identifier, is an
+// exception's: it ends in Error, Exception, Failure, Fault, Violation or
+// Panic, or its package says so (psycopg2.errors.UniqueViolation,
+// redis.exceptions.ConnectionError).
+func exceptionName(name string) bool {
+	for _, suf := range []string{"Error", "Exception", "Failure", "Fault", "Violation", "Panic"} {
+		if len(name) > len(suf) && strings.HasSuffix(name, suf) {
+			return true
+		}
+	}
+	return strings.Contains(name, ".errors.") || strings.Contains(name, ".exceptions.") || strings.Contains(name, ".exc.")
+}
+
+// programPrefix reports whether t starts as a program's or a driver's
+// message does: "name: message" with a lower-case or path name and a
+// message of a few words ("pq: duplicate key…", "bash: foo: command not
+// found", "/bin/sh: 1: x: not found", "mysqldump: Got error: …").
+func programPrefix(t string) bool {
+	i := strings.Index(t, ": ")
+	if i <= 0 || i > 40 {
+		return false
+	}
+	name := t[:i]
+	if !(isLower(name[0]) || name[0] == '.' || name[0] == '/') || strings.Contains(name, "//") {
+		return false
+	}
+	for k := 0; k < len(name); k++ {
+		if c := name[k]; !(isAlnum(c) || c == '_' || c == '-' || c == '.' || c == '/') {
+			return false
+		}
+	}
+	return strings.Count(t[i+2:], " ") >= 2
+}
+
+// passLine recognises the report of something that passed or was skipped:
+// "test_error_handling PASSED", "test x::invalid ... ok", "✓ handles
+// timeouts", "--- PASS: TestFailure".
+func passLine(t string) bool {
+	if strings.Contains(t, "✓") || strings.Contains(t, "✔") || strings.Contains(t, "√") {
+		return true
+	}
+	first, _, _ := strings.Cut(t, " ")
+	last := t
+	if k := strings.LastIndexAny(t, " \t"); k >= 0 {
+		last = t[k+1:]
+	}
+	for _, w := range []string{first, last} {
+		switch strings.Trim(w, "[]():") {
+		case "PASS", "PASSED", "ok", "OK", "SKIP", "SKIPPED", "XFAIL", "XPASS", "xfail", "passed", "skipped", "SUCCESS", "succeeded":
+			return true
+		}
+	}
+	return strings.Contains(t, "--- PASS") || strings.Contains(t, " PASSED") || strings.Contains(t, " passed ")
+}
+
+// runOf says how the command whose output text is ended: from the command
+// item of the call (its exit status, or the result marked as an error),
+// else from the status the output's wrapper gave (exit), else from a status
+// the output reports itself ("Exit code 1").
+func (s *scanner) runOf(text string, exit *int) runState {
+	for i := range s.items {
+		it := &s.items[i]
+		if it.Kind != KindCommand {
+			continue
+		}
+		switch {
+		case it.Exit != nil && *it.Exit == 0:
+			return runPassed
+		case it.Exit != nil || it.Failed:
+			return runFailed
+		}
+	}
+	if exit == nil {
+		exit = exitStatus(text)
+	}
+	switch {
+	case exit == nil:
+		return runUnknown
+	case *exit == 0:
+		return runPassed
+	}
+	return runFailed
+}
+
+// unwrapOutput returns the output inside a JSON wrapper holding only an
+// output and its metadata, as Codex records a shell command's result
+// ({"output": "…", "metadata": {"exit_code": 1, "duration_seconds": 0.8}}),
+// with the exit code the wrapper gives. Any other text is returned as it is.
+// The output is redacted again: its secrets could only be recognised once
+// unescaped.
+func unwrapOutput(text string) (string, *int) {
+	t := strings.TrimLeft(text, " \t\r\n")
+	if !strings.HasPrefix(t, "{") || !strings.HasPrefix(strings.TrimLeft(t[1:], " \t\r\n"), `"output"`) {
+		return text, nil
+	}
+	var w map[string]json.RawMessage
+	if json.Unmarshal([]byte(t), &w) != nil {
+		return text, nil
+	}
+	var out string
+	if json.Unmarshal(w["output"], &out) != nil {
+		return text, nil
+	}
+	var meta struct {
+		ExitCode *int `json:"exit_code"`
+	}
+	for k, v := range w {
+		switch k {
+		case "output":
+		case "metadata":
+			if json.Unmarshal(v, &meta) != nil {
+				return text, nil
+			}
+		default:
+			return text, nil
+		}
+	}
+	return Redact(out), meta.ExitCode
+}
