@@ -154,7 +154,7 @@ func klogLine(t string) bool {
 // plainLevel looks for a level word among the first words of a plain log
 // line, after a timestamp, a pid or bracketed fields: upper case
 // ("ERROR"), bracketed in any case ("[error]", "<warn>"), or leading the
-// line before a colon ("Warning: …", "note: …"). msg is where the message
+// line before a colon ("Warning: …", "note: …"; redis-cli's "(error) …"). msg is where the message
 // starts (0 when the level leads the line).
 func plainLevel(t string) (level, int) {
 	n := min(len(t), 120)
@@ -179,7 +179,8 @@ func plainLevel(t string) (level, int) {
 			continue
 		}
 		upper := allUpper(w)
-		bracketed := i > 0 && (t[i-1] == '[' || t[i-1] == '<') && j < len(t) && (t[j] == ']' || t[j] == '>')
+		bracketed := i > 0 && (t[i-1] == '[' || t[i-1] == '<') && j < len(t) && (t[j] == ']' || t[j] == '>') ||
+			i == 1 && t[0] == '(' && j < len(t) && t[j] == ')'
 		leading := i == 0 && j < len(t) && t[j] == ':'
 		if upper || bracketed || leading {
 			if lv := levelWord(w); lv != lvNone {
@@ -311,7 +312,7 @@ func (s *scanner) genericError(t string) {
 	}
 	sig := signalsOf(t)
 	switch {
-	case sig.shape:
+	case sig.shape || errorLead(t):
 		s.add(KindError, t)
 	case sig.vocab > 0 && programPrefix(t):
 		// "pq: duplicate key value violates…", "cat: x: No such file…"
@@ -319,6 +320,24 @@ func (s *scanner) genericError(t string) {
 	case sig.vocab > 0 && s.run == runFailed && !passLine(t):
 		s.addWeak(t)
 	}
+}
+
+// errorLead reports whether a line starts with the word error, fatal or
+// panic, in any case, followed by a space or a colon: "Error from server
+// (NotFound): …", "FATAL ERROR: …", "fatal error: …".
+func errorLead(t string) bool {
+	j := 0
+	for j < len(t) && isAlpha(t[j]) {
+		j++
+	}
+	if j == len(t) || t[j] != ' ' && t[j] != ':' {
+		return false
+	}
+	switch strings.ToLower(t[:j]) {
+	case "error", "fatal", "panic":
+		return true
+	}
+	return false
 }
 
 // skipGeneric reports whether a line is no message at all: a stack frame, a
@@ -357,6 +376,10 @@ func skipGeneric(t string) bool {
 		if strings.HasPrefix(r, "|") || strings.HasPrefix(r, ": ") && strings.Contains(r, "::") {
 			return true
 		}
+	}
+	// "  code: 'ECONNREFUSED',": a field of an object printed with an error.
+	if strings.HasSuffix(first, ":") && identLike(first[:len(first)-1]) && (strings.HasSuffix(t, ",") || strings.HasSuffix(t, "{")) {
+		return true
 	}
 	// "src/x.go:12:	return errors.New(…)": a search hit, not a message.
 	if k := strings.IndexByte(first, ':'); k > 0 && strings.ContainsAny(first[:k], "./") {
@@ -482,7 +505,7 @@ func (s *scanner) runOf(text string, exit *int) runState {
 // unescaped.
 func unwrapOutput(text string) (string, *int) {
 	t := strings.TrimLeft(text, " \t\r\n")
-	if !strings.HasPrefix(t, "{") || !strings.HasPrefix(strings.TrimLeft(t[1:], " \t\r\n"), `"output"`) {
+	if !strings.HasPrefix(t, "{") || !strings.Contains(t, `"metadata"`) || !strings.Contains(t, `"output"`) {
 		return text, nil
 	}
 	var w map[string]json.RawMessage

@@ -1,0 +1,496 @@
+package ledger
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/condense-dev/condense"
+)
+
+// How a command ended, for the tests.
+const (
+	endFailed  = "failed"  // the result is marked as an error
+	endExit1   = "exit 1"  // the output reports exit status 1
+	endPassed  = "passed"  // the output reports exit status 0
+	endUnknown = "unknown" // no call: nothing is known
+)
+
+// errorsOf runs out through ExtractResult as the output of a shell command
+// that ended as end says, and returns the values of its error items.
+func errorsOf(t *testing.T, out, end string) []string {
+	t.Helper()
+	in, _ := json.Marshal(map[string]string{"command": "./run.sh"})
+	call := condense.ToolCall("call_1", "Bash", in)
+	var res condense.Part
+	switch end {
+	case endFailed:
+		res = resultOf(out, true)
+	case endExit1:
+		res = resultOf(out+"\nProcess exited with code 1", false)
+	case endPassed:
+		res = resultOf(out+"\nProcess exited with code 0", false)
+	case endUnknown:
+		res = resultOf(out, false)
+		return errorValues(ExtractResult(nil, &res, 3))
+	default:
+		t.Fatalf("unknown end %q", end)
+	}
+	items := ExtractResult(&call, &res, 3)
+	var cmd *Item
+	for i := range items {
+		if items[i].Kind == KindCommand {
+			cmd = &items[i]
+		}
+	}
+	if cmd == nil {
+		t.Fatalf("no command item in %v", Strings(items))
+	}
+	return errorValues(items)
+}
+
+func errorValues(items []Item) []string {
+	var out []string
+	for _, it := range items {
+		if it.Kind == KindError {
+			out = append(out, it.Value)
+		}
+	}
+	return out
+}
+
+// TestErrorLinesByEcosystem reads the output of failing commands of many
+// ecosystems: the decisive line of each failure is kept, the lines around
+// it (progress, passing tests, frames) are not. failed is what a failing
+// command keeps; passed what the same output keeps when the command
+// exited 0 (the lines with an error's shape only).
+func TestErrorLinesByEcosystem(t *testing.T) {
+	cases := []struct {
+		name   string
+		out    string
+		failed []string
+		passed []string
+	}{
+		{
+			name: "go driver error among other lines",
+			out: `2026/04/02 10:00:01 migrating orders
+2026/04/02 10:00:01 applying 0007_backfill.sql
+pq: duplicate key value violates unique constraint "orders_pkey"
+exit status 1`,
+			failed: []string{`pq: duplicate key value violates unique constraint "orders_pkey"`},
+			passed: []string{`pq: duplicate key value violates unique constraint "orders_pkey"`},
+		},
+		{
+			name: "go runtime messages without a prefix",
+			out: `waiting for the leader election
+context deadline exceeded while waiting for lease "sched-leader"
+handler crashed: index out of range [7] with length 1 in ParseHeader
+read tcp 10.0.3.2:51234->10.0.9.7:5432: i/o timeout`,
+			failed: []string{
+				`context deadline exceeded while waiting for lease "sched-leader"`,
+				"handler crashed: index out of range [7] with length 1 in ParseHeader",
+				"read tcp 10.0.3.2:51234->10.0.9.7:5432: i/o timeout",
+			},
+			passed: []string{
+				`context deadline exceeded while waiting for lease "sched-leader"`,
+				"handler crashed: index out of range [7] with length 1 in ParseHeader",
+			},
+		},
+		{
+			name: "go fatal error and signal",
+			out: `fatal error: all goroutines are asleep - deadlock!
+
+goroutine 1 [chan receive]:
+main.main()
+	/home/dev/app/main.go:14 +0x2c
+exit status 2`,
+			failed: []string{"fatal error: all goroutines are asleep - deadlock!"},
+			passed: []string{"fatal error: all goroutines are asleep - deadlock!"},
+		},
+		{
+			name: "python traceback in a log tail",
+			out: `2026-04-02 10:00:00,101 INFO worker started
+2026-04-02 10:00:01,552 ERROR celery.worker Task orders.sync raised: Traceback (most recent call last):
+  File "/app/orders/tasks.py", line 41, in sync
+    db.save(order)
+  File "/app/orders/db.py", line 12, in save
+    cur.execute(INSERT, row)
+psycopg2.errors.UniqueViolation: duplicate key value violates unique constraint "orders_pkey"
+DETAIL:  Key (id)=(42) already exists.
+2026-04-02 10:00:02,003 INFO worker stopping`,
+			failed: []string{
+				`psycopg2.errors.UniqueViolation: duplicate key value violates unique constraint "orders_pkey"`,
+				`File "/app/orders/db.py", line 12, in save`,
+			},
+			passed: []string{
+				`psycopg2.errors.UniqueViolation: duplicate key value violates unique constraint "orders_pkey"`,
+				`File "/app/orders/db.py", line 12, in save`,
+			},
+		},
+		{
+			name: "python logging default format",
+			out: `INFO:root:loading config
+ERROR:root:could not connect to broker at amqp://rabbit:5672
+WARNING:urllib3.connectionpool:Retrying (Retry(total=2)) after connection broken`,
+			failed: []string{
+				"ERROR:root:could not connect to broker at amqp://rabbit:5672",
+				"WARNING:urllib3.connectionpool:Retrying (Retry(total=2)) after connection broken",
+			},
+			passed: []string{"ERROR:root:could not connect to broker at amqp://rabbit:5672"},
+		},
+		{
+			name: "node errno and unhandled rejection",
+			out: `> api@1.0.0 start
+> node server.js
+
+listening on :3000
+Error: connect ECONNREFUSED 127.0.0.1:5432
+    at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1555:16) {
+  errno: -111,
+  code: 'ECONNREFUSED',
+  syscall: 'connect'
+}`,
+			failed: []string{
+				"Error: connect ECONNREFUSED 127.0.0.1:5432",
+				"at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1555:16) {",
+			},
+			passed: []string{
+				"Error: connect ECONNREFUSED 127.0.0.1:5432",
+				"at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1555:16) {",
+			},
+		},
+		{
+			name: "bare errno in a line",
+			out: `retrying database (attempt 3/5)
+ECONNREFUSED 127.0.0.1:5432
+giving up`,
+			failed: []string{"ECONNREFUSED 127.0.0.1:5432"},
+			passed: []string{"ECONNREFUSED 127.0.0.1:5432"},
+		},
+		{
+			name: "rust panic and overflow",
+			out: `   Compiling tern v0.3.1 (/work/tern)
+    Finished dev [unoptimized + debuginfo] target(s) in 2.1s
+     Running target/debug/tern
+thread 'main' panicked at src/lex.rs:88:17:
+attempt to subtract with overflow
+note: run with ` + "`RUST_BACKTRACE=1`" + ` environment variable to display a backtrace`,
+			failed: []string{"thread 'main' panicked at src/lex.rs:88:17: attempt to subtract with overflow"},
+			passed: []string{"thread 'main' panicked at src/lex.rs:88:17: attempt to subtract with overflow"},
+		},
+		{
+			name: "rust unwrap in a log",
+			out: `[2026-04-04T08:28:44Z INFO  tern::db] pool ready
+[2026-04-04T08:28:51Z ERROR tern::expr] called ` + "`Option::unwrap()` on a `None` value" + ` (looking up prec 34708)
+[2026-04-04T08:28:58Z WARN  tern::db] slow query took=812ms`,
+			failed: []string{
+				"[2026-04-04T08:28:51Z ERROR tern::expr] called `Option::unwrap()` on a `None` value (looking up prec 34708)",
+				"[2026-04-04T08:28:58Z WARN tern::db] slow query took=812ms",
+			},
+			passed: []string{"[2026-04-04T08:28:51Z ERROR tern::expr] called `Option::unwrap()` on a `None` value (looking up prec 34708)"},
+		},
+		{
+			name: "java caused by chain",
+			out: `[INFO] Running com.acme.fleet.RepoTest
+org.springframework.dao.DataIntegrityViolationException: could not execute statement
+	at org.springframework.orm.jpa.vendor.HibernateJpaDialect.convertHibernateAccessException(HibernateJpaDialect.java:276)
+	at com.acme.fleet.Repo.save(Repo.java:40)
+Caused by: java.sql.SQLException: Duplicate entry '42' for key 'PRIMARY'
+	at com.mysql.cj.jdbc.ClientPreparedStatement.execute(ClientPreparedStatement.java:370)
+	... 12 more`,
+			failed: []string{
+				"org.springframework.dao.DataIntegrityViolationException: could not execute statement",
+				"at org.springframework.orm.jpa.vendor.HibernateJpaDialect.convertHibernateAccessException(HibernateJpaDialect.java:276)",
+				"Caused by: java.sql.SQLException: Duplicate entry '42' for key 'PRIMARY'",
+				"at com.mysql.cj.jdbc.ClientPreparedStatement.execute(ClientPreparedStatement.java:370)",
+			},
+			passed: []string{
+				"org.springframework.dao.DataIntegrityViolationException: could not execute statement",
+				"at org.springframework.orm.jpa.vendor.HibernateJpaDialect.convertHibernateAccessException(HibernateJpaDialect.java:276)",
+				"Caused by: java.sql.SQLException: Duplicate entry '42' for key 'PRIMARY'",
+				"at com.mysql.cj.jdbc.ClientPreparedStatement.execute(ClientPreparedStatement.java:370)",
+			},
+		},
+		{
+			name: "spring boot log line too long to keep whole",
+			out: `2026-04-09 08:17:39.668  INFO 1 --- [main] c.a.f.Application : Started Application in 3.2 seconds
+2026-04-09 08:17:40.102 ERROR 1 --- [nio-8080-exec-7] c.a.f.EtaEstimator : java.util.concurrent.RejectedExecutionException: Task 27916 rejected from java.util.concurrent.ThreadPoolExecutor[Running, pool size = 190], dispatch=221`,
+			failed: []string{"java.util.concurrent.RejectedExecutionException: Task 27916 rejected from java.util.concurrent.ThreadPoolExecutor[Running, pool size = 190], dispatch=221"},
+			passed: []string{"java.util.concurrent.RejectedExecutionException: Task 27916 rejected from java.util.concurrent.ThreadPoolExecutor[Running, pool size = 190], dispatch=221"},
+		},
+		{
+			name: "mysql client",
+			out: `mysql: [Warning] Using a password on the command line interface can be insecure.
+ERROR 1062 (23000) at line 12: Duplicate entry 'ORD-42' for key 'orders.PRIMARY'`,
+			failed: []string{
+				"ERROR 1062 (23000) at line 12: Duplicate entry 'ORD-42' for key 'orders.PRIMARY'",
+				// A warning fills the room left, after the errors.
+				"mysql: [Warning] Using a password on the command line interface can be insecure.",
+			},
+			passed: []string{"ERROR 1062 (23000) at line 12: Duplicate entry 'ORD-42' for key 'orders.PRIMARY'"},
+		},
+		{
+			name: "postgres server and psql",
+			out: `psql: error: connection to server at "db" (10.0.0.5), port 5432 failed: FATAL:  password authentication failed for user "app"
+2026-04-02 10:00:00.123 UTC [61] FATAL:  password authentication failed for user "app"
+2026-04-02 10:00:00.123 UTC [61] DETAIL:  Connection matched pg_hba.conf line 99
+ERROR:  relation "orders" does not exist at character 15`,
+			failed: []string{
+				`psql: error: connection to server at "db" (10.0.0.5), port 5432 failed: FATAL: password authentication failed for user "app"`,
+				`2026-04-02 10:00:00.123 UTC [61] FATAL: password authentication failed for user "app"`,
+				`ERROR: relation "orders" does not exist at character 15`,
+			},
+			passed: []string{
+				`psql: error: connection to server at "db" (10.0.0.5), port 5432 failed: FATAL: password authentication failed for user "app"`,
+				`2026-04-02 10:00:00.123 UTC [61] FATAL: password authentication failed for user "app"`,
+				`ERROR: relation "orders" does not exist at character 15`,
+			},
+		},
+		{
+			name: "sqlite",
+			out: `sqlite> INSERT INTO users VALUES (1, 'a');
+Runtime error near line 3: UNIQUE constraint failed: users.id (19)
+Parse error near line 4: no such table: user`,
+			failed: []string{
+				"Runtime error near line 3: UNIQUE constraint failed: users.id (19)",
+				"Parse error near line 4: no such table: user",
+			},
+			passed: []string{
+				"Runtime error near line 3: UNIQUE constraint failed: users.id (19)",
+			},
+		},
+		{
+			name: "redis",
+			out: `127.0.0.1:6379> SET k v EX
+(error) ERR syntax error
+127.0.0.1:6379> GET session:1
+(error) WRONGTYPE Operation against a key holding the wrong kind of value
+Could not connect to Redis at 127.0.0.1:6380: Connection refused`,
+			failed: []string{
+				"(error) ERR syntax error",
+				"(error) WRONGTYPE Operation against a key holding the wrong kind of value",
+				"Could not connect to Redis at 127.0.0.1:6380: Connection refused",
+			},
+			// redis-cli exits 0 after an error reply: its "(error)" level says it.
+			passed: []string{
+				"(error) ERR syntax error",
+				"(error) WRONGTYPE Operation against a key holding the wrong kind of value",
+				"Could not connect to Redis at 127.0.0.1:6380: Connection refused",
+			},
+		},
+		{
+			name: "shell",
+			out: `+ ./scripts/deploy.sh staging
+./scripts/deploy.sh: line 12: kubectx: command not found
+cat: /etc/app/config.yaml: No such file or directory
+mkdir: cannot create directory '/var/lib/app': Permission denied
+Segmentation fault (core dumped)
+Killed`,
+			failed: []string{
+				"./scripts/deploy.sh: line 12: kubectx: command not found",
+				"cat: /etc/app/config.yaml: No such file or directory",
+				"mkdir: cannot create directory '/var/lib/app': Permission denied",
+				"Segmentation fault (core dumped)",
+				"Killed",
+			},
+			passed: []string{
+				"./scripts/deploy.sh: line 12: kubectx: command not found",
+				"cat: /etc/app/config.yaml: No such file or directory",
+				"mkdir: cannot create directory '/var/lib/app': Permission denied",
+				"Segmentation fault (core dumped)",
+			},
+		},
+		{
+			name: "containers and kubernetes",
+			out: `NAME                     READY   STATUS      RESTARTS   AGE
+api-7d9f8b6c5-x2k4q      0/1     OOMKilled   3          5m
+Error from server (NotFound): deployments.apps "worker" not found
+  Warning  BackOff    2m (x12 over 5m)  kubelet  Back-off restarting failed container api in pod api-7d9f8b6c5-x2k4q
+docker: Error response from daemon: driver failed programming external connectivity: Bind for 0.0.0.0:8080 failed: port is already allocated.`,
+			failed: []string{
+				"api-7d9f8b6c5-x2k4q 0/1 OOMKilled 3 5m",
+				`Error from server (NotFound): deployments.apps "worker" not found`,
+				"Warning BackOff 2m (x12 over 5m) kubelet Back-off restarting failed container api in pod api-7d9f8b6c5-x2k4q",
+				"docker: Error response from daemon: driver failed programming external connectivity: Bind for 0.0.0.0:8080 failed: port is already allocated.",
+			},
+			passed: []string{
+				"api-7d9f8b6c5-x2k4q 0/1 OOMKilled 3 5m",
+				`Error from server (NotFound): deployments.apps "worker" not found`,
+				"Warning BackOff 2m (x12 over 5m) kubelet Back-off restarting failed container api in pod api-7d9f8b6c5-x2k4q",
+				"docker: Error response from daemon: driver failed programming external connectivity: Bind for 0.0.0.0:8080 failed: port is already allocated.",
+			},
+		},
+		{
+			name: "http failures",
+			out: `HTTP/1.1 503 Service Unavailable
+Content-Type: text/plain
+upstream connect error or disconnect/reset before headers
+10.0.0.1 - - [02/Apr/2026:10:00:00 +0000] "GET /health HTTP/1.1" 200 2
+10.0.0.1 - - [02/Apr/2026:10:00:01 +0000] "POST /orders HTTP/1.1" 500 61
+request failed status=502 path=/orders`,
+			failed: []string{
+				"HTTP/1.1 503 Service Unavailable",
+				`10.0.0.1 - - [02/Apr/2026:10:00:01 +0000] "POST /orders HTTP/1.1" 500 61`,
+				"request failed status=502 path=/orders",
+				// Failure words alone: in the room left, after the rest.
+				"upstream connect error or disconnect/reset before headers",
+			},
+			passed: []string{
+				"HTTP/1.1 503 Service Unavailable",
+				`10.0.0.1 - - [02/Apr/2026:10:00:01 +0000] "POST /orders HTTP/1.1" 500 61`,
+				"request failed status=502 path=/orders",
+			},
+		},
+		{
+			name: "structured logs of every flavour",
+			out: `{"level":"info","msg":"request served","status":200}
+{"level":"error","msg":"charge failed","error":"card_declined"}
+{"level":"ERROR","message":"ledger write failed"}
+{"level":"warn","msg":"retrying publish","attempt":3}
+{"severity":"ERROR","message":"Cloud SQL connection lost"}
+{"level":50,"msg":"pino says no"}
+t=2026-04-02T10:00:00Z lvl=eror msg="sync aborted" err="lease lost"
+time=2026-04-02T10:00:01Z level=error msg="upload failed" err="EOF"
+time=2026-04-02T10:00:02Z level=warn msg="queue depth high" depth=9000
+time=2026-04-02T10:00:03Z level=info msg="shutdown complete"`,
+			failed: []string{
+				"charge failed: card_declined",
+				"ledger write failed",
+				"Cloud SQL connection lost",
+				"pino says no",
+				"sync aborted: lease lost",
+				"upload failed: EOF",
+				"retrying publish",
+				"queue depth high",
+			},
+			passed: []string{
+				"charge failed: card_declined",
+				"ledger write failed",
+				"Cloud SQL connection lost",
+				"pino says no",
+				"sync aborted: lease lost",
+				"upload failed: EOF",
+			},
+		},
+		{
+			name: "failure words only count when the command failed",
+			out: `==> building assets
+unable to resolve optional peer "canvas", skipping
+Build step 'publish' marked build as failure`,
+			failed: []string{
+				`unable to resolve optional peer "canvas", skipping`,
+				"Build step 'publish' marked build as failure",
+			},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, end := range []string{endFailed, endExit1} {
+				if got := errorsOf(t, tc.out, end); !slices.Equal(got, tc.failed) {
+					t.Errorf("%s:\n got  %q\n want %q", end, got, tc.failed)
+				}
+			}
+			if got := errorsOf(t, tc.out, endPassed); !slices.Equal(got, tc.passed) {
+				t.Errorf("exit 0:\n got  %q\n want %q", got, tc.passed)
+			}
+			// Without a call nothing is known of the status: the output is
+			// read as a passing command's.
+			if got := errorsOf(t, tc.out, endUnknown); !slices.Equal(got, tc.passed) {
+				t.Errorf("no call:\n got  %q\n want %q", got, tc.passed)
+			}
+		})
+	}
+}
+
+// TestErrorLinesNotErrors holds lines that use failure words without
+// reporting a failure: they are no errors whether the command failed or
+// not.
+func TestErrorLinesNotErrors(t *testing.T) {
+	lines := []string{
+		"ok  \tgithub.com/acme/app/pkg/errors\t0.1s",
+		"tests/test_api.py::test_error_handling PASSED                     [ 40%]",
+		"test store::tests::rejects_invalid_input ... ok",
+		"  ✓ returns 404 when the order is not found (3 ms)",
+		"--- PASS: TestTimeoutIsRetried (0.00s)",
+		"Found 0 errors in 12 files",
+		"0 errors, 2 warnings",
+		"errors: 0",
+		"failures=0 skipped=1",
+		"no errors found",
+		"eslint --no-error-on-unmatched-pattern src/",
+		"Compiling thiserror v1.0.58",
+		"Compiling error-chain v0.12.4",
+		"Downloaded anyhow-1.0.81 (failure-compat)",
+		"Tests: 3 failed, 120 passed, 123 total",
+		"2026-04-02 10:00:00 INFO retried after timeout, request ok",
+		`{"level":"debug","msg":"cache miss, fetching","error":null}`,
+		"33\treturn false, errors.New(\"worker: deadline exceeded\")",
+		"  12→        raise ValueError(\"invalid order\")",
+		"src/retry.go:41:\treturn ctx.Err() // deadline exceeded",
+		"-    if err != nil { panic(err) }",
+		"+    raise TimeoutError(\"upstream timed out\")",
+		"    at Object.<anonymous> (/app/test/errors.test.js:12:5)",
+		`  File "/app/orders/errors.py", line 3, in <module>`,
+		"FAIL",
+		"note: the error handling was rewritten in 2.0",
+		"help: consider borrowing here: `&x`",
+	}
+	for _, l := range lines {
+		for _, end := range []string{endFailed, endPassed, endUnknown} {
+			if got := errorsOf(t, l, end); len(got) != 0 {
+				t.Errorf("%s, %s: got errors %q", l, end, got)
+			}
+		}
+	}
+}
+
+// TestErrorLinesCap checks that the broad recogniser keeps the per-result
+// cap: a failing command's flood of lines with failure words fills only
+// the room the decisive lines leave.
+func TestErrorLinesCap(t *testing.T) {
+	var b strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&b, "retrying request %d after timeout\n", i)
+		if i == 120 {
+			b.WriteString("pq: duplicate key value violates unique constraint \"orders_pkey\"\n")
+		}
+	}
+	got := errorsOf(t, b.String(), endFailed)
+	if len(got) != DefaultMaxPerKind {
+		t.Errorf("%d errors, want the cap, %d: %q", len(got), DefaultMaxPerKind, got)
+	}
+	if !slices.Contains(got, `pq: duplicate key value violates unique constraint "orders_pkey"`) {
+		t.Errorf("the decisive line was crowded out: %q", got)
+	}
+	if got := errorsOf(t, b.String(), endPassed); !slices.Equal(got, []string{`pq: duplicate key value violates unique constraint "orders_pkey"`}) {
+		t.Errorf("exit 0: got %q", got)
+	}
+}
+
+// TestCodexWrappedOutput reads a shell result as Codex records it, a JSON
+// object holding the output and its metadata: the lines inside are read,
+// with the exit code the metadata gives.
+func TestCodexWrappedOutput(t *testing.T) {
+	inner := "running migrations\npq: could not serialize access due to concurrent update\nretrying after timeout\n"
+	wrapped, _ := json.Marshal(map[string]any{"output": inner, "metadata": map[string]any{"exit_code": 1, "duration_seconds": 0.8}})
+	in, _ := json.Marshal(map[string]string{"command": "make migrate"})
+	call := condense.ToolCall("call_1", "shell", in)
+	res := resultOf(string(wrapped), false)
+	got := Strings(ExtractResult(&call, &res, 0))
+	want := []string{
+		`command "make migrate" (exit 1)`,
+		`error "pq: could not serialize access due to concurrent update"`,
+		`error "retrying after timeout"`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	// An object with other fields is left as it is: it is data, not a
+	// wrapper.
+	data := `{"output": "x failed: timeout", "items": [1, 2]}`
+	if got, exit := unwrapOutput(data); got != data || exit != nil {
+		t.Errorf("unwrapOutput(%s) = %q, %v", data, got, exit)
+	}
+}
