@@ -31,9 +31,30 @@ func (e *Extractor) isShell(name string) bool {
 	return strings.Contains(n, "bash") || strings.Contains(n, "shell") || strings.Contains(n, "terminal")
 }
 
-var pathKeys = []string{"path", "file_path", "filePath", "filepath", "filename", "file", "target",
-	"target_file", "notebook_path", "relative_workspace_path", "absolute_path", "source", "destination",
-	"old_path", "new_path", "paths", "files", "file_paths"}
+// pathKeys are the input keys that hold a file path or a list of them, by
+// their normalized spelling (normKey): file_path, filePath and FilePath are
+// one key.
+var pathKeys = map[string]bool{"path": true, "filepath": true, "filename": true, "file": true,
+	"target": true, "targetfile": true, "targetpath": true, "dest": true, "destination": true,
+	"destpath": true, "notebookpath": true, "relativeworkspacepath": true, "absolutepath": true,
+	"source": true, "sourcepath": true, "oldpath": true, "newpath": true, "outputpath": true,
+	"outputfile": true, "paths": true, "files": true, "filepaths": true, "filenames": true}
+
+// normKey folds an input key to lower case without '_' and '-'.
+func normKey(k string) string {
+	var b strings.Builder
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		switch {
+		case c == '_' || c == '-':
+		case 'A' <= c && c <= 'Z':
+			b.WriteByte(c + 'a' - 'A')
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
 
 var urlKeys = []string{"url", "uri", "href", "endpoint"}
 
@@ -41,7 +62,9 @@ var commandKeys = []string{"command", "cmd", "script", "commands"}
 
 // call returns the items of a tool call: the command of a shell tool, the
 // files a file tool reads or writes, the files of a patch, and addresses.
-func (e *Extractor) call(p *condense.Part, index int) []Item {
+// open is the file an editor has open, written by an edit command that names
+// no file (SWE-agent's edit and insert), or "".
+func (e *Extractor) call(p *condense.Part, index int, open string) []Item {
 	var in map[string]any
 	if len(p.Input) == 0 || json.Unmarshal(p.Input, &in) != nil {
 		in = nil
@@ -51,9 +74,12 @@ func (e *Extractor) call(p *condense.Part, index int) []Item {
 	if e.isShell(p.Name) {
 		e.shellCommand(s, in)
 	}
-	inputFiles(s, in, toolAccess(name, in))
+	inputFiles(s, in, e.toolAccess(name, in))
 	if strings.Contains(name, "patch") || strings.Contains(name, "diff") {
 		patchInputFiles(s, p.Input, in)
+	}
+	if open != "" && openEditors[name] && !hasFile(s.items) {
+		writtenFiles(s, []string{open})
 	}
 	for _, k := range urlKeys {
 		for _, v := range stringsOf(in[k]) {
@@ -66,9 +92,143 @@ func (e *Extractor) call(p *condense.Part, index int) []Item {
 	return s.items
 }
 
+// openEditors are the tools and text commands that edit the file open in
+// the editor without naming it (SWE-agent's windowed editor).
+var openEditors = map[string]bool{"edit": true, "insert": true}
+
+// openers are the tools and text commands that open a file in the editor.
+var openers = map[string]Access{"open": Read, "create": Written}
+
+func hasFile(items []Item) bool {
+	for _, it := range items {
+		if it.Kind == KindFile {
+			return true
+		}
+	}
+	return false
+}
+
+// noteCall records the file an open or create call opened.
+func (sp *span) noteCall(p *condense.Part, items []Item) {
+	if _, ok := openers[strings.ToLower(p.Name)]; !ok {
+		return
+	}
+	for _, it := range items {
+		if it.Kind == KindFile {
+			sp.open = it.Value
+			return
+		}
+	}
+}
+
+// noteOpen records the file an observation says is open.
+func (sp *span) noteOpen(text string) {
+	if f := openFile(text); f != "" {
+		sp.open = f
+	}
+}
+
+// openFile returns the file an editor's observation shows as open: the
+// last "(Open file: x)" footer or "[File: x (N lines total)]" header of
+// SWE-agent, or "".
+func openFile(text string) string {
+	best, at := "", -1
+	for _, m := range []struct{ open, close string }{{"(Open file: ", ")"}, {"[File: ", " ("}} {
+		k := strings.LastIndex(text, m.open)
+		if k < 0 || k < at {
+			continue
+		}
+		rest := text[k+len(m.open):]
+		e := strings.Index(rest, m.close)
+		if e < 0 {
+			continue
+		}
+		f := strings.TrimSpace(rest[:e])
+		if p, ok := cleanPath(f, false); ok || hasExt(f[strings.LastIndexByte(f, '/')+1:]) && !strings.ContainsAny(f, " <>{}") {
+			if !ok {
+				p, ok = cleanPath(f, true)
+			}
+			if ok {
+				best, at = p, k
+			}
+		}
+	}
+	return best
+}
+
+func hasToolCalls(m *condense.Message) bool {
+	for i := range m.Parts {
+		if m.Parts[i].Type == condense.PartToolCall {
+			return true
+		}
+	}
+	return false
+}
+
+// textAction reads the action of an agent that acts in text (mini-swe-agent,
+// SWE-agent without function calling): the last fenced block of a reply
+// with no tool calls, when it ends the reply and is a shell block or an
+// unlabelled one. Its
+// files are added with their access: SWE-agent's "open x" reads x,
+// "create x" writes it, "edit 4:4" and "insert 9" write the open file, and
+// any other block is read as a shell script.
+func (e *Extractor) textAction(s *scanner, text string, sp *span) {
+	block, ok := lastFence(text)
+	if !ok {
+		return
+	}
+	first, _, _ := strings.Cut(strings.TrimSpace(block), "\n")
+	f := strings.Fields(first)
+	if len(f) > 0 {
+		if acc, ok := openers[f[0]]; ok && len(f) >= 2 {
+			if p, ok := cleanPath(strings.Trim(f[1], `"'`), true); ok {
+				if it := s.add(KindFile, p); it != nil {
+					it.Access = max(it.Access, acc)
+				}
+				sp.open = p
+			}
+			return
+		}
+		if openEditors[f[0]] {
+			if sp.open != "" {
+				writtenFiles(s, []string{sp.open})
+			}
+			return
+		}
+	}
+	e.commandFiles(s, block)
+}
+
+// lastFence returns the body of the last fenced block of text when its
+// label is empty or names a shell (bash, sh, console, mswea_bash_command).
+func lastFence(text string) (string, bool) {
+	end := strings.LastIndex(text, "```")
+	if end < 0 {
+		return "", false
+	}
+	start := strings.LastIndex(text[:end], "```")
+	if start < 0 {
+		return "", false
+	}
+	if strings.TrimSpace(text[end+3:]) != "" {
+		return "", false // an action ends the reply
+	}
+	body := text[start+3 : end]
+	label, body, ok := strings.Cut(body, "\n")
+	if !ok {
+		return "", false
+	}
+	switch label = strings.ToLower(strings.TrimSpace(label)); {
+	case label == "", label == "sh", label == "shell", label == "console", label == "zsh",
+		strings.Contains(label, "bash"):
+		return body, true
+	}
+	return "", false
+}
+
 // shellCommand adds the command of a shell tool's input (the first command
-// key set), the files it names, and the files an apply_patch command
-// writes.
+// key set) and the files it reads, writes (redirections, sed -i, tee, patches
+// fed to apply_patch or git apply) and names.
 func (e *Extractor) shellCommand(s *scanner, in map[string]any) {
 	for _, k := range commandKeys {
 		cmd := commandString(in[k])
@@ -78,24 +238,61 @@ func (e *Extractor) shellCommand(s *scanner, in map[string]any) {
 		cmd = Redact(cmd)
 		s.add(KindCommand, cmd)
 		e.commandFiles(s, cmd)
-		if strings.HasPrefix(cmd, "apply_patch") {
-			writtenFiles(s, patchFiles(cmd))
-		}
 		return
 	}
 }
 
 // inputFiles adds the paths of a tool input's path keys, with the access
-// the tool has.
+// the tool has: the values of those keys (a string or a list of strings),
+// and those of the objects one level down (a list of edits or of files,
+// each with its own path). Keys are read in sorted order so the items do
+// not vary from run to run.
 func inputFiles(s *scanner, in map[string]any, acc Access) {
-	for _, k := range pathKeys {
-		for _, v := range stringsOf(in[k]) {
-			if pth, ok := cleanPath(strings.TrimSpace(Redact(v)), true); ok {
-				if it := s.add(KindFile, pth); it != nil {
-					it.Access = max(it.Access, acc)
+	for _, k := range slices.Sorted(maps.Keys(in)) {
+		v := in[k]
+		if pathKeys[normKey(k)] {
+			for _, str := range stringsOf(v) {
+				inputFile(s, str, acc)
+			}
+		}
+		var objs []map[string]any
+		switch x := v.(type) {
+		case map[string]any:
+			objs = append(objs, x)
+		case []any:
+			for _, e := range x {
+				if o, ok := e.(map[string]any); ok {
+					objs = append(objs, o)
 				}
 			}
 		}
+		for _, o := range objs {
+			for _, k2 := range slices.Sorted(maps.Keys(o)) {
+				if pathKeys[normKey(k2)] {
+					for _, str := range stringsOf(o[k2]) {
+						inputFile(s, str, acc)
+					}
+				}
+			}
+		}
+	}
+}
+
+// inputFile adds one path value. A tool that reads or writes files takes
+// any plausible path; one that only names them (a search's directory) needs
+// a separator or an extension, so a make target or a word is not a file.
+// Globs are patterns, not files.
+func inputFile(s *scanner, v string, acc Access) {
+	v = strings.TrimSpace(Redact(v))
+	if strings.ContainsAny(v, "*?\n") {
+		return
+	}
+	pth, ok := cleanPath(v, true)
+	if !ok || acc == Mentioned && !strings.Contains(pth, "/") && !hasExt(pth) {
+		return
+	}
+	if it := s.add(KindFile, pth); it != nil {
+		it.Access = max(it.Access, acc)
 	}
 }
 
@@ -126,37 +323,13 @@ func writtenFiles(s *scanner, files []string) {
 	}
 }
 
-// viewers are commands whose output is the content of the files they name.
-var viewers = map[string]bool{"cat": true, "head": true, "tail": true, "nl": true, "less": true,
-	"more": true, "bat": true, "view": true}
-
-// commandFiles adds the paths a shell command names, as read when the
-// command is a viewer (cat internal/x.go) and as mentioned otherwise.
+// commandFiles adds the files a shell command or script touches (see
+// scriptFiles): read for what it prints, written for what it writes, and
+// mentioned for the paths it only names.
 func (e *Extractor) commandFiles(s *scanner, cmd string) {
-	if strings.HasPrefix(cmd, "apply_patch") || strings.Contains(cmd, "\n") {
-		return // a script: its paths are found in the output if anywhere
-	}
-	f := strings.Fields(cmd)
-	if len(f) < 2 {
-		return
-	}
-	acc := Mentioned
-	if viewers[f[0]] && !strings.ContainsAny(cmd, ">|") {
-		acc = Read
-	}
-	for _, tok := range f[1:] {
-		tok = strings.Trim(tok, `"'`)
-		if strings.HasPrefix(tok, "-") || strings.Contains(tok, "://") {
-			continue
-		}
-		p, ok := cleanPath(tok, false)
-		if !ok && hasExt(tok[strings.LastIndexByte(tok, '/')+1:]) {
-			p, ok = cleanPath(tok, true)
-		}
-		if ok {
-			if it := s.add(KindFile, p); it != nil {
-				it.Access = max(it.Access, acc)
-			}
+	for _, u := range scriptFiles(cmd) {
+		if it := s.add(KindFile, u.path); it != nil {
+			it.Access = max(it.Access, u.acc)
 		}
 	}
 }
@@ -230,18 +403,43 @@ func stringsOf(v any) []string {
 }
 
 var writeWords = []string{"write", "edit", "create", "patch", "replace", "insert", "append", "delete",
-	"remove", "move", "rename", "save", "mkdir", "touch"}
+	"remove", "move", "rename", "save", "mkdir", "touch", "apply", "update", "modify"}
 var readWords = []string{"read", "view", "cat", "open", "show", "get_file", "head", "tail", "load", "fetch_file"}
 
+// subCommandKeys are the input keys an editor tool that does several things
+// takes its sub-command in ("command": "create").
+var subCommandKeys = []string{"command", "action", "operation", "op", "subcommand"}
+
+// subCommandAccess classifies an editor tool's sub-command; ok is false for
+// a value that is not one.
+func subCommandAccess(sub string) (acc Access, ok bool) {
+	switch strings.ToLower(sub) {
+	case "view", "read", "cat", "open", "show":
+		return Read, true
+	case "create", "str_replace", "insert", "undo_edit", "write", "append", "edit", "replace",
+		"overwrite", "patch", "delete", "rename", "move", "apply_patch", "update":
+		return Written, true
+	}
+	return Mentioned, false
+}
+
 // toolAccess classifies a file tool by its name, or for an editor tool that
-// takes a sub-command (str_replace_based_edit_tool) by that command.
-func toolAccess(name string, in map[string]any) Access {
-	if sub, ok := in["command"].(string); ok && (strings.Contains(name, "edit") || strings.Contains(name, "str_replace")) {
-		switch sub {
-		case "view":
-			return Read
-		case "create", "str_replace", "insert", "undo_edit", "write", "append":
-			return Written
+// takes a sub-command (str_replace_based_edit_tool, str_replace_editor,
+// OpenHands' file editor) by that command. A shell tool's "command" is a
+// command line, never a sub-command.
+func (e *Extractor) toolAccess(name string, in map[string]any) Access {
+	if !e.isShell(name) {
+		for _, k := range subCommandKeys {
+			if sub, ok := in[k].(string); ok && !strings.ContainsAny(sub, " \n") {
+				if acc, ok := subCommandAccess(sub); ok {
+					return acc
+				}
+				if strings.Contains(name, "edit") || strings.Contains(name, "str_replace") {
+					// An editor's other sub-commands (a search, a
+					// listing) do not touch the file.
+					return Mentioned
+				}
+			}
 		}
 	}
 	for _, w := range writeWords {
@@ -258,13 +456,15 @@ func toolAccess(name string, in map[string]any) Access {
 }
 
 // patchFiles returns the files a patch touches: apply_patch's "*** Update
-// File: x" headers and unified diffs' "+++ b/x".
+// File: x", "*** Add File: x", "*** Delete File: x" and "*** Move to: x"
+// headers, and unified diffs' "--- a/x" and "+++ b/x" (a file deleted by
+// a diff has only the first).
 func patchFiles(text string) []string {
 	var out []string
 	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimSpace(line)
 		var f string
-		for _, p := range []string{"*** Update File: ", "*** Add File: ", "*** Delete File: ", "*** Move to: ", "+++ b/", "+++ "} {
+		for _, p := range []string{"*** Update File: ", "*** Add File: ", "*** Delete File: ", "*** Move to: ", "+++ b/", "--- a/", "+++ "} {
 			if rest, ok := strings.CutPrefix(line, p); ok {
 				f = strings.TrimSpace(rest)
 				break

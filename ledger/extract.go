@@ -96,7 +96,7 @@ func Task(m *condense.Message, index int) (it Item, ok bool) {
 // The result depends only on the arguments and the Extractor's options.
 func (e *Extractor) Extract(msgs []condense.Message, base int) []Item {
 	var set Set
-	calls := make(map[string]*condense.Part)
+	sp := &span{calls: make(map[string]*condense.Part)}
 	taskDone := base != 0
 	for i := range msgs {
 		m := &msgs[i]
@@ -107,7 +107,7 @@ func (e *Extractor) Extract(msgs []condense.Message, base int) []Item {
 				set.Add(it)
 			}
 		}
-		set.Add(e.message(m, idx, calls)...)
+		set.Add(e.message(m, idx, sp)...)
 	}
 	return set.Items()
 }
@@ -117,7 +117,7 @@ func (e *Extractor) Extract(msgs []condense.Message, base int) []Item {
 // ExtractResult, or Extract over the span, to have them). It does not know
 // whether m is the task; see Task.
 func (e *Extractor) ExtractMessage(m *condense.Message, index int) []Item {
-	return Dedup(e.message(m, index, nil))
+	return Dedup(e.message(m, index, &span{}))
 }
 
 // ExtractResult returns the items of one tool result at log index index,
@@ -129,7 +129,7 @@ func (e *Extractor) ExtractMessage(m *condense.Message, index int) []Item {
 // identifiers are taken from it, not the error strings and numbers in its
 // literals.
 func (e *Extractor) ExtractResult(call, result *condense.Part, index int) []Item {
-	return Dedup(e.result(call, result, index))
+	return Dedup(e.result(call, result, index, ""))
 }
 
 // Task returns the task item of m; see the package-level Task.
@@ -141,7 +141,15 @@ func (e *Extractor) Task(m *condense.Message, index int) (Item, bool) {
 	return Item{Kind: KindTask, Value: v, Source: index}, true
 }
 
-func (e *Extractor) message(m *condense.Message, index int, calls map[string]*condense.Part) []Item {
+// span is what Extract carries from one message to the next: the tool calls
+// seen, by id (nil: results are read without their calls), and the file an
+// editor has open, which SWE-agent's edit commands change without naming it.
+type span struct {
+	calls map[string]*condense.Part
+	open  string
+}
+
+func (e *Extractor) message(m *condense.Message, index int, sp *span) []Item {
 	var out []Item
 	if m.Pinned {
 		var text string
@@ -169,20 +177,29 @@ func (e *Extractor) message(m *condense.Message, index int, calls map[string]*co
 				if m.Status == condense.StatusComplete {
 					s.prose(text, KindDecision, decisionCues)
 				}
+				if !hasToolCalls(m) {
+					e.textAction(s, text, sp)
+				}
+			}
+			if m.Role != condense.RoleAssistant {
+				sp.noteOpen(text)
 			}
 			s.text(text)
 			out = append(out, s.items...)
 		case condense.PartToolCall:
-			if calls != nil && p.ID != "" {
-				calls[p.ID] = p
+			if sp.calls != nil && p.ID != "" {
+				sp.calls[p.ID] = p
 			}
-			out = append(out, e.call(p, index)...)
+			items := e.call(p, index, sp.open)
+			sp.noteCall(p, items)
+			out = append(out, items...)
 		case condense.PartToolResult:
 			var call *condense.Part
-			if calls != nil {
-				call = calls[p.CallID]
+			if sp.calls != nil {
+				call = sp.calls[p.CallID]
 			}
-			out = append(out, e.result(call, p, index)...)
+			out = append(out, e.result(call, p, index, sp.open)...)
+			sp.noteOpen(resultText(p))
 		}
 	}
 	return out
@@ -220,11 +237,15 @@ func resultText(p *condense.Part) string {
 	return b.String()
 }
 
-func (e *Extractor) result(call, result *condense.Part, index int) []Item {
+func (e *Extractor) result(call, result *condense.Part, index int, open string) []Item {
 	text := Redact(resultText(result))
 	s := newScanner(e, index, true)
 	if call != nil {
-		for _, it := range e.call(call, index) {
+		if open == "" {
+			// An edit that names no file shows the file it edited.
+			open = openFile(text)
+		}
+		for _, it := range e.call(call, index, open) {
 			if p := s.add(it.Kind, it.Value); p != nil {
 				p.Access = max(p.Access, it.Access)
 			}

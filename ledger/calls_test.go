@@ -1,0 +1,252 @@
+package ledger
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"github.com/condense-dev/condense"
+)
+
+// fileItems returns the rendered file items of items.
+func fileItems(items []Item) []string {
+	var out []string
+	for _, it := range items {
+		if it.Kind == KindFile {
+			out = append(out, it.String())
+		}
+	}
+	return out
+}
+
+// TestToolInputPaths: a file tool's path is kept under any common argument
+// name, with the access the tool has.
+func TestToolInputPaths(t *testing.T) {
+	cases := []struct {
+		name, tool, input string
+		want              []string
+	}{
+		{"path", "write_file", `{"path":"src/app.ts","content":"x"}`, []string{"file src/app.ts (written)"}},
+		{"file_path", "Edit", `{"file_path":"/repo/a.go","old_string":"a","new_string":"b"}`, []string{"file /repo/a.go (written)"}},
+		{"filePath camel case", "edit", `{"filePath":"lib/x.rb","oldString":"a","newString":"b"}`, []string{"file lib/x.rb (written)"}},
+		{"filepath", "create_file", `{"filepath":"cmd/main.go","contents":"package main"}`, []string{"file cmd/main.go (written)"}},
+		{"filename", "create", `{"filename":"reproduce.py"}`, []string{"file reproduce.py (written)"}},
+		{"file", "save", `{"file":"notes/todo.md","text":"x"}`, []string{"file notes/todo.md (written)"}},
+		{"target_file", "edit_file", `{"target_file":"src/lib/cart.ts","instructions":"fix","code_edit":"x"}`, []string{"file src/lib/cart.ts (written)"}},
+		{"target", "write", `{"target":"config/app.yaml","content":"a: 1"}`, []string{"file config/app.yaml (written)"}},
+		{"dest", "write_to_file", `{"dest":"docs/guide.md","content":"x"}`, []string{"file docs/guide.md (written)"}},
+		{"notebook_path", "NotebookEdit", `{"notebook_path":"/work/analysis.ipynb","new_source":"x"}`, []string{"file /work/analysis.ipynb (written)"}},
+		{"paths list", "delete_files", `{"paths":["build/a.o","build/b.o"]}`, []string{"file build/a.o (written)", "file build/b.o (written)"}},
+		{"files list", "write_files", `{"files":["a/x.py","a/y.py"]}`, []string{"file a/x.py (written)", "file a/y.py (written)"}},
+		{"files of objects", "write_files", `{"files":[{"path":"pkg/a.go","content":"x"},{"file_path":"pkg/b.go","content":"y"}]}`, []string{"file pkg/a.go (written)", "file pkg/b.go (written)"}},
+		{"edits of objects", "MultiEdit", `{"edits":[{"file_path":"pkg/c.go","old_string":"a","new_string":"b"}]}`, []string{"file pkg/c.go (written)"}},
+		{"apply_diff", "apply_diff", `{"path":"src/x.py","diff":"<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE"}`, []string{"file src/x.py (written)"}},
+		{"replace_in_file", "replace_in_file", `{"path":"src/y.py","diff":"x"}`, []string{"file src/y.py (written)"}},
+		{"update_file", "update_file", `{"file_path":"web/index.html","content":"x"}`, []string{"file web/index.html (written)"}},
+		{"read_file", "read_file", `{"path":"store.go"}`, []string{"file store.go (read)"}},
+		{"Read", "Read", `{"file_path":"/home/dev/x/y.tf","offset":10,"limit":40}`, []string{"file /home/dev/x/y.tf (read)"}},
+		{"open", "open", `{"path":"src/main/java/A.java","line_number":40}`, []string{"file src/main/java/A.java (read)"}},
+		{"search names a directory", "Grep", `{"pattern":"TODO","path":"internal/"}`, []string{"file internal/"}},
+		{"glob is a pattern", "find_file", `{"file_name":"*.java","dir":""}`, nil},
+		{"glob under a dir", "Glob", `{"pattern":"**/*.sh","path":"/home/dev/infra"}`, []string{"file /home/dev/infra"}},
+		{"a make target is no file", "make", `{"target":"test"}`, nil},
+		{"todo list has no path", "TodoWrite", `{"todos":[{"content":"fix it","status":"pending"}]}`, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := call(tc.tool, tc.input)
+			res := resultOf("ok", false)
+			if got := fileItems(ExtractResult(&c, &res, 0)); !slices.Equal(got, tc.want) {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestEditorSubCommands: an editor tool that does several things is read
+// by its sub-command.
+func TestEditorSubCommands(t *testing.T) {
+	cases := []struct {
+		tool, input string
+		want        []string
+	}{
+		{"str_replace_editor", `{"command":"create","path":"/testbed/repro.py","file_text":"print(1)"}`, []string{"file /testbed/repro.py (written)"}},
+		{"str_replace_editor", `{"command":"str_replace","path":"/testbed/a.py","old_str":"a","new_str":"b"}`, []string{"file /testbed/a.py (written)"}},
+		{"str_replace_editor", `{"command":"insert","path":"/testbed/a.py","insert_line":3,"new_str":"b"}`, []string{"file /testbed/a.py (written)"}},
+		{"str_replace_editor", `{"command":"undo_edit","path":"/testbed/a.py"}`, []string{"file /testbed/a.py (written)"}},
+		{"str_replace_editor", `{"command":"view","path":"/testbed/a.py","view_range":[1,40]}`, []string{"file /testbed/a.py (read)"}},
+		{"str_replace_based_edit_tool", `{"command":"create","path":"/repo/new.go","file_text":"package x"}`, []string{"file /repo/new.go (written)"}},
+		{"str_replace_based_edit_tool", `{"command":"view","path":"/repo/go.mod"}`, []string{"file /repo/go.mod (read)"}},
+		{"file_editor", `{"action":"write","path":"src/a.rs","content":"x"}`, []string{"file src/a.rs (written)"}},
+		{"file_tool", `{"operation":"read","path":"src/a.rs"}`, []string{"file src/a.rs (read)"}},
+		// A listing through an editor touches nothing.
+		{"str_replace_editor", `{"command":"list","path":"/testbed/src"}`, []string{"file /testbed/src"}},
+	}
+	for _, tc := range cases {
+		c := call(tc.tool, tc.input)
+		res := resultOf("ok", false)
+		if got := fileItems(ExtractResult(&c, &res, 0)); !slices.Equal(got, tc.want) {
+			t.Errorf("%s %s: got %q, want %q", tc.tool, tc.input, got, tc.want)
+		}
+	}
+}
+
+// TestPatchPaths: the files of a patch are written, whatever carries it.
+func TestPatchPaths(t *testing.T) {
+	patch := "*** Begin Patch\n*** Update File: src/a.ts\n@@\n-x\n+y\n*** Add File: src/b.ts\n+export {}\n*** Delete File: src/old.ts\n*** End Patch"
+	diff := "diff --git a/pkg/x.go b/pkg/x.go\n--- a/pkg/x.go\n+++ b/pkg/x.go\n@@ -1 +1 @@\n-a\n+b\n--- a/pkg/gone.go\n+++ /dev/null\n@@ -1 +0,0 @@\n-a"
+	quoted := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	cases := []struct {
+		name, tool, input string
+		want              []string
+	}{
+		{"apply_patch input", "apply_patch", `{"input":` + quoted(patch) + `}`,
+			[]string{"file src/a.ts (written)", "file src/b.ts (written)", "file src/old.ts (written)"}},
+		{"apply_patch raw string", "apply_patch", quoted(patch),
+			[]string{"file src/a.ts (written)", "file src/b.ts (written)", "file src/old.ts (written)"}},
+		{"unified diff with a deletion", "patch", `{"patch":` + quoted(diff) + `}`,
+			[]string{"file pkg/x.go (written)", "file pkg/gone.go (written)"}},
+		{"codex argv", "shell", `{"command":["apply_patch",` + quoted(patch) + `]}`,
+			[]string{"file src/a.ts (written)", "file src/b.ts (written)", "file src/old.ts (written)"}},
+		{"codex heredoc", "shell", `{"command":["bash","-lc",` + quoted("apply_patch <<'EOF'\n"+patch+"\nEOF") + `],"workdir":"/repo"}`,
+			[]string{"file src/a.ts (written)", "file src/b.ts (written)", "file src/old.ts (written)"}},
+		{"codex heredoc after cd", "shell", `{"command":["bash","-lc",` + quoted("cd /repo && apply_patch <<'PATCH'\n"+patch+"\nPATCH") + `]}`,
+			[]string{"file src/a.ts (written)", "file src/b.ts (written)", "file src/old.ts (written)"}},
+		{"git apply heredoc", "bash", `{"command":` + quoted("git apply <<'EOF'\n"+diff+"\nEOF") + `}`,
+			[]string{"file pkg/x.go (written)", "file pkg/gone.go (written)"}},
+		{"patch -p1 heredoc", "bash", `{"command":` + quoted("patch -p1 <<EOF\n"+diff+"\nEOF") + `}`,
+			[]string{"file pkg/x.go (written)", "file pkg/gone.go (written)"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := call(tc.tool, tc.input)
+			res := resultOf("Done!", false)
+			if got := fileItems(ExtractResult(&c, &res, 0)); !slices.Equal(got, tc.want) {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestShellFiles: what a shell command reads, writes and names.
+func TestShellFiles(t *testing.T) {
+	cases := []struct {
+		cmd  string
+		want []fileUse
+	}{
+		{"cat internal/x.go", []fileUse{{"internal/x.go", Read}}},
+		{"nl -ba crates/core/src/fold.rs | sed -n '1,233p'", []fileUse{{"crates/core/src/fold.rs", Read}}},
+		{"sed -n '25,50p' money/money.go", []fileUse{{"money/money.go", Read}}},
+		{"sed -i 's/%d/%s/' parser/parse.go && go vet ./parser/...", []fileUse{{"parser/parse.go", Written}}},
+		{"sed -i.bak -e 's/a/b/' conf/app.ini", []fileUse{{"conf/app.ini", Written}}},
+		{"perl -pi -e 's/a/b/' lib/A.pm", []fileUse{{"lib/A.pm", Written}}},
+		{"echo 'x = 1' > settings.py", []fileUse{{"settings.py", Written}}},
+		{"printf '%s\\n' a >> logs/run.log", []fileUse{{"logs/run.log", Written}}},
+		{"go test ./... 2>&1 | tee out/test.log", []fileUse{{"out/test.log", Written}}},
+		{"go build ./... > /dev/null 2>&1", nil},
+		{"make 2> build/err.txt", []fileUse{{"build/err.txt", Written}}},
+		{"cp config/app.example.yaml config/app.yaml", []fileUse{{"config/app.example.yaml", Mentioned}, {"config/app.yaml", Written}}},
+		{"mv -f tmp/out.json data/out.json", []fileUse{{"tmp/out.json", Mentioned}, {"data/out.json", Written}}},
+		{"touch pkg/doc.go", []fileUse{{"pkg/doc.go", Written}}},
+		{"grep -n 'func Set' store/store.go", []fileUse{{"store/store.go", Mentioned}}},
+		{"python3 etl/run.py --input data/in.csv", []fileUse{{"etl/run.py", Mentioned}, {"data/in.csv", Mentioned}}},
+		{"cat <<'EOF' > crates/core/tests/fold.rs\nuse crate::x;\nfn main() { let a = \"b/c.rs\"; }\nEOF", []fileUse{{"crates/core/tests/fold.rs", Written}}},
+		{"cat > src/a.ts << EOF\nexport const a = 1 // see lib/b.ts\nEOF\nnpx tsc", []fileUse{{"src/a.ts", Written}}},
+		{"python3 - <<'EOF'\nimport pathlib\np = pathlib.Path(\"crates/core/src/scope.rs\")\ns = p.read_text()\np.write_text(s.replace('a', 'b'))\nEOF", []fileUse{{"crates/core/src/scope.rs", Written}}},
+		{"python - <<EOF\nwith open('app/models.py') as f:\n    src = f.read()\nwith open('app/models.py', 'w') as f:\n    f.write(src)\nEOF", []fileUse{{"app/models.py", Written}}},
+		{"python3 - <<'EOF'\nprint(open('data/rows.csv').read()[:200])\nEOF", []fileUse{{"data/rows.csv", Read}}},
+		{"bash <<'EOF'\nsed -i 's/a/b/' lib/x.sh\nEOF", []fileUse{{"lib/x.sh", Written}}},
+		{"cd /repo && \\\n  sed -i 's/a/b/' web/app.js", []fileUse{{"web/app.js", Written}}},
+		{"cat x.txt <<< 'here string' # comment > not/a/file.txt", []fileUse{{"x.txt", Read}}},
+	}
+	for _, tc := range cases {
+		if got := scriptFiles(tc.cmd); !slices.Equal(got, tc.want) {
+			t.Errorf("%q:\n got  %v\n want %v", tc.cmd, got, tc.want)
+		}
+	}
+}
+
+// TestOpenFileEdits: SWE-agent's edit and insert commands change the open
+// file without naming it; the file is taken from the open command before,
+// the observation's footer, or the edit's own output.
+func TestOpenFileEdits(t *testing.T) {
+	text := func(role condense.Role, s string) condense.Message {
+		return condense.Message{Role: role, Parts: []condense.Part{condense.Text(s)}}
+	}
+	// SWE-agent acting in text.
+	msgs := []condense.Message{
+		text(condense.RoleUser, "Fix the missing colon."),
+		text(condense.RoleAssistant, "The file is in tests. Let's open it.\n\n```\nopen tests/missing_colon.py\n```"),
+		text(condense.RoleUser, "[File: /repo/tests/missing_colon.py (10 lines total)]\n1:def division(a, b)\n(Open file: /repo/tests/missing_colon.py)\n(Current directory: /repo)\nbash-$"),
+		text(condense.RoleAssistant, "Let's add the missing colon.\n\n```\nedit 4:4\ndef division(a: float, b: float) -> float:\nend_of_edit\n```"),
+		text(condense.RoleUser, "File updated.\n(Open file: /repo/tests/missing_colon.py)\nbash-$"),
+		text(condense.RoleAssistant, "Now a reproduction script.\n\n```\ncreate reproduce.py\n```"),
+		text(condense.RoleAssistant, "```\ninsert 1\nprint(1)\nend_of_insert\n```"),
+	}
+	got := fileItems(Extract(msgs, 0))
+	want := []string{"file tests/missing_colon.py (read)", "file /repo/tests/missing_colon.py (written)", "file reproduce.py (written)"}
+	if !slices.Equal(got, want) {
+		t.Errorf("text actions:\n got  %q\n want %q", got, want)
+	}
+
+	// SWE-agent with function calls: edit names no file.
+	fc := []condense.Message{
+		text(condense.RoleUser, "Fix TimeDelta rounding."),
+		{Role: condense.RoleAssistant, Parts: []condense.Part{condense.ToolCall("c1", "open", json.RawMessage(`{"path":"src/marshmallow/fields.py","line_number":1474}`))}},
+		{Role: condense.RoleTool, Parts: []condense.Part{condense.ToolResult("c1", false, condense.Text("[File: /testbed/src/marshmallow/fields.py (1997 lines total)]\n1474: return int(x)"))}},
+		{Role: condense.RoleAssistant, Parts: []condense.Part{condense.ToolCall("c2", "edit", json.RawMessage(`{"replacement_text":"return int(round(x))","start_line":1475,"end_line":1475}`))}},
+		{Role: condense.RoleTool, Parts: []condense.Part{condense.ToolResult("c2", false, condense.Text("1475: return int(round(x))"))}},
+	}
+	got = fileItems(Extract(fc, 0))
+	want = []string{"file src/marshmallow/fields.py (read)", "file /testbed/src/marshmallow/fields.py (written)"}
+	if !slices.Equal(got, want) {
+		t.Errorf("function calls:\n got  %q\n want %q", got, want)
+	}
+
+	// One result alone: the edit's output shows the file.
+	c := call("edit", `{"replacement_text":"x","start_line":3,"end_line":3}`)
+	res := resultOf("[File: /testbed/reproduce.py (9 lines total)]\n3: x\nFile updated.", false)
+	if got := fileItems(ExtractResult(&c, &res, 0)); !slices.Equal(got, []string{"file /testbed/reproduce.py (written)"}) {
+		t.Errorf("edit result: got %q", got)
+	}
+	// Without an open file an edit writes nothing it can name.
+	res = resultOf("File updated.", false)
+	if got := fileItems(ExtractResult(&c, &res, 0)); got != nil {
+		t.Errorf("edit without a file: got %q", got)
+	}
+}
+
+// TestTextActions: agents that act in text (mini-swe-agent) have their
+// shell block read for files; prose code blocks and replies with tool
+// calls are not actions.
+func TestTextActions(t *testing.T) {
+	cases := []struct {
+		name, text string
+		calls      bool
+		want       []string
+	}{
+		{"heredoc write", "THOUGHT: add a test.\n\n```bash\ncat <<'EOF' > crates/core/tests/check.rs\nfn t() {}\nEOF\n```", false,
+			[]string{"file crates/core/tests/check.rs (written)"}},
+		{"mini-swe-agent label", "THOUGHT: fix it.\n\n```mswea_bash_command\nsed -i 's/a/b/' src/lib.rs\n```", false,
+			[]string{"file src/lib.rs (written)"}},
+		{"read", "THOUGHT: look.\n\n```bash\nnl -ba src/parser.rs | sed -n '1,80p'\n```", false,
+			[]string{"file src/parser.rs (read)"}},
+		{"a python example is not an action", "Use this:\n\n```python\nopen('out/x.txt', 'w').write('a')\n```", false,
+			[]string{"file out/x.txt"}},
+		{"a block before more prose is not an action", "Run:\n\n```bash\necho a > out/y.txt\n```\nthen tell me.", false,
+			[]string{"file out/y.txt"}},
+		{"a reply with tool calls", "```bash\necho a > out/z.txt\n```", true,
+			[]string{"file out/z.txt"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			m := condense.AssistantText(tc.text)
+			if tc.calls {
+				m.Parts = append(m.Parts, condense.ToolCall("c1", "bash", json.RawMessage(`{"command":"ls"}`)))
+			}
+			if got := fileItems(ExtractMessage(&m, 1)); !slices.Equal(got, tc.want) {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
