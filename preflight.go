@@ -459,7 +459,7 @@ var ErrLostProtected = errors.New("candidate drops a message every compaction ke
 
 // keepsProtected checks that r renders verbatim the messages of history
 // every compaction must keep; a tool message of the newest step may
-// instead be rendered with results truncated (isTruncationOf), nothing
+// instead be rendered with results truncated (IsTruncationOf), nothing
 // else changed.
 func keepsProtected(history []Message, r Rendering) error {
 	protected := map[int]string{}
@@ -490,7 +490,7 @@ func keepsProtected(history []Message, r Rendering) error {
 		}
 		switch {
 		case it.Edit == EditNone && sameMessage(&it.Message, &history[it.Index]):
-		case it.Edit == EditTruncated && step.Contains(it.Index) && isTruncationOf(&history[it.Index], &it.Message, it.Index):
+		case it.Edit == EditTruncated && step.Contains(it.Index) && IsTruncationOf(&history[it.Index], &it.Message, it.Index):
 		default:
 			continue
 		}

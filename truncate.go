@@ -336,11 +336,15 @@ func truncatedFrom(orig, got *Part, ref string) bool {
 	return false
 }
 
-// isTruncationOf reports whether got is log message orig, at log index,
-// with one or more of its tool results truncated (and nothing else
-// changed): the edit a preflight makes to the newest step when it alone
-// cannot fit. A pinned message is never truncated.
-func isTruncationOf(orig, got *Message, index int) bool {
+// IsTruncationOf reports whether got is log message orig, at log index,
+// with one or more of its tool results truncated and nothing else changed:
+// each such result keeps its call id and error flag, and its content is a
+// head of the original, a truncation marker carrying the result's recall
+// reference and a tail of the original, with something cut between. This
+// is the edit a preflight makes to the newest step when the step alone
+// cannot fit (EditTruncated), and the only change to the newest step it
+// accepts from a candidate. A pinned message is never truncated.
+func IsTruncationOf(orig, got *Message, index int) bool {
 	if orig.Role != RoleTool || orig.Pinned || got.Pinned || orig.ID != got.ID || orig.Role != got.Role ||
 		orig.Status != got.Status || len(orig.Parts) != len(got.Parts) {
 		return false

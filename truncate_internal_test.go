@@ -86,7 +86,7 @@ func TestWaterLevel(t *testing.T) {
 }
 
 // cutResult keeps a head and a tail of about the tokens asked, and what it
-// makes is what isTruncationOf accepts; nothing is cut from a result that
+// makes is what IsTruncationOf accepts; nothing is cut from a result that
 // fits.
 func TestCutResult(t *testing.T) {
 	var b strings.Builder
@@ -116,13 +116,13 @@ func TestCutResult(t *testing.T) {
 		t.Fatal("the result's call id or error flag changed")
 	}
 	cutMsg := Message{ID: "t1", Role: RoleTool, Parts: []Part{got}}
-	if !isTruncationOf(&msg, &cutMsg, 7) {
+	if !IsTruncationOf(&msg, &cutMsg, 7) {
 		t.Fatal("a truncation is not recognised")
 	}
-	if isTruncationOf(&msg, &cutMsg, 8) {
+	if IsTruncationOf(&msg, &cutMsg, 8) {
 		t.Fatal("a truncation is recognised at another log index")
 	}
-	if isTruncationOf(&msg, &msg, 7) {
+	if IsTruncationOf(&msg, &msg, 7) {
 		t.Fatal("an unchanged message is taken for a truncation")
 	}
 	if _, _, ok := cutResult(c, &orig, tokens, sizes, len(text), ref); ok {
