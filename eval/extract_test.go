@@ -45,6 +45,11 @@ func TestExtractText(t *testing.T) {
 		{"JSON tool output is decoded", `{"output": "--- FAIL: TestPostSplit (0.00s)\n\tpost_test.go:40: balance = 1001\nFAIL", "metadata": {"exit_code": 1}}`,
 			[]Specific{{CatError, "--- FAIL: TestPostSplit (0.00s)"}, {CatPath, "post_test.go"}},
 			[]Specific{{CatPath, "tpost_test.go"}}},
+		{"go subtests are not paths", "=== RUN   TestCommitStaleRun/last_ledger\n--- PASS: BenchmarkCount/o200k/1MB (0.01s)\n--- FAIL: Test_parse/a.b (0.00s)",
+			[]Specific{{CatIdentifier, "TestCommitStaleRun"}, {CatIdentifier, "last_ledger"}},
+			[]Specific{{CatPath, "TestCommitStaleRun/last_ledger"}, {CatPath, "BenchmarkCount/o200k/1MB"}, {CatPath, "Test_parse/a.b"}}},
+		{"paths that start like test names are paths", "wrote TestResults/run1/coverage.xml, Testdata/golden and pkg/TestFoo/case",
+			[]Specific{{CatPath, "TestResults/run1/coverage.xml"}, {CatPath, "Testdata/golden"}, {CatPath, "pkg/TestFoo/case"}}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -254,10 +254,45 @@ func paths(line string, f func(string)) {
 			}
 		}
 		tok = strings.TrimRight(tok, "/")
+		if isSubtest(tok) {
+			continue
+		}
 		if p := cleanPath(tok); p != "" {
 			f(p)
 		}
 	}
+}
+
+// isSubtest reports whether tok is a Go subtest's name ("TestParse/empty",
+// "BenchmarkCount/o200k/1MB"), not a path: its first segment is a test
+// function's name and its last segment has no source extension. A
+// "go test -v" listing prints thousands of them; the test function itself
+// is an identifier.
+func isSubtest(tok string) bool {
+	first, _, ok := strings.Cut(tok, "/")
+	if !ok {
+		return false
+	}
+	if dot := strings.LastIndexByte(tok, '.'); dot >= 0 && !strings.Contains(tok[dot:], "/") && sourceExts[tok[dot+1:]] {
+		return false
+	}
+	for _, p := range []string{"Test", "Benchmark", "Fuzz", "Example"} {
+		rest, ok := strings.CutPrefix(first, p)
+		if !ok {
+			continue
+		}
+		// Go's rule: the name goes on with anything but a lower-case letter.
+		if rest != "" && rest[0] >= 'a' && rest[0] <= 'z' {
+			return false
+		}
+		for i := 0; i < len(rest); i++ {
+			if !isWordByte(rest[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // units are the units that make a number a measurement (lower case).
