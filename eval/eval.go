@@ -88,13 +88,16 @@ type PolicyReport struct {
 	// the smallest rendering the policy reached, which cannot be sent; for
 	// "none" that is the transcript itself.
 	Final Final `json:"final"`
-	// Retention of the extractor's specifics by Final's rendering (a).
+	// Retention of the extractor's specifics by Final's rendering. A
+	// rendering that does not fit retains nothing: every specific counts
+	// as lost and Retention.Unsent is 1.
 	Retention Retention `json:"retention"`
-	// Probes is the retention of the --probes, when given.
+	// Probes is the retention of the --probes, when given, scored the same
+	// way.
 	Probes *ProbeRetention `json:"probes,omitempty"`
-	// Validity of every rendering of the replay and of Final (c).
+	// Validity of every rendering of the replay and of Final.
 	Validity Validity `json:"validity"`
-	// Replay is the turn-by-turn replay (d).
+	// Replay is the turn-by-turn replay.
 	Replay Replay `json:"replay"`
 
 	rendered []condense.Message
@@ -103,7 +106,7 @@ type PolicyReport struct {
 // Rendered returns the messages of the final rendering.
 func (p *PolicyReport) Rendered() []condense.Message { return p.rendered }
 
-// Final is the final rendering's size (b).
+// Final is the final rendering's size.
 type Final struct {
 	Tokens   int  `json:"tokens"`
 	Messages int  `json:"messages"`
@@ -238,8 +241,14 @@ func finish(rep *Report, pol *Policy, r *run) PolicyReport {
 	if r.tokens > 0 {
 		pr.Final.Ratio = float64(rep.Tokens) / float64(r.tokens)
 	}
-	idx := rep.index
-	if !sameMessages(r.final, rep.original) {
+	// A final rendering that does not fit cannot be sent: it keeps nothing
+	// (a nil index), however much of the original it holds.
+	var idx *Index
+	switch {
+	case !r.fits:
+	case sameMessages(r.final, rep.original):
+		idx = rep.index
+	default:
 		idx = NewIndex(Flatten(r.final))
 	}
 	pr.Retention = Measure(rep.specifics, idx)
@@ -271,8 +280,12 @@ func sameMessages(a, b []condense.Message) bool {
 }
 
 // Aggregate sums the reports' policies over all transcripts: replay
-// totals, pooled retention and validity; Final holds the summed tokens and
+// totals, retention and validity; Final holds the summed tokens and
 // messages, and Fits only if every transcript's final rendering fit.
+// Retention pools each category's items over the transcripts (a rendering
+// that did not fit adds its items as lost) and Overall is the mean over
+// the pooled categories. The replay is Complete only if every transcript's
+// was; Incomplete counts those that were not.
 func Aggregate(reports []*Report) []PolicyReport {
 	if len(reports) == 0 {
 		return nil
@@ -281,7 +294,8 @@ func Aggregate(reports []*Report) []PolicyReport {
 	out := make([]PolicyReport, len(reports[0].Policies))
 	for i, p := range reports[0].Policies {
 		out[i] = PolicyReport{Name: p.Name, Describe: p.Describe, Strategy: p.Strategy, Fraction: p.Fraction,
-			Final: Final{Fits: true}, Replay: Replay{Priced: true}}
+			Final: Final{Fits: true}, Replay: Replay{Priced: true},
+			Retention: Retention{ByCategory: map[string]Tally{}}}
 	}
 	for _, rep := range reports {
 		orig += rep.Tokens
@@ -295,8 +309,7 @@ func Aggregate(reports []*Report) []PolicyReport {
 				if a.Probes == nil {
 					a.Probes = &ProbeRetention{}
 				}
-				a.Probes.Add(p.Probes.Retention)
-				a.Probes.Absent += p.Probes.Absent
+				a.Probes.Add(*p.Probes)
 			}
 			a.Validity.Renderings += p.Validity.Renderings
 			a.Validity.Invalid += p.Validity.Invalid
@@ -317,10 +330,17 @@ func Aggregate(reports []*Report) []PolicyReport {
 			ar.SummarizerOutputTokens += r.SummarizerOutputTokens
 			ar.CostUSD += r.CostUSD
 			ar.Priced = ar.Priced && r.Priced
+			ar.CompletedSteps += r.CompletedSteps
+			ar.Incomplete += r.Incomplete
 		}
 	}
 	for i := range out {
 		a := &out[i]
+		a.Retention.score()
+		if a.Probes != nil {
+			a.Probes.score()
+		}
+		a.Replay.Complete = a.Replay.Incomplete == 0
 		if orig > 0 {
 			a.Final.Compression = 1 - float64(a.Final.Tokens)/float64(orig)
 		}

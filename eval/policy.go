@@ -25,6 +25,19 @@ const (
 	CodexRecentTokens = 20_000
 )
 
+// MaskKeepSteps is the "mask" policy's M: the observation-masking baseline
+// of OpenHands and of JetBrains' study of context management ("The
+// Complexity Trap"), which replaces every tool output but the last ten with
+// a placeholder. strategy.Mask counts steps, not outputs: a step is an
+// assistant message with the tool results that answer it, so a step of
+// parallel calls keeps all its outputs and a step of prose only counts
+// without keeping any. For agents of one call per turn (SWE-agent,
+// OpenHands, mini-swe-agent) steps and outputs are the same. Unlike the
+// study's agent, which masks at every turn, the policy masks when a request
+// passes the threshold, like every policy here; the masked history then
+// grows again until the next pass.
+const MaskKeepSteps = 10
+
 // DefaultPolicies returns the policies the eval compares: no compaction,
 // drop-oldest, masking with M=10, the Codex CLI's summarize-at-90%, and
 // condense's default pipeline. Their summaries are written by
@@ -34,8 +47,8 @@ func DefaultPolicies() []Policy {
 		{Name: "none", Describe: "no compaction (overflows marked)"},
 		{Name: "drop-oldest", Describe: "drop-oldest",
 			New: func() condense.Strategy { return strategy.DropOldest{} }},
-		{Name: "mask", Describe: "mask observations older than M=10 steps",
-			New: func() condense.Strategy { return strategy.Mask{KeepSteps: 10} }},
+		{Name: "mask", Describe: "mask every tool output but those of the last M=10 steps (the OpenHands/JetBrains observation-masking baseline)",
+			New: func() condense.Strategy { return strategy.Mask{KeepSteps: MaskKeepSteps} }},
 		{Name: "codex", Describe: "summarize at 90%, keeping 20k tokens of recent turns (Codex CLI)", Fraction: CodexFraction,
 			New: func() condense.Strategy {
 				return strategy.Summarize{RecentTokens: CodexRecentTokens}

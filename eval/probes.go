@@ -125,27 +125,52 @@ func Resolve(probes []Probe, full string, idx *Index) []Resolved {
 	return out
 }
 
-// ProbeRetention is how many probes a rendering kept.
+// ProbeRetention is how many probes a rendering kept: per category,
+// overall as the mean over categories (Overall), and item-weighted
+// (ItemWeighted), as for the extractor's specifics.
 type ProbeRetention struct {
 	Retention
 	// Absent counts probes the original does not hold.
 	Absent int `json:"absent"`
+	// Duplicates counts probes that repeat an earlier probe's category and
+	// text; each is counted once.
+	Duplicates int `json:"duplicates,omitempty"`
 }
 
 // MeasureProbes counts the resolved probes that appear in the rendering
-// indexed by idx.
+// indexed by idx; a nil idx is a rendering that was not sent, which keeps
+// none of them.
 func MeasureProbes(probes []Resolved, idx *Index) ProbeRetention {
 	r := ProbeRetention{Retention: Retention{ByCategory: map[string]Tally{}}}
+	type key struct{ category, expect string }
+	seen := map[key]bool{}
 	for _, p := range probes {
 		if p.Absent {
 			r.Absent++
 			continue
 		}
-		kept := idx.Contains(p.Expect)
+		k := key{p.Category, p.Expect}
+		if seen[k] {
+			r.Duplicates++
+			continue
+		}
+		seen[k] = true
+		kept := idx != nil && idx.Contains(p.Expect)
 		r.Total.count(p.Expect, kept)
 		t := r.ByCategory[p.Category]
 		t.count(p.Expect, kept)
 		r.ByCategory[p.Category] = t
 	}
+	if idx == nil {
+		r.Unsent = 1
+	}
+	r.score()
 	return r
+}
+
+// Add adds o's counts to r.
+func (r *ProbeRetention) Add(o ProbeRetention) {
+	r.Retention.Add(o.Retention)
+	r.Absent += o.Absent
+	r.Duplicates += o.Duplicates
 }

@@ -35,8 +35,21 @@ type Replay struct {
 	SummarizerCalls        int   `json:"summarizer_calls"`
 	SummarizerInputTokens  int64 `json:"summarizer_input_tokens"`
 	SummarizerOutputTokens int64 `json:"summarizer_output_tokens"`
+	// Complete: every request fit, so an agent under this policy gets
+	// through the whole session. A request over the input limit is refused
+	// by the provider (context_length_exceeded) and not billed, but the
+	// agent cannot go on from it: the session stops there. CompletedSteps
+	// counts the requests before the first that overflowed (Steps when
+	// Complete); Incomplete is 1 when the replay is not complete (Aggregate
+	// sums it: the transcripts the policy did not complete).
+	Complete       bool `json:"complete"`
+	CompletedSteps int  `json:"completed_steps"`
+	Incomplete     int  `json:"incomplete"`
 	// CostUSD prices the sent requests, their outputs and the summaries;
-	// Priced is false when the model has no price.
+	// refused requests cost nothing. When the replay is not Complete it is
+	// not the cost of the session, which did not finish, and compares with
+	// no complete policy's cost. Priced is false when the model has no
+	// price.
 	CostUSD float64 `json:"cost_usd"`
 	Priced  bool    `json:"priced"`
 	// TokensPerStep is each request's estimate (after compaction, or the
@@ -171,6 +184,9 @@ func replayPolicy(ctx context.Context, t *Transcript, pol *Policy, cfg *Config, 
 		res, err := pf.Prepare(ctx, req)
 		var we *condense.WindowError
 		if errors.As(err, &we) {
+			if rp.Overflows == 0 {
+				rp.CompletedSteps = step
+			}
 			rp.Overflows++
 			rp.OverflowSteps = append(rp.OverflowSteps, step)
 			rp.TokensPerStep = append(rp.TokensPerStep, we.Tokens)
@@ -221,6 +237,12 @@ func replayPolicy(ctx context.Context, t *Transcript, pol *Policy, cfg *Config, 
 	}
 	if pending > 0 && progress != nil {
 		progress(pending)
+	}
+	rp.Complete = rp.Overflows == 0
+	if rp.Complete {
+		rp.CompletedSteps = rp.Steps
+	} else {
+		rp.Incomplete = 1
 	}
 
 	// The final rendering: the request after the whole transcript, what

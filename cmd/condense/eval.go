@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -111,7 +112,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	cfg := eval.Config{Summarizer: sum, Probes: probes, Prices: prices}
 	total := 0
 	for i := range ts {
-		total += eval.CountSteps(ts[i].Request.Messages) * len(cfg.Policies)
+		total += eval.CountSteps(ts[i].Request.Messages) * len(eval.DefaultPolicies())
 	}
 	bar := startProgress(stderr, "eval", int64(total))
 	cfg.Progress = bar.add
@@ -177,13 +178,13 @@ func printEval(w io.Writer, out *EvalOutput, probes bool) error {
 			found = append(found, fmt.Sprintf("%s %d", c, rep.Specifics[string(c)]))
 		}
 		fmt.Fprintf(w, "specifics in the original: %s\n", strings.Join(found, ", "))
-		if err := printPolicies(w, rep.Policies, probes, rep.Price != nil); err != nil {
+		if err := printPolicies(w, rep.Policies, probes, rep.Price != nil, 1); err != nil {
 			return err
 		}
 	}
 	if len(out.Transcripts) > 1 {
 		fmt.Fprintf(w, "\nAll %d transcripts\n", len(out.Transcripts))
-		if err := printPolicies(w, out.Total, probes, allPriced(out.Total)); err != nil {
+		if err := printPolicies(w, out.Total, probes, allPriced(out.Total), len(out.Transcripts)); err != nil {
 			return err
 		}
 	}
@@ -210,7 +211,7 @@ func allPriced(ps []eval.PolicyReport) bool {
 	return len(ps) > 0
 }
 
-func printPolicies(w io.Writer, ps []eval.PolicyReport, probes, priced bool) error {
+func printPolicies(w io.Writer, ps []eval.PolicyReport, probes, priced bool, transcripts int) error {
 	fmt.Fprintln(w, "\nCompaction of the whole transcript (final rendering)")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	head := "policy\ttokens\tsaved\tfits\tvalid\tretained"
@@ -218,46 +219,184 @@ func printPolicies(w io.Writer, ps []eval.PolicyReport, probes, priced bool) err
 		head += "\t" + string(c)
 	}
 	if probes {
-		head += "\tprobes"
+		head += "\tprobes\t"
 	}
 	fmt.Fprintln(tw, head+"\t")
+	unsent := false
 	for _, p := range ps {
 		valid := "yes"
 		if !p.Validity.Valid() {
 			valid = fmt.Sprintf("%d bad", p.Validity.Invalid)
 		}
+		unsent = unsent || p.Retention.Unsent > 0
 		row := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s", p.Name, humanize.Comma(int64(p.Final.Tokens)), pct(p.Final.Compression),
-			yesNo(p.Final.Fits), valid, rate(p.Retention.Total))
+			fits(p, transcripts), valid, overall(&p.Retention))
 		for _, c := range eval.Categories {
 			row += "\t" + rate(p.Retention.ByCategory[string(c)])
 		}
 		if probes {
-			t := eval.Tally{}
 			if p.Probes != nil {
-				t = p.Probes.Total
+				t := p.Probes.Total
+				row += fmt.Sprintf("\t%d/%d\t%s", t.Retained, t.Found, overall(&p.Probes.Retention))
+			} else {
+				row += "\t-\t-"
 			}
-			row += "\t" + fmt.Sprintf("%d/%d", t.Retained, t.Found)
 		}
 		fmt.Fprintln(tw, row+"\t")
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	fmt.Fprintln(w, "retained: the mean of the categories' rates, each category weighing the same however many items it has")
+	if probes {
+		fmt.Fprintln(w, "probes: kept of found, and the mean of the probe categories' rates")
+	}
+	if unsent {
+		fmt.Fprintln(w, "a final rendering that does not fit the window cannot be sent: it retains nothing (0%)")
+	}
+	if probes {
+		if err := printProbeCategories(w, ps); err != nil {
+			return err
+		}
+	}
 
 	fmt.Fprintln(w, "\nTurn-by-turn replay (one request per assistant step)")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "policy\tsent\toverflows\tinput\tcached\toutput\tpeak\tcompactions\tsummaries\tcost\t")
+	fmt.Fprintln(tw, "policy\tsent\toverflows\tcompletes\tinput\tcached\toutput\tpeak\tcompactions\tsummaries\tcost\t")
+	incomplete := false
 	for _, p := range ps {
 		r := &p.Replay
 		cost := "-"
 		if priced && r.Priced {
 			cost = fmt.Sprintf("$%.2f", r.CostUSD)
+			if !r.Complete {
+				cost += "*"
+				incomplete = true
+			}
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t\n", p.Name, r.Sent, r.Overflows,
-			humanize.Comma(int64(int(r.InputTokens))), humanize.Comma(int64(int(r.CachedTokens))), humanize.Comma(int64(int(r.OutputTokens))),
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t\n", p.Name, r.Sent, r.Overflows, completes(r, transcripts),
+			humanize.Comma(r.InputTokens), humanize.Comma(r.CachedTokens), humanize.Comma(r.OutputTokens),
 			humanize.Comma(int64(r.PeakTokens)), r.Compactions, r.SummarizerCalls, cost)
 	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if incomplete {
+		fmt.Fprintln(w, "* incomplete: a request did not fit the window. The provider refuses it (context_length_exceeded) without")
+		fmt.Fprintln(w, "  charge, but the agent cannot go on: this is what a session that did not finish cost, not comparable")
+		fmt.Fprintln(w, "  with the cost of one that did")
+	}
+	if priced {
+		fmt.Fprintln(w, cheapest(ps))
+	}
+	return nil
+}
+
+// fits says whether the final rendering fits; over several transcripts,
+// how many of them it does not fit.
+func fits(p eval.PolicyReport, transcripts int) string {
+	if p.Final.Fits {
+		return "yes"
+	}
+	if transcripts > 1 && p.Retention.Unsent > 0 {
+		return fmt.Sprintf("no (%d of %d)", p.Retention.Unsent, transcripts)
+	}
+	return "no"
+}
+
+// completes says whether the replay got through every step, and if not
+// where it stopped (one transcript) or in how many it stopped (several).
+func completes(r *eval.Replay, transcripts int) string {
+	switch {
+	case r.Complete:
+		return "yes"
+	case transcripts > 1:
+		return fmt.Sprintf("no (%d of %d)", r.Incomplete, transcripts)
+	default:
+		return fmt.Sprintf("no, step %d of %d", r.CompletedSteps+1, r.Steps)
+	}
+}
+
+// cheapest ranks by cost the policies whose replay completed every step;
+// the others are named as not ranked.
+func cheapest(ps []eval.PolicyReport) string {
+	var ranked []eval.PolicyReport
+	var left []string
+	for _, p := range ps {
+		if p.Replay.Complete && p.Replay.Priced {
+			ranked = append(ranked, p)
+		} else {
+			left = append(left, p.Name)
+		}
+	}
+	slices.SortStableFunc(ranked, func(a, b eval.PolicyReport) int { return cmp.Compare(a.Replay.CostUSD, b.Replay.CostUSD) })
+	var b strings.Builder
+	if len(ranked) == 0 {
+		b.WriteString("cheapest: no policy completes every step")
+	} else {
+		fmt.Fprintf(&b, "cheapest policy that completes every step: %s $%.2f", ranked[0].Name, ranked[0].Replay.CostUSD)
+		var rest []string
+		for _, p := range ranked[1:] {
+			rest = append(rest, fmt.Sprintf("%s $%.2f", p.Name, p.Replay.CostUSD))
+		}
+		if len(rest) > 0 {
+			fmt.Fprintf(&b, " (then %s)", strings.Join(rest, ", "))
+		}
+	}
+	if len(left) > 0 {
+		fmt.Fprintf(&b, "; not ranked, incomplete: %s", strings.Join(left, ", "))
+	}
+	return b.String()
+}
+
+// printProbeCategories prints each policy's probe retention per probe
+// category.
+func printProbeCategories(w io.Writer, ps []eval.PolicyReport) error {
+	seen := map[string]bool{}
+	var cats []string
+	for _, p := range ps {
+		if p.Probes == nil {
+			continue
+		}
+		for _, k := range p.Probes.Keys() {
+			if !seen[k] {
+				seen[k] = true
+				cats = append(cats, k)
+			}
+		}
+	}
+	if len(cats) == 0 {
+		return nil
+	}
+	slices.Sort(cats)
+	fmt.Fprintln(w, "\nProbes kept by category (final rendering)")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "policy\t"+strings.Join(cats, "\t")+"\tmean\tall items\t")
+	for _, p := range ps {
+		row := p.Name
+		if p.Probes == nil {
+			continue
+		}
+		for _, c := range cats {
+			t := p.Probes.ByCategory[c]
+			if t.Found == 0 {
+				row += "\t-"
+				continue
+			}
+			row += fmt.Sprintf("\t%d/%d", t.Retained, t.Found)
+		}
+		row += "\t" + overall(&p.Probes.Retention) + "\t" + rate(p.Probes.Total)
+		fmt.Fprintln(tw, row+"\t")
+	}
 	return tw.Flush()
+}
+
+// overall is the mean over categories, or "-" when nothing was looked for.
+func overall(r *eval.Retention) string {
+	if r.Total.Found == 0 {
+		return "-"
+	}
+	return pct(r.Overall)
 }
 
 func pct(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) }
@@ -267,13 +406,6 @@ func rate(t eval.Tally) string {
 		return "-"
 	}
 	return pct(t.Rate())
-}
-
-func yesNo(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "no"
 }
 
 func clip(s string, n int) string {

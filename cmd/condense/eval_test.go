@@ -88,9 +88,17 @@ func TestEvalJSONUnderPressure(t *testing.T) {
 			t.Errorf("%s: retention counted %d specifics, the original has %d", p.Name, p.Retention.Total.Found, countSpecifics(rep.Specifics))
 		}
 	}
+	// The transcript itself does not fit: it cannot be sent, so it keeps
+	// nothing, and the agent stops at its first refused request.
 	none := byName["none"]
-	if none.Final.Fits || none.Replay.Overflows == 0 || none.Retention.Total.Rate() != 1 || none.Replay.Compactions != 0 {
+	if none.Final.Fits || none.Replay.Overflows == 0 || none.Replay.Compactions != 0 {
 		t.Errorf("none: %+v", none)
+	}
+	if none.Retention.Total.Retained != 0 || none.Retention.Overall != 0 || none.Retention.ItemWeighted != 0 || none.Retention.Unsent != 1 {
+		t.Errorf("none's rendering does not fit yet scores %+v", none.Retention)
+	}
+	if none.Replay.Complete || none.Replay.Incomplete != 1 || none.Replay.CompletedSteps != none.Replay.OverflowSteps[0] {
+		t.Errorf("none overflows yet its replay reads %+v", none.Replay)
 	}
 	if none.Replay.PeakTokens <= rep.InputLimit {
 		t.Errorf("none's peak %d should be over the limit %d", none.Replay.PeakTokens, rep.InputLimit)
@@ -102,6 +110,9 @@ func TestEvalJSONUnderPressure(t *testing.T) {
 	if def.Retention.Total.Retained > def.Retention.Total.Found || def.Retention.Total.Rate() == 1 {
 		t.Errorf("default retention %+v: compaction this deep should lose something", def.Retention.Total)
 	}
+	if !def.Replay.Complete || def.Replay.Incomplete != 0 || def.Replay.CompletedSteps != rep.Steps || def.Retention.Unsent != 0 {
+		t.Errorf("default fits every step: %+v", def.Replay)
+	}
 	// Compacting breaks the cache: the default caches less of its input
 	// than the share none caches of what it sent.
 	if byName["codex"].Replay.SummarizerCalls == 0 {
@@ -110,6 +121,9 @@ func TestEvalJSONUnderPressure(t *testing.T) {
 	tot := res.Total[0]
 	if tot.Replay.Steps != rep.Steps+res.Transcripts[1].Steps {
 		t.Errorf("total steps %d", tot.Replay.Steps)
+	}
+	if tot.Replay.Complete || tot.Replay.Incomplete != 2 || tot.Retention.Unsent != 2 || tot.Retention.Total.Retained != 0 {
+		t.Errorf("total of none over two sessions it does not fit: replay %+v, retention %+v", tot.Replay, tot.Retention)
 	}
 
 	// The chart: valid XML, one polyline per policy per transcript.
@@ -233,15 +247,18 @@ func TestEvalProbes(t *testing.T) {
 		if pr.Absent != 1 || pr.Total.Found != 3 {
 			t.Errorf("%s: found %d, absent %d; want 3 and 1", p.Name, pr.Total.Found, pr.Absent)
 		}
-		// The task and the newest step always survive verbatim.
-		if task := pr.ByCategory["task"]; task.Retained != 1 {
+		// The task and the newest step always survive verbatim in a
+		// rendering that is sent.
+		if task := pr.ByCategory["task"]; p.Final.Fits && task.Retained != 1 {
 			t.Errorf("%s: task probe %+v", p.Name, task)
 		}
 		switch p.Name {
 		case "none":
-			if pr.Total.Retained != 3 {
-				t.Errorf("none keeps every probe: %+v", pr.Total)
+			// The session does not fit: nothing it holds reaches the model.
+			if pr.Total.Retained != 0 || pr.Overall != 0 || pr.Unsent != 1 {
+				t.Errorf("none cannot be sent, yet keeps %+v", pr.Retention)
 			}
+			continue
 		case "drop-oldest", "mask":
 			// The old tool output is dropped or masked; its prose is no
 			// ledger item, so the blue whale is lost.
@@ -249,11 +266,90 @@ func TestEvalProbes(t *testing.T) {
 			if pr.Total.Retained != 2 || fact.Found != 2 || fact.Retained != 1 || len(fact.Lost) != 1 || fact.Lost[0] != "the blue whale sings at dawn" {
 				t.Errorf("%s: probes %+v", p.Name, pr.Retention)
 			}
+			// Overall is the mean of fact (1/2) and task (1/1), not 2/3.
+			if pr.Overall != 0.75 || pr.ItemWeighted != 2.0/3 {
+				t.Errorf("%s: overall %v, item-weighted %v; want 0.75 and 2/3", p.Name, pr.Overall, pr.ItemWeighted)
+			}
 		}
 	}
 	out, _, code := cliRun(t, "eval", "--format", "condense", "--window", "6k", "--reserve", "1k", "--probes", probes, session)
-	if code != 0 || !strings.Contains(out, "probes") || !strings.Contains(out, "2/3") || !strings.Contains(out, "3/3") {
-		t.Errorf("text output (exit %d) lacks the probe column:\n%s", code, out)
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	for _, want := range []string{"probes", "2/3  75.0%", "0/3   0.0%", "cannot be sent", "Probes kept by category",
+		"policy  fact  task   mean  all items", "1/2   1/1  75.0%      66.7%"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestEvalIncompleteReplayText(t *testing.T) {
+	args := []string{"--window", "2k", "--reserve", "500", samples + "claude-code.jsonl"}
+	res := evalJSON(t, args...)
+	out, errOut, code := cliRun(t, append([]string{"eval"}, args...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	rep := res.Transcripts[0]
+	var best *eval.PolicyReport
+	for i := range rep.Policies {
+		p := &rep.Policies[i]
+		row := rowOf(t, out, "Turn-by-turn", p.Name)
+		if p.Replay.Complete {
+			if !strings.Contains(row, " yes ") || strings.Contains(row, "*") {
+				t.Errorf("%s completes, but its row reads %q", p.Name, row)
+			}
+			if best == nil || p.Replay.CostUSD < best.Replay.CostUSD {
+				best = p
+			}
+			continue
+		}
+		want := fmt.Sprintf("no, step %d of %d", p.Replay.OverflowSteps[0]+1, p.Replay.Steps)
+		if !strings.Contains(row, want) || !strings.Contains(row, fmt.Sprintf("$%.2f*", p.Replay.CostUSD)) {
+			t.Errorf("%s stops at step %d, but its row reads %q (want %q and a marked cost)", p.Name, p.Replay.OverflowSteps[0]+1, row, want)
+		}
+	}
+	if best == nil {
+		t.Fatal("no policy completes the session")
+	}
+	want := fmt.Sprintf("cheapest policy that completes every step: %s $%.2f", best.Name, best.Replay.CostUSD)
+	if !strings.Contains(out, want) || !strings.Contains(out, "not ranked, incomplete: none") || !strings.Contains(out, "* incomplete") {
+		t.Errorf("output lacks %q and the incomplete note:\n%s", want, out)
+	}
+}
+
+// rowOf returns the line of out after the heading that starts with the
+// policy's name.
+func rowOf(t *testing.T, out, heading, policy string) string {
+	t.Helper()
+	_, after, ok := strings.Cut(out, heading)
+	if !ok {
+		t.Fatalf("no %q in:\n%s", heading, out)
+	}
+	for _, line := range strings.Split(after, "\n") {
+		if f := strings.Fields(line); len(f) > 0 && f[0] == policy {
+			return line + " "
+		}
+	}
+	t.Fatalf("no row of %s under %q:\n%s", policy, heading, out)
+	return ""
+}
+
+func TestCheapestRanksCompletePoliciesOnly(t *testing.T) {
+	pol := func(name string, cost float64, complete bool) eval.PolicyReport {
+		return eval.PolicyReport{Name: name, Replay: eval.Replay{CostUSD: cost, Complete: complete, Priced: true}}
+	}
+	// "none" is the cheapest by far because it stopped early; it must not
+	// win.
+	got := cheapest([]eval.PolicyReport{pol("none", 0.10, false), pol("mask", 3, false), pol("codex", 5.28, true),
+		pol("default", 4.37, true), pol("drop-oldest", 4.60, true)})
+	want := "cheapest policy that completes every step: default $4.37 (then drop-oldest $4.60, codex $5.28); not ranked, incomplete: none, mask"
+	if got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if got := cheapest([]eval.PolicyReport{pol("none", 1, false)}); got != "cheapest: no policy completes every step; not ranked, incomplete: none" {
+		t.Errorf("no complete policy: %q", got)
 	}
 }
 
