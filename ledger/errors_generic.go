@@ -48,7 +48,7 @@ func levelWord(w string) level {
 	}
 	var buf [9]byte
 	for i := 0; i < len(w); i++ {
-		buf[i] = lower(w[i])
+		buf[i] = lowerByte(w[i])
 	}
 	switch string(buf[:len(w)]) {
 	case "error", "err", "eror", "erro", "fatal", "fatl", "ftl", "crit", "critical", "crt", "panic", "pnc",
@@ -63,7 +63,7 @@ func levelWord(w string) level {
 	return lvNone
 }
 
-func lower(c byte) byte {
+func lowerByte(c byte) byte {
 	if isUpper(c) {
 		return c + 'a' - 'A'
 	}
@@ -347,15 +347,20 @@ func skipGeneric(t string) bool {
 	case '+', '-', '>', '<', '|', '^', '~', '$', '@', '*', '/', '=', '}', '{', ')', ']':
 		return !strings.HasPrefix(t, "/bin/") && !strings.HasPrefix(t, "/usr/bin/")
 	}
-	// A numbered line of a listing ("33\treturn x", "  12→func f()"): read
-	// what follows the number.
-	if ok, j := digitsAt(t, 0); ok && j < len(t) && (t[j] == '\t' || strings.HasPrefix(t[j:], "→")) {
-		if t = strings.TrimLeft(t[j:], "\t→ "); t == "" {
+	// A numbered line of a listing ("33\treturn x", "  12→func f()",
+	// "41: throw new …"): read what follows the number.
+	if ok, j := digitsAt(t, 0); ok && j < len(t) && (t[j] == '\t' || strings.HasPrefix(t[j:], "→") || strings.HasPrefix(t[j:], ": ") || strings.HasPrefix(t[j:], ":\t")) {
+		if t = strings.TrimLeft(t[j:], "\t→: "); t == "" {
 			return true
 		}
 		switch t[0] {
 		case '+', '-', '>', '<', '|', '^', '~', '$', '@', '*', '/', '=', '}', '{', ')', ']', '#', '"', '\'':
 			return true
+		}
+	}
+	for _, rule := range []string{"⎯", "─", "━", "═"} {
+		if strings.HasPrefix(t, rule) {
+			return true // a banner: "⎯⎯⎯ Failed Tests 1 ⎯⎯⎯"
 		}
 	}
 	first, rest, _ := strings.Cut(t, " ")

@@ -434,6 +434,8 @@ func TestErrorLinesNotErrors(t *testing.T) {
 		"    at Object.<anonymous> (/app/test/errors.test.js:12:5)",
 		`  File "/app/orders/errors.py", line 3, in <module>`,
 		"FAIL",
+		`41:            throw new IllegalStateException("lease: connection reset by peer");`,
+		"⎯⎯⎯⎯⎯⎯⎯ Failed Tests 1 ⎯⎯⎯⎯⎯⎯⎯",
 		"note: the error handling was rewritten in 2.0",
 		"help: consider borrowing here: `&x`",
 	}

@@ -110,7 +110,7 @@ func signalsOf(t string) signals {
 		words[2], words[1] = words[1], words[0]
 		lens[2], lens[1] = lens[1], lens[0]
 		for k := 0; k < n; k++ {
-			words[0][k] = lower(t[start+k])
+			words[0][k] = lowerByte(t[start+k])
 		}
 		lens[0] = n
 		w := words[0][:n]
