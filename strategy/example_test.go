@@ -69,7 +69,7 @@ func describe(r condense.Rendering) {
 // ## Ledger keeps the specifics the summary text lacks; the task and the
 // newest turn stay verbatim.
 func ExampleSummarize() {
-	pf := condense.NewPreflight(tokens.Heuristic("anthropic"), strategy.Summarize{RecentTokens: 400},
+	pf := condense.NewPreflight(tokens.Heuristic("anthropic"), strategy.Summarize{RecentTokens: 1200},
 		&condense.Options{Settings: condense.Settings{Window: 100_000}})
 	// Compact asks for a compaction now, whatever the pressure. No
 	// summarizer is configured, so the extractive one writes the summary.

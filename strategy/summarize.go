@@ -76,9 +76,11 @@ func (s Summarize) Plan(cc *condense.CompactionContext) bool {
 }
 
 // plan finds the span to summarize: from the previous summary (or the first
-// turn) up to the oldest turn that stays verbatim. When every turn after the
-// previous summary fits the recent-retention budget, or there is only one,
-// it plans a split-turn summary instead.
+// turn) up to the oldest turn that stays verbatim. When the newest turn
+// alone is over the recent-retention budget, when every turn after the
+// previous summary fits it, or when there is only one, it plans a
+// split-turn summary instead: the span runs into the newest turn, up to its
+// recent steps.
 func (s Summarize) plan(cc *condense.CompactionContext) (plan, error) {
 	cur := cc.Current
 	p := plan{prev: lastSummary(cur)}
@@ -96,6 +98,15 @@ func (s Summarize) plan(cc *condense.CompactionContext) (plan, error) {
 	p.start = turns[0].Start
 	if p.prev >= 0 {
 		p.start = p.prev
+	}
+	newest := turns[len(turns)-1]
+	if len(turns) > 1 && countItems(cc, newest.Start, newest.End) > budget {
+		// The newest turn alone is over the budget: summarize everything
+		// before its recent steps, the older turns included, instead of
+		// keeping the whole turn verbatim.
+		if sp, err := splitNewestTurn(cc, p, newest, budget); err == nil {
+			return sp, nil
+		}
 	}
 	first := retainNewest(len(turns), 0, budget, func(i int) int {
 		return countItems(cc, turns[i].Start, turns[i].End)

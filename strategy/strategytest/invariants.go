@@ -81,8 +81,9 @@ func checkFits(counter condense.Counter, res *condense.Result) error {
 	return nil
 }
 
-// verbatimIndexes returns the log indexes the rendering holds verbatim,
-// checking that every item claiming so equals its log message.
+// verbatimIndexes returns the log indexes the rendering holds verbatim (or,
+// for a tool result too big to fit at all, cut to its head and tail by the
+// preflight), checking that every item claiming so equals its log message.
 func verbatimIndexes(history []condense.Message, r condense.Rendering) (map[int]bool, error) {
 	verbatim := map[int]bool{}
 	for i, it := range r {
@@ -92,6 +93,16 @@ func verbatimIndexes(history []condense.Message, r condense.Rendering) (map[int]
 		if it.Index >= 0 && it.Edit == condense.EditNone {
 			if !reflect.DeepEqual(it.Message, history[it.Index]) {
 				return nil, fmt.Errorf("item %d claims to be log message %d verbatim but differs", i, it.Index)
+			}
+			verbatim[it.Index] = true
+		}
+		if it.Index >= 0 && it.Edit == condense.EditTruncated {
+			// A tool result the preflight cut to its head and tail because
+			// it could not fit even after compaction: the one change the
+			// newest step may carry. It counts as kept when it is exactly
+			// that.
+			if !condense.IsTruncationOf(&history[it.Index], &it.Message, it.Index) {
+				return nil, fmt.Errorf("item %d claims to be a truncation of log message %d but is not one", i, it.Index)
 			}
 			verbatim[it.Index] = true
 		}
