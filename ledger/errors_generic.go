@@ -84,7 +84,7 @@ func logLevel(t string) (lv level, msg int) {
 	if t[0] == '{' {
 		return jsonLevel(t), -1
 	}
-	if strings.IndexByte(t, '=') > 0 {
+	if strings.Contains(t, "l=") || strings.Contains(t, "y=") { // level=, lvl=, log.level=, severity=
 		for _, k := range logKeys {
 			if v := logfmtValue(t, k+"="); v != "" {
 				if lv := levelWord(v); lv != lvNone {

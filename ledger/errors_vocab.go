@@ -67,6 +67,28 @@ func init() {
 	}
 }
 
+// wordFilter rules out, with one bit test, most words that are not in
+// the vocabulary before the map is asked.
+type wordFilter [16]uint64
+
+func wordHash(w []byte) uint {
+	n := len(w)
+	return (uint(w[0])*131 + uint(w[min(1, n-1)])*31 + uint(w[n-1])*7 + uint(n)*17) & 1023
+}
+
+func (f *wordFilter) add(w string) { h := wordHash([]byte(w)); f[h/64] |= 1 << (h % 64) }
+
+func (f *wordFilter) has(w []byte) bool { h := wordHash(w); return f[h/64]&(1<<(h%64)) != 0 }
+
+// vocabFilter holds the words of failWords (filled in after it).
+var vocabFilter wordFilter
+
+func init() {
+	for w := range failWords {
+		vocabFilter.add(w)
+	}
+}
+
 // errnoNames are the POSIX error names, as Node, Python and libuv print
 // them ("connect ECONNREFUSED 127.0.0.1:5432").
 var errnoNames = map[string]bool{}
@@ -114,6 +136,9 @@ func signalsOf(t string) signals {
 		}
 		lens[0] = n
 		w := words[0][:n]
+		if !vocabFilter.has(w) {
+			continue
+		}
 		cls := failWords[string(w)]
 		if cls == wNone {
 			continue
