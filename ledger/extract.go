@@ -101,8 +101,10 @@ func (e *Extractor) Extract(msgs []condense.Message, base int) []Item {
 	for i := range msgs {
 		m := &msgs[i]
 		idx := base + i
+		sp.task = false
 		if !taskDone && m.Role == condense.RoleUser {
 			taskDone = true
+			sp.task = true
 			if it, ok := e.Task(m, idx); ok {
 				set.Add(it)
 			}
@@ -147,6 +149,9 @@ func (e *Extractor) Task(m *condense.Message, index int) (Item, bool) {
 type span struct {
 	calls map[string]*condense.Part
 	open  string
+	// task is set while the task message is read: it is the user's
+	// prose even when the agent appended its status footer to it.
+	task bool
 }
 
 func (e *Extractor) message(m *condense.Message, index int, sp *span) []Item {
@@ -172,10 +177,12 @@ func (e *Extractor) message(m *condense.Message, index int, sp *span) []Item {
 			s := newScanner(e, index, m.Role == condense.RoleTool)
 			switch m.Role {
 			case condense.RoleUser:
-				s.prose(text, KindConstraint, constraintCues)
+				if sp.task || !observation(text) {
+					s.userProse(text)
+				}
 			case condense.RoleAssistant:
 				if m.Status == condense.StatusComplete {
-					s.prose(text, KindDecision, decisionCues)
+					s.assistantProse(text)
 				}
 				if !hasToolCalls(m) {
 					e.textAction(s, text, sp)

@@ -28,8 +28,14 @@ const (
 	KindURL Kind = "url"
 	// KindMeasurement is a number with a unit next to what it measures.
 	KindMeasurement Kind = "measurement"
-	// KindDecision is a sentence in which the assistant settled on a course.
+	// KindDecision is a sentence in which the assistant settled on a course:
+	// chose one option over another, adopted a rule or an approach for the
+	// rest of the work, or drew a conclusion that changes the course.
 	KindDecision Kind = "decision"
+	// KindPlan is a sentence in which the assistant said what it will do
+	// next ("Let me check the parser next."): worth little once the step
+	// has run.
+	KindPlan Kind = "plan"
 	// KindConstraint is a sentence in which the user set a rule.
 	KindConstraint Kind = "constraint"
 	// KindPinned is the text of a pinned message.
@@ -38,7 +44,7 @@ const (
 
 // Kinds lists every kind, highest priority first.
 var Kinds = []Kind{KindPinned, KindTask, KindConstraint, KindError, KindDecision,
-	KindCommand, KindFile, KindID, KindURL, KindMeasurement}
+	KindCommand, KindFile, KindID, KindURL, KindMeasurement, KindPlan}
 
 // Access says what happened to a file.
 type Access uint8
@@ -150,7 +156,7 @@ func (it Item) Key() string {
 
 // Priority orders kinds for the budget (Bound): higher is kept first.
 //
-//	pinned > task > constraint > error > decision > command > file > id = url > measurement
+//	pinned > task > constraint > error > decision > command > file > id = url > measurement > plan
 //
 // Pinned facts and the task are the user's own words and are few. A
 // constraint is a rule whose loss makes the agent break it, and there are
@@ -159,8 +165,10 @@ func (it Item) Key() string {
 // summaries keep most of them anyway, so the ledger matters less for them),
 // then commands with their exit status (a summary keeps almost none), then
 // files (which can be found again with ls or grep), identifiers and
-// addresses, and last measurements: there are many of them in benchmark and
-// test output and each is recallable from its masked original.
+// addresses, then measurements: there are many of them in benchmark and
+// test output and each is recallable from its masked original. Plans come
+// last: once the step they announce has run, its command and output say
+// more than the announcement.
 func (it Item) Priority() int {
 	return Priority(it.Kind)
 }
@@ -186,6 +194,8 @@ func Priority(k Kind) int {
 		return 30
 	case KindMeasurement:
 		return 20
+	case KindPlan:
+		return 10
 	}
 	return 0
 }

@@ -1,52 +1,524 @@
 package ledger
 
 import (
+	"slices"
 	"strings"
 )
 
-// This file reads decisions and constraints in prose.
+// This file reads decisions, plans and constraints in prose.
+//
+// An assistant's sentence is a decision when it settles the course of the
+// work: it picks one thing over another (instead of, rather than, X over Y,
+// X beats Y, not X but Y), adopts a rule or an approach for what follows
+// (from now on, going forward, we'll stick with, the fix is to, settled on,
+// I'll go with), or states a conclusion that changes the course (the root
+// cause is ...). It is a plan when it only says what the assistant does next
+// (let me, I'll now, next I will, first check, I need to look at): such a
+// sentence is worth little once the step has run, and there are many of
+// them. A user's sentence is a constraint when it sets a rule on the work
+// (don't, never, must, make sure, only change, keep it compatible, without
+// changing), not when it merely holds one of those words ("it only fails on
+// CI", "the jobs never finish").
 
-var decisionCues = []string{"i'll use", "i will", "decided to", "decide to", "let's go with", "let's use",
-	"instead of", "we'll use", "we will use", "i'm going with", "i am going with", "going to use",
-	"i'll go with", "i'll switch", "i chose", "we chose", "the plan is"}
+// assistantProse adds the decisions and plans of an assistant's text.
+func (s *scanner) assistantProse(text string) {
+	if observation(text) {
+		return
+	}
+	s.prose(text, func(low string, starts []int) (Kind, int) {
+		if at, ok := decisionAt(low); ok {
+			// "…255 green Decision: miette over…": the decision starts
+			// where its cue opens a run-on sentence.
+			if slices.Contains(starts, at) {
+				return KindDecision, at
+			}
+			return KindDecision, 0
+		}
+		if isPlan(low) {
+			return KindPlan, 0
+		}
+		return "", 0
+	})
+}
 
-var constraintCues = []string{"must", "must not", "mustn't", "never", "always", "don't", "do not",
-	"only", "make sure", "should not", "shouldn't", "avoid"}
+// userProse adds the constraints of a user's text. The caller leaves out
+// tool output relayed as user text (see observation).
+func (s *scanner) userProse(text string) {
+	s.prose(text, func(low string, starts []int) (Kind, int) {
+		if strings.HasSuffix(low, "?") {
+			return "", 0 // a question sets no rule
+		}
+		if isConstraint(low) {
+			return KindConstraint, 0
+		}
+		// A rule typed straight after pasted output, with no full stop
+		// between: "…socket hang up Leave x.ts exactly as it is." The
+		// constraint is the rule, from its first word.
+		for _, at := range starts {
+			if ruleClause(low[at:]) {
+				return KindConstraint, at
+			}
+		}
+		return "", 0
+	})
+}
 
-// prose finds sentences holding one of cues (whole words, case-insensitive)
-// and adds each as an item of kind k.
-func (s *scanner) prose(text string, k Kind, cues []string) {
+// prose splits text into sentences, outside code fences, code-like lines
+// and tool output relayed as text, and adds each sentence classify gives a
+// kind to. classify sees the sentence in lower case with curly apostrophes
+// made straight and a leading label (THOUGHT:, DISCUSSION, a list bullet)
+// removed, and the offsets in it of the capitalised words that follow a
+// space mid-sentence (where a run-on sentence may start a new thought); it
+// returns the kind and the offset the item starts at.
+func (s *scanner) prose(text string, classify func(low string, starts []int) (Kind, int)) {
 	inFence := false
 	for _, line := range strings.Split(text, "\n") {
-		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, "```") {
+		t := strings.TrimRight(line, " \t\r")
+		if strings.HasPrefix(strings.TrimSpace(t), "```") {
 			inFence = !inFence
 			continue
 		}
-		if inFence || t == "" {
+		if inFence || codeLine(t) {
 			continue
 		}
+		t = strings.TrimSpace(t)
 		for _, sent := range sentences(t) {
 			if len(sent) < 8 {
 				continue
 			}
-			low := strings.ToLower(strings.ReplaceAll(sent, "’", "'"))
-			for _, c := range cues {
-				if hasWord(low, c) {
-					s.add(k, sent)
-					break
+			low, pos := lower(sent)
+			cut := len(low) - len(stripLabel(low))
+			low = low[cut:]
+			var starts []int
+			for i := 2; i < len(low); i++ {
+				if sent[pos[cut+i]] != low[i] && isAlpha(low[i]) && low[i-1] == ' ' {
+					starts = append(starts, i)
 				}
+			}
+			if k, at := classify(low, starts); k != "" {
+				s.add(k, sent[pos[cut+at]:])
 			}
 		}
 	}
 }
 
-// sentences splits a line at ". ", "! " and "? ".
+// lower returns s in ASCII lower case with curly apostrophes made straight,
+// and for each of its bytes the offset of the byte of s it comes from.
+func lower(s string) (string, []int) {
+	b := make([]byte, 0, len(s))
+	pos := make([]int, 0, len(s)+1)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case strings.HasPrefix(s[i:], "’"):
+			b = append(b, '\'')
+			pos = append(pos, i)
+			i += len("’") - 1
+			continue
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+		pos = append(pos, i)
+	}
+	pos = append(pos, len(s))
+	return string(b), pos
+}
+
+// observation reports whether a message's text is tool output relayed as
+// text (mini-swe-agent's and SWE-agent's observations are user messages):
+// it is not the user's prose.
+func observation(text string) bool {
+	t := strings.TrimSpace(text)
+	for _, p := range []string{"<returncode>", "<output>", "OBSERVATION", "Observation:", "EXECUTION RESULT",
+		"Tool output:", "[File: ", "Exit code:", "Exit code "} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return strings.Contains(t, "(Open file: ") && strings.Contains(t, "(Current directory: ")
+}
+
+// codeLine reports whether a line looks like code or a listing rather than
+// prose: indented by four spaces or a tab, numbered like a listing ("17:
+// x", "17\tx"), a comment, a heading, a diff line, or ending like a
+// statement or a block (";", "{", "}"). Code quoted inside a sentence
+// ("`tern_core::parse`") does not make it code.
+func codeLine(line string) bool {
+	if strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "\t") {
+		return true
+	}
+	t := strings.TrimSpace(line)
+	i := 0
+	for i < len(t) && isDigit(t[i]) {
+		i++
+	}
+	if i > 0 && i < len(t) && (t[i] == ':' || t[i] == '\t' || t[i] == ' ' && i+1 < len(t) && !isAlpha(t[i+1])) {
+		return true
+	}
+	for _, p := range []string{"//", "/*", "#", "--", ">>>", "$ ", "+", "@@"} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	// A statement or a block opener of a C-like language.
+	return strings.HasSuffix(t, ";") || strings.HasSuffix(t, "{") || strings.HasSuffix(t, "}")
+}
+
+// stripLabel removes a leading label or list marker from a lower-case
+// sentence: "thought: ", "discussion ", "- ", "* ", "1. ", "2) ", "step 3: ".
+func stripLabel(low string) string {
+	for {
+		t := strings.TrimLeft(low, " -*•>")
+		for _, p := range []string{"thought:", "thoughts:", "discussion:", "discussion", "reasoning:", "analysis:"} {
+			if r, ok := strings.CutPrefix(t, p); ok {
+				t = r
+				break
+			}
+		}
+		if r, ok := strings.CutPrefix(t, "step "); ok {
+			t = r
+		}
+		i := 0
+		for i < len(t) && isDigit(t[i]) {
+			i++
+		}
+		if i > 0 && i < len(t) && (t[i] == '.' || t[i] == ')' || t[i] == ':') {
+			t = t[i+1:]
+		}
+		t = strings.TrimLeft(t, " ")
+		if t == low {
+			return t
+		}
+		low = t
+	}
+}
+
+// firmDecisions settle a course by themselves.
+var firmDecisions = []string{"decision:", "going with", "decided", "we've decided", "settled on", "settling on",
+	"opted for", "opting for", "opt for", "going forward", "from now on", "from here on",
+	"for the rest of the", "i'll go with", "i will go with", "i'm going with", "i am going with",
+	"we'll go with", "we will go with", "let's go with", "went with", "i chose", "we chose", "chose",
+	"i've chosen", "we've chosen", "i picked", "we picked", "picked", "prefer", "the approach will be",
+	"the approach is", "my approach is", "our approach is", "the fix is to", "the fix will be",
+	"the solution is to", "the solution will be", "root cause is", "root cause was",
+	"root cause:", "stick with", "sticking with", "stick to", "we'll keep", "we will keep",
+	"keep using", "switching to", "i'll switch", "we'll switch", "beats", "is out because", "are out because",
+	"ruled out", "in favor of", "in favour of", "drop the idea of", "dropping the idea of",
+	"the decision is", "decision is to", "convention:", "rule:"}
+
+// alternatives name a rejected option.
+var alternatives = []string{"instead of", "instead", "rather than", "as opposed to", "vs", "vs.", "versus",
+	"is tempting but", "not worth it"}
+
+// choosers are the words that make an alternative a choice of the speaker's
+// rather than a description of the code ("X is parsed with A instead of B").
+var choosers = []string{"i'll", "i will", "i'd", "i'm going", "we'll", "we will", "we'd", "we're going",
+	"let's", "let me", "my", "our", "the plan", "the approach", "the fix", "the solution", "use",
+	"using", "switch", "replace", "better to", "should", "keep", "go with"}
+
+// useCues adopt a tool, library or design; they are decisions unless the
+// use is only the means of the next step ("let's use find_file to see where
+// it is", "I'll use the edit command").
+var useCues = []string{"i'll use", "i will use", "we'll use", "we will use", "let's use", "going to use",
+	"we should use", "i'd use", "we'd use"}
+
+// stepVerbs are what a next step does; "use X to <one of these>" is a plan.
+var stepVerbs = []string{"see", "find", "check", "look", "search", "locate", "view", "inspect", "open",
+	"read", "print", "list", "show", "run", "reproduce", "confirm", "verify", "test", "get", "examine",
+	"understand", "figure", "explore", "navigate", "scroll", "jump", "display", "edit", "fix", "make",
+	"apply", "replace", "update", "modify", "add", "insert", "write", "create", "remove", "delete",
+	"change", "debug", "grep", "count", "compare", "go", "narrow", "dump", "trace", "confirm"}
+
+// decisionAt reports whether a lower-case sentence settles a course, and
+// where its firm cue (the first of them) is, or 0.
+func decisionAt(low string) (int, bool) {
+	first, found := len(low), false
+	for _, c := range firmDecisions {
+		if k := wordIndex(low, c); k >= 0 && !stepOnly(low, c) {
+			first, found = min(first, k), true
+		}
+	}
+	if found {
+		return first, true
+	}
+	return 0, isDecisionSoft(low)
+}
+
+// isDecisionSoft finds a decision without a firm cue: a choice between
+// options by the speaker, "X it is", an adopted tool, a rule for later.
+func isDecisionSoft(low string) bool {
+	if itIsIdiom(low) {
+		return true
+	}
+	alt := false
+	for _, c := range alternatives {
+		if hasWord(low, c) {
+			alt = true
+			break
+		}
+	}
+	if !alt && hasNotBut(low) {
+		alt = true
+	}
+	if alt {
+		for _, c := range choosers {
+			if hasWord(low, c) {
+				return true
+			}
+		}
+	}
+	for _, c := range useCues {
+		if k := wordIndex(low, c); k >= 0 {
+			return !instrumental(low[k+len(c):])
+		}
+	}
+	// A rule for the rest of the work in the first person: "I'll always
+	// run the linter", "we never commit generated files".
+	for _, subj := range []string{"i'll", "i will", "we'll", "we will", "we", "we must", "we should"} {
+		for _, adv := range []string{"always", "never"} {
+			if hasWord(low, subj+" "+adv) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// stepOnly reports whether a firm cue is part of a next step rather than a
+// choice: "let me find the root cause", "let me check which one they
+// picked".
+func stepOnly(low, cue string) bool {
+	if strings.HasPrefix(cue, "root cause") {
+		for _, p := range []string{"find the root cause", "look for the root cause", "the root cause is not",
+			"the root cause isn't", "what the root cause", "determine the root cause", "identify the root cause"} {
+			if strings.Contains(low, p) {
+				return true
+			}
+		}
+	}
+	if cue == "picked" && strings.Contains(low, "picked up") {
+		return true
+	}
+	if cue == "picked" || cue == "chose" || cue == "prefer" || cue == "decided" {
+		for _, p := range []string{"which one", "who ", "whether", "check", "see if", "see which", "let me", "let's see"} {
+			if strings.Contains(low, p) {
+				return !strings.Contains(low, "i "+cue) && !strings.Contains(low, "we "+cue)
+			}
+		}
+	}
+	return false
+}
+
+// instrumental reports whether what follows a use cue makes the use the
+// means of the next step: "find_file to see where it is", "the edit
+// command", "grep to find the callers".
+func instrumental(rest string) bool {
+	if hasWord(rest, "command") || hasWord(rest, "tool") {
+		return true
+	}
+	for off := 0; ; {
+		k := wordIndex(rest[off:], "to")
+		if k < 0 {
+			return false
+		}
+		k += off
+		off = k + 2
+		next := strings.Fields(rest[off:])
+		if len(next) == 0 {
+			return false
+		}
+		w := strings.Trim(next[0], ".,;:!?")
+		for _, v := range stepVerbs {
+			if w == v {
+				return true
+			}
+		}
+	}
+}
+
+// hasNotBut finds a rejected option said as "X, not Y" or "not X but Y".
+func hasNotBut(low string) bool {
+	if k := strings.Index(low, ", not "); k >= 0 {
+		rest := low[k+6:]
+		// "..., not sure" and "..., not yet" are hedges, not options.
+		for _, h := range []string{"sure", "yet", "just", "only", "really", "quite", "that", "because", "a problem", "an issue"} {
+			if strings.HasPrefix(rest, h) {
+				return false
+			}
+		}
+		return true
+	}
+	if k := wordIndex(low, "not"); k >= 0 {
+		return wordIndex(low[k:], "but") > 0 && !strings.Contains(low, "not only")
+	}
+	return false
+}
+
+// itIsIdiom finds "X it is": "Postgres it is.", "factory_boy fixtures it is
+// for the tax calculation": a choice made, not "I don't know what it is".
+func itIsIdiom(low string) bool {
+	for off := 0; ; {
+		k := strings.Index(low[off:], " it is")
+		if k < 0 {
+			return false
+		}
+		k += off
+		off = k + 6
+		rest := low[k+6:]
+		if !(rest == "" || strings.HasPrefix(rest, " for ") || strings.HasPrefix(rest, " then") ||
+			strings.IndexByte(".,;:!", rest[0]) >= 0) {
+			continue
+		}
+		before := strings.Fields(low[:k])
+		if len(before) == 0 {
+			continue
+		}
+		prev := strings.Trim(before[len(before)-1], ",;:")
+		switch prev {
+		case "what", "which", "how", "where", "whether", "why", "who", "whatever", "whichever", "as", "than",
+			"that", "if", "because", "so", "here", "there", "when", "since", "is", "was", "and", "but", "or",
+			"see", "know", "think", "thought", "believe", "guess", "wherever", "however", "now", "yes", "no":
+			continue
+		}
+		if strings.HasPrefix(before[0], "wh") || before[0] == "how" || before[0] == "is" || before[0] == "does" {
+			continue
+		}
+		return true
+	}
+}
+
+// planStarts open a sentence about the next step; planCues say it anywhere.
+var (
+	planStarts = []string{"let me", "let's", "lets", "lemme", "next", "first", "time to", "to do this", "to fix this", "to verify", "to confirm", "to check", "to see",
+		"plan:", "next steps:", "todo:", "i'll", "i will", "i'm going to", "i am going to", "i'm gonna",
+		"i need to", "i should", "i want to", "i'd like to", "i have to", "i must", "i can", "we need to",
+		"we should", "we'll", "we will", "we can", "we have to", "we must", "going to"}
+	planCues = []string{"i'll", "i will", "let me", "let's", "i'm going to", "i am going to", "i need to",
+		"we need to", "next step", "next up", "the plan is", "my plan", "i'll now", "i will now", "i plan to",
+		"i intend to", "i want to", "we'll", "we will"}
+)
+
+// isPlan reports whether a lower-case sentence says what the assistant does
+// next.
+func isPlan(low string) bool {
+	for _, c := range planStarts {
+		if strings.HasPrefix(low, c) && (len(low) == len(c) || !isAlpha(low[len(c)])) {
+			return true
+		}
+	}
+	for _, c := range planCues {
+		if hasWord(low, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// constraintVerbs may follow "only" in a rule: "only change code in x/".
+var constraintVerbs = []string{"change", "edit", "touch", "modify", "use", "run", "commit", "work", "add",
+	"fix", "update", "write", "push", "call", "import", "depend", "rely", "refactor", "delete", "remove",
+	"create", "test", "deploy", "read", "return", "make", "rename"}
+
+// ruleStarts open a clause that sets a rule.
+var ruleStarts = []string{"don't", "do not", "dont", "never", "always", "avoid", "make sure", "ensure",
+	"be sure", "keep", "leave", "preserve", "stick to", "stick with", "stay", "refrain", "no new",
+	"no additional", "no extra", "no external", "no third-party", "no changes", "no breaking",
+	"no edits", "no direct", "no force", "nothing in", "must", "you must", "you should", "you shouldn't",
+	"you should not", "you may not", "you can't", "you cannot", "you need to", "you have to", "use only",
+	"limit", "restrict", "do nothing", "under no circumstances"}
+
+// ruleAnywhere set a rule wherever they are.
+var ruleAnywhere = []string{"must", "mustn't", "should not", "shouldn't",
+	"should never", "make sure", "not allowed", "is forbidden", "are forbidden", "prohibited",
+	"without changing", "without touching", "without modifying", "without breaking", "without editing",
+	"without adding", "without renaming", "without removing", "needs to stay", "has to stay",
+	"needs to remain", "has to remain", "needs to keep", "has to keep", "stay compatible",
+	"remain compatible", "keep it compatible", "backwards compatible", "backward compatible",
+	"so don't", "so do not", "so never", "and don't", "and do not", "but don't",
+	"but do not", "please don't", "please do not", "please never", "please avoid",
+	"please keep", "please leave", "please only", "please always", "please make sure", "please use only",
+	"you should never", "you should always", "you must", "you may not", "do not use", "don't use"}
+
+// ruleSkips are clause openers ignored before a rule word: "so", "and",
+// "please", "also".
+var ruleSkips = []string{"so", "and", "but", "please", "also", "just", "then", "remember", "remember to",
+	"note", "important", "oh", "btw", "again", "and please", "and also", "but please", "however", "plus"}
+
+// ruleExceptions open a clause with a rule word but set no rule.
+var ruleExceptions = []string{"keep going", "keep trying", "keep at it", "keep digging", "keep looking",
+	"keep me posted", "keep up", "leave it to you", "must have", "must've", "never mind", "nevermind",
+	"always happens", "never happens"}
+
+// isConstraint reports whether a user's lower-case sentence sets a rule. A
+// question asks; it sets no rule.
+func isConstraint(low string) bool {
+	if strings.HasSuffix(low, "?") {
+		return false
+	}
+	for _, c := range ruleAnywhere {
+		if hasWord(low, c) && !(c == "must" && (hasWord(low, "must have") || hasWord(low, "must've"))) {
+			return true
+		}
+	}
+	for _, cl := range clauses(low) {
+		if ruleClause(cl) {
+			return true
+		}
+	}
+	return false
+}
+
+// clauses splits a lower-case sentence at , ; : ( and dashes.
+func clauses(low string) []string {
+	f := func(r rune) bool { return r == ',' || r == ';' || r == ':' || r == '(' || r == '—' || r == '–' }
+	out := strings.FieldsFunc(low, f)
+	for i := range out {
+		out[i] = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(out[i]), "- "))
+	}
+	return out
+}
+
+// ruleClause reports whether a clause opens with a rule word.
+func ruleClause(cl string) bool {
+	for changed := true; changed; {
+		changed = false
+		for _, sk := range ruleSkips {
+			if r, ok := strings.CutPrefix(cl, sk+" "); ok {
+				cl, changed = strings.TrimSpace(r), true
+			}
+		}
+	}
+	for _, ex := range ruleExceptions {
+		if strings.HasPrefix(cl, ex) {
+			return false
+		}
+	}
+	if r, ok := strings.CutPrefix(cl, "only "); ok {
+		w, _, _ := strings.Cut(r, " ")
+		for _, v := range constraintVerbs {
+			if w == v {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range ruleStarts {
+		if strings.HasPrefix(cl, c) && (len(cl) == len(c) || !isAlpha(cl[len(c)])) {
+			return true
+		}
+	}
+	return false
+}
+
+// sentences splits a line at ". ", "! " and "? " followed by what can open
+// a sentence (a capital, a digit, a quote, a bracket), so "e.g. the" and
+// "assert_eq! on strings" do not end one.
 func sentences(t string) []string {
 	var out []string
 	start := 0
-	for i := 0; i+1 < len(t); i++ {
-		if (t[i] == '.' || t[i] == '!' || t[i] == '?') && t[i+1] == ' ' {
+	for i := 0; i+2 < len(t); i++ {
+		if (t[i] == '.' || t[i] == '!' || t[i] == '?') && t[i+1] == ' ' && opensSentence(t[i+2]) {
 			out = append(out, strings.TrimSpace(t[start:i+1]))
 			start = i + 2
 		}
@@ -57,17 +529,27 @@ func sentences(t string) []string {
 	return out
 }
 
+func opensSentence(c byte) bool {
+	return isUpper(c) || isDigit(c) || c >= 0x80 || strings.IndexByte("\"'`([*_", c) >= 0
+}
+
 // hasWord reports whether w occurs in s bounded by non-letters.
 func hasWord(s, w string) bool {
+	return wordIndex(s, w) >= 0
+}
+
+// wordIndex returns the index of the first occurrence of w in s bounded by
+// non-letters, or -1.
+func wordIndex(s, w string) int {
 	for off := 0; ; {
 		k := strings.Index(s[off:], w)
 		if k < 0 {
-			return false
+			return -1
 		}
 		k += off
 		e := k + len(w)
-		if (k == 0 || !isAlpha(s[k-1])) && (e == len(s) || !isAlpha(s[e])) {
-			return true
+		if (k == 0 || !isAlpha(s[k-1]) || !isAlpha(w[0])) && (e == len(s) || !isAlpha(s[e]) || !isAlpha(w[len(w)-1])) {
+			return k
 		}
 		off = k + 1
 	}

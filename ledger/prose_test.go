@@ -1,0 +1,222 @@
+package ledger
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/condense-dev/condense"
+)
+
+// proseKinds returns the prose items (decisions, plans, constraints) of one
+// message.
+func proseKinds(m condense.Message) []string {
+	var out []string
+	for _, it := range ExtractMessage(&m, 1) {
+		switch it.Kind {
+		case KindDecision, KindPlan, KindConstraint:
+			out = append(out, it.String())
+		}
+	}
+	return out
+}
+
+// TestDecisionsAndPlans: an assistant's sentence that settles a course is
+// a decision; one that only says what comes next is a plan; one that does
+// neither is nothing. The phrasings are those of several agents: Claude
+// Code, Codex, SWE-agent's DISCUSSION, mini-swe-agent's THOUGHT, OpenHands.
+func TestDecisionsAndPlans(t *testing.T) {
+	decisions := []string{
+		"I'll go with a bounded worker pool rather than one goroutine per job.",
+		"We will use optimistic locking instead of SELECT FOR UPDATE.",
+		"Decision: keep the v1 endpoint until the clients move.",
+		"Going forward, all handlers return typed errors.",
+		"From now on I run the linter before every commit.",
+		"Chose a bounded worker pool over unbounded goroutines because memory spiked at 10k jobs.",
+		"I picked thiserror over anyhow in the library: callers need to match on error kinds.",
+		"Settled on Intl.NumberFormat for prices; toFixed(2) is out because it breaks for JPY.",
+		"Going with localStorage over cookies here; the cart outgrows the cookie size.",
+		"For the retry queue, exponential backoff beats a fixed delay because fixed retries synchronize the workers.",
+		"Postgres advisory locks it is for the scheduler, since the table lock serializes every claim.",
+		"SQLite it is.",
+		"The plan for the importer is a streaming parser, not loading the whole file.",
+		"We'll stick with the stdlib HTTP client.",
+		"The fix is to clamp the TTL before comparing.",
+		"The root cause is the shared map in the cache; fix it by guarding it with a mutex.",
+		"I decided to use Decimal with ROUND_HALF_EVEN because floats lose cents.",
+		"Let's use a partial unique index and drop the idea of validating in the serializer.",
+		"I'm going with React Query; a useEffect with fetch is tempting but it refetches on every render.",
+		"Opting for a feature flag over a long-lived branch.",
+		"THOUGHT: I'll use a dataclass instead of the dict.",
+		"I'll compare with `!now.Before(expires)` instead.",
+		"Let's go with a 30-day window constant.",
+		"We'll use errgroup so the first error cancels the rest.",
+		"The approach will be to split the migration into two deploys.",
+	}
+	plans := []string{
+		"Next I will look at the X handling.",
+		"Let me check how TenantSettings handles this next.",
+		"I will now run the tests.",
+		"Let me read internal/queue/queue.go first.",
+		"Now let's run the script to see if the bug is fixed.",
+		"DISCUSSION\nLet's start by finding the missing_colon.py file within the current repository.",
+		"THOUGHT: I need to look at the source code to understand the parser.",
+		"I'm going to look at the failing test.",
+		"First, check whether the config is loaded.",
+		"Let's see what the test prints.",
+		"I'll come back to LedgerEntry later.",
+		"Next up is the tax rate code.",
+		"Let's use find_file to see where it is.",
+		"Let's use the edit command to fix the indentation.",
+		"I'll help you solve this issue.",
+		"We need to look at the serializer next.",
+		"Then I'll look at the callers of parseUnary.",
+		"Let me find the root cause of the flaky test.",
+	}
+	neither := []string{
+		"The tests pass now.",
+		"`--3` fails because the operand of '-' is parsed with parsePower instead of parseUnary.",
+		"Round divides by 100 and multiplies back instead of leaving integer cents alone.",
+		"The worker picked up the job twice.",
+		"I don't know what it is.",
+		"Here it is.",
+		"The culprit is in `store/lease.go`.",
+		"Reading store/lease.go",
+		"The loop runs over every shard, not just the first.",
+	}
+	for _, s := range decisions {
+		got := proseKinds(condense.AssistantText(s))
+		if len(got) != 1 || !strings.HasPrefix(got[0], "decision ") {
+			t.Errorf("%q: got %q, want a decision", s, got)
+		}
+	}
+	for _, s := range plans {
+		got := proseKinds(condense.AssistantText(s))
+		if len(got) != 1 || !strings.HasPrefix(got[0], "plan ") {
+			t.Errorf("%q: got %q, want a plan", s, got)
+		}
+	}
+	for _, s := range neither {
+		if got := proseKinds(condense.AssistantText(s)); len(got) != 0 {
+			t.Errorf("%q: got %q, want nothing", s, got)
+		}
+	}
+}
+
+// TestConstraints: a user's sentence that sets a rule on the work is a
+// constraint; "only", "always", "never" in ordinary sentences are not.
+func TestConstraints(t *testing.T) {
+	rules := []string{
+		"Don't change the public API of package queue.",
+		"Do not run anything against the production database.",
+		"Never commit directly to main.",
+		"Always run `pytest -x tests/billing` before you tell me it's done.",
+		"You must keep the CartLine type unchanged.",
+		"The fix must keep Python 3.9 support!",
+		"Make sure nothing in src/lib/cart/hydrate.ts changes.",
+		"Only change code inside src/lib/cart/.",
+		"Use only the standard library.",
+		"Fix the parser without changing the AST types.",
+		"src/pages/api/ is generated, so don't edit it by hand.",
+		"Keep it compatible with Rust 1.74.",
+		"Leave store/requeue_lease.go exactly as it is.",
+		"No new dependencies, please; serde_json included.",
+		"Avoid adding requests-toolbelt; we are trying to get rid of it.",
+		"Deploy target is eu-west-1; never touch prod.",
+		"Please also make sure `go vet ./...` is clean.",
+		"You should not edit the migrations.",
+	}
+	notRules := []string{
+		"It only fails on CI.",
+		"Production shows jobs claimed but never finished.",
+		"The test always passes locally.",
+		"I don't know why it fails.",
+		"Only the first request times out.",
+		"That must have been the cache.",
+		"Also keep the old behaviour behind a flag?",
+		"Thanks, that works.",
+		"The timeout is always 30 seconds in prod.",
+		"The bug might be in queue/expire_ledger.go.",
+	}
+	for _, s := range rules {
+		got := proseKinds(condense.UserText(s))
+		if len(got) != 1 || !strings.HasPrefix(got[0], "constraint ") {
+			t.Errorf("%q: got %q, want a constraint", s, got)
+		}
+	}
+	for _, s := range notRules {
+		if got := proseKinds(condense.UserText(s)); len(got) != 0 {
+			t.Errorf("%q: got %q, want nothing", s, got)
+		}
+	}
+}
+
+// TestRunOnSentences: a rule or decision typed straight after pasted
+// output, with no full stop between, is kept from its own first word.
+func TestRunOnSentences(t *testing.T) {
+	cases := []struct {
+		m    condense.Message
+		want string
+	}{
+		{condense.UserText("Production logs show: FetchError: request to http://web:4229/shipping failed, reason: socket hang up Never commit directly to main."),
+			`constraint "Never commit directly to main."`},
+		{condense.UserText("The error we see is KeyError: 'payment_80438' Avoid adding requests-toolbelt; we are trying to get rid of it."),
+			`constraint "Avoid adding requests-toolbelt; we are trying to get rid of it."`},
+		{condense.AssistantText("THOUGHT: nope, 1 still red (span::tests::intern) all good, 255 green Decision: miette for diagnostics, not hand-rolled printing."),
+			`decision "Decision: miette for diagnostics, not hand-rolled printing."`},
+		// A name in the middle of a decision does not cut it.
+		{condense.AssistantText("I'll go with React Query rather than a useEffect."),
+			`decision "I'll go with React Query rather than a useEffect."`},
+		// "assert_eq! on" and "e.g. the" do not end a sentence.
+		{condense.AssistantText("I'm going with insta snapshots; assert_eq! on strings is tempting but unreadable."),
+			`decision "I'm going with insta snapshots; assert_eq! on strings is tempting but unreadable."`},
+	}
+	for _, tc := range cases {
+		if got := proseKinds(tc.m); !slices.Equal(got, []string{tc.want}) {
+			t.Errorf("%q:\n got  %q\n want %q", tc.m.TextContent(), got, tc.want)
+		}
+	}
+}
+
+// TestRelayedOutputIsNotProse: tool output that an agent relays as a user
+// message (mini-swe-agent, SWE-agent in text mode) gives no constraints,
+// and code and listings in a message are not prose; the task keeps its
+// rules even when the agent appended its status footer to it.
+func TestRelayedOutputIsNotProse(t *testing.T) {
+	quiet := []string{
+		"<returncode>0</returncode>\n<output>\n17 // a span is never evaled twice.\n    // must not be empty\n</output>",
+		"[File: /repo/src/fields.py (1997 lines total)]\n1463: msg = 'The precision must be {} or \"{}\".'.format(\n1464: Always serializes to an integer.",
+		"Traceback (most recent call last):\nValueError: must be positive\n(Open file: /repo/reproduce.py)\n(Current directory: /repo)\nbash-$",
+		"Here is the diff:\n```\n- never do this\n+ always do that\n```",
+		"    if x { never(); }\n// Only the owner may call this.",
+	}
+	for _, s := range quiet {
+		if got := proseKinds(condense.UserText(s)); len(got) != 0 {
+			t.Errorf("%q: got %q, want nothing", s, got)
+		}
+	}
+	task := condense.UserText("ISSUE:\nThe dispatcher double-books. src/api/ is generated, so don't edit it by hand.\n\n(Open file: n/a)\n(Current directory: /repo)\nbash-$")
+	obs := condense.UserText("Output: must be positive\n(Open file: n/a)\n(Current directory: /repo)\nbash-$")
+	var got []string
+	for _, it := range Extract([]condense.Message{task, condense.AssistantText("Looking."), obs}, 0) {
+		if it.Kind == KindConstraint {
+			got = append(got, it.String())
+		}
+	}
+	if want := []string{`constraint "The dispatcher double-books. src/api/ is generated, so don't edit it by hand."`}; !slices.Equal(got, want) && !slices.Equal(got, []string{`constraint "src/api/ is generated, so don't edit it by hand."`}) {
+		t.Errorf("task with a footer: got %q", got)
+	}
+}
+
+// TestPlanPriority: plans rank below every other kind, and Kinds lists
+// them.
+func TestPlanPriority(t *testing.T) {
+	for _, k := range Kinds {
+		if k != KindPlan && Priority(k) <= Priority(KindPlan) {
+			t.Errorf("%s ranks at or below plan", k)
+		}
+	}
+	if Kinds[len(Kinds)-1] != KindPlan {
+		t.Errorf("Kinds does not end with plan: %v", Kinds)
+	}
+}
