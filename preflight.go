@@ -232,7 +232,11 @@ func (p *Preflight) Restore(history []Message, r Rendering, lastCheckpoint int) 
 
 // Prepare renders req for sending: it brings the preflight up to date with
 // req.Messages, compacts when the estimate is over the threshold, and checks
-// the result against the input limit. When the request cannot fit it
+// the result against the input limit. When the compactions leave the
+// request over the limit because of the newest step's tool output, that
+// output is cut to its head and tail around a truncation marker
+// (EditTruncated, a record with strategy TruncateStrategy), the biggest
+// results first and no more than fits. When the request still cannot fit it
 // returns a *WindowError (ErrContextWindowExceeded) and no request. A
 // history that breaks turn safety (a tool result without its call, a call
 // left without its result before the newest step) yields a
