@@ -95,6 +95,23 @@ func Task(m *condense.Message, index int) (it Item, ok bool) {
 //
 // The result depends only on the arguments and the Extractor's options.
 func (e *Extractor) Extract(msgs []condense.Message, base int) []Item {
+	return e.extract(msgs, base, nil)
+}
+
+// ExtractTally is Extract that also tallies each message as one piece into
+// t, so that BoundBy can rank the items by salience (what repeats message
+// after message, what came from a crowded listing) although they come back
+// deduplicated.
+func (e *Extractor) ExtractTally(msgs []condense.Message, base int, t *Tally) []Item {
+	return e.extract(msgs, base, t)
+}
+
+// ExtractTally is Extractor.ExtractTally with the default Extractor.
+func ExtractTally(msgs []condense.Message, base int, t *Tally) []Item {
+	return defaultExtractor.ExtractTally(msgs, base, t)
+}
+
+func (e *Extractor) extract(msgs []condense.Message, base int, t *Tally) []Item {
 	var set Set
 	sp := &span{calls: make(map[string]*condense.Part)}
 	taskDone := base != 0
@@ -109,7 +126,11 @@ func (e *Extractor) Extract(msgs []condense.Message, base int) []Item {
 				set.Add(it)
 			}
 		}
-		set.Add(e.message(m, idx, sp)...)
+		items := e.message(m, idx, sp)
+		if t != nil {
+			t.Add(items)
+		}
+		set.Add(items...)
 	}
 	return set.Items()
 }

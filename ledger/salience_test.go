@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/condense-dev/condense"
 )
 
 func exit(n int) *int { return &n }
@@ -137,5 +139,35 @@ func BenchmarkBound(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		BoundBy(all, DefaultBudget(200_000), nil, &tl)
+	}
+}
+
+// TestExtractTally: a span extracted with its tally ranks a path listed in
+// every message below one named once, although both come back once.
+func TestExtractTally(t *testing.T) {
+	msgs := []condense.Message{condense.UserText("Fix the importer.")}
+	for i := range 6 {
+		id := fmt.Sprintf("c%d", i)
+		in := []byte(`{"command":"grep -rn Import ."}`)
+		out := "internal/importer/csv.go:12: func Import\ninternal/importer/json.go:40: func Import\n"
+		if i == 3 {
+			out += "cmd/tool/legacy_import.go:7: // Import is deprecated\n"
+		}
+		msgs = append(msgs,
+			condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{condense.ToolCall(id, "bash", in)}},
+			condense.Message{Role: condense.RoleTool, Parts: []condense.Part{condense.ToolResult(id, false, condense.Text(out))}})
+	}
+	var tl Tally
+	items := ExtractTally(msgs, 0, &tl)
+	if got, want := len(items), len(Extract(msgs, 0)); got != want {
+		t.Fatalf("ExtractTally gave %d items, Extract %d", got, want)
+	}
+	once := Item{Kind: KindFile, Value: "cmd/tool/legacy_import.go"}
+	often := Item{Kind: KindFile, Value: "internal/importer/csv.go"}
+	if tl.Seen(often.Key()) != 6 || tl.Seen(once.Key()) != 1 {
+		t.Fatalf("seen: %d and %d, want 6 and 1", tl.Seen(often.Key()), tl.Seen(once.Key()))
+	}
+	if tl.Salience(once) <= tl.Salience(often) {
+		t.Errorf("the path seen once ranks %d, not above the one seen six times (%d)", tl.Salience(once), tl.Salience(often))
 	}
 }
