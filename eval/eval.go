@@ -19,6 +19,9 @@ type Transcript struct {
 	Request condense.Request
 	Counter condense.Counter
 	Budget  condense.Budget
+	// Probes, when not nil, are this transcript's own probes, used instead
+	// of Config.Probes (a corpus whose sessions each plant their own).
+	Probes []Probe
 }
 
 // Config configures Evaluate. The zero value compares DefaultPolicies()
@@ -158,7 +161,11 @@ func Evaluate(ctx context.Context, ts []Transcript, cfg Config) ([]*Report, erro
 	}
 	parallel(workers, len(ts), func(i int) {
 		if ctx.Err() == nil {
-			prepare(reports[i], &ts[i], cfg.Probes, prices)
+			probes := cfg.Probes
+			if ts[i].Probes != nil {
+				probes = ts[i].Probes
+			}
+			prepare(reports[i], &ts[i], probes, prices)
 		}
 	})
 	parallel(workers, len(ts)*len(pols), func(j int) {

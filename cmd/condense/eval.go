@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -54,7 +55,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	bf.register(fs)
 	bf.notes = stderr
 	sumName := fs.String("summarizer", "extractive", "summarizer of the summarizing policies: extractive (no model, no network)")
-	probesPath := fs.String("probes", "", `JSON array of {"category", "text"} or {"category", "regex"}: specifics that must survive`)
+	probesPath := fs.String("probes", "", `JSON array of {"category", "text"} or {"category", "regex"}: specifics that must survive; `+
+		`"auto": each FILE's own NAME.probes.json beside it (as gencorpus writes them)`)
 	pricesPath := fs.String("prices", "", `JSON object of model → {"input", "cached_input", "output"} in USD per million tokens, over the built-in table`)
 	chartPath := fs.String("chart", "", "write an SVG chart of tokens per step per policy here")
 	asJSON := fs.Bool("json", false, "print JSON")
@@ -70,11 +72,13 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usagef("eval takes one or more FILEs")
 	}
 	var probes []eval.Probe
-	if *probesPath != "" {
+	autoProbes := *probesPath == probesAuto
+	if *probesPath != "" && !autoProbes {
 		if probes, err = eval.LoadProbes(*probesPath); err != nil {
 			return &usageError{err}
 		}
 	}
+	hasProbes := len(probes) > 0 || autoProbes
 	prices := tokens.DefaultPrices()
 	if *pricesPath != "" {
 		if prices, err = tokens.LoadPrices(*pricesPath); err != nil {
@@ -82,7 +86,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	if *judgeName != "" {
-		if len(probes) == 0 {
+		if !hasProbes {
 			return usagef("--judge asks the probes: pass --probes")
 		}
 		if _, err := newJudge(*judgeName, *judgeModel, nil); err != nil {
@@ -102,8 +106,14 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if first == nil {
 			first = l
 		}
-		ts = append(ts, eval.Transcript{Name: path, Format: string(l.tr.Format), Request: l.request(),
-			Counter: l.counter, Budget: l.budget})
+		t := eval.Transcript{Name: path, Format: string(l.tr.Format), Request: l.request(),
+			Counter: l.counter, Budget: l.budget}
+		if autoProbes {
+			if t.Probes, err = probesBeside(path); err != nil {
+				return err
+			}
+		}
+		ts = append(ts, t)
 	}
 	sum, err := newSummarizer(*sumName, first)
 	if err != nil {
@@ -146,7 +156,42 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}
-	return printEval(stdout, &out, len(probes) > 0)
+	return printEval(stdout, &out, hasProbes)
+}
+
+// probesAuto is the --probes value that reads each transcript's own probes.
+const probesAuto = "auto"
+
+// probesBeside loads the probes of the transcript at path from the file
+// beside it named as the transcript with its extensions replaced by
+// ".probes.json": a.jsonl, a.traj and a.traj.json all look for a.probes.json
+// (a.traj.probes.json first).
+func probesBeside(path string) ([]eval.Probe, error) {
+	dir, base := filepath.Split(path)
+	var tried []string
+	for {
+		ext := filepath.Ext(base)
+		if ext == "" || ext == base {
+			break
+		}
+		base = strings.TrimSuffix(base, ext)
+		cand := filepath.Join(dir, base+".probes.json")
+		if cand == path {
+			return nil, usagef("--probes auto: %s is itself a probes file, not a transcript", path)
+		}
+		tried = append(tried, cand)
+		if _, err := os.Stat(cand); err == nil {
+			probes, err := eval.LoadProbes(cand)
+			if err != nil {
+				return nil, &usageError{err}
+			}
+			return probes, nil
+		}
+	}
+	if len(tried) == 0 {
+		return nil, usagef("--probes auto: %s has no extension to put .probes.json in place of", path)
+	}
+	return nil, usagef("--probes auto: no probes file beside %s (looked for %s)", path, strings.Join(tried, ", "))
 }
 
 func printEval(w io.Writer, out *EvalOutput, probes bool) error {
@@ -219,7 +264,7 @@ func printPolicies(w io.Writer, ps []eval.PolicyReport, probes, priced bool, tra
 		head += "\t" + string(c)
 	}
 	if probes {
-		head += "\tprobes\t"
+		head += "\tprobes\tprobe mean"
 	}
 	fmt.Fprintln(tw, head+"\t")
 	unsent := false

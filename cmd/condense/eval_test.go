@@ -276,11 +276,61 @@ func TestEvalProbes(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
-	for _, want := range []string{"probes", "2/3  75.0%", "0/3   0.0%", "cannot be sent", "Probes kept by category",
-		"policy  fact  task   mean  all items", "1/2   1/1  75.0%      66.7%"} {
+	for _, want := range []string{"probe mean", "cannot be sent", "Probes kept by category"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text output lacks %q:\n%s", want, out)
 		}
+	}
+	for _, tt := range []struct{ heading, policy, want string }{
+		{"Compaction", "none", " 0/3 0.0% "},
+		{"Compaction", "drop-oldest", " 2/3 75.0% "},
+		{"Probes kept", "policy", " fact task mean all items "},
+		{"Probes kept", "none", " 0/2 0/1 0.0% 0.0% "},
+		{"Probes kept", "mask", " 1/2 1/1 75.0% 66.7% "},
+	} {
+		if row := strings.Join(strings.Fields(rowOf(t, out, tt.heading, tt.policy)), " ") + " "; !strings.HasSuffix(row, tt.want) {
+			t.Errorf("%s row of %s reads %q, want it to end in %q", tt.policy, tt.heading, row, tt.want)
+		}
+	}
+}
+
+func TestEvalProbesAuto(t *testing.T) {
+	dir := t.TempDir()
+	a := handMade(t, dir)
+	data, err := os.ReadFile(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := filepath.Join(dir, "b.traj.json")
+	write := func(path, s string) {
+		if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(b, string(data))
+	write(filepath.Join(dir, "session.probes.json"), `[{"category": "fact", "text": "the blue whale sings at dawn"}]`)
+	write(filepath.Join(dir, "b.probes.json"), `[{"category": "task", "text": "Tidy the repository."},
+		{"category": "fact", "regex": "the red \\w+ jumps"}]`)
+	res := evalJSON(t, "--format", "condense", "--window", "6k", "--reserve", "1k", "--probes", "auto", a, b)
+	for i, want := range []int{1, 2} {
+		for _, p := range res.Transcripts[i].Policies {
+			if p.Probes == nil || p.Probes.Total.Found != want {
+				t.Fatalf("%s %s: probes %+v, want %d of its own", res.Transcripts[i].File, p.Name, p.Probes, want)
+			}
+		}
+	}
+	// The totals pool the two files' categories: fact 2, task 1.
+	for _, p := range res.Total {
+		if p.Probes == nil || p.Probes.ByCategory["fact"].Found != 2 || p.Probes.ByCategory["task"].Found != 1 {
+			t.Errorf("total %s: %+v", p.Name, p.Probes)
+		}
+	}
+	if err := os.Remove(filepath.Join(dir, "b.probes.json")); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := cliRun(t, "eval", "--format", "condense", "--window", "6k", "--probes", "auto", a, b)
+	if code != 2 || !strings.Contains(errOut, "b.traj.probes.json") || !strings.Contains(errOut, "b.probes.json") {
+		t.Errorf("a missing probes file: exit %d, %s", code, errOut)
 	}
 }
 
