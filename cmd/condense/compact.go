@@ -65,7 +65,10 @@ type StatsCompaction struct {
 	Emergency      bool             `json:"emergency,omitempty"`
 	Usage          []condense.Usage `json:"usage,omitempty"`
 	SummaryTrim    *condense.Trim   `json:"summary_trim,omitempty"`
-	DurationMS     float64          `json:"duration_ms"`
+	// Truncated: tool results of the newest step cut to head and tail
+	// because even a compacted request could not hold them.
+	Truncated  *condense.Truncation `json:"truncated,omitempty"`
+	DurationMS float64              `json:"duration_ms"`
 }
 
 // StatsGate is the quality gate's result.
@@ -194,9 +197,14 @@ func buildStats(l *loaded, s condense.Strategy, res *condense.Result, inputToken
 			t := r.Trim
 			trim = &t
 		}
+		var cut *condense.Truncation
+		if r.Truncated.Results > 0 {
+			t := r.Truncated
+			cut = &t
+		}
 		st.Compactions = append(st.Compactions, StatsCompaction{
-			SummaryTrim: trim,
-			Strategy:    r.Strategy, TokensBefore: r.TokensBefore, TokensAfter: r.TokensAfter,
+			SummaryTrim: trim, Truncated: cut,
+			Strategy: r.Strategy, TokensBefore: r.TokensBefore, TokensAfter: r.TokensAfter,
 			MessagesBefore: r.MessagesBefore, MessagesAfter: r.MessagesAfter,
 			LedgerItems: r.LedgerItems, Demoted: r.Demoted, LedgerBudget: r.LedgerBudget,
 			Gate:  StatsGate{KeptBySummary: r.Gate.KeptBySummary, AddedBack: r.Gate.AddedBack},
