@@ -91,7 +91,9 @@ func Task(m *condense.Message, index int) (it Item, ok bool) {
 // each with the log index it was last seen at. When base is 0 the span
 // starts the log and its first user message is the task. Tool results are
 // read with the tool call they answer when the call is in the span, so a
-// command carries its exit status and a read file its access.
+// command carries its exit status and a read file its access. Of the plans,
+// only the latest SpanPlans are kept: the steps older ones announced have
+// run since.
 //
 // The result depends only on the arguments and the Extractor's options.
 func (e *Extractor) Extract(msgs []condense.Message, base int) []Item {
@@ -132,7 +134,7 @@ func (e *Extractor) extract(msgs []condense.Message, base int, t *Tally) []Item 
 		}
 		set.Add(items...)
 	}
-	return set.Items()
+	return latestPlans(set.Items(), SpanPlans)
 }
 
 // ExtractMessage returns the items of one message at log index index,

@@ -125,6 +125,37 @@ func lower(s string) (string, []int) {
 	return string(b), pos
 }
 
+// SpanPlans is how many plans Extract keeps from a span: the latest ones,
+// which may still be pending.
+const SpanPlans = 3
+
+// latestPlans drops from items all plans but the n latest (by Source, then
+// by position), keeping the order of the rest.
+func latestPlans(items []Item, n int) []Item {
+	var plans []int
+	for i, it := range items {
+		if it.Kind == KindPlan {
+			plans = append(plans, i)
+		}
+	}
+	if len(plans) <= n {
+		return items
+	}
+	// Stable: of plans with the same source, the later one is newer.
+	slices.SortStableFunc(plans, func(a, b int) int { return items[a].Source - items[b].Source })
+	drop := make(map[int]bool, len(plans)-n)
+	for _, i := range plans[:len(plans)-n] {
+		drop[i] = true
+	}
+	out := items[:0:0]
+	for i, it := range items {
+		if !drop[i] {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
 // observation reports whether a message's text is tool output relayed as
 // text (mini-swe-agent's and SWE-agent's observations are user messages):
 // it is not the user's prose.

@@ -220,3 +220,25 @@ func TestPlanPriority(t *testing.T) {
 		t.Errorf("Kinds does not end with plan: %v", Kinds)
 	}
 }
+
+// TestSpanKeepsLatestPlans: a span keeps only its latest plans; its
+// decisions all stay.
+func TestSpanKeepsLatestPlans(t *testing.T) {
+	msgs := []condense.Message{condense.UserText("Fix the scheduler.")}
+	for _, s := range []string{"Let me read the queue package.", "We will use a mutex instead of a channel.",
+		"Let me read the worker package.", "Let me read the lease package.", "Next I will run the tests.",
+		"Let me read the clock package."} {
+		msgs = append(msgs, condense.AssistantText(s))
+	}
+	var got []string
+	for _, it := range Extract(msgs, 0) {
+		if it.Kind == KindPlan || it.Kind == KindDecision {
+			got = append(got, it.String())
+		}
+	}
+	want := []string{`decision "We will use a mutex instead of a channel."`, `plan "Let me read the lease package."`,
+		`plan "Next I will run the tests."`, `plan "Let me read the clock package."`}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
