@@ -366,13 +366,23 @@ func logErrorValue(t string) string {
 	if len(t) > 1<<16 {
 		return t
 	}
-	var rec map[string]any
-	if json.Unmarshal([]byte(t), &rec) != nil {
-		return t
+	// Only the message fields are decoded; a field of another type (an
+	// error given as an object) is left out, not a reason to give up.
+	var rec struct {
+		Msg       string `json:"msg"`
+		Message   string `json:"message"`
+		Error     string `json:"error"`
+		Err       string `json:"err"`
+		Exception string `json:"exception"`
+	}
+	if err := json.Unmarshal([]byte(t), &rec); err != nil {
+		if _, ok := err.(*json.UnmarshalTypeError); !ok {
+			return t
+		}
 	}
 	var parts []string
-	for _, k := range []string{"msg", "message", "error", "err", "exception"} {
-		if v, ok := rec[k].(string); ok && v != "" {
+	for _, v := range []string{rec.Msg, rec.Message, rec.Error, rec.Err, rec.Exception} {
+		if v != "" {
 			parts = append(parts, v)
 		}
 	}

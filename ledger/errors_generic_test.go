@@ -351,6 +351,7 @@ request failed status=502 path=/orders`,
 {"level":"warn","msg":"retrying publish","attempt":3}
 {"severity":"ERROR","message":"Cloud SQL connection lost"}
 {"level":50,"msg":"pino says no"}
+{"level":"error","msg":"refund rejected","error":{"code":"card_expired"},"err":"issuer said no"}
 t=2026-04-02T10:00:00Z lvl=eror msg="sync aborted" err="lease lost"
 time=2026-04-02T10:00:01Z level=error msg="upload failed" err="EOF"
 time=2026-04-02T10:00:02Z level=warn msg="queue depth high" depth=9000
@@ -360,6 +361,7 @@ time=2026-04-02T10:00:03Z level=info msg="shutdown complete"`,
 				"ledger write failed",
 				"Cloud SQL connection lost",
 				"pino says no",
+				"refund rejected: issuer said no",
 				"sync aborted: lease lost",
 				"upload failed: EOF",
 				"retrying publish",
@@ -370,6 +372,7 @@ time=2026-04-02T10:00:03Z level=info msg="shutdown complete"`,
 				"ledger write failed",
 				"Cloud SQL connection lost",
 				"pino says no",
+				"refund rejected: issuer said no",
 				"sync aborted: lease lost",
 				"upload failed: EOF",
 			},
