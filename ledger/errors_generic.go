@@ -157,6 +157,9 @@ func klogLine(t string) bool {
 // line before a colon ("Warning: …", "note: …"; redis-cli's "(error) …"). msg is where the message
 // starts (0 when the level leads the line).
 func plainLevel(t string) (level, int) {
+	if len(t) > 1 && (t[0] == '+' || t[0] == '-') && (t[1] == ' ' || t[1] == '\t') {
+		return lvNone, 0 // a line of a diff, or a command traced by set -x
+	}
 	n := min(len(t), 120)
 	words := 0
 	for i := 0; i < n && words < 6; {
@@ -174,7 +177,9 @@ func plainLevel(t string) (level, int) {
 			continue
 		}
 		words++
-		if (i > 0 && (isAlnum(t[i-1]) || t[i-1] == '_')) || (j < len(t) && (isDigit(t[j]) || t[j] == '_')) {
+		if (i > 0 && (isAlnum(t[i-1]) || t[i-1] == '_' || t[i-1] == '"' || t[i-1] == '\'' || t[i-1] == '.')) || (j < len(t) && (isDigit(t[j]) || t[j] == '_' || t[j] == '(')) {
+			// Part of a name, a call or a string literal: "ERROR_CODE",
+			// "log.error(", "\"ERROR: %v\"".
 			i = j
 			continue
 		}
@@ -381,6 +386,11 @@ func skipGeneric(t string) bool {
 		if strings.HasPrefix(r, "|") || strings.HasPrefix(r, ": ") && strings.Contains(r, "::") {
 			return true
 		}
+	}
+	// "fmt.Fprintln(os.Stderr, …)", "main.main()": a call, in code or a
+	// frame; but "bind() failed: …" is a C program's message.
+	if k := strings.IndexByte(first, '('); k > 0 && identLike(first[:k]) && (!strings.HasPrefix(first[k:], "()") || rest == "") {
+		return true
 	}
 	// "  code: 'ECONNREFUSED',": a field of an object printed with an error.
 	if strings.HasSuffix(first, ":") && identLike(first[:len(first)-1]) && (strings.HasSuffix(t, ",") || strings.HasSuffix(t, "{")) {

@@ -303,6 +303,19 @@ Killed`,
 			},
 		},
 		{
+			name: "a C program's message",
+			out: `nginx: [emerg] bind() to 0.0.0.0:80 failed (98: Address already in use)
+bind() failed: Address already in use`,
+			failed: []string{
+				"nginx: [emerg] bind() to 0.0.0.0:80 failed (98: Address already in use)",
+				"bind() failed: Address already in use",
+			},
+			passed: []string{
+				"nginx: [emerg] bind() to 0.0.0.0:80 failed (98: Address already in use)",
+				"bind() failed: Address already in use",
+			},
+		},
+		{
 			name: "containers and kubernetes",
 			out: `NAME                     READY   STATUS      RESTARTS   AGE
 api-7d9f8b6c5-x2k4q      0/1     OOMKilled   3          5m
@@ -437,6 +450,9 @@ func TestErrorLinesNotErrors(t *testing.T) {
 		"    at Object.<anonymous> (/app/test/errors.test.js:12:5)",
 		`  File "/app/orders/errors.py", line 3, in <module>`,
 		"FAIL",
+		`+    log.Printf("ERROR: %v", err)`,
+		`-	logger.error("failed to connect")`,
+		`fmt.Fprintln(os.Stderr, "FATAL: cannot start")`,
 		`41:            throw new IllegalStateException("lease: connection reset by peer");`,
 		"⎯⎯⎯⎯⎯⎯⎯ Failed Tests 1 ⎯⎯⎯⎯⎯⎯⎯",
 		"note: the error handling was rewritten in 2.0",
