@@ -20,6 +20,9 @@ func DefaultBudget(window int) int {
 // over-count code and tool output rather than under-count it.
 func ApproxTokens(s string) int { return (2*len(s) + 4) / 5 }
 
+// costWeight is the salience an item loses per token of its rendering.
+const costWeight = 3
+
 // Bound splits items into those that fit a budget of maxTokens and those
 // demoted to recall-only, ranking them by salience with a Tally of the items
 // themselves (an item given several times counts as seen several times).
@@ -37,8 +40,10 @@ func Bound(items []Item, maxTokens int, count func(string) int) (kept, demoted [
 // them), so len(kept)+len(demoted) is the number of distinct keys.
 //
 // Items are considered by salience, highest first: t.Salience plus up to 100
-// for recency (the item's Source against the latest Source among items);
-// equal scores keep input order. Each costs count(it.String()) plus one
+// for recency (the item's Source against the latest Source among items),
+// less costWeight per token the item costs, so that a budget holds many
+// short specifics before one long line of about the same worth; equal
+// scores keep input order. Each costs count(it.String()) plus one
 // token for its separator; count nil means ApproxTokens. An item that does
 // not fit is demoted and smaller ones after it may still fit. Both results
 // are returned in input order, so kept items render in the order they were
@@ -53,10 +58,12 @@ func BoundBy(items []Item, maxTokens int, count func(string) int, t *Tally) (kep
 		latest = max(latest, all[i].Source)
 	}
 	score := make([]int, len(all))
+	cost := make([]int, len(all))
 	order := make([]int, len(all))
 	for i := range all {
 		order[i] = i
-		score[i] = t.Salience(all[i])
+		cost[i] = count(all[i].String()) + 1
+		score[i] = t.Salience(all[i]) - costWeight*cost[i]
 		if latest > 0 {
 			score[i] += 100 * max(0, all[i].Source) / latest
 		}
@@ -68,7 +75,7 @@ func BoundBy(items []Item, maxTokens int, count func(string) int, t *Tally) (kep
 		if left <= 0 {
 			break
 		}
-		c := count(all[i].String()) + 1
+		c := cost[i]
 		if c <= left {
 			keep[i] = true
 			left -= c

@@ -5,8 +5,8 @@ import (
 )
 
 // retentionBudget returns the recent-retention budget of a pass: override
-// when it is set, else Retention of the window, at most half the budget's
-// target (at least MinRetention); an emergency pass keeps
+// when it is set, else Retention of the window, at most a quarter of the
+// budget's target (at least MinRetention); an emergency pass keeps
 // nothing recent beyond what the protection rules require, so its budget is
 // zero.
 func retentionBudget(override int, cc *condense.CompactionContext) int {
@@ -16,10 +16,11 @@ func retentionBudget(override int, cc *condense.CompactionContext) int {
 	if override > 0 {
 		return override
 	}
-	// At most half the target, so the summary and its ledger have the
-	// other half and the compaction lands under the target.
+	// At most a quarter of the target, so the summary and its ledger (what
+	// keeps the specifics of everything older) have the rest and the
+	// compaction lands under the target.
 	if t := cc.Budget.Target(); t > 0 {
-		return min(Retention(cc.Budget.Window), max(MinRetention, t/2))
+		return min(Retention(cc.Budget.Window), max(MinRetention, t/4))
 	}
 	return Retention(cc.Budget.Window)
 }

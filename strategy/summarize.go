@@ -85,6 +85,9 @@ func (s Summarize) plan(cc *condense.CompactionContext) (plan, error) {
 	cur := cc.Current
 	p := plan{prev: lastSummary(cur)}
 	budget := retentionBudget(s.RecentTokens, cc)
+	if s.RecentTokens <= 0 && !cc.Emergency {
+		budget = max(budget, roomForRecent(cc))
+	}
 	turns := turnsAfter(cur, p.prev)
 	if len(turns) == 0 {
 		// No user message after the last summary: a one-task run whose turn
@@ -116,6 +119,26 @@ func (s Summarize) plan(cc *condense.CompactionContext) (plan, error) {
 		return p, nil
 	}
 	return splitNewestTurn(cc, p, turns[len(turns)-1], budget)
+}
+
+// summaryBodyTokens is about what a summary's sections besides its ledger
+// take.
+const summaryBodyTokens = 800
+
+// roomForRecent is the recent budget the target leaves once the summary and
+// the ledger of the whole history (an upper bound of what the summary will
+// need) are counted, at most the window's Retention: a short history is not
+// summarized down to a few hundred tokens when the target has room for more
+// of it verbatim. A long one gets nothing from it.
+func roomForRecent(cc *condense.CompactionContext) int {
+	need := summaryBodyTokens
+	for _, it := range ledger.Extract(cc.History, 0) {
+		need += ledger.ApproxTokens(it.String()) + 1
+		if need >= cc.Budget.Target() {
+			return 0
+		}
+	}
+	return min(Retention(cc.Budget.Window), roomBelowTarget(cc, need))
 }
 
 // lastSummary returns the position of the newest summary item of cur, or
@@ -250,7 +273,10 @@ func (s Summarize) ledgerBudget(cc *condense.CompactionContext, p plan, kept con
 // room it leaves below the threshold; either way at least the default share
 // of the window and at most 1/MaxLedgerShare of it.
 func ledgerRoom(cc *condense.CompactionContext, after int) int {
-	room := max(roomBelowTarget(cc, after), (cc.Budget.Threshold()-after)/2)
+	room := roomBelowTarget(cc, after)
+	if room <= 0 {
+		room = (cc.Budget.Threshold() - after) / 2
+	}
 	return max(ledger.DefaultBudget(cc.Budget.Window), min(room, cc.Budget.Window/MaxLedgerShare))
 }
 
