@@ -174,6 +174,10 @@ func kindWeight(k Kind) int {
 		return 300
 	case KindURL:
 		return 250
+	case KindPlan:
+		// What the agent meant to do next is worth little once the step
+		// ran; the latest plans are kept by the summary's next steps.
+		return 100
 	}
 	// Kinds added later (plans, custom kinds) start from their priority.
 	return 3 * Priority(k)
