@@ -89,33 +89,33 @@ func ExampleSummarize() {
 	// log 9  assistant verbatim calls bash {"command":"go test ./..."}
 	// log 10 tool      verbatim --- FAIL: TestParse2 (0.01s)
 	// log 11 assistant verbatim Fixed step 3.
-	// [summarize] 3008 → 1181 tokens
+	// [summarize] 3008 → 1215 tokens
 	// <summary checkpoint="c1" covers="1-7">
-	// ## Summary
-	// 7 earlier messages were compacted: 1 user messages, 2 tool steps (2 failed results).
-	// Requests:
+	// ## Task
+	// The task message stays verbatim before this summary. Requests since, newest last:
 	// - Now make the lexer accept unary minus.
-	// Conclusions:
-	// - Fixed step 1.
-	// - Fixed step 2.
+	//
+	// ## Constraints
+	// - none
 	//
 	// ## Decisions
 	// - none
 	//
-	// ## Facts
-	// - none
+	// ## Done
+	// - 7 messages: 1 user request, 2 tool steps (2 failed)
+	// - reported: Fixed step 1.
+	// - reported: Fixed step 2.
+	// - ran 2 commands: go test 2
 	//
-	// ## Completed
-	// - none
+	// ## Failed / open
+	// - command "go test ./..." (failed), 2 failed runs: error "--- FAIL: TestParse1 (0.01s)"; error "parse_test.go:41: got 3, want -3"
 	//
-	// ## Pending
-	// - bash: go test ./... (failed)
+	// ## Next steps
+	// - none
 	//
 	// ## Ledger
 	// - error "--- FAIL: TestParse0 (0.01s)"
 	// - error "parse_test.go:40: got 3, want -3"
-	// - error "--- FAIL: TestParse1 (0.01s)"
-	// - error "parse_test.go:41: got 3, want -3"
 	// </summary>
 }
 
@@ -162,5 +162,5 @@ func ExamplePipeline() {
 	// log 21 assistant minify   calls read_file {"path":"lex/scan_10.go"}
 	// log 22 tool      verbatim package lex // scan_10.go
 	// log 23 assistant verbatim calls read_file {
-	// [minify mask summarize(split-turn)] 4981 → 1401 tokens
+	// [minify mask summarize(split-turn)] 4981 → 1454 tokens
 }

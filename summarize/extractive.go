@@ -2,32 +2,67 @@ package summarize
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/ledger"
 )
 
-// Section headings of a summary, in order (docs/formats.md). The summarize
-// strategy adds a last one, ## Ledger.
-var Sections = []string{"Summary", "Decisions", "Facts", "Completed", "Pending"}
+// Section headings of a summary, in order (docs/formats.md): the state of
+// the work first. The summarize strategy adds a last one, ## Ledger.
+var Sections = []string{"Task", "Constraints", "Decisions", "Done", "Failed / open", "Next steps"}
+
+// The defaults of Extractive.
+const (
+	// DefaultMaxBullets caps each section's bullets.
+	DefaultMaxBullets = 8
+	// DefaultMaxBulletLen caps one bullet, in bytes.
+	DefaultMaxBulletLen = 200
+	// DefaultStateTokens bounds the sections of an extractive summary, in
+	// ledger.ApproxTokens (which over-counts: 1,200 is about 3,000 bytes,
+	// some 750 tokens of a real tokenizer).
+	DefaultStateTokens = 1200
+	// maxTaskBytes caps the quoted task.
+	maxTaskBytes = 600
+)
+
+// kindPlan is the kind of the ledger's plan items: sentences in which the
+// assistant says what it will do. Written out rather than named so that
+// the summarizer reads them whether or not the ledger in use extracts them.
+const kindPlan = ledger.Kind("plan")
 
 // Extractive is the embedded summarizer, the default: no model, no network,
-// deterministic. It builds the sections from the span itself: the user's
-// requests and the assistant's stated conclusions for ## Summary, decision
-// sentences for ## Decisions, the user's constraints (plus the facts of the
-// previous summary) for ## Facts, the tool steps that succeeded for
-// ## Completed and those that failed and were not later redone for
-// ## Pending. The specifics themselves are the ledger's: the summarize
-// strategy adds them in ## Ledger.
+// deterministic. It writes the state of the work from the span itself:
+//
+//   - ## Task: the first request of the span quoted (capped), then the
+//     newest later requests;
+//   - ## Constraints: the user's rules (the ledger's constraints);
+//   - ## Decisions: the ledger's decisions that choose a course, not those
+//     that only announce the next step;
+//   - ## Done: a few lines: commands that succeed now after failing, the
+//     latest passing test runs, the files written, and routine repeated
+//     actions as counts ("ran `go test ./...` 14 times (last: exit 0)",
+//     "read 87 files under internal/: …");
+//   - ## Failed / open: each action whose latest run failed, with its error
+//     lines; failures fixed later are not listed;
+//   - ## Next steps: the ledger's plan items when there are any, else the
+//     intentions the newest assistant text states.
+//
+// A command is rendered as its ledger item (command "go test ./..." (exit
+// 1)) so the summary holds it verbatim. The specifics themselves are the
+// ledger's: the summarize strategy adds those the summary lacks in
+// ## Ledger. The sections are bounded together (MaxTokens), so the state of
+// the work stays a page however long the span.
 type Extractive struct {
-	// MaxBullets caps each section's bullets (the newest are kept); 0 means
-	// 24.
+	// MaxBullets caps each section's bullets; 0 means DefaultMaxBullets.
 	MaxBullets int
-	// MaxBulletLen caps one bullet in bytes; 0 means 200.
+	// MaxBulletLen caps one bullet in bytes; 0 means DefaultMaxBulletLen.
 	MaxBulletLen int
+	// MaxTokens bounds all the sections together, in ledger.ApproxTokens;
+	// 0 means DefaultStateTokens. A request's MaxOutputTokens lowers it.
+	MaxTokens int
 }
 
 var _ condense.Summarizer = Extractive{}
@@ -38,164 +73,285 @@ func (e Extractive) Summarize(ctx context.Context, in condense.SummaryRequest) (
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	maxB, maxLen := e.MaxBullets, e.MaxBulletLen
-	if maxB <= 0 {
-		maxB = 24
+	if e.MaxBullets < 0 || e.MaxBulletLen < 0 || e.MaxTokens < 0 || in.MaxOutputTokens < 0 {
+		return nil, fmt.Errorf("summarize: negative bound (MaxBullets %d, MaxBulletLen %d, MaxTokens %d, MaxOutputTokens %d)",
+			e.MaxBullets, e.MaxBulletLen, e.MaxTokens, in.MaxOutputTokens)
 	}
-	if maxLen <= 0 {
-		maxLen = 200
+	w := writer{maxB: orDefaultInt(e.MaxBullets, DefaultMaxBullets), maxLen: orDefaultInt(e.MaxBulletLen, DefaultMaxBulletLen)}
+	budget := orDefaultInt(e.MaxTokens, DefaultStateTokens)
+	if in.MaxOutputTokens > 0 {
+		budget = min(budget, in.MaxOutputTokens)
 	}
 	prev := ParseSections(in.Previous)
-	var (
-		requests, conclusions     []string
-		plans                     []string
-		decisions, facts          []string
-		completed, pending        []string
-		steps, failedSteps, users int
-	)
-	calls := map[string]*condense.Part{}
-	type outcome struct {
-		desc string
-		ok   bool
-	}
-	var outcomes []outcome
-	for i := range in.Messages {
-		m := &in.Messages[i]
-		if m.Role == condense.RoleAssistant && m.Status != condense.StatusComplete {
-			continue
-		}
-		switch m.Role {
-		case condense.RoleUser:
-			if t := firstLine(m.TextContent(), maxLen); t != "" {
-				users++
-				requests = append(requests, t)
-			}
-		case condense.RoleAssistant:
-			if m.HasToolCalls() {
-				steps++
-			}
-			if t := lastSentence(m.TextContent(), maxLen); t != "" {
-				if m.HasToolCalls() {
-					plans = append(plans, t)
-				} else {
-					conclusions = append(conclusions, t)
-				}
-			}
-			for k := range m.Parts {
-				if m.Parts[k].Type == condense.PartToolCall {
-					calls[m.Parts[k].ID] = &m.Parts[k]
-				}
-			}
-		case condense.RoleTool:
-			for k := range m.Parts {
-				p := &m.Parts[k]
-				if p.Type != condense.PartToolResult {
-					continue
-				}
-				desc := describeCall(calls[p.CallID], maxLen)
-				ok := !p.IsError && !looksFailed(p)
-				if !ok {
-					failedSteps++
-				}
-				outcomes = append(outcomes, outcome{desc, ok})
-			}
-		}
-	}
-	for _, it := range ledger.Extract(in.Messages, in.Base) {
-		switch it.Kind {
-		case ledger.KindDecision:
-			decisions = append(decisions, it.Value)
-		case ledger.KindConstraint:
-			facts = append(facts, it.Value)
-		}
-	}
-	// A step that failed and later succeeded with the same description is
-	// done; one whose last outcome failed is pending.
-	last := map[string]bool{}
-	var order []string
-	for _, o := range outcomes {
-		if _, seen := last[o.desc]; !seen {
-			order = append(order, o.desc)
-		}
-		last[o.desc] = o.ok
-	}
-	for _, d := range order {
-		if last[d] {
-			completed = append(completed, d)
-		} else {
-			pending = append(pending, d+" (failed)")
-		}
-	}
-	if len(requests) > 0 && len(conclusions) == 0 && len(plans) == 0 {
-		pending = append(pending, "answer: "+requests[len(requests)-1])
-	}
+	act := readActivity(in.Messages, in.Base)
+	items := ledger.Extract(in.Messages, in.Base)
+	stats := tally(act.runs)
 
-	var b strings.Builder
-	b.WriteString("## Summary\n")
-	fmt.Fprintf(&b, "%d earlier messages were compacted: %d user messages, %d tool steps (%d failed results).\n",
-		len(in.Messages), users, steps, failedSteps)
-	if prevSummary := strings.TrimSpace(strings.Join(prev["Summary"], "\n")); prevSummary != "" {
-		b.WriteString("Before that: ")
-		b.WriteString(firstLine(strings.ReplaceAll(prevSummary, "\n", " "), 2*maxLen))
-		b.WriteByte('\n')
+	secs := []*section{
+		w.task(prev, act, in.Base, in.Instructions),
+		w.constraints(prev, items, act.observations),
+		w.decisions(prev, items),
+		w.done(prev, act, stats),
+		w.open(prev, stats),
+		w.next(prev, act, items),
 	}
-	writeBullets(&b, "Requests", requests, maxB/2)
-	writeBullets(&b, "Conclusions", conclusions, maxB/2)
-	writeBullets(&b, "Latest plans", plans, 3)
-	section(&b, "Decisions", merge(prev["Decisions"], decisions), maxB)
-	section(&b, "Facts", merge(prev["Facts"], facts), maxB)
-	section(&b, "Completed", merge(prev["Completed"], completed), maxB)
-	section(&b, "Pending", pendingAfter(prev["Pending"], pending, completed), maxB)
-	if in.Instructions != "" {
-		fmt.Fprintf(&b, "\nCompacted as instructed: %s\n", firstLine(in.Instructions, maxLen))
+	fit(secs, budget)
+	var b strings.Builder
+	for i, s := range secs {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		s.write(&b)
 	}
 	return &condense.Summary{Text: b.String(), Usage: condense.Usage{Provider: "condense", Model: "extractive"}}, nil
 }
 
-func writeBullets(b *strings.Builder, label string, items []string, max int) {
-	if len(items) == 0 {
-		return
+func orDefaultInt(v, d int) int {
+	if v <= 0 {
+		return d
 	}
-	items = newest(dedup(items), max)
-	fmt.Fprintf(b, "%s:\n", label)
-	for _, it := range items {
-		b.WriteString("- ")
-		b.WriteString(it)
-		b.WriteByte('\n')
-	}
+	return v
 }
 
-func section(b *strings.Builder, name string, items []string, max int) {
-	fmt.Fprintf(b, "\n## %s\n", name)
-	items = dedup(items)
-	if len(items) > max {
-		fmt.Fprintf(b, "- (%d earlier items left out)\n", len(items)-max)
-		items = items[len(items)-max:]
+// section is one section being written: a head of whole lines (the quoted
+// task and its label) and bullets, trimmed to fit from the least important
+// end.
+type section struct {
+	name string
+	// quote is a text quoted at the head, capped at quoteCap bytes.
+	quote    string
+	quoteCap int
+	head     []string
+	// bullets in display order; oldestFirst says the first ones are the
+	// least important (they are trimmed first), else the last ones are.
+	bullets     []string
+	oldestFirst bool
+	// left counts bullets left out; leftNote says what they were.
+	left     int
+	leftNote string
+	// share is the part of the budget the section may hold when the
+	// sections are over it together; keep is the fewest bullets trimming
+	// leaves (0 means 1).
+	share float64
+	keep  int
+	// tail are whole lines after the bullets.
+	tail []string
+}
+
+func (s *section) write(b *strings.Builder) {
+	fmt.Fprintf(b, "## %s\n", s.name)
+	for _, l := range quoteLines(s.quote, s.quoteCap) {
+		b.WriteString(l)
+		b.WriteByte('\n')
 	}
-	if len(items) == 0 {
+	for _, l := range s.head {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	if s.left > 0 && s.oldestFirst {
+		fmt.Fprintf(b, "- (%d %s left out)\n", s.left, s.leftNote)
+	}
+	for _, l := range s.bullets {
+		b.WriteString("- ")
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	if s.left > 0 && !s.oldestFirst {
+		fmt.Fprintf(b, "- (%d %s left out)\n", s.left, s.leftNote)
+	}
+	if s.quote == "" && len(s.head) == 0 && len(s.bullets) == 0 && s.left == 0 {
 		b.WriteString("- none\n")
-		return
 	}
-	for _, it := range items {
-		b.WriteString("- ")
-		b.WriteString(it)
+	for _, l := range s.tail {
+		b.WriteString(l)
 		b.WriteByte('\n')
 	}
 }
 
-// pendingAfter drops from the earlier pending items those completed since.
-func pendingAfter(prev, pending, completed []string) []string {
-	done := map[string]bool{}
-	for _, c := range completed {
-		done[c] = true
+func (s *section) cost() int {
+	var b strings.Builder
+	s.write(&b)
+	return ledger.ApproxTokens(b.String())
+}
+
+// capBullets keeps at most n bullets, trimming the least important end.
+func (s *section) capBullets(n int) {
+	if len(s.bullets) <= n {
+		return
 	}
-	var out []string
-	for _, p := range prev {
-		if !done[strings.TrimSuffix(p, " (failed)")] {
-			out = append(out, p)
+	s.left += len(s.bullets) - n
+	if s.oldestFirst {
+		s.bullets = s.bullets[len(s.bullets)-n:]
+	} else {
+		s.bullets = s.bullets[:n]
+	}
+}
+
+// fit trims the sections until they cost at most budget tokens together:
+// one bullet at a time from the section most over its share of the budget
+// (down to the bullets it keeps), then the quoted task, halving it down to
+// a line.
+func fit(secs []*section, budget int) {
+	total := func() int {
+		n := 0
+		for _, s := range secs {
+			n += s.cost() + 1
+		}
+		return n
+	}
+	for total() > budget {
+		var worst *section
+		over := 0.0
+		for _, s := range secs {
+			if o := float64(s.cost()) / s.share; len(s.bullets) > max(1, s.keep) && (worst == nil || o > over) {
+				worst, over = s, o
+			}
+		}
+		if worst == nil {
+			break
+		}
+		worst.capBullets(len(worst.bullets) - 1)
+	}
+	for _, s := range secs {
+		for s.quote != "" && s.quoteCap > 80 && total() > budget {
+			s.quoteCap /= 2
 		}
 	}
-	return append(out, pending...)
+}
+
+// writer renders the sections with the bullet caps.
+type writer struct {
+	maxB, maxLen int
+}
+
+// task quotes the task (the previous summary's, else the span's first
+// request) and lists the newest later requests.
+func (w writer) task(prev map[string][]string, act activity, base int, instructions string) *section {
+	s := &section{name: "Task", oldestFirst: true, leftNote: "earlier requests", share: 0.45}
+	var later []string
+	reqs := act.requests
+	for _, l := range prev["Task"] {
+		switch {
+		case strings.HasPrefix(l, ">"):
+			s.head = append(s.head, l)
+		case strings.HasPrefix(l, "- ") && !strings.HasPrefix(l, "- ("):
+			later = append(later, strings.TrimPrefix(l, "- "))
+		}
+	}
+	// The span holds the task when it starts the log; otherwise the task
+	// stays verbatim before the summary and the span's requests are later
+	// ones.
+	label := "Later requests, newest last:"
+	if len(s.head) == 0 && len(reqs) > 0 && base == 0 {
+		s.quote, s.quoteCap = reqs[0].text, maxTaskBytes
+		reqs = reqs[1:]
+	}
+	if len(s.head) == 0 && s.quote == "" {
+		label = "The task message stays verbatim before this summary. Requests since, newest last:"
+	}
+	for _, r := range reqs {
+		later = append(later, firstLine(r.text, w.maxLen))
+	}
+	s.bullets = dedup(later)
+	s.capBullets(w.maxB)
+	if len(s.bullets) > 0 || s.left > 0 || len(s.head) == 0 && s.quote == "" {
+		s.head = append(s.head, label)
+	}
+	if instructions != "" {
+		s.tail = append(s.tail, "Compacted as instructed: "+firstLine(instructions, w.maxLen))
+	}
+	return s
+}
+
+// quoteLines renders a text as Markdown quote lines, redacted and capped
+// at max bytes, so that no line of it can pass for a heading.
+func quoteLines(text string, max int) []string {
+	if text == "" {
+		return nil
+	}
+	text = ledger.Redact(strings.TrimSpace(text))
+	capped := capString(text, max)
+	var out []string
+	for _, l := range strings.Split(capped, "\n") {
+		if l = strings.TrimRight(l, " \t\r"); strings.TrimSpace(l) != "" {
+			out = append(out, "> "+l)
+		}
+	}
+	return out
+}
+
+// constraints are the previous summary's (or its Facts, in the older
+// layout) and the span's ledger constraints, but for those found in the
+// output of a text-protocol step (a user message only in form).
+func (w writer) constraints(prev map[string][]string, items []ledger.Item, observations map[int]bool) *section {
+	s := &section{name: "Constraints", oldestFirst: true, leftNote: "earlier constraints", share: 0.12}
+	all := merge(prev["Constraints"], prev["Facts"])
+	for _, it := range items {
+		if it.Kind == ledger.KindConstraint && !observations[it.Source] {
+			all = append(all, capString(it.Value, w.maxLen))
+		}
+	}
+	s.bullets = dedup(all)
+	s.capBullets(w.maxB)
+	return s
+}
+
+// decisions are the previous summary's and the span's ledger decisions
+// that choose a course; a "decision" that only announces the next step
+// ("I will read x.go next") is a plan and left to ## Next steps.
+func (w writer) decisions(prev map[string][]string, items []ledger.Item) *section {
+	s := &section{name: "Decisions", oldestFirst: true, leftNote: "earlier decisions", share: 0.1}
+	all := merge(prev["Decisions"], nil)
+	for _, it := range items {
+		if it.Kind == ledger.KindDecision && !isPlan(it.Value) {
+			all = append(all, capString(it.Value, w.maxLen))
+		}
+	}
+	s.bullets = dedup(all)
+	s.capBullets(w.maxB)
+	return s
+}
+
+// isPlan reports whether a decision sentence only announces a next step.
+func isPlan(v string) bool {
+	for _, s := range sentences(v) {
+		if !isIntention(s) {
+			return false
+		}
+	}
+	return true
+}
+
+// next lists the next steps: the ledger's plan items (the newest), else
+// the intentions of the newest assistant text that states any, else the
+// previous summary's. A request newer than the last assistant text is
+// answered first.
+func (w writer) next(prev map[string][]string, act activity, items []ledger.Item) *section {
+	s := &section{name: "Next steps", leftNote: "more", share: 0.06}
+	var plans []string
+	for _, it := range items {
+		if it.Kind == kindPlan {
+			plans = append(plans, capString(it.Value, w.maxLen))
+		}
+	}
+	plans = dedup(plans)
+	if len(plans) > 3 {
+		plans = plans[len(plans)-3:]
+	}
+	if len(plans) == 0 {
+		for _, t := range act.intents {
+			plans = append(plans, capString(ledger.Redact(t), w.maxLen))
+		}
+	}
+	if n := len(act.requests); n > 0 && act.requests[n-1].index > act.lastTextIndex {
+		plans = append([]string{"answer the latest request: " + firstLine(act.requests[n-1].text, w.maxLen)}, plans...)
+	}
+	if len(plans) == 0 {
+		plans = merge(prev["Next steps"], prev["Pending"])
+	}
+	s.bullets = dedup(plans)
+	s.capBullets(w.maxB)
+	return s
 }
 
 func merge(prev, cur []string) []string {
@@ -220,51 +376,8 @@ func dedup(items []string) []string {
 	return out
 }
 
-func newest(items []string, n int) []string {
-	if n > 0 && len(items) > n {
-		return items[len(items)-n:]
-	}
-	return items
-}
-
-// describeCall renders a tool call as a short one-line step: the command it
-// ran, or the path it touched, or its name and input.
-func describeCall(call *condense.Part, maxLen int) string {
-	if call == nil {
-		return "a tool call"
-	}
-	var in map[string]any
-	_ = json.Unmarshal(call.Input, &in)
-	for _, k := range []string{"command", "cmd", "script"} {
-		if s, ok := in[k].(string); ok && s != "" {
-			return call.Name + ": " + firstLine(ledger.Redact(s), maxLen)
-		}
-	}
-	for _, k := range []string{"path", "file_path", "filename", "file", "target"} {
-		if s, ok := in[k].(string); ok && s != "" {
-			return call.Name + " " + firstLine(s, maxLen)
-		}
-	}
-	return firstLine(call.Name+" "+ledger.Redact(string(call.Input)), maxLen)
-}
-
-// looksFailed spots failures a tool reported in its text but not its flag.
-func looksFailed(p *condense.Part) bool {
-	for _, c := range p.Content {
-		if c.Type != condense.PartText {
-			continue
-		}
-		t := c.Text
-		if strings.Contains(t, "--- FAIL") || strings.Contains(t, "\nFAIL") || strings.HasPrefix(t, "FAIL") ||
-			strings.Contains(t, "panic: ") || strings.Contains(t, "Traceback (most recent call last)") ||
-			strings.Contains(t, "exit status 1") || strings.Contains(t, "npm ERR!") || strings.Contains(t, "error[E") {
-			return true
-		}
-	}
-	return false
-}
-
-// firstLine returns the first non-empty line of s, trimmed and capped.
+// firstLine returns the first non-empty line of s, trimmed, redacted and
+// capped.
 func firstLine(s string, max int) string {
 	for _, line := range strings.Split(s, "\n") {
 		if line = strings.TrimSpace(line); line != "" {
@@ -272,33 +385,6 @@ func firstLine(s string, max int) string {
 		}
 	}
 	return ""
-}
-
-// lastSentence returns the last sentence of s's last non-empty paragraph.
-func lastSentence(s string, max int) string {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return ""
-	}
-	lines := strings.Split(s, "\n")
-	line := ""
-	for i := len(lines) - 1; i >= 0; i-- {
-		if t := strings.TrimSpace(lines[i]); t != "" {
-			line = t
-			break
-		}
-	}
-	// The last sentence starts after the last ". ", "! " or "? ".
-	cut := -1
-	for _, sep := range []string{". ", "! ", "? "} {
-		if i := strings.LastIndex(strings.TrimRight(line, " "), sep); i > cut {
-			cut = i
-		}
-	}
-	if cut >= 0 {
-		line = strings.TrimSpace(line[cut+2:])
-	}
-	return capString(ledger.Redact(line), max)
 }
 
 func capString(s string, max int) string {
@@ -312,9 +398,10 @@ func capString(s string, max int) string {
 	return s[:cut] + "…"
 }
 
-// ParseSections splits a summary's Markdown into its sections' bullet
-// lines, keyed by heading ("Summary", "Ledger", …). Lines of ## Summary are
-// kept whole; other sections keep their bullets without the "- ".
+// ParseSections splits a summary's Markdown into its sections' lines,
+// keyed by heading ("Task", "Failed / open", "Ledger", …). Lines of
+// ## Task (and of ## Summary, in the older layout) are kept whole; other
+// sections keep their bullets without the "- ".
 func ParseSections(text string) map[string][]string {
 	out := map[string][]string{}
 	cur := ""
@@ -326,7 +413,7 @@ func ParseSections(text string) map[string][]string {
 		if cur == "" || strings.TrimSpace(line) == "" {
 			continue
 		}
-		if cur == "Summary" {
+		if cur == "Task" || cur == "Summary" {
 			out[cur] = append(out[cur], line)
 			continue
 		}
@@ -335,4 +422,28 @@ func ParseSections(text string) map[string][]string {
 		}
 	}
 	return out
+}
+
+// sortedCounts renders counts as "name n" pairs, most first (ties by
+// name), at most max of them.
+func sortedCounts(counts map[string]int, max int) string {
+	names := make([]string, 0, len(counts))
+	for n := range counts {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if counts[names[i]] != counts[names[j]] {
+			return counts[names[i]] > counts[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	var parts []string
+	for i, n := range names {
+		if i == max {
+			parts = append(parts, "…")
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s %d", n, counts[n]))
+	}
+	return strings.Join(parts, ", ")
 }

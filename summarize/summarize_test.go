@@ -133,7 +133,7 @@ func TestTruncateKeepsHeadTailAndRunes(t *testing.T) {
 }
 
 func TestExtractiveDeterministicSectionsAndCancel(t *testing.T) {
-	in := condense.SummaryRequest{Messages: span(), Previous: "## Facts\n- Never edit vendor/.\n\n## Pending\n- bash: go test ./... (failed)\n"}
+	in := condense.SummaryRequest{Messages: span(), Previous: "## Constraints\n- Never edit vendor/.\n"}
 	a, err := summarize.Extractive{}.Summarize(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
@@ -149,13 +149,13 @@ func TestExtractiveDeterministicSectionsAndCancel(t *testing.T) {
 		}
 	}
 	if !strings.Contains(a.Text, "Never edit vendor/.") {
-		t.Error("facts of the previous summary are not carried")
+		t.Error("constraints of the previous summary are not carried")
 	}
 	if strings.Contains(a.Text, "aborted") || strings.Contains(a.Text, "secret plan") {
 		t.Error("failed replies or thinking leaked into the summary")
 	}
-	if !strings.Contains(strings.Join(sec["Pending"], "\n"), "bash: go test ./... (failed)") {
-		t.Errorf("the failed step is not pending:\n%s", a.Text)
+	if !strings.Contains(strings.Join(sec["Failed / open"], "\n"), `command "go test ./..." (failed): error "--- FAIL: TestParse"`) {
+		t.Errorf("the failed step is not open:\n%s", a.Text)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
