@@ -19,11 +19,27 @@
 // the session as it was before that pass, rather than replace history
 // with a summary that lost part of it.
 //
-// A summary is Markdown under the headings of Sections — ## Summary,
-// ## Decisions, ## Facts, ## Completed, ## Pending — and the summarize
-// strategy appends ## Ledger with the specifics the summary lacks and
-// wraps the whole in a <summary> tag (docs/formats.md). Extractive writes
-// those sections from the span itself, deterministically; each summary
-// updates the previous one (condense.SummaryRequest.Previous), and
-// ParseSections reads a summary back into its sections.
+// A summary is Markdown under the headings of Sections, the state of the
+// work first, so that a person or a model finds where things stand at a
+// glance:
+//
+//	## Task           the task quoted ("> " lines, capped), then later requests
+//	## Constraints    the user's rules
+//	## Decisions      choices made (not plans)
+//	## Done           files written, commands that pass now after failing,
+//	                  passing tests, routine actions as counts
+//	## Failed / open  actions whose latest run failed, with their error lines
+//	## Next steps     what the agent said it will do next
+//
+// The summarize strategy appends ## Ledger with the specifics the summary
+// does not hold verbatim, ranked as the ledger ranks them, and wraps the
+// whole in a <summary> tag (docs/formats.md). Model summarizers are asked
+// for exactly these sections (SystemPrompt). Extractive writes them from
+// the span itself, deterministically, bounded together to about a page
+// (Extractive.MaxTokens); each summary updates the previous one
+// (condense.SummaryRequest.Previous: its task, constraints and decisions
+// are carried, its open items stay open unless the span ran them again),
+// and ParseSections reads a summary back into its sections. A previous
+// summary in the older layout (## Summary, ## Facts, ## Completed,
+// ## Pending) is read too.
 package summarize
