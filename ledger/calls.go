@@ -196,6 +196,9 @@ func (e *Extractor) textAction(s *scanner, text string, sp *span) {
 			return
 		}
 	}
+	if cmd := strings.TrimSpace(first); cmd != "" {
+		s.add(KindCommand, cmd) // the action an agent acting in text ran
+	}
 	e.commandFiles(s, block)
 }
 

@@ -197,10 +197,14 @@ func (e *Extractor) message(m *condense.Message, index int, sp *span) []Item {
 		switch p.Type {
 		case condense.PartText:
 			text := Redact(p.Text)
-			s := newScanner(e, index, m.Role == condense.RoleTool)
+			// An observation (tool output an agent relays as a user
+			// message) is read as output: its errors, exit status and
+			// measurements, not the user's rules.
+			relayed := m.Role == condense.RoleUser && !sp.task && observation(text)
+			s := newScanner(e, index, m.Role == condense.RoleTool || relayed)
 			switch m.Role {
 			case condense.RoleUser:
-				if sp.task || !observation(text) {
+				if !relayed {
 					s.userProse(text)
 				}
 			case condense.RoleAssistant:

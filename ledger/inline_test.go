@@ -119,3 +119,40 @@ func TestMeasurementsBareAndOutliers(t *testing.T) {
 		t.Errorf("%d measurements, over the cap of %d", len(got), DefaultMaxPerKind)
 	}
 }
+
+// TestTextActionAgents: an agent that acts in text (mini-swe-agent, SWE-agent
+// without function calling) runs the command of its reply's last shell
+// block, and the output comes back as a user message. The command is an
+// item, and the output is read as output: its errors are taken, and its
+// words are not the user's rules.
+func TestTextActionAgents(t *testing.T) {
+	msgs := []condense.Message{
+		condense.UserText("Fix the duplicate invoices. Never touch the migrations."),
+		{Role: condense.RoleAssistant, Status: condense.StatusComplete, Parts: []condense.Part{condense.Text(
+			"THOUGHT: run the failing test first.\n\n```bash\npytest -x tests/billing/test_settle.py -k dunning55653\n```")}},
+		condense.UserText("<returncode>1</returncode>\n<output>\ntests/billing/test_settle.py F\n" +
+			"E   psycopg2.errors.UniqueViolation: duplicate key value violates unique constraint \"invoice_pkey\"\n" +
+			"You must always check the exit code.\n1 failed in 0.42s\n</output>"),
+	}
+	items := Extract(msgs, 0)
+	var cmds, errs, rules []string
+	for _, it := range items {
+		switch it.Kind {
+		case KindCommand:
+			cmds = append(cmds, it.Value)
+		case KindError:
+			errs = append(errs, it.Value)
+		case KindConstraint:
+			rules = append(rules, it.Value)
+		}
+	}
+	if !slices.Contains(cmds, "pytest -x tests/billing/test_settle.py -k dunning55653") {
+		t.Errorf("commands %q lack the text action's", cmds)
+	}
+	if !slices.ContainsFunc(errs, func(v string) bool { return strings.Contains(v, "duplicate key value violates unique constraint") }) {
+		t.Errorf("errors %q lack the relayed output's", errs)
+	}
+	if !slices.Equal(rules, []string{"Never touch the migrations."}) {
+		t.Errorf("constraints %q: want only the task's rule, none from the relayed output", rules)
+	}
+}
