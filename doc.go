@@ -14,9 +14,12 @@
 //
 //	inputLimit = max(0, Window - ReservedOutput - Safety)
 //	threshold  = inputLimit * Fraction
+//	target     = threshold * LowWater
 //
-// Automatic compaction runs above the threshold; above the input limit a
-// request cannot be sent. Settings resolve field by field per call →
+// Automatic compaction runs above the threshold and brings the request down
+// to the target (the low-water mark, half the threshold by default), so the
+// next turns have room to grow before the next compaction; above the input
+// limit a request cannot be sent. Settings resolve field by field per call →
 // agent or session → client → built-in defaults (ResolveBudget).
 //
 // Nothing is deleted: a Rendering is a list of Items, each a reference to a

@@ -144,7 +144,7 @@ func (r *run) loop(ctx context.Context) (*Result, error) {
 }
 
 func journalSettings(s condense.Settings) journal.Settings {
-	return journal.Settings{Window: s.Window, ReservedOutput: s.ReservedOutput, Safety: s.Safety, Fraction: s.Fraction}
+	return journal.Settings{Window: s.Window, ReservedOutput: s.ReservedOutput, Safety: s.Safety, Fraction: s.Fraction, LowWater: s.LowWater}
 }
 
 func (r *run) result(resp *Response, sent condense.Request) *Result {

@@ -146,7 +146,7 @@ func replayPolicy(ctx context.Context, t *Transcript, pol *Policy, cfg *Config, 
 	progress := cfg.Progress
 	s := pol.strategy()
 	settings := condense.Settings{Window: t.Budget.Window, ReservedOutput: max(1, t.Budget.ReservedOutput),
-		Safety: t.Budget.Safety, Fraction: t.Budget.Fraction}
+		Safety: t.Budget.Safety, Fraction: t.Budget.Fraction, LowWater: t.Budget.LowWater}
 	if pol.Fraction > 0 {
 		settings.Fraction = pol.Fraction
 	}

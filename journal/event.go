@@ -82,6 +82,7 @@ type Settings struct {
 	ReservedOutput int     `json:"reserved_output,omitempty"`
 	Safety         int     `json:"safety,omitempty"`
 	Fraction       float64 `json:"fraction,omitempty"`
+	LowWater       float64 `json:"low_water,omitempty"`
 }
 
 // Limits are a run's limits as journaled; zero means none.

@@ -49,10 +49,11 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 
 	a := &agent.Agent{
-		Name:     started.Agent,
-		Settings: condense.Settings{Window: started.Settings.Window, ReservedOutput: started.Settings.ReservedOutput, Safety: started.Settings.Safety, Fraction: started.Settings.Fraction},
-		Limits:   agent.Limits{MaxModelCalls: started.Limits.MaxModelCalls, MaxTotalTokens: started.Limits.MaxTotalTokens, MaxCostUSD: started.Limits.MaxCostUSD},
-		Logger:   logger(stderr),
+		Name: started.Agent,
+		Settings: condense.Settings{Window: started.Settings.Window, ReservedOutput: started.Settings.ReservedOutput, Safety: started.Settings.Safety, Fraction: started.Settings.Fraction,
+			LowWater: started.Settings.LowWater},
+		Limits: agent.Limits{MaxModelCalls: started.Limits.MaxModelCalls, MaxTotalTokens: started.Limits.MaxTotalTokens, MaxCostUSD: started.Limits.MaxCostUSD},
+		Logger: logger(stderr),
 	}
 	if window.set {
 		a.Settings.Window = window.n
