@@ -21,11 +21,12 @@ const (
 	// DefaultMaxBulletLen caps one bullet, in bytes.
 	DefaultMaxBulletLen = 200
 	// DefaultStateTokens bounds the sections of an extractive summary, in
-	// ledger.ApproxTokens (which over-counts: 1,200 is about 3,000 bytes,
-	// some 750 tokens of a real tokenizer).
-	DefaultStateTokens = 1200
-	// maxTaskBytes caps the quoted task.
-	maxTaskBytes = 600
+	// ledger.ApproxTokens (which over-counts: 1,400 is about 3,500 bytes,
+	// some 900 tokens of a real tokenizer).
+	DefaultStateTokens = 1400
+	// maxTaskBytes caps the quoted task, maxRequestBytes a later request.
+	maxTaskBytes    = 600
+	maxRequestBytes = 200
 )
 
 // kindPlan is the kind of the ledger's plan items: sentences in which the
@@ -250,7 +251,7 @@ func (w writer) task(prev map[string][]string, act activity, base int, instructi
 		label = "The task message stays verbatim before this summary. Requests since, newest last:"
 	}
 	for _, r := range reqs {
-		later = append(later, firstLine(r.text, w.maxLen))
+		later = append(later, firstLine(r.text, min(w.maxLen, maxRequestBytes)))
 	}
 	s.bullets = dedup(later)
 	s.capBullets(w.maxB)

@@ -65,7 +65,7 @@ func tally(runs []run) []*stat {
 // commands that succeed now after failing, the latest passing test runs, then
 // routine repeated actions as counts, then the previous summary's lines.
 func (w writer) done(prev map[string][]string, act activity, stats []*stat) *section {
-	s := &section{name: "Done", leftNote: "more", share: 0.12, keep: 2}
+	s := &section{name: "Done", leftNote: "more", share: 0.12, keep: 3}
 	failed := 0
 	for _, r := range act.runs {
 		if r.failed {
@@ -159,7 +159,7 @@ func (w writer) done(prev map[string][]string, act activity, stats []*stat) *sec
 // with the error lines of its failures since it last succeeded, and the
 // previous summary's open items that no run of the span resolved.
 func (w writer) open(prev map[string][]string, stats []*stat) *section {
-	s := &section{name: "Failed / open", leftNote: "older failures", share: 0.15}
+	s := &section{name: "Failed / open", leftNote: "older failures", share: 0.15, keep: 2}
 	byRecent := append([]*stat(nil), stats...)
 	sort.SliceStable(byRecent, func(i, j int) bool { return byRecent[i].at > byRecent[j].at })
 	for _, st := range byRecent {
