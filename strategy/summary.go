@@ -148,9 +148,9 @@ type ledgerRules struct {
 // the previous summary's ## Ledger lines are carried.
 func gateSummary(cc *condense.CompactionContext, sp *summarySpan, summary string, rules ledgerRules) (string, condense.Gate, []string) {
 	from, carried := sp.carriedLedger()
-	items := spanItems(cc.History, from, sp.covers.End, rules.exclude)
-	body := withoutLedger(summary)
 	var t ledgerTally
+	items := spanItems(cc.History, from, sp.covers.End, rules.exclude, &t.salience)
+	body := withoutLedger(summary)
 	t.sortItems(items, body, rules.keep)
 	carry := t.sortCarried(carried, body)
 	budget := rules.budget
@@ -186,7 +186,10 @@ func (sp *summarySpan) carriedLedger() (from int, carried []string) {
 // never hides a specific from a summary. Messages in exclude stay verbatim
 // in the rendering and are left out (an empty message keeps the indexes
 // aligned).
-func spanItems(history []condense.Message, from, to int, exclude map[int]bool) []ledger.Item {
+//
+// Each message is tallied as one piece into tl, so the items can be ranked
+// by salience although they come back deduplicated.
+func spanItems(history []condense.Message, from, to int, exclude map[int]bool, tl *ledger.Tally) []ledger.Item {
 	if from < 0 || from >= to || to > len(history) {
 		return nil
 	}
@@ -198,7 +201,7 @@ func spanItems(history []condense.Message, from, to int, exclude map[int]bool) [
 		}
 		span = append(span, history[i])
 	}
-	return ledger.Extract(span, from)
+	return ledger.ExtractTally(span, from, tl)
 }
 
 // withoutLedger returns the summary's sections without a ## Ledger the
@@ -219,6 +222,7 @@ type ledgerTally struct {
 	missing  []ledger.Item
 	filtered int // items the rules' keep left out
 	seen     map[string]bool
+	salience ledger.Tally // the span's messages, and the carried lines, as pieces
 }
 
 // sortItems sorts the span's items: the task is left out (it stays verbatim
@@ -279,7 +283,32 @@ func (t *ledgerTally) sortCarried(carried []string, body string) (carry []string
 // writeLedger returns body with a ## Ledger section: the carried lines and
 // the missing items that fit in budget, and a count of what was demoted.
 func (t *ledgerTally) writeLedger(body string, carry []string, budget int) string {
-	keptItems, demoted := ledger.Bound(t.missing, budget, nil)
+	// The previous summary's ledger lines compete with the span's new
+	// items for the budget, ranked together by salience, instead of the
+	// new ones always winning: what an early span found stays while it
+	// outranks what a later one found. A line that does not read back as
+	// an item keeps the room left after them.
+	all := t.missing
+	carried := map[string]bool{}
+	var opaque []string
+	for _, line := range carry {
+		it, ok := ledger.ParseItem(line)
+		if !ok {
+			opaque = append(opaque, line)
+			continue
+		}
+		carried[it.Key()] = true
+		t.salience.Add([]ledger.Item{it})
+		all = append(all, it)
+	}
+	carry = opaque
+	keptItems, demoted := ledger.BoundBy(all, budget, nil, &t.salience)
+	newKept := 0
+	for _, it := range keptItems {
+		if !carried[it.Key()] {
+			newKept++
+		}
+	}
 	used := 0
 	for _, it := range keptItems {
 		used += ledger.ApproxTokens(it.String()) + 1
@@ -306,7 +335,7 @@ func (t *ledgerTally) writeLedger(body string, carry []string, budget int) strin
 			fmt.Fprintf(&b, "- (%d more demoted to recall-only%s)\n", n, demotedKinds(demoted, demotedCarried+t.filtered))
 		}
 	}
-	t.gate.AddedBack = len(keptItems)
+	t.gate.AddedBack = newKept
 	t.gate.Demoted = len(demoted) + demotedCarried + t.filtered
 	return b.String()
 }
