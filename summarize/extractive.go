@@ -29,11 +29,6 @@ const (
 	maxRequestBytes = 200
 )
 
-// kindPlan is the kind of the ledger's plan items: sentences in which the
-// assistant says what it will do. Written out rather than named so that
-// the summarizer reads them whether or not the ledger in use extracts them.
-const kindPlan = ledger.Kind("plan")
-
 // Extractive is the embedded summarizer, the default: no model, no network,
 // deterministic. It writes the state of the work from the span itself:
 //
@@ -331,7 +326,7 @@ func (w writer) next(prev map[string][]string, act activity, items []ledger.Item
 	s := &section{name: "Next steps", leftNote: "more", share: 0.06}
 	var plans []string
 	for _, it := range items {
-		if it.Kind == kindPlan {
+		if it.Kind == ledger.KindPlan {
 			plans = append(plans, capString(it.Value, w.maxLen))
 		}
 	}
