@@ -23,7 +23,7 @@ const (
 // (since the last summary) with one user message:
 //
 //	<summary checkpoint="c3" covers="0-117">
-//	## Summary … ## Decisions … ## Facts … ## Completed … ## Pending … ## Ledger …
+//	## Task … ## Constraints … ## Decisions … ## Done … ## Failed / open … ## Next steps … ## Ledger …
 //	</summary>
 //
 // Boundaries fall on user messages; at least two uncompressed user turns are
