@@ -51,15 +51,7 @@ func errorsOf(t *testing.T, out, end string) []string {
 	return errorValues(items)
 }
 
-func errorValues(items []Item) []string {
-	var out []string
-	for _, it := range items {
-		if it.Kind == KindError {
-			out = append(out, it.Value)
-		}
-	}
-	return out
-}
+func errorValues(items []Item) []string { return values(items, KindError) }
 
 // TestErrorLinesByEcosystem reads the output of failing commands of many
 // ecosystems: the decisive line of each failure is kept, the lines around

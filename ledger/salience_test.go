@@ -114,20 +114,14 @@ func BenchmarkExtractAndRank(b *testing.B) {
 	b.SetBytes(int64(n))
 	b.ReportAllocs()
 	for b.Loop() {
-		var tl Tally
-		var all []Item
-		for i := 2; i < len(msgs); i += 2 {
-			items := ExtractResult(&msgs[i-1].Parts[1], &msgs[i].Parts[0], i)
-			tl.Add(items)
-			all = append(all, items...)
-		}
-		BoundBy(all, DefaultBudget(200_000), nil, &tl)
+		tl, all := tallyResults(msgs)
+		BoundBy(all, DefaultBudget(200_000), nil, tl)
 	}
 }
 
-// BenchmarkBound ranks the items of a 3 MB session alone.
-func BenchmarkBound(b *testing.B) {
-	msgs, _ := benchHistory(b, 3_000_000)
+// tallyResults extracts each tool result of a benchHistory with its call
+// and tallies it as one piece, as masking does.
+func tallyResults(msgs []condense.Message) (*Tally, []Item) {
 	var tl Tally
 	var all []Item
 	for i := 2; i < len(msgs); i += 2 {
@@ -135,10 +129,17 @@ func BenchmarkBound(b *testing.B) {
 		tl.Add(items)
 		all = append(all, items...)
 	}
+	return &tl, all
+}
+
+// BenchmarkBound ranks the items of a 3 MB session alone.
+func BenchmarkBound(b *testing.B) {
+	msgs, _ := benchHistory(b, 3_000_000)
+	tl, all := tallyResults(msgs)
 	b.ReportMetric(float64(len(all)), "items")
 	b.ReportAllocs()
 	for b.Loop() {
-		BoundBy(all, DefaultBudget(200_000), nil, &tl)
+		BoundBy(all, DefaultBudget(200_000), nil, tl)
 	}
 }
 
