@@ -205,7 +205,7 @@ func (s Summarize) Compact(ctx context.Context, cc *condense.CompactionContext) 
 	if err != nil {
 		return nil, err
 	}
-	rules := ledgerRules{exclude: logIndexes(kept), budget: s.ledgerBudget(cc, p, kept, span.covers, out.Text)}
+	rules := ledgerRules{exclude: logIndexes(kept), budget: s.ledgerBudget(cc, p, kept, &span, out.Text)}
 	text, gate, held := gateSummary(cc, &span, out.Text, rules)
 	cand := &condense.Candidate{
 		Rendering:    renderSummarized(cc.Current, p, kept, summaryItem(cc.Checkpoint, span.covers, text, held)),
@@ -255,15 +255,37 @@ func logIndexes(r condense.Rendering) map[int]bool {
 
 // ledgerBudget returns the budget of the summary's ## Ledger: LedgerBudget
 // when set, else ledgerRoom of what the rendering holds without it.
-func (s Summarize) ledgerBudget(cc *condense.CompactionContext, p plan, kept condense.Rendering, covers condense.Span, summary string) int {
+func (s Summarize) ledgerBudget(cc *condense.CompactionContext, p plan, kept condense.Rendering, span *summarySpan, summary string) int {
 	if s.LedgerBudget > 0 {
 		return s.LedgerBudget
 	}
 	cur := cc.Current
 	rest := make(condense.Rendering, 0, p.start+len(kept)+len(cur)-p.boundary)
 	rest = append(append(append(rest, cur[:p.start]...), kept...), cur[p.boundary:]...)
-	rest = append(rest, condense.Item{Index: -1, Edit: condense.EditSummary, Message: summaryMessage(cc.Checkpoint, covers, summary)})
-	return ledgerRoom(cc, cc.Count(rest))
+	rest = append(rest, condense.Item{Index: -1, Edit: condense.EditSummary, Message: summaryMessage(cc.Checkpoint, span.covers, summary)})
+	after := cc.Count(rest)
+	return max(ledgerRoom(cc, after), grownLedger(cc, span, after))
+}
+
+// grownLedger lets a summary's ledger grow from one compaction to the next,
+// as the markers of dropped turns pile up: the previous summary's ledger
+// plus twice the default share of the window for the new span, while that
+// stays under three quarters of the room the rendering leaves below the
+// threshold. Without it every summary's ledger is cut back to the room below
+// the target, and a long session keeps only what its last few spans found.
+// The price is that the ledger eats into the room between target and
+// threshold, so later compactions come a little sooner.
+func grownLedger(cc *condense.CompactionContext, span *summarySpan, after int) int {
+	_, carried := span.carriedLedger()
+	if len(carried) == 0 {
+		return 0
+	}
+	prev := 0
+	for _, line := range carried {
+		prev += ledger.ApproxTokens(line) + 1
+	}
+	grown := prev + 2*ledger.DefaultBudget(cc.Budget.Window)
+	return min(grown, (cc.Budget.Threshold()-after)*3/4)
 }
 
 // ledgerRoom is a default ledger budget for a rendering of after tokens

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/ledger"
 )
 
@@ -42,5 +43,40 @@ func TestCarriedLedgerRanksWithNewItems(t *testing.T) {
 	}
 	if strings.Count(text, "src/pkg") > 3 {
 		t.Errorf("the crowded listing outranked the carried specifics:\n%s", text)
+	}
+}
+
+// TestGrownLedger: a summary that replaces one with a ledger may keep that
+// ledger and add to it, past the room below the target, while it stays
+// within three quarters of the room below the threshold.
+func TestGrownLedger(t *testing.T) {
+	cc := &condense.CompactionContext{Budget: condense.Budget{Window: 64_000, ReservedOutput: 4_000}}
+	threshold := cc.Budget.Threshold()
+	var lines []string
+	for i := range 400 {
+		lines = append(lines, fmt.Sprintf("id OPS-%d", 1000+i))
+	}
+	prevTokens := 0
+	for _, l := range lines {
+		prevTokens += ledger.ApproxTokens(l) + 1
+	}
+	sp := newSummarySpan()
+	sp.covers = condense.Span{Start: 0, End: 90}
+	if got := grownLedger(cc, &sp, 5_000); got != 0 {
+		// No previous ledger: the room below the target decides alone.
+		t.Errorf("a first summary grows nothing, got %d", got)
+	}
+	sp.prev = &condense.Item{Index: -1, Edit: condense.EditSummary, Covers: condense.Span{Start: 0, End: 40}, Ledger: lines}
+	after := cc.Budget.Target() - 1_000 // little room left below the target
+	got := grownLedger(cc, &sp, after)
+	if want := prevTokens + 2*ledger.DefaultBudget(cc.Budget.Window); got != want {
+		t.Errorf("grown ledger %d, want the previous %d plus twice the default share: %d", got, prevTokens, want)
+	}
+	if room := roomBelowTarget(cc, after); got <= room {
+		t.Errorf("grown ledger %d is not past the room below the target (%d)", got, room)
+	}
+	after = threshold - 2_000
+	if got := grownLedger(cc, &sp, after); got > 2_000*3/4 {
+		t.Errorf("near the threshold the grown ledger is %d, over three quarters of the %d left", got, 2_000)
 	}
 }
