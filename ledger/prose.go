@@ -236,7 +236,10 @@ var firmDecisions = []string{"decision:", "going with", "decided", "we've decide
 	"root cause:", "stick with", "sticking with", "stick to", "we'll keep", "we will keep",
 	"keep using", "switching to", "i'll switch", "we'll switch", "beats", "is out because", "are out because",
 	"ruled out", "in favor of", "in favour of", "drop the idea of", "dropping the idea of",
-	"the decision is", "decision is to", "convention:", "rule:"}
+	"the decision is", "decision is to", "convention:", "rule:", "standardize on", "standardise on",
+	"standardizing on", "standardising on", "we're adopting", "we are adopting", "i'm adopting", "adopting",
+	"i'm choosing", "we're choosing", "the call is", "the better option is", "the right call is",
+	"gonna go with", "going to go with", "i'll stay with", "we'll stay with", "i'd rather", "we'd rather"}
 
 // alternatives name a rejected option.
 var alternatives = []string{"instead of", "instead", "rather than", "as opposed to", "vs", "vs.", "versus",

@@ -52,6 +52,10 @@ func TestDecisionsAndPlans(t *testing.T) {
 		"Let's go with a 30-day window constant.",
 		"We'll use errgroup so the first error cancels the rest.",
 		"The approach will be to split the migration into two deploys.",
+		"We'll standardize on zerolog for the service logs.",
+		"The call is to ship the migration behind a flag.",
+		"I'd rather pin the toolchain than track the latest release.",
+		"We're adopting table-driven tests for the parser.",
 	}
 	plans := []string{
 		"Next I will look at the X handling.",
