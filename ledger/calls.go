@@ -73,6 +73,8 @@ func (e *Extractor) call(p *condense.Part, index int, open string) []Item {
 	name := strings.ToLower(p.Name)
 	if e.isShell(p.Name) {
 		e.shellCommand(s, in)
+	} else {
+		e.runnerCommands(s, in)
 	}
 	inputFiles(s, in, e.toolAccess(name, in))
 	if strings.Contains(name, "patch") || strings.Contains(name, "diff") {
@@ -242,6 +244,33 @@ func (e *Extractor) shellCommand(s *scanner, in map[string]any) {
 		s.add(KindCommand, cmd)
 		e.commandFiles(s, cmd)
 		return
+	}
+}
+
+// proseKeys hold words for people or search engines, not commands, whatever
+// they look like ("go test flaky timeout" as a search query).
+var proseKeys = map[string]bool{"query": true, "q": true, "question": true, "prompt": true, "text": true,
+	"message": true, "description": true, "content": true, "title": true, "body": true, "reason": true,
+	"thought": true, "summary": true, "explanation": true, "comment": true}
+
+// runnerCommands adds the commands a tool that is not a known shell was
+// given anyway: any input value, under any key, that reads as a command line
+// (a known runner or a script path, then arguments: "pytest -x tests/api",
+// ["bash", "-lc", "make test"]), so a harness's own tool names
+// (run_tests, exec_in_sandbox, …) do not hide what ran. Keys are read in
+// sorted order so the items do not vary from run to run.
+func (e *Extractor) runnerCommands(s *scanner, in map[string]any) {
+	for _, k := range slices.Sorted(maps.Keys(in)) {
+		if proseKeys[normKey(k)] {
+			continue
+		}
+		cmd := commandString(in[k])
+		if cmd == "" || !inlineCommand(cmd) {
+			continue
+		}
+		cmd = Redact(cmd)
+		s.add(KindCommand, cmd)
+		e.commandFiles(s, cmd)
 	}
 }
 

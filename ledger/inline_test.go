@@ -156,3 +156,27 @@ func TestTextActionAgents(t *testing.T) {
 		t.Errorf("constraints %q: want only the task's rule, none from the relayed output", rules)
 	}
 }
+
+// TestCommandsOfAnyTool: a tool that is not a known shell still ran a
+// command when one of its inputs reads as a command line, whatever the key.
+func TestCommandsOfAnyTool(t *testing.T) {
+	cases := []struct {
+		name, input string
+		want        []string
+	}{
+		{"run_tests", `{"cmd_line":"pytest -x tests/api -k refund","timeout":60}`, []string{"pytest -x tests/api -k refund"}},
+		{"exec_in_sandbox", `{"argv":["bash","-lc","make test"]}`, []string{"make test"}},
+		{"container_exec", `{"program":"./scripts/smoke.sh staging"}`, []string{"./scripts/smoke.sh staging"}},
+		{"web_search", `{"query":"go test flaky timeout"}`, nil},
+		{"ask_user", `{"question":"Should I run npm install?"}`, nil},
+		{"read_file", `{"path":"Makefile"}`, nil},
+	}
+	for _, tc := range cases {
+		call := condense.ToolCall("c1", tc.name, json.RawMessage(tc.input))
+		m := condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{call}}
+		got := values(ExtractMessage(&m, 2), KindCommand)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s %s: commands %q, want %q", tc.name, tc.input, got, tc.want)
+		}
+	}
+}
