@@ -239,7 +239,7 @@ func (c *config) checkPrepared(history []condense.Message, res *condense.Result,
 		return nil // the request does not fit and was refused
 	}
 	if err != nil {
-		return fmt.Errorf("Prepare: %w", err)
+		return fmt.Errorf("preflight.Prepare: %w", err)
 	}
 	return checkResult(c.counter, history, res, demotedBefore)
 }
