@@ -129,11 +129,19 @@ const summaryBodyTokens = 800
 // the ledger of the whole history (an upper bound of what the summary will
 // need) are counted, at most the window's Retention: a short history is not
 // summarized down to a few hundred tokens when the target has room for more
-// of it verbatim. A long one gets nothing from it.
+// of it verbatim. A long one gets nothing from it, and its extraction stops
+// as soon as its items alone fill the target, so a long history costs no
+// more than a short one here.
 func roomForRecent(cc *condense.CompactionContext) int {
 	need := summaryBodyTokens
-	for _, it := range ledger.Extract(cc.History, 0) {
-		need += ledger.ApproxTokens(it.String()) + 1
+	seen := map[string]bool{}
+	for i := range cc.History {
+		for _, it := range ledger.ExtractMessage(&cc.History[i], i) {
+			if k := it.Key(); !seen[k] {
+				seen[k] = true
+				need += ledger.ApproxTokens(it.String()) + 1
+			}
+		}
 		if need >= cc.Budget.Target() {
 			return 0
 		}
