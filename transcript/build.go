@@ -41,6 +41,17 @@ type builder struct {
 	skipped int
 	dropped int
 	repair  int
+	notes   []Note
+	// rekey gives a reused tool call id a new unique one instead of
+	// rejecting it: set by readers of formats that reuse ids by design
+	// (replayed SWE-agent demonstrations).
+	rekey    bool
+	original map[string]string
+}
+
+// note records what the reader did to a record that was not read as is.
+func (b *builder) note(action NoteAction, l loc, format string, args ...any) {
+	b.notes = append(b.notes, Note{Action: action, Line: l.line, Path: l.path, Reason: fmt.Sprintf(format, args...)})
 }
 
 // errAt returns the *ReadError for a problem at l.
@@ -55,6 +66,7 @@ func (b *builder) errAt(l loc, format string, args ...any) error {
 func (b *builder) bad(l loc, format string, args ...any) error {
 	if b.opts.Lenient {
 		b.skipped++
+		b.note(NoteSkipped, l, format, args...)
 		return nil
 	}
 	return b.errAt(l, format, args...)
@@ -105,7 +117,7 @@ func (b *builder) finish() (*Transcript, error) {
 	}
 	req := b.req
 	req.Messages = out
-	t := &Transcript{Format: b.format, Request: req, Skipped: b.skipped, Repaired: b.repair, Dropped: b.dropped}
+	t := &Transcript{Format: b.format, Request: req, Skipped: b.skipped, Repaired: b.repair, Dropped: b.dropped, Notes: b.notes, OriginalIDs: b.original}
 	if b.cp != nil {
 		first := len(msgs)
 		for i := range msgs {
@@ -143,6 +155,9 @@ type block struct {
 //   - a result separated from its call moves back into that call's step;
 //   - calls left without a result before the newest step get StandInResult.
 func (b *builder) repairPairs() ([]rawMsg, error) {
+	if b.rekey {
+		b.rekeyReused()
+	}
 	// Calls: ids must be present and unique.
 	allCalls := map[string]bool{}
 	for i := range b.msgs {
@@ -225,6 +240,7 @@ func (b *builder) repairPairs() ([]rawMsg, error) {
 					return nil, b.errAt(rm.loc, "%s", problem)
 				}
 				b.dropped++
+				b.note(NoteDropped, rm.loc, "%s", problem)
 				continue
 			}
 			answered[p.CallID] = true
@@ -268,6 +284,9 @@ func (b *builder) repairPairs() ([]rawMsg, error) {
 			continue
 		}
 		b.repair += len(stand)
+		for _, p := range stand {
+			b.note(NoteRepaired, bl.msg.loc, "tool call %q has no recorded result: given %q", p.CallID, StandInResult)
+		}
 		id := ""
 		if bl.msg.m.ID != "" {
 			id = bl.msg.m.ID + "/no-result"
@@ -278,6 +297,55 @@ func (b *builder) repairPairs() ([]rawMsg, error) {
 	// Moving results may have made a thinking-only message adjacent to the
 	// next assistant message.
 	return mergeThinking(out), nil
+}
+
+// rekeyReused gives every tool call whose id an earlier call already used
+// the id "<id>~<n>" (n counting from 2, skipping ids the file uses), and
+// points the results that follow it, up to the next call reusing the id, at
+// the new id. The file's ids are kept in b.original.
+func (b *builder) rekeyReused() {
+	used := map[string]bool{}
+	for i := range b.msgs {
+		for _, p := range b.msgs[i].m.Parts {
+			if p.Type == condense.PartToolCall && p.ID != "" {
+				used[p.ID] = true
+			}
+		}
+	}
+	seen := map[string]bool{}
+	current := map[string]string{} // the file's id -> the id results now answer
+	for i := range b.msgs {
+		rm := &b.msgs[i]
+		for j := range rm.m.Parts {
+			p := &rm.m.Parts[j]
+			switch {
+			case p.Type == condense.PartToolCall && p.ID != "":
+				if !seen[p.ID] {
+					seen[p.ID] = true
+					current[p.ID] = p.ID
+					continue
+				}
+				orig := p.ID
+				n := 2
+				for used[fmt.Sprintf("%s~%d", orig, n)] {
+					n++
+				}
+				id := fmt.Sprintf("%s~%d", orig, n)
+				used[id] = true
+				if b.original == nil {
+					b.original = map[string]string{}
+				}
+				b.original[id] = orig
+				current[orig] = id
+				p.ID = id
+				b.note(NoteRekeyed, rm.loc, "tool call id %q is used again: this call is %q", orig, id)
+			case p.Type == condense.PartToolResult:
+				if id, ok := current[p.CallID]; ok {
+					p.CallID = id
+				}
+			}
+		}
+	}
 }
 
 // mergeThinking drops messages without parts and merges an assistant

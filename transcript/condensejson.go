@@ -27,10 +27,11 @@ func readCondense(b *builder, data []byte) error {
 			return condenseErr(b, err)
 		}
 		msgs := make([]condense.Message, 0, len(top.Messages))
-		for _, raw := range top.Messages {
+		for i, raw := range top.Messages {
 			var m condense.Message
-			if m.UnmarshalJSON(raw) != nil {
+			if err := m.UnmarshalJSON(raw); err != nil {
 				b.skipped++
+				b.note(NoteSkipped, loc{path: fmt.Sprintf("messages[%d]", i)}, "%v", err)
 				continue
 			}
 			msgs = append(msgs, m)

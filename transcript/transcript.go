@@ -94,6 +94,67 @@ type Transcript struct {
 	// Dropped counts tool results whose call is nowhere, dropped under
 	// Options.Lenient.
 	Dropped int
+	// Notes lists, in reading order, every record that was not read as it
+	// stands: each one skipped, dropped or repaired, and each documented
+	// variant the reader normalized (a reused tool call id given a new one,
+	// records put back in order), with its line or JSON path and why. A
+	// lenient read never loses a record without a note saying so.
+	Notes []Note
+	// OriginalIDs maps each tool call id the reader gave a call whose id the
+	// file reuses (see NoteRekeyed) to the id in the file. Provider APIs
+	// reject reused ids, so only the condense form writes these back.
+	OriginalIDs map[string]string
+}
+
+// NoteAction says what the reader did to a record.
+type NoteAction string
+
+// The actions a Note reports.
+const (
+	// NoteSkipped: a malformed record left out under Options.Lenient.
+	NoteSkipped NoteAction = "skipped"
+	// NoteDropped: a tool result whose call is nowhere, left out under
+	// Options.Lenient.
+	NoteDropped NoteAction = "dropped"
+	// NoteRepaired: a tool call given StandInResult.
+	NoteRepaired NoteAction = "repaired"
+	// NoteRekeyed: a tool call id the file reuses, given a new unique id
+	// (the file's id is kept in Transcript.OriginalIDs).
+	NoteRekeyed NoteAction = "rekeyed"
+	// NoteReordered: records the file holds out of order, put back in the
+	// order the format's own links give.
+	NoteReordered NoteAction = "reordered"
+)
+
+// Note is one record the reader did not read as it stands.
+type Note struct {
+	Action NoteAction `json:"action"`
+	// Line is the 1-based line of a JSONL record (0 for JSON documents).
+	Line int `json:"line,omitempty"`
+	// Path is the JSON path of the record, when known.
+	Path   string `json:"path,omitempty"`
+	Reason string `json:"reason"`
+}
+
+func (n Note) String() string {
+	var b strings.Builder
+	if n.Line > 0 {
+		b.WriteString("line ")
+		b.WriteString(strconv.Itoa(n.Line))
+	}
+	if n.Path != "" {
+		if b.Len() > 0 {
+			b.WriteString(" ")
+		}
+		b.WriteString(n.Path)
+	}
+	if b.Len() > 0 {
+		b.WriteString(": ")
+	}
+	b.WriteString(string(n.Action))
+	b.WriteString(": ")
+	b.WriteString(n.Reason)
+	return b.String()
 }
 
 // Checkpoint is a compaction the agent already made, imported from the file.
