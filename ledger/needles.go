@@ -13,6 +13,7 @@ import (
 type needleSet struct {
 	needles []string
 	tab     [3][256]uint64
+	fold    bool // ASCII letters match in either case (newFoldNeedleSet)
 }
 
 func newNeedleSet(needles ...string) *needleSet {
@@ -49,7 +50,7 @@ func (n *needleSet) lines(text string, f func(start int, found uint64)) {
 		for b != 0 {
 			k := bits.TrailingZeros64(b)
 			b &= b - 1
-			if strings.HasPrefix(text[i:], n.needles[k]) {
+			if n.fold && hasPrefixFold(text[i:], n.needles[k]) || !n.fold && strings.HasPrefix(text[i:], n.needles[k]) {
 				found |= 1 << k
 			}
 		}
@@ -57,4 +58,46 @@ func (n *needleSet) lines(text string, f func(start int, found uint64)) {
 	if found != 0 {
 		f(start, found)
 	}
+}
+
+// newFoldNeedleSet is newNeedleSet matching ASCII letters in either case:
+// a needle "api" is found in "API", "Api" and "aPi". The needles are given
+// in lower case.
+func newFoldNeedleSet(needles ...string) *needleSet {
+	n := newNeedleSet(needles...)
+	n.fold = true
+	for k, s := range needles {
+		if s != strings.ToLower(s) {
+			panic("ledger: fold needle not in lower case: " + s)
+		}
+		for j := 0; j < 3; j++ {
+			n.tab[j][upperASCII(s[j])] |= 1 << k
+		}
+	}
+	return n
+}
+
+func upperASCII(c byte) byte {
+	if 'a' <= c && c <= 'z' {
+		return c - 'a' + 'A'
+	}
+	return c
+}
+
+// hasPrefixFold reports whether s begins with the lower-case prefix,
+// ignoring the case of ASCII letters in s.
+func hasPrefixFold(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != prefix[i] {
+			return false
+		}
+	}
+	return true
 }

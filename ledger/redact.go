@@ -1,38 +1,43 @@
 package ledger
 
 import (
+	"math"
 	"regexp"
+	"regexp/syntax"
+	"slices"
 	"strings"
+	"unicode"
 )
 
 // Redacted replaces every secret Redact finds.
 const Redacted = "[REDACTED]"
 
-// A redaction rule: the regular expression runs only on lines holding one
-// of its triggers, which keeps Redact fast on megabytes of tool output.
+// A redaction rule. Its regular expression runs only on lines holding one
+// of its triggers, which keeps Redact fast on megabytes of tool output. The
+// triggers are matched without regard to case, and every string the
+// expression matches holds one of them (a property test checks this), so
+// the pre-filter can never let a secret through that the expression would
+// have caught.
 type redaction struct {
-	triggers []string
-	// re matches a secret: with no groups the whole match is the secret;
-	// with groups, group 2 is the secret and groups 1 and 3 are kept.
+	name     string
+	triggers []string // lower case
+	// re matches a secret: the group named s is the secret, or the whole
+	// match when there is no such group.
 	re *regexp.Regexp
-	// digit: a match without a digit is not a secret ("sk-" inside
-	// "task-runner-configuration").
-	digit bool
-	// assign: run only when a trigger is the end of a key followed by ':'
-	// or '=' ("tokens: 512" does not qualify), or, with need, when the
-	// line holds that byte too.
+	// accept, when set, must approve the secret ("sk-" inside
+	// "task-runner-configuration" has no digit, a cache key is not
+	// random enough).
+	accept func(v string) bool
+	// assign: run only when a trigger is part of a key followed by ':' or
+	// '=' ("tokens: 512" qualifies, "the token expired" does not).
 	assign bool
-	need   byte
 }
 
 // hit reports whether line may hold a match of r.
 func (r *redaction) hit(line string) bool {
-	if r.need != 0 && strings.IndexByte(line, r.need) < 0 {
-		return false
-	}
 	for _, t := range r.triggers {
 		for off := 0; ; {
-			k := strings.Index(line[off:], t)
+			k := indexFold(line[off:], t)
 			if k < 0 {
 				break
 			}
@@ -40,10 +45,10 @@ func (r *redaction) hit(line string) bool {
 				return true
 			}
 			j := off + k + len(t)
-			for j < len(line) && (isAlpha(line[j]) || line[j] == '_' || line[j] == '-') && j-off-k < 40 {
+			for j < len(line) && (isAlpha(line[j]) || isDigit(line[j]) || line[j] == '_' || line[j] == '-') && j-off-k < 40 {
 				j++
 			}
-			for j < len(line) && (line[j] == '"' || line[j] == '\'' || line[j] == ' ') {
+			for j < len(line) && (line[j] == '"' || line[j] == '\'' || line[j] == ' ' || line[j] == '\t') {
 				j++
 			}
 			if j < len(line) && (line[j] == ':' || line[j] == '=') {
@@ -55,24 +60,37 @@ func (r *redaction) hit(line string) bool {
 	return false
 }
 
+// indexFold is strings.Index ignoring the case of ASCII letters in s; the
+// needle is lower case.
+func indexFold(s, needle string) int {
+	for i := 0; i+len(needle) <= len(s); i++ {
+		if hasPrefixFold(s[i:], needle) {
+			return i
+		}
+	}
+	return -1
+}
+
 // apply redacts every match of r in line.
 func (r *redaction) apply(line string) string {
 	ms := r.re.FindAllStringSubmatchIndex(line, -1)
 	if ms == nil {
 		return line
 	}
+	g := r.re.SubexpIndex("s")
 	var b strings.Builder
 	last := 0
 	for _, m := range ms {
 		from, to := m[0], m[1]
-		if len(m) >= 6 && m[4] >= 0 {
-			from, to = m[4], m[5]
+		if g > 0 {
+			if m[2*g] < 0 {
+				continue
+			}
+			from, to = m[2*g], m[2*g+1]
 		}
 		v := line[from:to]
-		if r.digit && !strings.ContainsAny(v, "0123456789") {
-			continue
-		}
-		if strings.HasPrefix(v, "[") || strings.EqualFold(v, "bearer") || strings.EqualFold(v, "basic") || strings.EqualFold(v, "token") {
+		if from < last || strings.HasPrefix(strings.Trim(v, `"'`), "[") || strings.EqualFold(v, "bearer") ||
+			strings.EqualFold(v, "basic") || strings.EqualFold(v, "token") || r.accept != nil && !r.accept(v) {
 			continue
 		}
 		b.WriteString(line[last:from])
@@ -86,57 +104,204 @@ func (r *redaction) apply(line string) string {
 	return b.String()
 }
 
-var redactions = []redaction{
-	// Passwords in URLs: scheme://user:pass@host keeps the user.
-	// Bearer and other Authorization header values.
-	{[]string{"uthorization", "UTHORIZATION"}, regexp.MustCompile(`(?i)(authorization["']?\s*[:=]\s*["']?(?:bearer\s+|basic\s+|token\s+)?)([^\s"',;\[]+)`), false, true, 0},
-	{[]string{"earer", "EARER"}, regexp.MustCompile(`(?i)(\bbearer\s+)([A-Za-z0-9._~+/\-]{8,}=*)`), false, false, 0},
-	// Vendor key shapes.
-	{[]string{"sk-"}, regexp.MustCompile(`sk-[A-Za-z0-9_\-]{16,}`), true, false, 0},
-	{[]string{"AKIA", "ASIA"}, regexp.MustCompile(`(?:AKIA|ASIA)[0-9A-Z]{16}`), false, false, 0},
-	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, regexp.MustCompile(`(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})`), false, false, 0},
-	{[]string{"xox"}, regexp.MustCompile(`xox[abposr]-[A-Za-z0-9\-]{10,}`), false, false, 0},
-	{[]string{"AIza"}, regexp.MustCompile(`AIza[0-9A-Za-z_\-]{30,}`), false, false, 0},
-	// key=value and "key": "value" secrets: password=, token=, api_key:, …
-	{[]string{"assw", "ASSW", "ecret", "ECRET", "oken", "OKEN", "pi_key", "PI_KEY", "pikey", "PIKEY", "piKey", "pi-key", "ccess_key", "CCESS_KEY", "ccessKey", "rivate_key", "RIVATE_KEY", "pwd", "PWD"},
-		regexp.MustCompile(`(?i)(\b[a-z0-9_\-]*(?:password|passwd|pwd|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key)["']?\s*[:=]\s*["']?)([^\s"'&,;<>=\[][^\s"'&,;<>]*)`), false, true, 0},
+func hasDigit(v string) bool { return strings.ContainsAny(v, "0123456789") }
+
+// random reports whether v looks like a generated secret rather than a
+// word, a path or a version: 20 bytes or more, letters and digits both,
+// and at least 3.5 bits of entropy per character.
+func random(v string) bool {
+	v = strings.Trim(v, `"'`)
+	if len(v) < 20 || !hasDigit(v) || strings.IndexFunc(v, func(r rune) bool { return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' }) < 0 {
+		return false
+	}
+	var n [256]int
+	for i := 0; i < len(v); i++ {
+		n[v[i]]++
+	}
+	h := 0.0
+	for _, c := range n {
+		if c > 0 {
+			p := float64(c) / float64(len(v))
+			h -= p * math.Log2(p)
+		}
+	}
+	return h >= 3.5
 }
 
-var triggerSet = func() *needleSet {
-	var ts []string
-	for _, r := range redactions {
-		ts = append(ts, r.triggers...)
+// The redaction table. The shapes follow the vendors' documented token
+// formats (the ones secret scanners such as gitleaks and trufflehog look
+// for); the key words cover the spellings configuration files, environment
+// dumps, headers and command lines use, in any case.
+var redactions = []redaction{
+	// Authorization and cookie headers, bearer tokens.
+	{"authorization header", []string{"authorization"},
+		mustFold(`authorization["']?[ \t]*[:=][ \t]*["']?(?:(?:bearer|basic|token|digest)[ \t]+)?(?P<s>[^\s"',;\[]+)`), nil, true},
+	{"bearer token", []string{"bearer"}, mustFold(`\bbearer[ \t]+(?P<s>[a-z0-9._~+/\-]{8,}=*)`), nil, false},
+	{"cookie header", []string{"cookie"}, mustFold(`\b(?:set-)?cookie["']?[ \t]*:[ \t]*(?P<s>[^\s"'\[][^\r\n"']*)`), nil, true},
+	// Vendor key shapes.
+	{"openai or anthropic key", []string{"sk-"}, regexp.MustCompile(`sk-[A-Za-z0-9_\-]{16,}`), hasDigit, false},
+	{"stripe key", []string{"sk_", "rk_", "whsec_"}, regexp.MustCompile(`\b(?:[sr]k_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{20,})`), nil, false},
+	{"aws access key", []string{"akia", "asia", "abia", "acca"}, regexp.MustCompile(`(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}`), nil, false},
+	{"github token", []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, regexp.MustCompile(`(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})`), nil, false},
+	{"gitlab token", []string{"glpat-", "gldt-", "glrt-", "glptt-", "glsoat-"}, regexp.MustCompile(`gl(?:pat|dt|rt|ptt|soat)-[A-Za-z0-9_\-]{20,}`), nil, false},
+	{"slack token", []string{"xox"}, regexp.MustCompile(`xox[abposre]-[A-Za-z0-9\-]{10,}`), nil, false},
+	{"slack webhook", []string{"hooks.slack.com"}, mustFold(`hooks\.slack\.com/(?:services|workflows|triggers)/(?P<s>[A-Za-z0-9/_\-]{8,})`), nil, false},
+	{"google api key", []string{"aiza"}, regexp.MustCompile(`AIza[0-9A-Za-z_\-]{30,}`), nil, false},
+	{"npm token", []string{"npm_"}, regexp.MustCompile(`\bnpm_[A-Za-z0-9]{30,}`), nil, false},
+	{"hugging face token", []string{"hf_"}, regexp.MustCompile(`\bhf_[A-Za-z0-9]{30,}`), nil, false},
+	{"pypi token", []string{"pypi-"}, regexp.MustCompile(`pypi-AgE[A-Za-z0-9_\-]{40,}`), nil, false},
+	{"sendgrid key", []string{"sg."}, regexp.MustCompile(`SG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}`), nil, false},
+	{"shopify token", []string{"shpat_", "shpca_", "shppa_", "shpss_"}, regexp.MustCompile(`shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}`), nil, false},
+	{"digitalocean token", []string{"_v1_"}, regexp.MustCompile(`do[opr]_v1_[a-f0-9]{64}`), nil, false},
+	{"json web token", []string{"eyj"}, regexp.MustCompile(`eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`), nil, false},
+	{"age key", []string{"age-secret-key-"}, regexp.MustCompile(`AGE-SECRET-KEY-1[0-9A-Z]{50,}`), nil, false},
+	// Secrets on command lines: --password x, -p'x', mysql -pSECRET,
+	// docker login -p x.
+	{"password flag", []string{"-pass", "-pwd", "-token", "-secret", "-api", "-access", "-private", "-client-secret", "-auth"},
+		mustFold(`(?:^|[ \t])--?(?:password|passwd|pass|pwd|token|secret|api-?key|access-?key|private-?key|client-secret|auth-token)(?:=|[ \t]+)(?P<s>"[^"\r\n]+"|'[^'\r\n]+'|[^\s"'\-][^\s"']*)`), nil, false},
+	{"mysql password", []string{"mysql", "mariadb"}, regexp.MustCompile(`(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\r\n]*?[ \t]-p(?P<s>[^\s'"\-][^\s'"]*|'[^'\r\n]+'|"[^"\r\n]+")`), nil, false},
+	{"docker login password", []string{"docker"}, regexp.MustCompile(`docker[ \t]+login\b[^\r\n]*?[ \t](?:-p|--password)(?:[ \t]+|=)(?P<s>[^\s'"]+)`), nil, false},
+	// key=value and "key": "value" secrets: password=, token=, api_key:,
+	// Api-Key:, PRIVATE-KEY=, …
+	{"secret assignment", []string{"pass", "pwd", "secret", "token", "api", "access", "private", "credential"},
+		mustFold(`\b(?:[a-z0-9_\-]*(?:password|passwd|passphrase|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|credentials?)|(?:[a-z0-9_\-]*[_\-])?(?:pass|pwd))(?:[_\-]?key)?["']?[ \t]*[:=][ \t]*["']?(?P<s>[^\s"'&,;<>=\[\]{}()][^\s"'&,;<>]*)`), nil, true},
+	// A random-looking value after any key-like word: key=, *_KEY:,
+	// signature=, salt:, auth=.
+	{"random value after a key", []string{"key", "sig", "salt", "auth", "cred", "nonce"},
+		mustFold(`\b[a-z0-9_\-]*(?:key|sig|signature|salt|auth|cred|nonce)[a-z0-9_\-]*["']?[ \t]*[:=][ \t]*["']?(?P<s>[A-Za-z0-9+/_\-.=]{20,})`), random, true},
+}
+
+// mustFold compiles a pattern whose letters match in either ASCII case.
+// Go's (?i) also folds the long s (U+017F) into s and the Kelvin sign
+// (U+212A) into k, which no trigger search would see; mustFold takes those
+// two runes out of every character class (they can still appear inside a
+// value matched by a negated class, they just end it).
+func mustFold(pattern string) *regexp.Regexp {
+	re, err := syntax.Parse("(?i)"+pattern, syntax.Perl)
+	if err != nil {
+		panic(err)
 	}
-	return newNeedleSet(ts...)
+	return regexp.MustCompile(asciiOnlyFold(re).String())
+}
+
+func asciiOnlyFold(re *syntax.Regexp) *syntax.Regexp {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase == 0 {
+			break
+		}
+		cat := &syntax.Regexp{Op: syntax.OpConcat}
+		for _, r := range re.Rune {
+			lo, up := unicode.ToLower(r), unicode.ToUpper(r)
+			if lo > unicode.MaxASCII || up > unicode.MaxASCII || lo == up {
+				cat.Sub = append(cat.Sub, &syntax.Regexp{Op: syntax.OpLiteral, Rune: []rune{r}})
+				continue
+			}
+			cat.Sub = append(cat.Sub, &syntax.Regexp{Op: syntax.OpCharClass, Rune: []rune{up, up, lo, lo}})
+		}
+		return cat
+	case syntax.OpCharClass:
+		var out []rune
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			lo, hi := re.Rune[i], re.Rune[i+1]
+			for _, odd := range []rune{0x17F, 0x212A} {
+				if lo <= odd && odd <= hi {
+					if lo < odd {
+						out = append(out, lo, odd-1)
+					}
+					lo = odd + 1
+				}
+			}
+			if lo <= hi {
+				out = append(out, lo, hi)
+			}
+		}
+		re.Rune = out
+	}
+	for i, sub := range re.Sub {
+		re.Sub[i] = asciiOnlyFold(sub)
+	}
+	return re
+}
+
+// triggerSet finds the lines holding any rule's trigger. A trigger holding
+// another one ("-pass" holds "pass") adds nothing to the line search and is
+// left out of it. ruleNeedles[i] is the set of needles (bit k for
+// triggerSet.needles[k]) one of which a line must hold for rule i to run.
+var triggerSet, ruleNeedles = func() (*needleSet, []uint64) {
+	var all, ts []string
+	for _, r := range redactions {
+		all = append(all, r.triggers...)
+	}
+	for _, t := range all {
+		redundant := slices.Contains(ts, t)
+		for _, u := range all {
+			if u != t && strings.Contains(t, u) {
+				redundant = true
+			}
+		}
+		if !redundant {
+			ts = append(ts, t)
+		}
+	}
+	masks := make([]uint64, len(redactions))
+	for i, r := range redactions {
+		for _, t := range r.triggers {
+			for k, u := range ts {
+				if strings.Contains(t, u) {
+					masks[i] |= 1 << k
+				}
+			}
+		}
+	}
+	return newFoldNeedleSet(ts...), masks
 }()
 
 const (
 	pemBegin = "-----BEGIN "
-	pemKey   = "PRIVATE KEY-----"
+	pemKey   = "PRIVATE KEY"
 	pemEnd   = "-----END "
 )
 
-// Redact returns s with secrets replaced by "[REDACTED]": PEM private keys
-// (the whole block), API keys of known shapes (OpenAI and Anthropic sk-…,
-// AWS AKIA…, GitHub ghp_… and github_pat_…, Slack xox…-, Google AIza…),
-// Authorization header and bearer token values, password=, token=, secret=
-// and api_key= style values (in query strings, environment assignments,
-// JSON and YAML), and the password of a URL (scheme://user:pass@host →
-// scheme://user:[REDACTED]@host). Text without secrets is returned as is.
-// Redact is idempotent.
+// Redact returns s with secrets replaced by "[REDACTED]":
+//
+//   - private key blocks (PEM and PGP), whole;
+//   - keys and tokens of known shapes: OpenAI and Anthropic sk-…, Stripe
+//     sk_live_/rk_test_/whsec_, AWS AKIA…, GitHub ghp_…/github_pat_…,
+//     GitLab glpat-…, Slack xox…- and webhook paths, Google AIza…, npm_,
+//     Hugging Face hf_, PyPI, SendGrid, Shopify, DigitalOcean, age keys and
+//     JSON web tokens;
+//   - Authorization, Cookie and Set-Cookie header values and bearer tokens;
+//   - values after secret-like keys in any case and spelling (password,
+//     Pwd, API-KEY, Api_Key, access-key, Private-Key, client_secret, token,
+//     credentials, …) with ':' or '=' (query strings, environment
+//     assignments, JSON, YAML, headers);
+//   - command-line secrets: --password x, --token=x, mysql -pSECRET,
+//     docker login -p x;
+//   - a random-looking value (20+ characters of letters and digits with high
+//     entropy) after any key-like word (key, signature, salt, auth, …);
+//   - the password of a URL (scheme://user:pass@host →
+//     scheme://user:[REDACTED]@host).
+//
+// Text without secrets is returned as is. Redact is idempotent.
 func Redact(s string) string {
 	s = redactPEM(s)
 	s = redactURLPasswords(s)
 	// Find the lines holding a trigger of some rule in one pass, then run
 	// the rules on those lines only.
-	var lines []int // line starts
-	triggerSet.lines(s, func(start int, _ uint64) { lines = append(lines, start) })
+	type hitLine struct {
+		start int
+		found uint64
+	}
+	var lines []hitLine
+	triggerSet.lines(s, func(start int, found uint64) { lines = append(lines, hitLine{start, found}) })
 	if len(lines) == 0 {
 		return s
 	}
 	var b strings.Builder
 	last := 0
-	for _, ls := range lines {
+	for _, hl := range lines {
+		ls := hl.start
 		le := strings.IndexByte(s[ls:], '\n')
 		if le < 0 {
 			le = len(s)
@@ -146,6 +311,9 @@ func Redact(s string) string {
 		line := s[ls:le]
 		red := line
 		for i := range redactions {
+			if ruleNeedles[i]&hl.found == 0 {
+				continue
+			}
 			if r := &redactions[i]; r.hit(red) {
 				red = r.apply(red)
 			}
@@ -167,8 +335,9 @@ func Redact(s string) string {
 	return b.String()
 }
 
-// redactPEM replaces every PEM private key block, from its BEGIN line to
-// the end of its END line (or to the end of s when the block is cut off).
+// redactPEM replaces every PEM private key block (and PGP private key
+// block), from its BEGIN line to the end of its END line, or to the end of s
+// when the block is cut off.
 func redactPEM(s string) string {
 	if !strings.Contains(s, pemKey) {
 		return s
@@ -177,15 +346,15 @@ func redactPEM(s string) string {
 	found := false
 	rest := s
 	for {
-		k := strings.Index(rest, pemKey)
+		k, n := indexKeyMarker(rest)
 		if k < 0 {
 			break
 		}
 		begin := strings.LastIndex(rest[:k], pemBegin)
 		if begin < 0 || strings.Contains(rest[begin:k], "\n") {
 			// Not a BEGIN line (an END line, or prose): keep it.
-			b.WriteString(rest[:k+len(pemKey)])
-			rest = rest[k+len(pemKey):]
+			b.WriteString(rest[:k+n])
+			rest = rest[k+n:]
 			continue
 		}
 		if !found {
@@ -194,15 +363,15 @@ func redactPEM(s string) string {
 		}
 		b.WriteString(rest[:begin])
 		b.WriteString(Redacted)
-		after := rest[k+len(pemKey):]
+		after := rest[k+n:]
 		e := strings.Index(after, pemEnd)
 		if e < 0 {
 			rest = ""
 			break
 		}
 		tail := after[e:]
-		if nl := strings.Index(tail, pemKey); nl >= 0 && !strings.Contains(tail[:nl], "\n") {
-			rest = tail[nl+len(pemKey):]
+		if nl, m := indexKeyMarker(tail); nl >= 0 && !strings.Contains(tail[:nl], "\n") {
+			rest = tail[nl+m:]
 		} else if nl := strings.IndexByte(tail, '\n'); nl >= 0 {
 			rest = tail[nl:]
 		} else {
@@ -214,6 +383,24 @@ func redactPEM(s string) string {
 	}
 	b.WriteString(rest)
 	return b.String()
+}
+
+// indexKeyMarker finds the first "PRIVATE KEY-----" or "PRIVATE KEY
+// BLOCK-----" in s and returns its offset and length, or -1.
+func indexKeyMarker(s string) (int, int) {
+	for off := 0; ; {
+		k := strings.Index(s[off:], pemKey)
+		if k < 0 {
+			return -1, 0
+		}
+		k += off
+		for _, tail := range []string{"-----", " BLOCK-----"} {
+			if strings.HasPrefix(s[k+len(pemKey):], tail) {
+				return k, len(pemKey) + len(tail)
+			}
+		}
+		off = k + len(pemKey)
+	}
 }
 
 // redactURLPasswords replaces the password of every URL with credentials:

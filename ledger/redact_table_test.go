@@ -1,0 +1,125 @@
+package ledger
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// TestRedactKeySpellings writes one secret under every common spelling of
+// a secret's key, with every separator a config file, an environment dump,
+// JSON, YAML or a header uses.
+func TestRedactKeySpellings(t *testing.T) {
+	const secret = "Zq8vN3xK7pL2mR9t"
+	keys := []string{
+		"password", "Password", "PASSWORD", "passwd", "Passwd", "pwd", "Pwd", "PWD", "db_password", "DB_PASSWORD", "dbPassword",
+		"pass", "Pass", "smtp_pass", "SMTP-PASS", "passphrase", "Passphrase",
+		"secret", "Secret", "SECRET", "client_secret", "Client-Secret", "CLIENT_SECRET", "clientSecret", "secret_key", "SECRET_KEY", "Secret-Key",
+		"token", "Token", "TOKEN", "access_token", "Access-Token", "ACCESS_TOKEN", "accessToken", "refresh_token", "X-Auth-Token",
+		"api_key", "Api_Key", "API_KEY", "api-key", "Api-Key", "API-KEY", "apikey", "ApiKey", "APIKEY", "apiKey", "X-Api-Key", "OPENAI_API_KEY",
+		"access_key", "access-key", "Access-Key", "ACCESS_KEY", "accessKey", "aws_secret_access_key",
+		"private_key", "Private-Key", "PRIVATE_KEY", "privateKey",
+		"credentials", "Credential", "GOOGLE_CREDENTIALS",
+	}
+	seps := []struct{ before, mid, after string }{
+		{"", "=", ""}, {"export ", "=", ""}, {"", ": ", ""}, {"", " = ", ""}, {`{"`, `": "`, `"}`}, {"", `="`, `"`}, {"--", "=", ""}, {"?a=1&", "=", "&b=2"},
+	}
+	for _, k := range keys {
+		for _, sp := range seps {
+			in := sp.before + k + sp.mid + secret + sp.after
+			if got := Redact(in); strings.Contains(got, secret[:8]) {
+				t.Errorf("Redact(%q) = %q", in, got)
+			}
+		}
+	}
+}
+
+// TestRedactSecretShapes covers secrets recognised by their own shape,
+// whatever surrounds them. All values are made up.
+func TestRedactSecretShapes(t *testing.T) {
+	for _, tc := range []struct{ name, text, secret string }{
+		{"stripe live", "STRIPE=sk_live_51HxYz0Abc9DeFgHiJkLmNoPq", "sk_live_51HxYz0Abc9DeFgHiJkLmNoPq"},
+		{"stripe restricted", "using rk_test_4eC39HqLyjWDarjtT1zdp7dc in tests", "rk_test_4eC39HqLyjWDarjtT1zdp7dc"},
+		{"stripe webhook", "signing secret whsec_a1B2c3D4e5F6g7H8i9J0k1L2", "whsec_a1B2c3D4e5F6g7H8i9J0k1L2"},
+		{"gitlab", "git remote add origin https://oauth2:glpat-xY7z9AbCdEfGh1JkLmNo@gitlab.com/a/b", "glpat-xY7z9AbCdEfGh1JkLmNo"},
+		{"npm", "//registry.npmjs.org/:_authToken=npm_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8", "npm_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"},
+		{"hugging face", "huggingface-cli login --token hf_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789", "hf_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"},
+		{"hugging face alone", "loaded hf_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789 from cache", "hf_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"},
+		{"slack webhook", "curl -X POST https://hooks.slack.com/services/T0ABCDEF1/B0ABCDEF2/x1Y2z3A4b5C6d7E8f9G0h1I2", "x1Y2z3A4b5C6d7E8f9G0h1I2"},
+		{"pgp private key", "-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nlQOYBGX1a2IBCADK3m9wJ8zq\n=Ab1c\n-----END PGP PRIVATE KEY BLOCK-----", "lQOYBGX1a2IBCADK3m9wJ8zq"},
+		{"password flag", "pg_dump --password s3cr3tPa55 --host db", "s3cr3tPa55"},
+		{"password flag quoted", `tool --password "s3cr3t Pa55" --x`, "s3cr3t Pa55"},
+		{"token flag", "gh auth login --token Qw3rTy7UiOp9AsDf", "Qw3rTy7UiOp9AsDf"},
+		{"mysql -p", "mysql -u root -pS3cr3tRootPw -h 127.0.0.1 app", "S3cr3tRootPw"},
+		{"mysqldump -p quoted", "mysqldump -uroot -p'S3cr3t Root' app > dump.sql", "S3cr3t Root"},
+		{"docker login", "docker login -u ci -p Dh7kLm2Np9Qr4St6 registry.acme.dev", "Dh7kLm2Np9Qr4St6"},
+		{"docker login long", "docker login registry.acme.dev --username ci --password=Dh7kLm2Np9Qr4St6", "Dh7kLm2Np9Qr4St6"},
+		{"cookie header", `curl -H 'Cookie: session=9f8e7d6c5b4a3f2e1d0c; theme=dark' https://acme.dev`, "9f8e7d6c5b4a3f2e1d0c"},
+		{"set-cookie", "Set-Cookie: sid=Zx8Yw7Vu6Ts5Rq4P; HttpOnly", "Zx8Yw7Vu6Ts5Rq4P"},
+		{"jwt", "token was eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U ok", "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"},
+		{"sendgrid", "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", "TwL2iGABf9DHoTf-09kqeF8tAmbihYzrnopKc-1s5cr"},
+		{"random after key", "signing_key: 7d9fA2kL8mQ4xZ1vB6nR3tY5", "7d9fA2kL8mQ4xZ1vB6nR3tY5"},
+		{"aws secret", "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtnFEMI/K7MDENG"},
+		{"anthropic admin", "sk-ant-admin01-Zk9Xq2Lm8Vb1Nc7Jd3Pr6Wy0Ae5Hf4Tg", "Zk9Xq2Lm8Vb1Nc7Jd3Pr6Wy0Ae5Hf4Tg"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Redact(tc.text)
+			if strings.Contains(got, tc.secret) {
+				t.Errorf("secret survives: %q", got)
+			}
+			if !strings.Contains(got, Redacted) {
+				t.Errorf("nothing redacted: %q", got)
+			}
+			if again := Redact(got); again != got {
+				t.Errorf("not idempotent: %q → %q", got, again)
+			}
+		})
+	}
+}
+
+// TestRedactLeavesOrdinaryText guards against the wider table eating
+// ordinary lines.
+func TestRedactLeavesOrdinaryText(t *testing.T) {
+	for _, s := range []string{
+		"bypass=true", "compass: north", "max_tokens: 4096", "input_tokens=5210", "token_count: 12",
+		"cache-key: go-mod-v1", "monkey: 5", "the password is wrong", "mysql -u root -p app", "docker login --password-stdin",
+		"Asia/Tokyo", "go test -run TestAPI ./api/...", "--passes=3", "sk-learn", "author: Ann",
+	} {
+		if got := Redact(s); got != s {
+			t.Errorf("Redact(%q) = %q", s, got)
+		}
+	}
+}
+
+// TestRedactPrefilterAgreesWithPatterns is the property that makes the
+// fast pre-filter safe: every string a rule's expression matches holds one
+// of the rule's triggers (in any case), so the line search finds it and the
+// rule runs.
+func TestRedactPrefilterAgreesWithPatterns(t *testing.T) {
+	for i := range redactions {
+		r := &redactions[i]
+		t.Run(r.name, func(t *testing.T) {
+			rapid.Check(t, func(t *rapid.T) {
+				s := rapid.StringMatching(r.re.String()).Draw(t, "s")
+				if !r.re.MatchString(s) || strings.ContainsAny(s, "\r\n") {
+					return // the generator's idea of the pattern is wider than RE2's
+				}
+				found := false
+				triggerSet.lines(s, func(int, uint64) { found = true })
+				if !found {
+					t.Fatalf("no trigger in %q", s)
+				}
+				if !r.hit(s) {
+					t.Fatalf("rule does not run on %q", s)
+				}
+			})
+		})
+	}
+}
+
+func ExampleRedact() {
+	fmt.Println(Redact("export Api-Key=Zq8vN3xK7pL2mR9t; mysql -uroot -pS3cr3t app"))
+	// Output: export Api-Key=[REDACTED]; mysql -uroot -p[REDACTED] app
+}
