@@ -13,14 +13,19 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // Dir is a Store of JSONL files: one file "<run>.jsonl" per run in a
 // directory (under the data directory, beside the sessions), one event per
 // line. Appends are written with one write and synced before they return;
 // a torn last line, left by a crash mid-write, is ignored when read and cut
-// off by the next append. It is safe for concurrent use within one
-// process; two processes must not append to one run at the same time.
+// off by the next append. It is safe for concurrent use.
+//
+// The first Append to a run locks its file with flock(2) until Close, the
+// lock the session stores take: another Dir appending to that run, in
+// another process or in this one, gets ErrLocked rather than interleaving
+// its events with this one's. Load and Runs take no lock.
 type Dir struct {
 	dir string
 
@@ -30,9 +35,34 @@ type Dir struct {
 
 type dirRun struct {
 	mu    sync.Mutex
-	n     int   // events stored
-	good  int64 // bytes of whole lines
+	f     *os.File // the run's file, locked; nil until the first Append
+	n     int      // events stored
+	good  int64    // bytes of whole lines
 	known bool
+}
+
+// ErrLocked: the run is being written by another store (another process,
+// or another Dir in this one), as store.ErrLocked is for sessions.
+var ErrLocked = errors.New("journal: run is locked by another writer")
+
+// lock opens and locks r's file for appending, once.
+func (r *dirRun) lock(run, path string) error {
+	if r.f != nil {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return fmt.Errorf("%w: run %q (%s) is open for appending elsewhere; close the other store first", ErrLocked, run, path)
+		}
+		return fmt.Errorf("journal: lock %s: %w", path, err)
+	}
+	r.f, r.known = f, false
+	return nil
 }
 
 var _ Store = (*Dir)(nil)
@@ -74,10 +104,17 @@ func (d *Dir) Append(ctx context.Context, run string, events ...Event) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	path := d.Path(run)
-	fi, statErr := os.Stat(path)
+	_, statErr := os.Stat(path)
+	if err := r.lock(run, path); err != nil {
+		return err
+	}
+	fi, err := r.f.Stat()
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
 	// The cached length holds while the file is as this store left it;
 	// otherwise (first use, a torn tail, another writer) the file is read.
-	if !r.known || statErr != nil || fi.Size() != r.good {
+	if !r.known || fi.Size() != r.good {
 		evs, good, err := readFile(path)
 		if err != nil && !errors.Is(err, ErrNotFound) {
 			return err
@@ -97,11 +134,7 @@ func (d *Dir) Append(ctx context.Context, run string, events ...Event) error {
 		buf.Write(b)
 		buf.WriteByte('\n')
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return fmt.Errorf("journal: %w", err)
-	}
-	defer f.Close()
+	f := r.f
 	// Cut a torn tail off, then write at the end of the whole lines.
 	if err := f.Truncate(r.good); err != nil {
 		return fmt.Errorf("journal: %w", err)
@@ -238,5 +271,20 @@ func (d *Dir) Runs(ctx context.Context) ([]string, error) {
 	return ids, nil
 }
 
-// Close implements Store.
-func (d *Dir) Close() error { return nil }
+// Close implements Store: it releases the locks of the runs this Dir
+// appended to. A Dir may be used again after Close; its next Append to a
+// run locks that run again.
+func (d *Dir) Close() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var errs []error
+	for _, r := range d.runs {
+		r.mu.Lock()
+		if r.f != nil {
+			errs = append(errs, r.f.Close())
+			r.f, r.known = nil, false
+		}
+		r.mu.Unlock()
+	}
+	return errors.Join(errs...)
+}

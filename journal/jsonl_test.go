@@ -3,8 +3,10 @@ package journal_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/condense-dev/condense/journal"
@@ -46,6 +48,7 @@ func TestJournalDirTornTail(t *testing.T) {
 	f, _ := os.OpenFile(d.Path("r"), os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(`{"seq":3,"run":"r","kind":"step:do`)
 	f.Close()
+	d.Close() // the crashed writer's lock goes with it
 
 	d2, _ := journal.OpenDir(dir)
 	got, err := d2.Load(ctx, "r")
@@ -95,7 +98,9 @@ func FuzzJournalParseJSONL(f *testing.F) {
 	})
 }
 
-// Two stores over one directory, used in turn, see each other's appends.
+// Two stores over one directory, used in turn (each closed before the
+// other appends), see each other's appends; used at once, the second gets
+// ErrLocked instead of writing over the first one's events.
 func TestJournalDirTwoStoresInTurn(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -105,17 +110,76 @@ func TestJournalDirTwoStoresInTurn(t *testing.T) {
 	if err := a.Append(ctx, "r", evs[0]); err != nil {
 		t.Fatal(err)
 	}
+	if err := b.Append(ctx, "r", evs[1]); !errors.Is(err, journal.ErrLocked) {
+		t.Fatalf("second writer: %v, want ErrLocked", err)
+	}
+	if err := b.Append(ctx, "other", journaltest.Events("other", 1, 1)...); err != nil {
+		t.Fatalf("another run is not locked: %v", err)
+	}
+	if got, err := b.Load(ctx, "r"); err != nil || len(got) != 1 {
+		t.Fatalf("reading needs no lock: %d events, %v", len(got), err)
+	}
+	a.Close()
 	if err := b.Append(ctx, "r", evs[1]); err != nil {
 		t.Fatal(err)
 	}
+	b.Close()
 	if err := a.Append(ctx, "r", evs[2]); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.Append(ctx, "r", evs[2]); err == nil {
-		t.Fatal("a repeated seq was accepted")
+	if err := a.Append(ctx, "r", evs[2]); !errors.Is(err, journal.ErrSequence) {
+		t.Fatalf("a repeated seq: %v", err)
 	}
 	got, err := b.Load(ctx, "r")
 	if err != nil || len(got) != 3 {
 		t.Fatalf("%d events, %v", len(got), err)
+	}
+}
+
+// Two writers appending to one run at once never lose an acknowledged
+// event: one holds the run, the other is refused every time.
+func TestJournalDirConcurrentWritersLoseNothing(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	var acked [2][]int64
+	var wg sync.WaitGroup
+	for w := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d, _ := journal.OpenDir(dir)
+			defer d.Close()
+			for i := 0; i < 200; i++ {
+				evs, err := d.Load(ctx, "r")
+				n := int64(len(evs))
+				if err != nil && !errors.Is(err, journal.ErrNotFound) {
+					t.Error(err)
+					return
+				}
+				ev := journaltest.Events("r", int(n)+1, 1)
+				if err := d.Append(ctx, "r", ev...); err == nil {
+					acked[w] = append(acked[w], n+1)
+				} else if !errors.Is(err, journal.ErrLocked) && !errors.Is(err, journal.ErrSequence) {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	d, _ := journal.OpenDir(dir)
+	got, err := d.Load(ctx, "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for w := range 2 {
+		for _, seq := range acked[w] {
+			if seq > int64(len(got)) {
+				t.Fatalf("writer %d: acknowledged event %d lost (journal holds %d)", w, seq, len(got))
+			}
+		}
+	}
+	if len(acked[0])+len(acked[1]) != len(got) {
+		t.Fatalf("%d + %d acknowledged, %d stored", len(acked[0]), len(acked[1]), len(got))
 	}
 }
