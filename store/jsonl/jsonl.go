@@ -114,8 +114,20 @@ func (s *Store) Open(ctx context.Context, id string) (store.Log, error) {
 		return nil, err
 	}
 	path := s.Path(id)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	// O_NOFOLLOW: a link planted at a session's name must not make the
+	// store write through it to another file.
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, fmt.Errorf("%w: %s is a symbolic link, not a session file; refusing to follow it", store.ErrCorrupt, path)
+	}
 	if err != nil {
+		return nil, err
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = fmt.Errorf("%w: %s is not a regular file (%s)", store.ErrCorrupt, path, fi.Mode().Type())
+		}
 		return nil, err
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {

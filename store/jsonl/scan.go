@@ -28,11 +28,28 @@ type index struct {
 // failing its checksum, or complete lines of a batch whose end line is
 // missing — is left out of the index (ix.size stops before it). Anything
 // bad before the tail is an error naming the line.
+// tornHeader reports whether data, a file without a newline, is the start
+// of the header a store writes for session id (any session's when id is
+// ""): what a crash while creating the file leaves.
+func tornHeader(data []byte, id string) bool {
+	if id != "" {
+		h, _ := json.Marshal(header{Condense: "session", Version: Version, ID: id})
+		return bytes.HasPrefix(h, data)
+	}
+	lead := []byte(`{"condense":"session","version":`)
+	return bytes.HasPrefix(lead, data) || bytes.HasPrefix(data, lead)
+}
+
 func scan(data []byte, id string) (*index, error) {
 	ix := &index{}
 	nl := bytes.IndexByte(data, '\n')
 	if nl < 0 {
-		// Empty, or a header torn while the file was created.
+		// Empty, or a header torn while the file was created: the start of
+		// the header this store writes, nothing else. Any other content is
+		// a file that is not ours, which must never be overwritten.
+		if !tornHeader(data, id) {
+			return nil, fmt.Errorf("%w: line 1: not a condense session file (no header line); refusing to overwrite it", store.ErrCorrupt)
+		}
 		ix.headerless = true
 		return ix, nil
 	}
