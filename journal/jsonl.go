@@ -50,8 +50,20 @@ func (r *dirRun) lock(run, path string) error {
 	if r.f != nil {
 		return nil
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	// O_NOFOLLOW: a link planted at a run's name must not make the store
+	// write through it to another file.
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
+	if errors.Is(err, syscall.ELOOP) {
+		return fmt.Errorf("journal: %s is a symbolic link, not a journal; refusing to follow it", path)
+	}
 	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			return fmt.Errorf("journal: %s is not a regular file (%s)", path, fi.Mode().Type())
+		}
 		return fmt.Errorf("journal: %w", err)
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {

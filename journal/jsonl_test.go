@@ -183,3 +183,21 @@ func TestJournalDirConcurrentWritersLoseNothing(t *testing.T) {
 		t.Fatalf("%d + %d acknowledged, %d stored", len(acked[0]), len(acked[1]), len(got))
 	}
 }
+
+// A link at a run's name is refused, and its target left alone.
+func TestJournalDirRefusesSymlink(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	target := dir + "/target.txt"
+	os.WriteFile(target, []byte("not yours"), 0o644)
+	d, _ := journal.OpenDir(dir)
+	if err := os.Symlink(target, d.Path("r")); err != nil {
+		t.Skip(err)
+	}
+	if err := d.Append(ctx, "r", journaltest.Events("r", 1, 1)...); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Fatalf("append through a link: %v", err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "not yours" {
+		t.Fatalf("target now holds %q", b)
+	}
+}
