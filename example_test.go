@@ -34,5 +34,5 @@ func Example() {
 		_ = res.Request // send this to the model
 	}
 	// Output:
-	// call 20: [mask summarize(split-turn)] 9363 → 3025 tokens
+	// call 20: [mask summarize(split-turn)] 9363 → 3049 tokens
 }

@@ -6,10 +6,13 @@
 //
 // A summary request (BuildPrompt) carries text, tool inputs and tool
 // results; images and thinking are replaced by markers; failed and aborted
-// replies are left out; tool output is fenced in <tool-output> tags, in a
-// backtick fence longer than any run of backticks inside it, and labelled
-// as data the model must not obey, so text quoted from a tool cannot pass
-// for instructions. A request over its own budget or the provider's
+// replies are left out. Every quoted text — user and assistant text, tool
+// inputs (<tool-call>), tool output (<tool-output>, labelled as data) and
+// the previous summary — sits in its own tagged block, in a backtick fence
+// longer than any run of backticks inside it, with the prompt's own tags
+// inside the text defused ("&lt;/tool-output>"), so nothing quoted can
+// close its block or pass for instructions; the system prompt says that
+// only the <instructions> block is addressed to the model. A request over its own budget or the provider's
 // payload limit (Limits) has its long tool results truncated with a
 // marker, then its oldest messages dropped, and the Trim it returns says
 // so; the compaction record carries that Trim.
