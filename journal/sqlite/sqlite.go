@@ -49,6 +49,19 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("journal/sqlite: %s: %w", path, err)
 	}
+	// Durability rests on these two settings (condense cannot intercept
+	// SQLite's own writes to test it): refuse a database where they did not
+	// take, such as a file system without WAL support.
+	var mode string
+	var sync int
+	if err := db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
+		db.Close()
+		return nil, fmt.Errorf("journal/sqlite: %s: journal_mode is %q, want wal (%v)", path, mode, err)
+	}
+	if err := db.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&sync); err != nil || sync != 2 {
+		db.Close()
+		return nil, fmt.Errorf("journal/sqlite: %s: synchronous is %d, want 2 (FULL) (%v)", path, sync, err)
+	}
 	return &Store{db: db}, nil
 }
 

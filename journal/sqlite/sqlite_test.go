@@ -2,6 +2,7 @@ package sqlite_test
 
 import (
 	"context"
+	"database/sql"
 	"path/filepath"
 	"testing"
 
@@ -35,4 +36,24 @@ func TestJournalSQLiteConformance(t *testing.T) {
 		}
 		return s2
 	})
+}
+
+// The settings durability rests on are in force on a store Open returned.
+func TestJournalSQLiteDurabilitySettings(t *testing.T) {
+	ctx := context.Background()
+	p := filepath.Join(t.TempDir(), "journal.db")
+	s, err := sqlite.Open(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	db, err := sql.Open("sqlite", "file:"+p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var mode string
+	if err := db.QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
+		t.Fatalf("journal_mode = %q, %v; want wal (it is stored in the file)", mode, err)
+	}
 }

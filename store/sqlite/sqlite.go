@@ -119,6 +119,19 @@ func Open(path string, opts *Options) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("sqlite store %s: %w", path, err)
 	}
+	// Durability rests on WAL with synchronous=FULL (condense cannot
+	// intercept SQLite's own writes to test it): refuse a database where
+	// the settings did not take, such as a file system without WAL support.
+	var mode string
+	var syncMode int
+	if err := db.QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
+		db.Close()
+		return nil, fmt.Errorf("sqlite store %s: journal_mode is %q, want wal (%v)", path, mode, err)
+	}
+	if err := db.QueryRow("PRAGMA synchronous").Scan(&syncMode); err != nil || syncMode != 2 {
+		db.Close()
+		return nil, fmt.Errorf("sqlite store %s: synchronous is %d, want 2 (FULL) (%v)", path, syncMode, err)
+	}
 	var v string
 	if err := db.QueryRow(`SELECT value FROM meta WHERE key = 'schema_version'`).Scan(&v); err != nil || v != "1" {
 		db.Close()
