@@ -40,6 +40,25 @@ func tornHeader(data []byte, id string) bool {
 	return bytes.HasPrefix(lead, data) || bytes.HasPrefix(data, lead)
 }
 
+// inLastBatch reports whether rest, the lines after a bad one, hold no
+// complete batch followed by more: at most the end of the batch the bad
+// line belongs to. Then the bad line is part of the last batch, torn by a
+// crash; otherwise it is damage in the middle of acknowledged data.
+func inLastBatch(rest []byte) bool {
+	for len(rest) > 0 {
+		nl := bytes.IndexByte(rest, '\n')
+		if nl < 0 {
+			return true
+		}
+		r, err := parseRecord(rest[:nl])
+		rest = rest[nl+1:]
+		if err == nil && r.end && len(bytes.TrimRight(rest, "\x00")) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
 func scan(data []byte, id string) (*index, error) {
 	ix := &index{}
 	nl := bytes.IndexByte(data, '\n')
@@ -91,8 +110,12 @@ func scan(data []byte, id string) (*index, error) {
 			err = fmt.Errorf("checkpoint %s counts %d messages, %d precede it", r.cp.ID, r.cp.HistoryCount, len(ix.offs)+len(pOffs))
 		}
 		if err != nil {
-			if last {
-				ix.tornLines = pLines + 1
+			if last || inLastBatch(data[pos+int64(end)+1:]) {
+				// A torn write of the last batch: a power cut can leave
+				// any subset of its sectors on disk, so a bad line may
+				// be followed by good ones of the same batch. That batch
+				// was never acknowledged (it was not synced); drop it.
+				ix.tornLines = pLines + 1 + bytes.Count(data[pos+int64(end)+1:], []byte{'\n'})
 				return ix, nil
 			}
 			return nil, fmt.Errorf("%w: line %d: %v", store.ErrCorrupt, line, err)
