@@ -85,7 +85,7 @@ type StatsGate struct {
 
 const compactExample = `  condense compact -o compacted.json --stats - transcript/testdata/claude-code-large.jsonl
   condense compact --window 128k --to condense --strategy mask session.jsonl > next-request.json
-  cat session.jsonl | condense compact --instructions "focus on the failing test" -o next.json`
+  cat session.jsonl | condense compact --instructions "focus on the failing test" -o compacted.json`
 
 // compactOptions are compact's own flags.
 type compactOptions struct {
