@@ -47,7 +47,7 @@ func writeChart(w io.Writer, out *EvalOutput) error {
 	if hint != "" {
 		top += 18
 	}
-	summaryHeight := top + summaryRow*len(out.Total) + summaryBottom
+	summaryHeight := top + summaryRow*len(out.Total) + summaryBottom + 14
 	var body string
 	height := summaryHeight
 	if len(panels) > 0 {
@@ -115,11 +115,17 @@ func summaryPanel(b *strings.Builder, out *EvalOutput, hint string, top int) {
 	}
 	fmt.Fprintf(b, `<text x="%d" y="%d" font-size="11">retained (mean of the categories' rates)</text>`+"\n", retentionX0, top-8)
 	fmt.Fprintf(b, `<text x="%d" y="%d" font-size="11">cost of the turn-by-turn replay</text>`+"\n", costX0, top-8)
+	// Files whose model has no price add nothing to a cost: the costs are
+	// those of the priced files, and the footnote says so.
+	priced := 0
+	for _, r := range out.Transcripts {
+		if r.Price != nil {
+			priced++
+		}
+	}
 	maxCost := 0.0
 	for _, p := range out.Total {
-		if p.Replay.Priced {
-			maxCost = max(maxCost, p.Replay.CostUSD)
-		}
+		maxCost = max(maxCost, p.Replay.CostUSD)
 	}
 	incomplete := false
 	for i, p := range out.Total {
@@ -141,8 +147,8 @@ func summaryPanel(b *strings.Builder, out *EvalOutput, hint string, top int) {
 		}
 		fmt.Fprintf(b, `<text x="%d" y="%d">%s</text>`+"\n", retentionX1+6, y+summaryBarSize-3, html.EscapeString(label))
 		// Cost, scaled to the dearest policy.
-		cost := "no price"
-		if p.Replay.Priced {
+		cost := "no price (--prices)"
+		if priced > 0 {
 			wd := 0.0
 			if maxCost > 0 {
 				wd = float64(costX1-costX0) * p.Replay.CostUSD / maxCost
@@ -154,12 +160,21 @@ func summaryPanel(b *strings.Builder, out *EvalOutput, hint string, top int) {
 				cost += "*"
 				incomplete = true
 			}
+			if priced < n {
+				cost += "†"
+			}
 		}
 		fmt.Fprintf(b, `<text x="%d" y="%d" text-anchor="end" font-size="11">%s</text>`+"\n", costX1+60, y+summaryBarSize-3, html.EscapeString(cost))
 	}
+	var notes []string
 	if incomplete {
-		fmt.Fprintf(b, `<text x="%d" y="%d" font-size="11">* incomplete: a request did not fit, so the session stopped there</text>`+"\n",
-			costX0, top+len(out.Total)*summaryRow+12)
+		notes = append(notes, "* incomplete: a request did not fit, so the session stopped there")
+	}
+	if priced > 0 && priced < n {
+		notes = append(notes, fmt.Sprintf("† the %d of %d files whose model has a price (--prices adds others)", priced, n))
+	}
+	for i, note := range notes {
+		fmt.Fprintf(b, `<text x="%d" y="%d" font-size="11">%s</text>`+"\n", retentionX0, top+len(out.Total)*summaryRow+6+14*i, html.EscapeString(note))
 	}
 	b.WriteString("</g>\n")
 }
