@@ -115,7 +115,7 @@ type budgetFlags struct {
 
 func (b *budgetFlags) register(cmd *cobra.Command) {
 	fs := cmd.Flags()
-	fs.StringVar(&b.model, "model", "", "model the request is for (default: the transcript's model); sets the window and the counter")
+	fs.StringVar(&b.model, "model", "", "`MODEL` the request is for (default: the transcript's model); sets the window and the counter")
 	fs.Var(&b.window, "window", "context window in tokens, e.g. 200k (default: the model's)")
 	fs.Var(&b.reserve, "reserve", "tokens reserved for the answer (default: the request's output cap, else 4096)")
 	fs.Float64Var(&b.fraction, "fraction", condense.DefaultFraction, "share of the input limit at which compaction starts")

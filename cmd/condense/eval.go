@@ -85,7 +85,7 @@ be evaluated.`,
 	fs.StringVar(&o.probes, "probes", "", `JSON array of {"category", "text"} or {"category", "regex"}: specifics that must survive; `+
 		`"auto": each FILE's own NAME.probes.json beside it (as gencorpus writes them)`)
 	fs.StringVar(&o.prices, "prices", "", `JSON object of model → {"input", "cached_input", "output"} in USD per million tokens, over the built-in table`)
-	fs.StringVar(&o.chart, "chart", "", "write an SVG chart here: a summary panel (retention and cost per policy over all files) and tokens per step per policy for each file")
+	fs.StringVar(&o.chart, "chart", "", "write an SVG chart to `FILE`: a summary panel (retention and cost per policy over all files) and tokens per step per policy for each file")
 	fs.BoolVar(&o.asJSON, "json", false, "print JSON")
 	fs.StringVar(&o.judge, "judge", "", "ask a model the probes against the full and the compacted context: anthropic or openai")
 	fs.StringVar(&o.judgeModel, "judge-model", "", "the judge's model (default: claude-sonnet-4-5 or gpt-4.1)")
