@@ -15,7 +15,9 @@ import (
 
 	"github.com/dustin/go-humanize"
 
+	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/strategy"
+	"github.com/condense-dev/condense/tokens"
 	"github.com/condense-dev/condense/transcript"
 )
 
@@ -462,4 +464,29 @@ func TestReplayProgressBar(t *testing.T) {
 	if errOut != "" {
 		t.Errorf("a bar on a non-terminal: %q", errOut)
 	}
+}
+
+// The replay's bar counts the assistant messages the run's counter is
+// asked to count, up to the recorded model calls, and leaves the counts
+// themselves to the counter beneath.
+func TestProgressCounter(t *testing.T) {
+	base := tokens.ForModel("gpt-4o", tokens.Models)
+	bar := startProgress(io.Discard, "replay", "calls", 3)
+	c := &progressCounter{Counter: base, bar: bar}
+	user, reply := condense.UserText("Run the tests."), condense.AssistantText("They pass.")
+	if c.CountMessage(&user) != base.CountMessage(&user) || bar.done.Load() != 0 {
+		t.Fatalf("a user message moved the bar to %d", bar.done.Load())
+	}
+	for range 5 {
+		if c.CountMessage(&reply) != base.CountMessage(&reply) {
+			t.Fatal("the count changed")
+		}
+	}
+	if bar.done.Load() != 3 {
+		t.Errorf("bar at %d of 3", bar.done.Load())
+	}
+	if cr, ok := base.(condense.Corrector); ok && cr.Correction() != c.Correction() {
+		t.Errorf("correction %v, want %v", c.Correction(), cr.Correction())
+	}
+	bar.finish()
 }
