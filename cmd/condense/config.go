@@ -237,7 +237,7 @@ func (b *budgetFlags) load(e *env, path string) (*loaded, error) {
 		return nil, err
 	}
 	if path == "-" && len(bytes.TrimSpace(data)) == 0 {
-		return nil, usagef("no FILE given and standard input is empty: the commands take one FILE, or read standard input (-)")
+		return nil, usagef("no FILE given and standard input is empty: pass one FILE, or pipe the transcript in")
 	}
 	tr, err := transcript.ReadBytes(data, transcript.Options{Format: b.parsedFormat, Lenient: b.lenient, Name: name})
 	if err != nil {
