@@ -208,7 +208,7 @@ func TestFlagsCheckedBeforeInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"compact", "--to", "codex", missing}, "output formats are openai, anthropic, condense"},
+		{[]string{"compact", "--to", "codex", missing}, "output formats are " + formatList(transcript.WriteFormats)},
 		{[]string{"compact", "--fraction", "1.5", missing}, "--fraction"},
 		{[]string{"compact", "--low-water", "2", missing}, "--low-water"},
 		{[]string{"compact", "--window", "0", missing}, "--window must be positive"},
