@@ -261,16 +261,17 @@ func TestCompactSummaryOnTerminal(t *testing.T) {
 	if !strings.Contains(errOut, want) || !strings.Contains(errOut, "pipeline), valid") {
 		t.Errorf("stderr lacks %q:\n%s", want, errOut)
 	}
-	// Not on a terminal, or with --stats: no summary.
-	if _, errOut, _ := runTTY(t, nil, false, args...); strings.Contains(errOut, "compacted") {
-		t.Errorf("summary on a non-terminal: %s", errOut)
-	}
-	if _, errOut, _ := runTTY(t, nil, true, append(args, "--stats", filepath.Join(t.TempDir(), "s.json"))...); strings.Contains(errOut, "compacted") {
-		t.Errorf("summary with --stats: %s", errOut)
-	}
-	_, errOut, _ = runTTY(t, nil, true, "compact", "--window", "1m", testdata+"openai-chat.json")
+	small := []string{"compact", "--window", "1m", testdata + "openai-chat.json"}
+	_, errOut, _ = runTTY(t, nil, true, small...)
 	if !strings.Contains(errOut, "nothing to compact: ") || !strings.Contains(errOut, "window 1,000,000") {
 		t.Errorf("nothing to compact: %s", errOut)
+	}
+	// Not on a terminal, or with --stats: no summary.
+	if _, errOut, _ := runTTY(t, nil, false, small...); strings.Contains(errOut, "nothing to compact") {
+		t.Errorf("summary on a non-terminal: %s", errOut)
+	}
+	if _, errOut, _ := runTTY(t, nil, true, append(small, "--stats", filepath.Join(t.TempDir(), "s.json"))...); strings.Contains(errOut, "nothing to compact") {
+		t.Errorf("summary with --stats: %s", errOut)
 	}
 }
 
