@@ -5,36 +5,42 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
+	"slices"
+	"strings"
+
+	"github.com/dustin/go-humanize"
+	"github.com/spf13/cobra"
 
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/transcript"
 )
 
-func init() {
-	register(command{name: "compact", summary: "render a transcript as the next request, compacted to fit", run: runCompact})
-}
-
 // Stats is the --stats JSON of compact, version 1 (docs/formats.md): keys
 // may be added, none renamed or removed.
 type Stats struct {
-	Version          int               `json:"version"`
-	Input            StatsSide         `json:"input"`
-	Output           StatsSide         `json:"output"`
-	Model            string            `json:"model"`
-	Window           int               `json:"window"`
-	InputLimit       int               `json:"input_limit"`
-	Threshold        int               `json:"threshold"`
-	Target           int               `json:"target"`
-	Counter          StatsCounter      `json:"counter"`
-	Strategy         string            `json:"strategy"`
-	Compactions      []StatsCompaction `json:"compactions"`
-	Repaired         int               `json:"repaired"`
-	Skipped          int               `json:"skipped,omitempty"`
-	Dropped          int               `json:"dropped,omitempty"`
-	NothingToCompact bool              `json:"nothing_to_compact"`
-	Valid            bool              `json:"valid"`
+	Version     int               `json:"version"`
+	Input       StatsSide         `json:"input"`
+	Output      StatsSide         `json:"output"`
+	Model       string            `json:"model"`
+	Window      int               `json:"window"`
+	InputLimit  int               `json:"input_limit"`
+	Threshold   int               `json:"threshold"`
+	Target      int               `json:"target"`
+	Counter     StatsCounter      `json:"counter"`
+	Strategy    string            `json:"strategy"`
+	Compactions []StatsCompaction `json:"compactions"`
+	Repaired    int               `json:"repaired"`
+	Skipped     int               `json:"skipped,omitempty"`
+	Dropped     int               `json:"dropped,omitempty"`
+	// Notes lists every record reading did not take as it stands
+	// (skipped, dropped, repaired, rekeyed, reordered), with its line or
+	// JSON path and why; [] when none.
+	Notes []transcript.Note `json:"notes"`
+	// Instructions are the --instructions of a manual compaction.
+	Instructions     string `json:"instructions,omitempty"`
+	NothingToCompact bool   `json:"nothing_to_compact"`
+	Valid            bool   `json:"valid"`
 }
 
 // StatsSide describes the input or the output.
@@ -77,59 +83,100 @@ type StatsGate struct {
 	AddedBack     int `json:"added_back"`
 }
 
-const compactExample = `condense compact -o compacted.json --stats - transcript/testdata/claude-code-large.jsonl
-condense compact --window 128k --to condense --strategy mask session.jsonl > next-request.json`
+const compactExample = `  condense compact -o compacted.json --stats - transcript/testdata/claude-code-large.jsonl
+  condense compact --window 128k --to condense --strategy mask session.jsonl > next-request.json
+  cat session.jsonl | condense compact --instructions "focus on the failing test" -o compacted.json`
 
-func runCompact(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("compact", "compact [flags] FILE", compactExample, stderr)
-	var bf budgetFlags
-	bf.register(fs)
-	bf.notes = stderr
-	strat := fs.String("strategy", "pipeline", "strategy: pipeline, mask, drop-oldest, clear-tool-uses, summarize, segments")
-	sumName := fs.String("summarizer", "extractive", "summarizer: extractive (no model, no network), anthropic, openai (key from ANTHROPIC_API_KEY / OPENAI_API_KEY)")
-	fs.StringVar(&summarizerModel, "summarizer-model", "", "the model that writes summaries (default: a cheap one of the provider)")
-	to := fs.String("to", "", "output format: openai, anthropic, condense (default: anthropic for Claude Code and Anthropic input, else openai)")
-	out := fs.String("out", "", "write the request here instead of stdout")
-	fs.StringVar(out, "o", "", "shorthand for --out")
-	statsPath := fs.String("stats", "", "write the stats JSON here (\"-\": standard output, when --out names a file)")
-	pos, err := parse(fs, args)
+// compactOptions are compact's own flags.
+type compactOptions struct {
+	budget          budgetFlags
+	strategy        string
+	summarizer      string
+	summarizerModel string
+	instructions    string
+	to              string
+	out             string
+	stats           string
+}
+
+func newCompactCmd(e *env) *cobra.Command {
+	o := &compactOptions{}
+	cmd := &cobra.Command{
+		Use:   "compact [flags] [FILE | -]",
+		Short: "render a transcript as the next request, compacted to fit",
+		Long: `Render a transcript as the next request, compacted to fit the window: written to
+standard output (or --out) as OpenAI or Anthropic messages or condense JSON (--to).
+With no FILE, or "-", the transcript is read from standard input. On a terminal a
+one-line summary goes to standard error; --stats writes the full figures as JSON.`,
+		Example: compactExample,
+		Args:    cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCompact(cmd, e, o, args)
+		},
+	}
+	o.budget.register(cmd)
+	fs := cmd.Flags()
+	fs.StringVar(&o.strategy, "strategy", "pipeline", "strategy: "+strings.Join(strategyNames, ", "))
+	fs.StringVar(&o.summarizer, "summarizer", "extractive", "summarizer: extractive (no model, no network), anthropic, openai (key from ANTHROPIC_API_KEY / OPENAI_API_KEY)")
+	fs.StringVar(&o.summarizerModel, "summarizer-model", "", "the model that writes summaries (default: a cheap one of the provider)")
+	fs.StringVar(&o.instructions, "instructions", "", "compact now, whatever the pressure, with `TEXT` as the focus of the summary (\"focus on the failing test\"), as /compact does in Claude Code")
+	fs.StringVar(&o.to, "to", "", "output format: "+formatList(transcript.WriteFormats)+" (default: anthropic for Claude Code and Anthropic input, else openai)")
+	fs.StringVarP(&o.out, "out", "o", "", "write the request to `FILE` instead of standard output")
+	fs.StringVar(&o.stats, "stats", "", "write the stats JSON to `FILE` (\"-\": standard output, when --out names a file)")
+	_ = cmd.RegisterFlagCompletionFunc("strategy", fixedCompletion(strategyNames...))
+	_ = cmd.RegisterFlagCompletionFunc("summarizer", fixedCompletion(summarizerNames...))
+	_ = cmd.RegisterFlagCompletionFunc("to", fixedCompletion(strings.Split(formatList(transcript.WriteFormats), ", ")...))
+	o.budget.notes = e.stderr
+	o.budget.statsHint = true
+	return cmd
+}
+
+func runCompact(cmd *cobra.Command, e *env, o *compactOptions, args []string) error {
+	ctx := cmd.Context()
+	// Every flag is checked before the input is read.
+	if err := o.budget.check(cmd); err != nil {
+		return err
+	}
+	if o.to != "" {
+		if _, err := outputFormat(o.to, ""); err != nil {
+			return &usageError{err: err, cmd: cmd.CommandPath()}
+		}
+	}
+	s, err := newStrategy(o.strategy)
+	if err != nil {
+		return &usageError{err: err, cmd: cmd.CommandPath()}
+	}
+	sum, err := newSummarizer(o.summarizer, o.summarizerModel)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return usagef("compact takes one FILE, got %d", len(pos))
+	if o.stats == "-" && (o.out == "" || o.out == "-") {
+		return flagErrorf(cmd, "--stats - needs --out FILE: the request already goes to standard output")
 	}
-	if *statsPath == "-" && (*out == "" || *out == "-") {
-		return usagef("--stats - needs --out FILE: the request already goes to standard output")
+	if o.stats != "" && o.stats != "-" && o.stats == o.out {
+		return flagErrorf(cmd, "--stats and --out name the same file %s", o.out)
 	}
-	if *statsPath != "" && *statsPath != "-" && *statsPath == *out {
-		return usagef("--stats and --out name the same file %s", *out)
-	}
-	l, err := bf.load(pos[0])
+	path, err := inputArg(cmd, e, args)
 	if err != nil {
 		return err
 	}
-	toFormat, err := outputFormat(*to, l.tr.Format)
+	l, err := o.budget.load(e, path)
 	if err != nil {
 		return err
 	}
-	sum, err := newSummarizer(*sumName, l)
+	toFormat, err := outputFormat(o.to, l.tr.Format)
 	if err != nil {
 		return err
 	}
-	s, err := newStrategy(*strat)
-	if err != nil {
-		return err
-	}
-	log := logger(stderr)
+	log := logger(e.stderr)
 	pf := l.preflight(s, sum, log)
 	req := l.request()
 	inputTokens := condense.CountRequest(l.counter, &req)
-	res, err := pf.Prepare(ctx, req)
+	res, err := prepare(ctx, pf, req, o.instructions)
 	var we *condense.WindowError
 	if errors.As(err, &we) {
-		fmt.Fprintf(stderr, "condense: context_window_exceeded: %d tokens do not fit the input limit of %d (window %d)\n", we.Tokens, we.InputLimit, we.Window)
+		fmt.Fprintf(e.stderr, "condense: context_window_exceeded: %s tokens do not fit the input limit of %s (window %s)\n",
+			humanize.Comma(int64(we.Tokens)), humanize.Comma(int64(we.InputLimit)), humanize.Comma(int64(we.Window)))
 		return &exitError{code: exitCannotFit}
 	}
 	if err != nil {
@@ -143,7 +190,7 @@ func runCompact(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if outReq.MaxOutputTokens <= 0 {
 		outReq.MaxOutputTokens = l.budget.ReservedOutput
 	}
-	w, closeOut, err := openOut(*out, stdout)
+	w, closeOut, err := openOut(o.out, e.stdout)
 	if err != nil {
 		return err
 	}
@@ -154,22 +201,73 @@ func runCompact(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := closeOut(); err != nil {
 		return err
 	}
-	if *statsPath != "" {
-		st := buildStats(l, s, res, inputTokens, toFormat)
-		raw, err := json.MarshalIndent(st, "", "  ")
-		if err != nil {
-			return err
+	st := buildStats(l, s, res, inputTokens, toFormat)
+	st.Instructions = o.instructions
+	if o.stats == "" {
+		if isTerminal(e.stderr) {
+			fmt.Fprintln(e.stderr, summaryLine(&st, o.strategy))
 		}
-		raw = append(raw, '\n')
-		if *statsPath == "-" {
-			_, err = stdout.Write(raw)
-			return err
-		}
-		if err := os.WriteFile(*statsPath, raw, 0o644); err != nil {
-			return err
-		}
+		return nil
 	}
-	return nil
+	raw, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return err
+	}
+	raw = append(raw, '\n')
+	if o.stats == "-" {
+		_, err = e.stdout.Write(raw)
+		return err
+	}
+	return os.WriteFile(o.stats, raw, 0o644)
+}
+
+// prepare renders req: with instructions a manual compaction first (the
+// user asked for one, whatever the pressure; nothing to compact is no
+// error), then the usual preflight, which compacts further if the request
+// is still over the threshold and refuses it if it cannot fit. The
+// records of both are returned together.
+func prepare(ctx context.Context, pf *condense.Preflight, req condense.Request, instructions string) (*condense.Result, error) {
+	if instructions == "" {
+		return pf.Prepare(ctx, req)
+	}
+	manual, err := pf.Compact(ctx, req, condense.WithInstructions(instructions))
+	var se *condense.StrategyError
+	switch {
+	case err == nil, errors.Is(err, condense.ErrNothingToCompact):
+	case ctx.Err() != nil:
+		return nil, err
+	case errors.As(err, &se):
+		// A refused candidate (already logged): render as usual.
+		manual = nil
+	default:
+		return nil, err
+	}
+	res, err := pf.Prepare(ctx, req)
+	if err != nil || manual == nil {
+		return res, err
+	}
+	res.Records = append(append([]condense.Record(nil), manual.Records...), res.Records...)
+	res.TokensBefore = manual.TokensBefore
+	return res, nil
+}
+
+// summaryLine is the one line compact prints on a terminal when no
+// --stats is asked for.
+func summaryLine(st *Stats, strategyName string) string {
+	valid := "valid"
+	if !st.Valid {
+		valid = "NOT valid"
+	}
+	if st.NothingToCompact {
+		return fmt.Sprintf("nothing to compact: %s tokens, under the threshold of %s (window %s), %s",
+			humanize.Comma(int64(st.Output.Tokens)), humanize.Comma(int64(st.Threshold)), humanize.Comma(int64(st.Window)), valid)
+	}
+	n := "1 compaction"
+	if len(st.Compactions) != 1 {
+		n = fmt.Sprintf("%d compactions", len(st.Compactions))
+	}
+	return fmt.Sprintf("compacted %s → %s tokens (%s, %s), %s", humanize.Comma(int64(st.Input.Tokens)),
+		humanize.Comma(int64(st.Output.Tokens)), n, strategyName, valid)
 }
 
 func buildStats(l *loaded, s condense.Strategy, res *condense.Result, inputTokens int, to transcript.Format) Stats {
@@ -188,6 +286,7 @@ func buildStats(l *loaded, s condense.Strategy, res *condense.Result, inputToken
 		Repaired:         l.tr.Repaired,
 		Skipped:          l.tr.Skipped,
 		Dropped:          l.tr.Dropped,
+		Notes:            append([]transcript.Note{}, l.tr.Notes...),
 		NothingToCompact: len(res.Records) == 0,
 		Valid:            condense.Validate(res.Request.Messages) == nil,
 	}
@@ -224,13 +323,8 @@ func outputFormat(to string, in transcript.Format) (transcript.Format, error) {
 		}
 		return transcript.FormatOpenAI, nil
 	}
-	f, err := transcript.ParseFormat(to)
-	if err != nil {
-		return "", &usageError{err}
+	if slices.Contains(transcript.WriteFormats, transcript.Format(to)) {
+		return transcript.Format(to), nil
 	}
-	switch f {
-	case transcript.FormatOpenAI, transcript.FormatAnthropic, transcript.FormatCondense:
-		return f, nil
-	}
-	return "", usagef("--to %q: output formats are openai, anthropic, condense", to)
+	return "", usagef("--to %q: output formats are %s", to, formatList(transcript.WriteFormats))
 }

@@ -15,10 +15,12 @@ import (
 
 const testdata = "../../transcript/testdata/"
 
+// runCLI runs the CLI with an empty standard input that is not a
+// terminal, and returns its output and exit code.
 func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	err := Run(context.Background(), args, &out, &errb)
+	err := runEnv(context.Background(), args, &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb})
 	return out.String(), errb.String(), ExitCode(err)
 }
 
@@ -111,7 +113,7 @@ func TestCompactCannotFit(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1: %s", code, stderr)
 	}
-	if !strings.Contains(stderr, "context_window_exceeded") || !strings.Contains(stderr, "window 2000") {
+	if !strings.Contains(stderr, "context_window_exceeded") || !strings.Contains(stderr, "window 2,000") {
 		t.Fatalf("stderr: %s", stderr)
 	}
 }
@@ -215,10 +217,11 @@ func TestCount(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
+	// Help asked for goes to standard output, as GNU tools do.
 	for _, c := range []string{"compact", "count"} {
-		_, stderr, code := runCLI(t, c, "--help")
-		if code != 0 || !strings.Contains(stderr, "Example:") {
-			t.Errorf("%s --help: exit %d\n%s", c, code, stderr)
+		stdout, stderr, code := runCLI(t, c, "--help")
+		if code != 0 || !strings.Contains(stdout, "Examples:") || stderr != "" {
+			t.Errorf("%s --help: exit %d\n%s%s", c, code, stdout, stderr)
 		}
 	}
 	out, _, code := runCLI(t, "help")

@@ -1,7 +1,8 @@
 package main
 
 import (
-	"flag"
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -9,6 +10,9 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/dustin/go-humanize"
+	"github.com/spf13/cobra"
 
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/provider/anthropic"
@@ -50,13 +54,17 @@ func parseSize(s string) (int, error) {
 	return n, nil
 }
 
-// sizeFlag is a flag.Value holding a size.
+// sizeFlag is a pflag.Value holding a size.
 type sizeFlag struct {
 	n   int
 	set bool
 }
 
 func (f *sizeFlag) String() string { return strconv.Itoa(f.n) }
+
+// Type names the value in help ("--window size").
+func (f *sizeFlag) Type() string { return "size" }
+
 func (f *sizeFlag) Set(s string) error {
 	n, err := parseSize(s)
 	if err != nil {
@@ -64,6 +72,25 @@ func (f *sizeFlag) Set(s string) error {
 	}
 	f.n, f.set = n, true
 	return nil
+}
+
+// formatHelp is the --format flag's help, listing every format the
+// transcript package reads.
+func formatHelp() string {
+	names := make([]string, len(transcript.Formats))
+	for i, f := range transcript.Formats {
+		names[i] = string(f)
+	}
+	return "input format: auto, " + strings.Join(names, ", ")
+}
+
+// formatNames lists the --format values, for completion.
+func formatNames() []string {
+	names := []string{string(transcript.FormatAuto)}
+	for _, f := range transcript.Formats {
+		names = append(names, string(f))
+	}
+	return names
 }
 
 // budgetFlags are the flags every command that renders shares.
@@ -76,21 +103,68 @@ type budgetFlags struct {
 	format   string
 	lenient  bool
 	exact    bool
-	// notes, when set, receives a line about records skipped, dropped or
-	// repaired while reading.
+	// notes, when set, receives the notes of the records skipped, dropped,
+	// repaired or normalized while reading.
 	notes io.Writer
+	// statsHint: the command has --stats, where the notes a line on
+	// standard error leaves out can be read.
+	statsHint bool
+	// parsedFormat is format, checked.
+	parsedFormat transcript.Format
 }
 
-func (b *budgetFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&b.model, "model", "", "model the request is for (default: the transcript's model); sets the window and the counter")
+func (b *budgetFlags) register(cmd *cobra.Command) {
+	fs := cmd.Flags()
+	fs.StringVar(&b.model, "model", "", "`MODEL` the request is for (default: the transcript's model); sets the window and the counter")
 	fs.Var(&b.window, "window", "context window in tokens, e.g. 200k (default: the model's)")
 	fs.Var(&b.reserve, "reserve", "tokens reserved for the answer (default: the request's output cap, else 4096)")
 	fs.Float64Var(&b.fraction, "fraction", condense.DefaultFraction, "share of the input limit at which compaction starts")
 	fs.Float64Var(&b.lowWater, "low-water", condense.DefaultLowWater, "share of the threshold a compaction brings the request down to (1: just under the threshold)")
-	fs.StringVar(&b.format, "format", "auto", "input format: auto, claude-code, codex, openai, anthropic, mini-swe-agent, swe-agent, condense")
-	fs.BoolVar(&b.lenient, "lenient", false, "skip malformed records and orphan results instead of failing")
+	b.registerRead(cmd)
+}
+
+// registerRead registers the flags that say how a transcript is read and
+// counted: --format, --lenient, --exact.
+func (b *budgetFlags) registerRead(cmd *cobra.Command) {
+	fs := cmd.Flags()
+	fs.StringVar(&b.format, "format", "auto", formatHelp())
+	fs.BoolVar(&b.lenient, "lenient", false, "skip malformed records and orphan results instead of failing (each is noted on standard error)")
 	fs.BoolVar(&b.exact, "exact", false, "count Claude models exactly with Anthropic's count_tokens endpoint, one request per new message "+
 		"(needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL sets the address); OpenAI models are always counted exactly")
+	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(formatNames()...))
+}
+
+// fixedCompletion completes a flag's value from a fixed list.
+func fixedCompletion(values ...string) cobra.CompletionFunc {
+	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return values, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// check validates the flag values. Commands call it before reading any
+// input, so a bad value fails at once, however large (or missing) the input.
+func (b *budgetFlags) check(cmd *cobra.Command) error {
+	format, err := transcript.ParseFormat(b.format)
+	if err != nil {
+		return &usageError{err: fmt.Errorf("--format: %w", err), cmd: cmd.CommandPath()}
+	}
+	b.parsedFormat = format
+	if !(b.fraction > 0 && b.fraction <= 1) { // NaN fails too
+		return flagErrorf(cmd, "--fraction must be in (0, 1], got %v", b.fraction)
+	}
+	if b.lowWater == 0 {
+		b.lowWater = condense.DefaultLowWater
+	}
+	if !(b.lowWater > 0 && b.lowWater <= 1) {
+		return flagErrorf(cmd, "--low-water must be in (0, 1], got %v", b.lowWater)
+	}
+	if b.window.set && b.window.n <= 0 {
+		return flagErrorf(cmd, "--window must be positive")
+	}
+	if b.window.set && b.reserve.set && b.reserve.n >= b.window.n {
+		return flagErrorf(cmd, "--reserve %s leaves no room for input in --window %s", humanize.Comma(int64(b.reserve.n)), humanize.Comma(int64(b.window.n)))
+	}
+	return nil
 }
 
 // counterFor returns the counter of model: the offline one of tokens, or
@@ -121,48 +195,69 @@ type loaded struct {
 	counter condense.Counter
 }
 
-// load reads a transcript and resolves its model, window and counter.
-func (b *budgetFlags) load(path string) (*loaded, error) {
-	format, err := transcript.ParseFormat(b.format)
+// stdinName is how errors and reports name standard input.
+const stdinName = "<stdin>"
+
+// readInput reads the input at path, standard input for "-". It returns
+// the data and the name to report it under.
+func readInput(e *env, path string) ([]byte, string, error) {
+	if path == "-" {
+		data, err := io.ReadAll(e.stdin)
+		if err != nil {
+			return nil, stdinName, &usageError{err: fmt.Errorf("reading standard input: %w", err)}
+		}
+		return data, stdinName, nil
+	}
+	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, &usageError{err}
+		return nil, path, &usageError{err: err}
 	}
-	if !(b.fraction > 0 && b.fraction <= 1) { // NaN fails too
-		return nil, usagef("--fraction must be in (0, 1], got %v", b.fraction)
+	return data, path, nil
+}
+
+// inputArg resolves a command's one input argument: the FILE given, or "-"
+// (standard input) when none is and standard input is not a terminal.
+func inputArg(cmd *cobra.Command, e *env, args []string) (string, error) {
+	switch {
+	case len(args) == 1:
+		return args[0], nil
+	case len(args) == 0 && !isTerminal(e.stdin):
+		return "-", nil
+	case len(args) == 0:
+		return "", flagErrorf(cmd, "%s takes one FILE (or - for standard input)", cmd.Name())
 	}
-	if b.lowWater == 0 {
-		b.lowWater = condense.DefaultLowWater
-	}
-	if !(b.lowWater > 0 && b.lowWater <= 1) {
-		return nil, usagef("--low-water must be in (0, 1], got %v", b.lowWater)
-	}
-	tr, err := transcript.ReadFile(path, transcript.Options{Format: format, Lenient: b.lenient, Name: path})
+	return "", flagErrorf(cmd, "%s takes one FILE, got %d", cmd.Name(), len(args))
+}
+
+// load reads a transcript (path "-": standard input) and resolves its
+// model, window and counter. check must have passed.
+func (b *budgetFlags) load(e *env, path string) (*loaded, error) {
+	data, name, err := readInput(e, path)
 	if err != nil {
-		return nil, &usageError{err}
+		return nil, err
+	}
+	if path == "-" && len(bytes.TrimSpace(data)) == 0 {
+		return nil, usagef("no FILE given and standard input is empty: pass one FILE, or pipe the transcript in")
+	}
+	tr, err := transcript.ReadBytes(data, transcript.Options{Format: b.parsedFormat, Lenient: b.lenient, Name: name})
+	if err != nil {
+		if b.parsedFormat == transcript.FormatAuto && errors.Is(err, transcript.ErrUnknownFormat) && looksPlainText(data) {
+			return nil, usagef("%s: unsupported format: the input looks like plain text (console output?), not a JSON or JSONL transcript; "+
+				"condense reads %s (--format names one; auto detects it)", name, formatList(transcript.Formats))
+		}
+		return nil, &usageError{err: err}
 	}
 	if b.notes != nil {
-		var said []string
-		for _, n := range []struct {
-			n    int
-			what string
-		}{{tr.Skipped, "malformed records skipped"}, {tr.Dropped, "orphan tool results dropped"},
-			{tr.Repaired, "interrupted tool calls given the result " + transcript.StandInResult}} {
-			if n.n > 0 {
-				said = append(said, fmt.Sprintf("%d %s", n.n, n.what))
-			}
-		}
-		if len(said) > 0 {
-			fmt.Fprintf(b.notes, "condense: %s: %s\n", path, strings.Join(said, ", "))
-		}
+		printNotes(b.notes, name, tr, b.statsHint)
 	}
-	l := &loaded{path: path, tr: tr, model: b.model}
+	l := &loaded{path: name, tr: tr, model: b.model}
 	if l.model == "" {
 		l.model = tr.Request.Model
 	}
 	info, known := tokens.Models.Lookup(l.model)
 	if !b.window.set && (!known || info.Window == 0) {
 		if l.model == "" {
-			return nil, usagef("%s: the transcript names no model: pass --model or --window", path)
+			return nil, usagef("%s: the transcript names no model: pass --model or --window", name)
 		}
 		return nil, usagef("unknown model %q: pass --window (e.g. --window 128k)", l.model)
 	}
@@ -178,9 +273,6 @@ func (b *budgetFlags) load(path string) (*loaded, error) {
 	req.Model = l.model
 	settings := condense.Settings{Fraction: b.fraction, LowWater: b.lowWater}
 	if b.window.set {
-		if b.window.n <= 0 {
-			return nil, usagef("--window must be positive")
-		}
 		settings.Window = b.window.n
 	}
 	if b.reserve.set {
@@ -191,9 +283,72 @@ func (b *budgetFlags) load(path string) (*loaded, error) {
 		l.budget.ReservedOutput = 0
 	}
 	if l.budget.InputLimit() == 0 {
-		return nil, usagef("window %d leaves no room for input after reserving %d tokens", l.budget.Window, l.budget.ReservedOutput)
+		return nil, usagef("window %s leaves no room for input after reserving %s tokens",
+			humanize.Comma(int64(l.budget.Window)), humanize.Comma(int64(l.budget.ReservedOutput)))
 	}
 	return l, nil
+}
+
+// looksPlainText reports whether data does not even start like JSON: its
+// first non-blank byte opens neither an object nor an array.
+func looksPlainText(data []byte) bool {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	t := bytes.TrimSpace(data)
+	return len(t) > 0 && t[0] != '{' && t[0] != '['
+}
+
+func formatList(fs []transcript.Format) string {
+	s := make([]string, len(fs))
+	for i, f := range fs {
+		s[i] = string(f)
+	}
+	return strings.Join(s, ", ")
+}
+
+// maxNotes is how many notes the line on standard error lists.
+const maxNotes = 20
+
+// printNotes writes what reading did to records that were not read as they
+// stand: one line of counts, then each note (up to maxNotes).
+func printNotes(w io.Writer, name string, tr *transcript.Transcript, statsHint bool) {
+	counts := map[transcript.NoteAction]int{}
+	for _, n := range tr.Notes {
+		counts[n.Action]++
+	}
+	// Readers count what they do; a note may be missing for a count.
+	counts[transcript.NoteSkipped] = max(counts[transcript.NoteSkipped], tr.Skipped)
+	counts[transcript.NoteDropped] = max(counts[transcript.NoteDropped], tr.Dropped)
+	counts[transcript.NoteRepaired] = max(counts[transcript.NoteRepaired], tr.Repaired)
+	var said []string
+	for _, a := range []struct {
+		action transcript.NoteAction
+		what   string
+	}{
+		{transcript.NoteSkipped, "malformed records skipped"},
+		{transcript.NoteDropped, "orphan tool results dropped"},
+		{transcript.NoteRepaired, "interrupted tool calls given the result " + transcript.StandInResult},
+		{transcript.NoteRekeyed, "reused tool call ids given new ones"},
+		{transcript.NoteReordered, "records put back in order"},
+	} {
+		if n := counts[a.action]; n > 0 {
+			said = append(said, fmt.Sprintf("%s %s", humanize.Comma(int64(n)), a.what))
+		}
+	}
+	if len(said) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "condense: %s: %s\n", name, strings.Join(said, ", "))
+	for i, n := range tr.Notes {
+		if i == maxNotes {
+			more := fmt.Sprintf("  and %s more", humanize.Comma(int64(len(tr.Notes)-maxNotes)))
+			if statsHint {
+				more += "; see --stats"
+			}
+			fmt.Fprintln(w, more)
+			break
+		}
+		fmt.Fprintf(w, "  %s\n", n)
+	}
 }
 
 // request returns the transcript's request with the resolved model.

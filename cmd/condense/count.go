@@ -1,10 +1,8 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"runtime"
 	"sort"
@@ -12,13 +10,11 @@ import (
 	"sync/atomic"
 	"text/tabwriter"
 
-	"github.com/condense-dev/condense"
 	"github.com/dustin/go-humanize"
-)
+	"github.com/spf13/cobra"
 
-func init() {
-	register(command{name: "count", summary: "count a transcript's tokens by role and part kind", run: runCount})
-}
+	"github.com/condense-dev/condense"
+)
 
 // CountReport is the --json output of count.
 type CountReport struct {
@@ -51,37 +47,64 @@ func partKind(p *condense.Part) string {
 	return "other"
 }
 
-func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("count", "count [flags] FILE", "condense count --json transcript/testdata/codex-rollout.jsonl", stderr)
-	model := fs.String("model", "", "count for this model (default: the transcript's; models without a known tokenizer are estimated with o200k_base and a margin)")
-	format := fs.String("format", "auto", "input format")
-	lenient := fs.Bool("lenient", false, "skip malformed records")
-	asJSON := fs.Bool("json", false, "print JSON")
-	exact := fs.Bool("exact", false, "count a Claude model exactly with Anthropic's count_tokens endpoint, one request per message (needs ANTHROPIC_API_KEY)")
-	pos, err := parse(fs, args)
+// countOptions are count's flags.
+type countOptions struct {
+	budget budgetFlags
+	asJSON bool
+}
+
+func newCountCmd(e *env) *cobra.Command {
+	o := &countOptions{}
+	cmd := &cobra.Command{
+		Use:   "count [flags] [FILE | -]",
+		Short: "count a transcript's tokens by role and part kind",
+		Long: `Count a transcript's tokens by role and part kind, with the counter used, and the
+share of the window they take (the model's, or --window). With no FILE, or "-",
+the transcript is read from standard input.`,
+		Example: "  condense count --json transcript/testdata/codex-rollout.jsonl\n  condense count --window 32k session.jsonl",
+		Args:    cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCount(cmd, e, o, args)
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&o.budget.model, "model", "", "count for this model (default: the transcript's; models without a known tokenizer are estimated with o200k_base and a margin)")
+	fs.Var(&o.budget.window, "window", "context window to report the share of, e.g. 200k (default: the model's)")
+	o.budget.registerRead(cmd)
+	fs.BoolVar(&o.asJSON, "json", false, "print JSON")
+	o.budget.fraction = condense.DefaultFraction
+	o.budget.notes = e.stderr
+	return cmd
+}
+
+func runCount(cmd *cobra.Command, e *env, o *countOptions, args []string) error {
+	bf := o.budget
+	if err := bf.check(cmd); err != nil {
+		return err
+	}
+	path, err := inputArg(cmd, e, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return usagef("count takes one FILE, got %d", len(pos))
-	}
 	// count needs no window: any model will do.
-	bf := budgetFlags{model: *model, format: *format, lenient: *lenient, exact: *exact, fraction: condense.DefaultFraction, notes: stderr}
+	window := bf.window
 	bf.window = sizeFlag{n: 1 << 30, set: true}
-	l, err := bf.load(pos[0])
+	l, err := bf.load(e, path)
 	if err != nil {
 		return err
 	}
 	rep := countTranscript(l)
-	if info, ok := modelWindow(l.model); ok {
+	if window.set {
+		rep.Window = window.n
+	} else if info, ok := modelWindow(l.model); ok {
 		rep.Window = info
 	}
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
+	if o.asJSON {
+		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
+	stdout := e.stdout
 	kind := "estimate"
 	if rep.Counter.Exact {
 		kind = "exact"
@@ -89,7 +112,11 @@ func runCount(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stdout, "%s: %s, %d messages, %s tokens (%s, %s)\n", rep.File, rep.Format, rep.Messages,
 		humanize.Comma(int64(rep.Total)), rep.Counter.Name, kind)
 	if rep.Window > 0 {
-		fmt.Fprintf(stdout, "%s's window is %s tokens: %d%% used\n", rep.Model, humanize.Comma(int64(rep.Window)), rep.Total*100/rep.Window)
+		whose := rep.Model + "'s window"
+		if window.set {
+			whose = "the window"
+		}
+		fmt.Fprintf(stdout, "%s is %s tokens: %d%% used\n", whose, humanize.Comma(int64(rep.Window)), rep.Total*100/rep.Window)
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "\tby role\ttokens\t")

@@ -11,23 +11,15 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"text/tabwriter"
-	"time"
 
 	"github.com/dustin/go-humanize"
-	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
+	"github.com/spf13/cobra"
 
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/eval"
 	"github.com/condense-dev/condense/tokens"
 )
-
-func init() {
-	register(command{name: "eval", summary: "measure retention, compression, validity and cost of compaction policies", run: runEval})
-}
 
 // EvalOutput is the --json output of eval, version 1.
 type EvalOutput struct {
@@ -36,6 +28,15 @@ type EvalOutput struct {
 	Transcripts  []*eval.Report      `json:"transcripts"`
 	Total        []eval.PolicyReport `json:"total"`
 	Judge        []JudgedFile        `json:"judge,omitempty"`
+	// Errors lists the files that could not be evaluated, each with why;
+	// the others were.
+	Errors []EvalError `json:"errors,omitempty"`
+}
+
+// EvalError is a file eval could not evaluate.
+type EvalError struct {
+	File    string `json:"file"`
+	Message string `json:"message"`
 }
 
 // JudgedFile holds a judge's verdicts on one transcript's probes.
@@ -46,117 +47,219 @@ type JudgedFile struct {
 	Summary  map[string]int `json:"summary"`
 }
 
-const evalExample = `condense eval --window 128k --chart tokens.svg transcript/testdata/claude-code-large.jsonl
-condense eval --json --probes probes.json --prices prices.json a.jsonl b.jsonl`
+const evalExample = `  condense eval --window 128k --chart tokens.svg transcript/testdata/claude-code-large.jsonl
+  condense eval --json --probes probes.json --prices prices.json a.jsonl b.jsonl`
 
-func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("eval", "eval [flags] FILE...", evalExample, stderr)
-	var bf budgetFlags
-	bf.register(fs)
-	bf.notes = stderr
-	sumName := fs.String("summarizer", "extractive", "summarizer of the summarizing policies: extractive (no model, no network)")
-	probesPath := fs.String("probes", "", `JSON array of {"category", "text"} or {"category", "regex"}: specifics that must survive; `+
+// evalOptions are eval's flags.
+type evalOptions struct {
+	budget      budgetFlags
+	summarizer  string
+	probes      string
+	prices      string
+	chart       string
+	asJSON      bool
+	judge       string
+	judgeModel  string
+	judgePolicy string
+}
+
+func newEvalCmd(e *env) *cobra.Command {
+	o := &evalOptions{}
+	cmd := &cobra.Command{
+		Use:   "eval [flags] FILE...",
+		Short: "measure retention, compression, validity and cost of compaction policies",
+		Long: `Measure retention of specifics, compression, validity and a turn-by-turn replay of
+five compaction policies, with cost, on each FILE ("-": standard input) and over
+all of them. A file that cannot be read or evaluated is reported on standard error
+(and in --json's "errors") and skipped; the exit code is 2 only when no file could
+be evaluated.`,
+		Example: evalExample,
+		Args:    cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runEval(cmd, e, o, args)
+		},
+	}
+	o.budget.register(cmd)
+	fs := cmd.Flags()
+	fs.StringVar(&o.summarizer, "summarizer", "extractive", "summarizer of the summarizing policies: extractive (no model, no network)")
+	fs.StringVar(&o.probes, "probes", "", `JSON array of {"category", "text"} or {"category", "regex"}: specifics that must survive; `+
 		`"auto": each FILE's own NAME.probes.json beside it (as gencorpus writes them)`)
-	pricesPath := fs.String("prices", "", `JSON object of model → {"input", "cached_input", "output"} in USD per million tokens, over the built-in table`)
-	chartPath := fs.String("chart", "", "write an SVG chart of tokens per step per policy here")
-	asJSON := fs.Bool("json", false, "print JSON")
-	judgeName := fs.String("judge", "", "ask a model the probes against the full and the compacted context: anthropic or openai")
-	judgeModel := fs.String("judge-model", "", "the judge's model (default: claude-sonnet-4-5 or gpt-4.1)")
-	judgePolicy := fs.String("judge-policy", "default", "the policy whose compacted context the judge is asked against: "+strings.Join(policyList(), ", "))
-	pos, err := parse(fs, args)
-	if err != nil {
+	fs.StringVar(&o.prices, "prices", "", `JSON object of model → {"input", "cached_input", "output"} in USD per million tokens, over the built-in table`)
+	fs.StringVar(&o.chart, "chart", "", "write an SVG chart to `FILE`: a summary panel (retention and cost per policy over all files) and tokens per step per policy for each file")
+	fs.BoolVar(&o.asJSON, "json", false, "print JSON")
+	fs.StringVar(&o.judge, "judge", "", "ask a model the probes against the full and the compacted context: anthropic or openai")
+	fs.StringVar(&o.judgeModel, "judge-model", "", "the judge's model (default: claude-sonnet-4-5 or gpt-4.1)")
+	fs.StringVar(&o.judgePolicy, "judge-policy", "default", "the policy whose compacted context the judge is asked against: "+strings.Join(policyList(), ", "))
+	_ = cmd.RegisterFlagCompletionFunc("judge", fixedCompletion("anthropic", "openai"))
+	_ = cmd.RegisterFlagCompletionFunc("judge-policy", fixedCompletion(policyList()...))
+	_ = cmd.RegisterFlagCompletionFunc("summarizer", fixedCompletion(summarizerNames...))
+	o.budget.notes = e.stderr
+	return cmd
+}
+
+func runEval(cmd *cobra.Command, e *env, o *evalOptions, args []string) error {
+	ctx := cmd.Context()
+	stdout, stderr := e.stdout, e.stderr
+	if err := o.budget.check(cmd); err != nil {
 		return err
 	}
+	pos := args
 	if len(pos) == 0 {
-		fs.Usage()
-		return usagef("eval takes one or more FILEs")
+		if isTerminal(e.stdin) {
+			return flagErrorf(cmd, "eval takes one or more FILEs (- for standard input)")
+		}
+		pos = []string{"-"}
+	}
+	if i := slices.Index(pos, "-"); i >= 0 && slices.Contains(pos[i+1:], "-") {
+		return flagErrorf(cmd, "standard input (-) can be read once")
 	}
 	var probes []eval.Probe
-	autoProbes := *probesPath == probesAuto
-	if *probesPath != "" && !autoProbes {
-		if probes, err = eval.LoadProbes(*probesPath); err != nil {
-			return &usageError{err}
+	var err error
+	autoProbes := o.probes == probesAuto
+	if o.probes != "" && !autoProbes {
+		if probes, err = eval.LoadProbes(o.probes); err != nil {
+			return &usageError{err: err}
 		}
 	}
 	hasProbes := len(probes) > 0 || autoProbes
 	prices := tokens.DefaultPrices()
-	if *pricesPath != "" {
-		if prices, err = tokens.LoadPrices(*pricesPath); err != nil {
-			return &usageError{err}
+	if o.prices != "" {
+		if prices, err = tokens.LoadPrices(o.prices); err != nil {
+			return &usageError{err: err}
 		}
 	}
-	if *judgeName != "" {
+	if o.judge != "" {
 		if !hasProbes {
-			return usagef("--judge asks the probes: pass --probes")
+			return flagErrorf(cmd, "--judge asks the probes: pass --probes")
 		}
-		if _, err := newJudge(*judgeName, *judgeModel, nil); err != nil {
+		if _, err := newJudge(o.judge, o.judgeModel, nil); err != nil {
 			return err
 		}
-		if !slices.Contains(policyList(), *judgePolicy) {
-			return usagef("unknown --judge-policy %q (one of %s)", *judgePolicy, strings.Join(policyList(), ", "))
+		if !slices.Contains(policyList(), o.judgePolicy) {
+			return flagErrorf(cmd, "unknown --judge-policy %q (one of %s)", o.judgePolicy, strings.Join(policyList(), ", "))
 		}
+	}
+	sum, err := newSummarizer(o.summarizer, "")
+	if err != nil {
+		return err
+	}
+	// A file that cannot be read is reported and skipped; the rest are
+	// evaluated.
+	var failed []EvalError
+	var lastErr error
+	skip := func(path string, err error) {
+		// Most errors name the file already.
+		msg := strings.TrimPrefix(err.Error(), path+": ")
+		if len(pos) > 1 {
+			fmt.Fprintf(stderr, "condense: eval: skipping %s: %s\n", path, msg)
+		}
+		failed = append(failed, EvalError{File: path, Message: msg})
+		lastErr = err
 	}
 	ts := make([]eval.Transcript, 0, len(pos))
-	var first *loaded
 	for _, path := range pos {
-		l, err := bf.load(path)
-		if err != nil {
+		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if first == nil {
-			first = l
+		l, err := o.budget.load(e, path)
+		if err != nil {
+			skip(path, err)
+			continue
 		}
-		t := eval.Transcript{Name: path, Format: string(l.tr.Format), Request: l.request(),
+		t := eval.Transcript{Name: l.path, Format: string(l.tr.Format), Request: l.request(),
 			Counter: l.counter, Budget: l.budget}
 		if autoProbes {
+			if path == "-" {
+				skip(l.path, usagef("--probes auto: standard input has no probes file beside it"))
+				continue
+			}
 			if t.Probes, err = probesBeside(path); err != nil {
-				return err
+				skip(path, err)
+				continue
 			}
 		}
 		ts = append(ts, t)
 	}
-	sum, err := newSummarizer(*sumName, first)
-	if err != nil {
-		return err
+	switch {
+	case len(ts) == 0 && len(pos) == 1:
+		return lastErr
+	case len(ts) == 0:
+		fmt.Fprintf(stderr, "condense: eval: none of the %d files could be evaluated\n", len(pos))
+		return &exitError{code: exitUsage}
 	}
 	cfg := eval.Config{Summarizer: sum, Probes: probes, Prices: prices}
 	total := 0
 	for i := range ts {
 		total += eval.CountSteps(ts[i].Request.Messages) * len(eval.DefaultPolicies())
 	}
-	bar := startProgress(stderr, "eval", int64(total))
+	bar := startProgress(stderr, "eval", "steps", int64(total))
 	cfg.Progress = bar.add
 	reports, err := eval.Evaluate(ctx, ts, cfg)
 	bar.finish()
 	if err != nil {
 		return err
 	}
-	out := EvalOutput{Version: 1, PricesSource: tokens.PricesSource, Transcripts: reports, Total: eval.Aggregate(reports)}
+	out := EvalOutput{Version: 1, PricesSource: tokens.PricesSource, Transcripts: reports, Total: eval.Aggregate(reports), Errors: failed}
+	if hint := underPressureHint(reports); hint != "" {
+		fmt.Fprintf(stderr, "condense: eval: %s\n", hint)
+	}
 
-	if *judgeName != "" {
+	if o.judge != "" {
 		for i, rep := range reports {
-			jf, err := judgeReport(ctx, *judgeName, *judgeModel, &ts[i], rep, *judgePolicy)
+			jf, err := judgeReport(ctx, o.judge, o.judgeModel, &ts[i], rep, o.judgePolicy)
 			if err != nil {
 				return err
 			}
 			out.Judge = append(out.Judge, jf)
 		}
 	}
-	if *chartPath != "" {
+	if o.chart != "" {
 		var buf bytes.Buffer
-		if err := eval.WriteChart(&buf, reports); err != nil {
+		if err := writeChart(&buf, &out); err != nil {
 			return err
 		}
-		if err := os.WriteFile(*chartPath, buf.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(o.chart, buf.Bytes(), 0o644); err != nil {
 			return err
 		}
 	}
-	if *asJSON {
+	if o.asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}
 	return printEval(stdout, &out, hasProbes)
+}
+
+// underPressureHint says, when no transcript reaches its compaction
+// threshold, that the policies had nothing to do, and suggests a --window
+// that makes them work; "" otherwise.
+func underPressureHint(reports []*eval.Report) string {
+	largest, threshold := 0, 0
+	for _, r := range reports {
+		if r.Tokens > r.Threshold {
+			return ""
+		}
+		if r.Tokens >= largest {
+			largest, threshold = r.Tokens, r.Threshold
+		}
+	}
+	if len(reports) == 0 {
+		return ""
+	}
+	what := "the transcript is"
+	if len(reports) > 1 {
+		what = "every transcript is"
+	}
+	return fmt.Sprintf("the window is larger than needed: %s under its compaction threshold (largest %s tokens, threshold %s), "+
+		"so no policy compacts anything; pass a smaller --window to compare them under pressure (e.g. --window %s)",
+		what, humanize.Comma(int64(largest)), humanize.Comma(int64(threshold)), suggestWindow(largest))
+}
+
+// suggestWindow proposes a window about half the size of a transcript of
+// tokens, as a size flag value ("2k", "64k"), at least 1k.
+func suggestWindow(tokens int) string {
+	k := max(1, tokens/2/1000)
+	return fmt.Sprintf("%dk", k)
 }
 
 // probesAuto is the --probes value that reads each transcript's own probes.
@@ -183,7 +286,7 @@ func probesBeside(path string) ([]eval.Probe, error) {
 		if _, err := os.Stat(cand); err == nil {
 			probes, err := eval.LoadProbes(cand)
 			if err != nil {
-				return nil, &usageError{err}
+				return nil, &usageError{err: err}
 			}
 			return probes, nil
 		}
@@ -483,14 +586,14 @@ func newJudge(name, model string, tools []condense.Tool) (eval.Judge, error) {
 	case "anthropic":
 		j, err := eval.NewAnthropicJudge(model)
 		if err != nil {
-			return nil, &usageError{err}
+			return nil, &usageError{err: err}
 		}
 		j.Tools = tools
 		return j, nil
 	case "openai":
 		j, err := eval.NewOpenAIJudge(model)
 		if err != nil {
-			return nil, &usageError{err}
+			return nil, &usageError{err: err}
 		}
 		j.Tools = tools
 		return j, nil
@@ -546,57 +649,4 @@ func judgeSummary(m map[string]int) string {
 		return "no probes present in the transcript"
 	}
 	return strings.Join(parts, ", ")
-}
-
-// progress shows a progress bar (github.com/schollz/progressbar/v3) on
-// stderr for work that takes over a second, only when stderr is a
-// terminal.
-type progress struct {
-	total int64
-	done  atomic.Int64
-	stop  chan struct{}
-	wg    sync.WaitGroup
-}
-
-// progressDelay is how long work runs before its bar appears.
-const progressDelay = time.Second
-
-func startProgress(stderr io.Writer, desc string, total int64) *progress {
-	p := &progress{total: total, stop: make(chan struct{})}
-	f, ok := stderr.(*os.File)
-	if !ok || total <= 0 || !term.IsTerminal(int(f.Fd())) {
-		return p
-	}
-	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
-		select {
-		case <-p.stop:
-			return
-		case <-time.After(progressDelay):
-		}
-		bar := progressbar.NewOptions64(total, progressbar.OptionSetWriter(f), progressbar.OptionSetDescription(desc),
-			progressbar.OptionShowCount(), progressbar.OptionSetItsString("steps"), progressbar.OptionShowIts(),
-			progressbar.OptionSetElapsedTime(true), progressbar.OptionSetPredictTime(true),
-			progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
-		tick := time.NewTicker(100 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-p.stop:
-				_ = bar.Finish()
-				return
-			case <-tick.C:
-				_ = bar.Set64(p.done.Load())
-			}
-		}
-	}()
-	return p
-}
-
-func (p *progress) add(n int) { p.done.Add(int64(n)) }
-
-func (p *progress) finish() {
-	close(p.stop)
-	p.wg.Wait()
 }

@@ -328,9 +328,22 @@ func TestEvalProbesAuto(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, "b.probes.json")); err != nil {
 		t.Fatal(err)
 	}
-	_, errOut, code := cliRun(t, "eval", "--format", "condense", "--window", "6k", "--probes", "auto", a, b)
-	if code != 2 || !strings.Contains(errOut, "b.traj.probes.json") || !strings.Contains(errOut, "b.probes.json") {
+	// A file without its probes is reported and skipped; the other is
+	// evaluated.
+	out, errOut, code := cliRun(t, "eval", "--json", "--format", "condense", "--window", "6k", "--probes", "auto", a, b)
+	if code != 0 || !strings.Contains(errOut, "b.traj.probes.json") || !strings.Contains(errOut, "b.probes.json") {
 		t.Errorf("a missing probes file: exit %d, %s", code, errOut)
+	}
+	var partial EvalOutput
+	if err := json.Unmarshal([]byte(out), &partial); err != nil {
+		t.Fatal(err)
+	}
+	if len(partial.Transcripts) != 1 || len(partial.Errors) != 1 || partial.Errors[0].File != b || !strings.Contains(partial.Errors[0].Message, "b.probes.json") {
+		t.Errorf("one file evaluated, one error: %d transcripts, errors %+v", len(partial.Transcripts), partial.Errors)
+	}
+	// No file evaluated: exit 2.
+	if _, errOut, code := cliRun(t, "eval", "--format", "condense", "--window", "6k", "--probes", "auto", b); code != 2 || !strings.Contains(errOut, "b.probes.json") {
+		t.Errorf("the only file lacks its probes: exit %d, %s", code, errOut)
 	}
 }
 
@@ -448,7 +461,7 @@ func TestEvalUsage(t *testing.T) {
 	if err := Run(t.Context(), []string{"eval", "--help"}, &help, &help); ExitCode(err) != 0 {
 		t.Fatalf("help: %v", err)
 	}
-	for _, want := range []string{"Example:", "condense eval", "-probes", "-prices", "-chart", "-judge", "-judge-model", "-window", "-summarizer", "-json"} {
+	for _, want := range []string{"Examples:", "condense eval", "-probes", "-prices", "-chart", "-judge", "-judge-model", "-window", "-summarizer", "-json"} {
 		if !strings.Contains(help.String(), want) {
 			t.Errorf("help lacks %q", want)
 		}
@@ -547,7 +560,7 @@ func TestEvalJudge(t *testing.T) {
 func TestProgress(t *testing.T) {
 	// Not a terminal: no bar, and finishing is immediate.
 	var buf strings.Builder
-	p := startProgress(&buf, "eval", 10)
+	p := startProgress(&buf, "eval", "steps", 10)
 	p.add(10)
 	p.finish()
 	if buf.Len() != 0 || p.done.Load() != 10 {
@@ -559,9 +572,18 @@ func TestProgress(t *testing.T) {
 	}
 	defer f.Close()
 	start := time.Now()
-	p = startProgress(f, "eval", 10)
+	p = startProgress(f, "eval", "steps", 10)
 	p.finish()
 	if fi, _ := f.Stat(); fi.Size() != 0 || time.Since(start) > progressDelay {
 		t.Errorf("a regular file got a bar (%d bytes) or finishing waited", fi.Size())
+	}
+	// A terminal gets a bar, cleared when the work is done.
+	noDelay(t)
+	tty := &ttyBuffer{tty: true}
+	p = startProgress(tty, "eval", "steps", 10)
+	p.add(4)
+	p.finish()
+	if out := tty.String(); !strings.Contains(out, "eval") || !strings.Contains(out, "/10") {
+		t.Errorf("terminal got no bar: %q", out)
 	}
 }

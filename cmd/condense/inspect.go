@@ -11,13 +11,11 @@ import (
 	"text/tabwriter"
 	"unicode/utf8"
 
-	"github.com/condense-dev/condense"
 	"github.com/dustin/go-humanize"
-)
+	"github.com/spf13/cobra"
 
-func init() {
-	register(command{name: "inspect", summary: "show where a transcript's tokens are and what each strategy would do", run: runInspect})
-}
+	"github.com/condense-dev/condense"
+)
 
 // InspectReport is the --json output of inspect.
 type InspectReport struct {
@@ -100,48 +98,72 @@ type InspectCheckpoints struct {
 	FirstKept int    `json:"first_kept"`
 }
 
-const inspectExample = `condense inspect transcript/testdata/claude-code-large.jsonl --window 128k`
+const inspectExample = `  condense inspect transcript/testdata/claude-code-large.jsonl --window 128k`
 
 // inspectStrategies are the strategies inspect tries, in order.
 var inspectStrategies = []string{"minify", "mask", "clear-tool-uses", "drop-oldest", "summarize", "segments", "pipeline"}
 
-func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("inspect", "inspect [flags] FILE", inspectExample, stderr)
-	var bf budgetFlags
-	bf.register(fs)
-	bf.notes = stderr
-	sumName := fs.String("summarizer", "extractive", "summarizer for summarize, segments and pipeline: extractive (no model, no network)")
-	top := fs.Int("top", 10, "how many of the largest messages to list")
-	asJSON := fs.Bool("json", false, "print JSON")
-	pos, err := parse(fs, args)
+// inspectOptions are inspect's flags.
+type inspectOptions struct {
+	budget     budgetFlags
+	summarizer string
+	top        int
+	asJSON     bool
+}
+
+func newInspectCmd(e *env) *cobra.Command {
+	o := &inspectOptions{}
+	cmd := &cobra.Command{
+		Use:   "inspect [flags] [FILE | -]",
+		Short: "show where a transcript's tokens are and what each strategy would do",
+		Long: `Show a transcript's tokens turn by turn, its largest messages, where it passes the
+compaction threshold and overflows the window, and what each built-in strategy
+would do with it. With no FILE, or "-", the transcript is read from standard input.`,
+		Example: inspectExample,
+		Args:    cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runInspect(cmd, e, o, args)
+		},
+	}
+	o.budget.register(cmd)
+	fs := cmd.Flags()
+	fs.StringVar(&o.summarizer, "summarizer", "extractive", "summarizer for summarize, segments and pipeline: extractive (no model, no network)")
+	fs.IntVar(&o.top, "top", 10, "how many of the largest messages to list")
+	fs.BoolVar(&o.asJSON, "json", false, "print JSON")
+	_ = cmd.RegisterFlagCompletionFunc("summarizer", fixedCompletion(summarizerNames...))
+	o.budget.notes = e.stderr
+	return cmd
+}
+
+func runInspect(cmd *cobra.Command, e *env, o *inspectOptions, args []string) error {
+	if err := o.budget.check(cmd); err != nil {
+		return err
+	}
+	if o.top < 0 {
+		return flagErrorf(cmd, "--top must not be negative")
+	}
+	sum, err := newSummarizer(o.summarizer, "")
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return usagef("inspect takes one FILE, got %d", len(pos))
-	}
-	if *top < 0 {
-		return usagef("--top must not be negative")
-	}
-	l, err := bf.load(pos[0])
+	path, err := inputArg(cmd, e, args)
 	if err != nil {
 		return err
 	}
-	sum, err := newSummarizer(*sumName, l)
+	l, err := o.budget.load(e, path)
 	if err != nil {
 		return err
 	}
-	rep, err := inspect(ctx, l, sum, *top)
+	rep, err := inspect(cmd.Context(), l, sum, o.top)
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
+	if o.asJSON {
+		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
-	return printInspect(stdout, rep)
+	return printInspect(e.stdout, rep)
 }
 
 func inspect(ctx context.Context, l *loaded, sum condense.Summarizer, top int) (*InspectReport, error) {

@@ -13,9 +13,7 @@ const samples = "../../transcript/testdata/"
 // cliRun runs the CLI and returns its output and exit code.
 func cliRun(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	err := Run(context.Background(), args, &out, &errb)
-	return out.String(), errb.String(), ExitCode(err)
+	return runCLI(t, args...)
 }
 
 func TestInspectSections(t *testing.T) {
@@ -111,7 +109,7 @@ func TestInspectUsage(t *testing.T) {
 	}
 	var help bytes.Buffer
 	Run(context.Background(), []string{"inspect", "--help"}, &help, &help)
-	if !strings.Contains(help.String(), "Example:") || !strings.Contains(help.String(), "condense inspect") {
+	if !strings.Contains(help.String(), "Examples:") || !strings.Contains(help.String(), "condense inspect") {
 		t.Errorf("help lacks an example:\n%s", help.String())
 	}
 }

@@ -1,44 +1,65 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
+	"sync"
+
+	"github.com/spf13/cobra"
 
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/agent"
 	"github.com/condense-dev/condense/journal"
 	"github.com/condense-dev/condense/strategy"
+	"github.com/condense-dev/condense/tokens"
 )
 
-func init() {
-	register(command{
-		name:    "replay",
-		summary: "verify a recorded agent run offline, reporting the first divergence",
-		run:     runReplay,
-	})
+// replayOptions are replay's flags.
+type replayOptions struct {
+	window, reserve sizeFlag
+	fraction        float64
 }
 
-func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("replay", "replay [flags] JOURNAL.jsonl",
-		"condense replay ~/.condense/journals/run-1.jsonl --window 150k", stderr)
-	var window, reserve sizeFlag
-	fs.Var(&window, "window", "replay under this context window instead of the recorded one")
-	fs.Var(&reserve, "reserve", "replay with this reserved output instead of the recorded one")
-	fraction := fs.Float64("fraction", 0, "replay with this compaction fraction instead of the recorded one")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
+func newReplayCmd(e *env) *cobra.Command {
+	o := &replayOptions{}
+	cmd := &cobra.Command{
+		Use:   "replay [flags] JOURNAL",
+		Short: "verify a recorded agent run offline, reporting the first divergence",
+		Long: `Verify a recorded agent run offline: rerun it from its journal (captured at level
+full), serving every model and tool answer from the journal, and report the first
+event that differs. --window, --reserve and --fraction replay it under another
+budget. A progress bar shows on standard error when it is a terminal.`,
+		Example: "  condense replay ~/.condense/journals/run-1.jsonl --window 150k",
+		Args:    cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runReplay(cmd, e, o, args)
+		},
 	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return usagef("replay takes one journal file")
+	fs := cmd.Flags()
+	fs.Var(&o.window, "window", "replay under this context window instead of the recorded one")
+	fs.Var(&o.reserve, "reserve", "replay with this reserved output instead of the recorded one")
+	fs.Float64Var(&o.fraction, "fraction", 0, "replay with this compaction fraction instead of the recorded one")
+	return cmd
+}
+
+func runReplay(cmd *cobra.Command, e *env, o *replayOptions, args []string) error {
+	ctx := cmd.Context()
+	stdout, stderr := e.stdout, e.stderr
+	window, reserve, fraction := o.window, o.reserve, &o.fraction
+	if o.fraction != 0 && !(o.fraction > 0 && o.fraction <= 1) {
+		return flagErrorf(cmd, "--fraction must be in (0, 1], got %v", o.fraction)
 	}
+	if window.set && window.n <= 0 {
+		return flagErrorf(cmd, "--window must be positive")
+	}
+	if len(args) != 1 {
+		return flagErrorf(cmd, "replay takes one journal file, got %d", len(args))
+	}
+	pos := args
 	evs, err := journal.ReadFile(pos[0])
 	if err != nil {
-		return &usageError{err}
+		return &usageError{err: err}
 	}
 	started := evs[0].Started
 	if started == nil {
@@ -82,11 +103,26 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		evs[i].Run = run
 	}
 	if err := st.Append(ctx, run, evs...); err != nil {
-		return &usageError{fmt.Errorf("%s: %w", pos[0], err)}
+		return &usageError{err: fmt.Errorf("%s: %w", pos[0], err)}
 	}
 	a.Journal = st
 
+	// The bar counts the agent's own model calls as their answers join the
+	// history: each assistant message is counted once when it does.
+	calls := 0
+	for _, ev := range evs {
+		if ev.Step != nil && ev.Step.StepKind == journal.StepLLM && ev.Step.CompactionFor == 0 {
+			calls++
+		}
+	}
+	bar := startProgress(stderr, "replay", "calls", int64(calls))
+	if isTerminal(stderr) {
+		a.NewCounter = func(model string) condense.Counter {
+			return &progressCounter{Counter: tokens.ForModel(model, tokens.Models), bar: bar}
+		}
+	}
 	res, err := a.Run(ctx, started.Request.Request(), agent.WithRunID(run), agent.Verify())
+	bar.finish()
 	last := evs[len(evs)-1]
 	var de *journal.DivergenceError
 	switch {
@@ -106,6 +142,41 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fmt.Fprintf(stdout, "replay: %s: the %d recorded events match (%d model calls, %d tool calls, %d compactions)\n",
 		pos[0], len(evs), res.ModelCalls, res.ToolCalls, len(res.Compactions))
 	return nil
+}
+
+// progressCounter is the run's counter, counting for the progress bar the
+// assistant messages it is asked to count. Observe and Correction reach
+// the counter beneath, so the counts, and so the replay, do not change.
+type progressCounter struct {
+	condense.Counter
+	bar   *progress
+	mu    sync.Mutex
+	calls int64
+}
+
+func (c *progressCounter) CountMessage(m *condense.Message) int {
+	if m.Role == condense.RoleAssistant {
+		c.mu.Lock()
+		c.calls++
+		c.bar.set(c.calls)
+		c.mu.Unlock()
+	}
+	return c.Counter.CountMessage(m)
+}
+
+// Observe feeds billed usage to the counter beneath, when it learns.
+func (c *progressCounter) Observe(estimated, billed int) {
+	if o, ok := c.Counter.(interface{ Observe(estimated, billed int) }); ok {
+		o.Observe(estimated, billed)
+	}
+}
+
+// Correction is the correction of the counter beneath (1 when it has none).
+func (c *progressCounter) Correction() float64 {
+	if cr, ok := c.Counter.(condense.Corrector); ok {
+		return cr.Correction()
+	}
+	return 1
 }
 
 // replayStrategy rebuilds a built-in strategy from its recorded name. Its

@@ -3,63 +3,68 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"sort"
+	"os"
+	"runtime/debug"
 	"strings"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/condense-dev/condense"
 )
 
-// A command is one subcommand: its name, a one-line summary and its run
-// function, which parses its own flags.
-type command struct {
-	name    string
-	summary string
-	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
-}
-
-var commands = map[string]command{}
-
-func register(c command) { commands[c.name] = c }
-
 // Exit codes, a contract scripts rely on (docs/formats.md): 0 success, 1
-// the request cannot fit, 2 bad usage or bad input.
+// the request cannot fit, 2 bad usage or bad input, 130 interrupted.
 const (
 	exitOK        = 0
 	exitCannotFit = 1
 	exitUsage     = 2
+	exitCancelled = 130
 )
 
-// usageError is bad usage or bad input: exit 2.
-type usageError struct{ err error }
+// usageError is bad usage or bad input: exit 2. When cmd is set (a command
+// path such as "condense compact") the error is about the command line, and
+// a hint to that command's help follows the one-line message.
+type usageError struct {
+	err error
+	cmd string
+}
 
 func (e *usageError) Error() string { return e.err.Error() }
 func (e *usageError) Unwrap() error { return e.err }
 
+// usagef is bad input (or a usage problem that needs no hint): exit 2.
 func usagef(format string, args ...any) error {
-	return &usageError{fmt.Errorf(format, args...)}
+	return &usageError{err: fmt.Errorf(format, args...)}
 }
 
-// errReported is an error already printed; only its exit code matters.
+// flagErrorf is a bad flag value or argument count of cmd: exit 2, printed
+// with a hint to cmd's help.
+func flagErrorf(cmd *cobra.Command, format string, args ...any) error {
+	return &usageError{err: fmt.Errorf(format, args...), cmd: cmd.CommandPath()}
+}
+
+// exitError is an error already printed; only its exit code matters.
 type exitError struct{ code int }
 
 func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
 // ExitCode maps an error from Run to the process exit code: 0 success, 1 the
-// request cannot fit (context_window_exceeded), 2 bad usage or bad input.
+// request cannot fit (context_window_exceeded), 2 bad usage or bad input,
+// 130 cancelled (Ctrl-C).
 func ExitCode(err error) int {
 	var ee *exitError
 	switch {
-	case err == nil, errors.Is(err, flag.ErrHelp):
+	case err == nil:
 		return exitOK
 	case errors.As(err, &ee):
 		return ee.code
 	case errors.Is(err, condense.ErrContextWindowExceeded):
 		return exitCannotFit
 	case errors.Is(err, context.Canceled):
-		return 130
+		return exitCancelled
 	}
 	// Everything else is bad usage or bad input in the contract's terms: an
 	// output path that cannot be written, a malformed file, a provider that
@@ -67,94 +72,169 @@ func ExitCode(err error) int {
 	return exitUsage
 }
 
+// env is what a command reads from and writes to. Terminal detection goes
+// through isTerminal, so a test can hand in writers that say they are
+// terminals (see terminal).
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// terminal is implemented by writers and readers that know whether they
+// are an interactive terminal; isTerminal asks them before looking at a
+// file descriptor. Tests use it to see the output meant for people (the
+// summary line, the progress bar) without a TTY.
+type terminal interface{ IsTerminal() bool }
+
+// isTerminal reports whether v (a reader or writer) is an interactive
+// terminal: a terminal implementation's answer, else whether it is an
+// *os.File on a TTY.
+func isTerminal(v any) bool {
+	switch t := v.(type) {
+	case terminal:
+		return t.IsTerminal()
+	case *os.File:
+		return term.IsTerminal(int(t.Fd()))
+	}
+	return false
+}
+
 // Run runs the condense command line with args (without the program name),
-// writing output to stdout and diagnostics to stderr. Errors are printed to
-// stderr before they are returned; ExitCode maps them to exit codes.
+// reading standard input from os.Stdin, writing output to stdout and
+// diagnostics to stderr. Errors are printed to stderr (one line, and for a
+// command-line mistake a hint to the command's help) before they are
+// returned; ExitCode maps them to exit codes.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	err := run(ctx, args, stdout, stderr)
+	return runEnv(ctx, args, &env{stdin: os.Stdin, stdout: stdout, stderr: stderr})
+}
+
+// runEnv is Run with every stream given.
+func runEnv(ctx context.Context, args []string, e *env) error {
+	root := newRoot(e)
+	root.SetArgs(singleDashLong(root, args))
+	root.SetIn(e.stdin)
+	root.SetOut(e.stdout)
+	root.SetErr(e.stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return nil
+	}
 	var ee *exitError
-	var fe *flagError
-	if err != nil && !errors.Is(err, flag.ErrHelp) && !errors.As(err, &ee) && !errors.As(err, &fe) {
-		fmt.Fprintf(stderr, "condense: %v\n", err)
+	if errors.As(err, &ee) {
+		return err
+	}
+	if strings.HasPrefix(err.Error(), "unknown command ") {
+		err = &usageError{err: err, cmd: root.CommandPath()}
+	}
+	fmt.Fprintf(e.stderr, "condense: %v\n", err)
+	var ue *usageError
+	if errors.As(err, &ue) && ue.cmd != "" {
+		fmt.Fprintf(e.stderr, "Run '%s --help' for usage.\n", ue.cmd)
 	}
 	return err
 }
 
-// flagError is a flag the flag package already reported with the usage.
-type flagError struct{ usageError }
+// rootLong is the root command's description.
+const rootLong = `condense keeps long-running LLM agents inside their context window.
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		printHelp(stderr)
-		return usagef("no command given")
+Transcripts are read in any format the transcript package knows (--format auto
+detects it) from a FILE, or from standard input with "-" or when no FILE is
+given and standard input is not a terminal. Exit codes: 0 success, 1 the
+request cannot fit even after compaction, 2 bad usage or bad input, 130
+interrupted.`
+
+// newRoot builds the command tree. Every call builds a new one, so Run
+// keeps no state between calls.
+func newRoot(e *env) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "condense",
+		Short:         "keep long-running LLM agents inside their context window",
+		Long:          rootLong,
+		Version:       version(),
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		// With no command, the help goes to standard error and the exit
+		// code says the usage was wrong.
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cmd.SetOut(e.stderr)
+			_ = cmd.Help()
+			return usagef("no command given")
+		},
 	}
-	name := args[0]
-	switch name {
-	case "help", "-h", "-help", "--help":
-		if len(args) > 1 {
-			if c, ok := commands[args[1]]; ok {
-				return c.run(ctx, []string{"--help"}, stdout, stdout)
-			}
-		}
-		printHelp(stdout)
-		return nil
-	}
-	c, ok := commands[name]
+	root.SetVersionTemplate("condense {{.Version}}\n")
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		msg := strings.Replace(err.Error(), "unknown flag: ", "unknown flag ", 1)
+		return &usageError{err: errors.New(msg), cmd: cmd.CommandPath()}
+	})
+	root.AddCommand(newCompactCmd(e), newCountCmd(e), newInspectCmd(e), newEvalCmd(e), newReplayCmd(e))
+	return root
+}
+
+// version is the module version of the binary (go install ...@v1.2.3), else
+// the VCS revision it was built from ("+dirty" for uncommitted changes),
+// else "(devel)".
+func version() string {
+	info, ok := debug.ReadBuildInfo()
 	if !ok {
-		printHelp(stderr)
-		return usagef("unknown command %q", name)
+		return "(devel)"
 	}
-	return c.run(ctx, args[1:], stdout, stderr)
+	return versionOf(info)
 }
 
-func printHelp(w io.Writer) {
-	fmt.Fprintln(w, "condense keeps long-running LLM agents inside their context window.")
-	fmt.Fprintln(w, "\nUsage: condense COMMAND [flags] [FILE...]\n\nCommands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
+// versionOf is version reading info.
+func versionOf(info *debug.BuildInfo) string {
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
 	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
-	}
-	fmt.Fprintln(w, "\nRun \"condense COMMAND --help\" for a command's flags and an example.")
-}
-
-// newFlags returns a flag set for a command whose help shows usage and an
-// example.
-func newFlags(name, usage, example string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: condense %s\n\nFlags:\n", usage)
-		fs.PrintDefaults()
-		if example != "" {
-			fmt.Fprintf(fs.Output(), "\nExample:\n  %s\n", strings.ReplaceAll(example, "\n", "\n  "))
+	var rev, modified string
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value
 		}
 	}
-	return fs
+	if rev == "" {
+		return "(devel)"
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if modified == "true" {
+		rev += "+dirty"
+	}
+	return "(devel) " + rev
 }
 
-// parse parses args with fs, allowing flags after positional arguments
-// ("condense compact FILE --window 32k"). A parse error is a usage error.
-func parse(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
+// singleDashLong rewrites the single-dash long flags the command line
+// accepted before it followed GNU conventions ("-window 32k", "-json") to
+// their double-dash form, so scripts written for it keep working. Only an
+// argument naming a long flag of the command (or -help, -version) is
+// rewritten; single-letter shorthands ("-o") and everything after "--"
+// are left alone.
+func singleDashLong(root *cobra.Command, args []string) []string {
+	out := append([]string(nil), args...)
+	var cmd *cobra.Command
+	for i, a := range out {
+		if a == "--" {
+			break
+		}
+		if cmd == nil && !strings.HasPrefix(a, "-") {
+			for _, c := range root.Commands() {
+				if c.Name() == a {
+					cmd = c
+				}
 			}
-			return nil, &flagError{usageError{err}}
+			continue
 		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return pos, nil
+		if !strings.HasPrefix(a, "-") || strings.HasPrefix(a, "--") || len(a) < 3 {
+			continue
 		}
-		if rest[0] == "--" {
-			return append(pos, rest[1:]...), nil
+		name, _, _ := strings.Cut(a[1:], "=")
+		if name == "help" || name == "version" && cmd == nil || cmd != nil && cmd.Flags().Lookup(name) != nil {
+			out[i] = "-" + a
 		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
 	}
+	return out
 }
