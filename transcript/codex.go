@@ -99,13 +99,11 @@ func readCodex(b *builder, data []byte) error {
 				b.req.Model = tc.Model
 			}
 		case "compacted":
-			var c struct {
-				Message *string `json:"message"`
+			summary, ok := cxCompacted(cl.Payload)
+			if !ok {
+				return b.bad(l, "compacted: want a payload with a message or a replacement_history")
 			}
-			if err := decode(cl.Payload, &c); err != nil || c.Message == nil {
-				return b.bad(l, "compacted: want a payload with a message")
-			}
-			b.checkpoint(*c.Message, fmt.Sprintf("codex compacted at line %d", n))
+			b.checkpoint(summary, fmt.Sprintf("codex compacted at line %d", n))
 		case "response_item":
 			var it cxItem
 			if kind(cl.Payload) != '{' {
@@ -179,6 +177,10 @@ func cxItemMessage(b *builder, it *cxItem, raw json.RawMessage, l loc, leading *
 			return nil
 		}
 		assistant = m.Parts
+	case "tool_search_call", "tool_search_output", "image_generation_call":
+		// Tool search and image generation run on OpenAI's side: carried
+		// whole, byte for byte, as openai provider blocks.
+		assistant = []condense.Part{condense.ProviderBlock("openai", append(json.RawMessage(nil), raw...))}
 	case "local_shell_call":
 		// The codec keeps it as an opaque item; a transcript reads it as
 		// the tool call it is.
@@ -375,4 +377,46 @@ func cxEmpty(raw json.RawMessage) bool {
 	}
 	var items []json.RawMessage
 	return kind(raw) == '[' && json.Unmarshal(raw, &items) == nil && len(items) == 0
+}
+
+// cxCompacted returns the summary of a compacted line's payload: its
+// "message", or, when that is empty (newer versions compact on OpenAI's side
+// and keep the summary encrypted in a compaction item), the text of the
+// messages of its "replacement_history", the items Codex continued from. ok
+// is false when the payload holds neither.
+func cxCompacted(payload json.RawMessage) (summary string, ok bool) {
+	var c struct {
+		Message            *string           `json:"message"`
+		ReplacementHistory []json.RawMessage `json:"replacement_history"`
+	}
+	if decode(payload, &c) != nil || c.Message == nil && c.ReplacementHistory == nil {
+		return "", false
+	}
+	if c.Message != nil && *c.Message != "" {
+		return *c.Message, true
+	}
+	var texts []string
+	for _, raw := range c.ReplacementHistory {
+		var it struct {
+			Type    string          `json:"type"`
+			Content json.RawMessage `json:"content"`
+		}
+		if json.Unmarshal(raw, &it) != nil || it.Type != "message" && it.Type != "" {
+			continue
+		}
+		if s := jsonString(it.Content); s != "" {
+			texts = append(texts, s)
+			continue
+		}
+		var parts []struct {
+			Text string `json:"text"`
+		}
+		_ = json.Unmarshal(it.Content, &parts)
+		for _, p := range parts {
+			if p.Text != "" {
+				texts = append(texts, p.Text)
+			}
+		}
+	}
+	return strings.Join(texts, "\n\n"), true
 }
