@@ -29,9 +29,13 @@ import (
 //     local shell call's input is its action, under the name "local_shell");
 //     their outputs become tool results (an object output with
 //     "success": false is an error);
-//   - web_search_call and compaction items are carried as openai provider
-//     blocks; other item types are skipped unless they hold
-//     encrypted_content, which carries them as provider blocks too.
+//   - web_search_call, tool_search_call, tool_search_output,
+//     image_generation_call and compaction items (which run or are kept on
+//     OpenAI's side) are carried as openai provider blocks; other item
+//     types (ghost_snapshot, the harness's git snapshot, and the harness's
+//     own bookkeeping items of newer versions) carry nothing the model was
+//     sent and are skipped, unless they hold encrypted_content, which
+//     carries them as provider blocks too.
 //
 // What the codec keeps for a lossless round trip and a transcript does not
 // need (an item's "id" and "status", a part's annotations) is left out; see
@@ -41,9 +45,17 @@ import (
 // {id, timestamp, instructions}, then one bare response item per line, and
 // {"record_type": …} state lines, which are skipped.
 //
+// Lines of other types (event_msg, which repeats what response items hold
+// for the UI, and the newer versions' agent coordination lines) are
+// skipped.
+//
 // Consecutive assistant-side items (reasoning, assistant messages, calls)
 // form one assistant message. A compacted line is imported as the
 // Checkpoint: its message is the summary, and the items after it are kept.
+// Newer versions compact on OpenAI's side: their compacted line has an
+// empty (or no) message and a replacement_history, the items Codex went on
+// from (the user's recent messages, the encrypted compaction item); the
+// summary is then the text of that history's messages.
 
 type cxLine struct {
 	Type    string          `json:"type"`
