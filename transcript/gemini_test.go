@@ -216,3 +216,25 @@ func TestGeminiCLIRealStream(t *testing.T) {
 		}
 	}
 }
+
+// TestGeminiCLIRealSession reads a session file Gemini CLI wrote
+// (testdata/real): string user content, gemini messages with thoughts and
+// tool calls whose results are lists of functionResponse parts.
+func TestGeminiCLIRealSession(t *testing.T) {
+	tr := readSample(t, "real/gemini-cli-pomodoro-timer.json", Options{})
+	msgs := tr.Request.Messages
+	if tr.Format != FormatGeminiCLI || tr.Request.Model != "gemini-2.5-pro" {
+		t.Fatalf("format %s, model %q", tr.Format, tr.Request.Model)
+	}
+	if got := roles(msgs); got != "uatauatauatatauauatatatatata" {
+		t.Errorf("roles = %s", got)
+	}
+	if !strings.HasPrefix(msgs[0].TextContent(), "Build a simple Pomodoro timer") {
+		t.Errorf("first message %.60q", msgs[0].TextContent())
+	}
+	wantParts(t, msgs, 1, "thinking thinking text tool_call tool_call tool_call")
+	wantParts(t, msgs, 2, "tool_result tool_result tool_result")
+	if tr.Skipped+tr.Dropped+tr.Repaired != 0 || len(tr.Notes) != 0 {
+		t.Errorf("notes %v", tr.Notes)
+	}
+}
