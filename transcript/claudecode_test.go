@@ -154,3 +154,36 @@ func TestClaudeCodeRealFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestClaudeCodeBranchesAndBookkeeping: of two branches the one whose leaf
+// is written last is read; progress, queue-operation, attachment and
+// system lines carry no message, whether or not they are links of the
+// chain.
+func TestClaudeCodeBranchesAndBookkeeping(t *testing.T) {
+	lines := []string{
+		`{"type":"summary","summary":"Lexer","leafUuid":"u2"}`,
+		`{"type":"queue-operation","operation":"enqueue","timestamp":"t","sessionId":"s","content":"typed mid-turn"}`,
+		ccTestLine("user", "u0", "", `"first"`),
+		ccTestLine("assistant", "a1", "u0", `[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{}}]`),
+		`{"type":"progress","uuid":"p1","parentUuid":"a1","sessionId":"s","data":{"type":"hook_progress"}}`,
+		ccTestLine("user", "r1", "a1", `[{"type":"tool_result","tool_use_id":"toolu_1","content":"ok"}]`),
+		ccTestLine("user", "u2", "r1", `"the old question"`),
+		ccTestLine("assistant", "a2", "u2", `[{"type":"text","text":"old answer"}]`),
+		// The user went back and asked again from r1: a second branch.
+		ccTestLine("user", "u3", "r1", `"the new question"`),
+		`{"type":"attachment","uuid":"at","parentUuid":"u3","sessionId":"s","attachment":{"type":"hook_success"}}`,
+		ccTestLine("assistant", "a3", "at", `[{"type":"text","text":"new answer"}]`),
+		`{"type":"system","subtype":"turn_duration","uuid":"sy","parentUuid":"a3","sessionId":"s","durationMs":5}`,
+	}
+	tr, err := ReadBytes([]byte(strings.Join(lines, "\n")), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := tr.Request.Messages
+	if got := roles(msgs); got != "uatua" {
+		t.Fatalf("roles = %s", got)
+	}
+	if msgs[3].TextContent() != "the new question" || msgs[4].TextContent() != "new answer" || len(tr.Notes) != 0 {
+		t.Errorf("read %q, %q; notes %v", msgs[3].TextContent(), msgs[4].TextContent(), tr.Notes)
+	}
+}
