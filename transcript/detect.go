@@ -20,8 +20,8 @@ import (
 //     or "file-history-snapshot" (a session line).
 //  3. gemini-cli: an object with "sessionId" and "projectHash" (a Gemini CLI
 //     session record, or the first line of a session log); one with
-//     "history" or "clientHistory" holding Content objects ({role, parts}:
-//     a saved chat); an array of Content objects; or a stream-json event
+//     "history", "clientHistory" or "contents" holding Content objects
+//     ({role, parts}: a saved chat, a Gemini API request); an array of Content objects; or a stream-json event
 //     (an "init" event with a "session_id", or a "message", "tool_use" or
 //     "tool_result" event with a "timestamp" and a "role" or "tool_id").
 //  4. mini-swe-agent: an object whose "trajectory_format" starts with
@@ -74,6 +74,7 @@ func Detect(data []byte) (Format, error) {
 		return FormatClaudeCode, nil
 	case has("sessionId") && has("projectHash"),
 		geminiContentList(keys["history"]), geminiContentList(keys["clientHistory"]),
+		geminiContentList(keys["contents"]),
 		typ == "init" && has("session_id"),
 		(typ == "message" || typ == "tool_use" || typ == "tool_result") && has("timestamp") &&
 			(has("role") || has("tool_id")) && !has("message") && !has("payload"):

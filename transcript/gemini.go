@@ -41,8 +41,11 @@ import (
 //     Part, or a list of functionResponse parts) becomes a tool message
 //     right after it; a call without a recorded result gets none.
 //   - saved chats (/chat save, checkpoint-<tag>.json): {"history":
-//     [Content]} or, in older versions, the bare [Content] array; /restore
-//     checkpoints hold the same list as "clientHistory". A Content is
+//     [Content]} or, in older versions, the bare [Content] array, which is
+//     also what /chat share writes to a .json file; /restore checkpoints
+//     hold the same list as "clientHistory", and the API request /chat
+//     debug saves holds it as "contents", with its systemInstruction (the
+//     system text) and tools (their functionDeclarations). A Content is
 //     {role: "user" | "model", parts}.
 //
 // Parts: text becomes text (a part with "thought": true becomes thinking,
@@ -252,7 +255,7 @@ func readGeminiCLI(b *builder, data []byte) error {
 	_ = json.NewDecoder(bytes.NewReader(data)).Decode(&head)
 	keys := objectKeys(head)
 	switch {
-	case keys["history"] != nil || keys["clientHistory"] != nil:
+	case keys["history"] != nil || keys["clientHistory"] != nil || keys["contents"] != nil:
 		return readGeminiContents(b, data)
 	case keys["sessionId"] != nil || keys["$set"] != nil || keys["$rewindTo"] != nil:
 		return readGeminiSession(b, data)
@@ -261,7 +264,8 @@ func readGeminiCLI(b *builder, data []byte) error {
 }
 
 // readGeminiContents reads a saved chat: [Content], {"history": [Content]}
-// or {"clientHistory": [Content]}.
+// or {"clientHistory": [Content]}, or the API request /chat debug saves
+// ({"contents": [Content], "systemInstruction", "tools", …}).
 func readGeminiContents(b *builder, data []byte) error {
 	var list json.RawMessage = data
 	base := ""
@@ -273,6 +277,12 @@ func readGeminiContents(b *builder, data []byte) error {
 		list, base = doc["clientHistory"], "clientHistory"
 		if list == nil {
 			list, base = doc["history"], "history"
+		}
+		if list == nil {
+			list, base = doc["contents"], "contents"
+			if err := gmRequestHead(b, doc); err != nil {
+				return err
+			}
 		}
 	}
 	var items []json.RawMessage
@@ -315,6 +325,62 @@ func readGeminiContents(b *builder, data []byte) error {
 			continue
 		}
 		g.addContent(role, "", parts, l)
+	}
+	return nil
+}
+
+// gmRequestHead reads the system instruction and the function declarations
+// of a Gemini API request.
+func gmRequestHead(b *builder, doc map[string]json.RawMessage) error {
+	if si := doc["systemInstruction"]; !isNull(si) {
+		var c struct {
+			Parts []struct {
+				Text string `json:"text"`
+			} `json:"parts"`
+		}
+		if kind(si) == '"' {
+			b.req.System = jsonString(si)
+		} else if json.Unmarshal(si, &c) != nil {
+			if err := b.bad(loc{path: "systemInstruction"}, "want a Content object or a string"); err != nil {
+				return err
+			}
+		} else {
+			var texts []string
+			for _, p := range c.Parts {
+				texts = append(texts, p.Text)
+			}
+			b.req.System = strings.Join(texts, "\n")
+		}
+	}
+	var tools []struct {
+		FunctionDeclarations []struct {
+			Name                 string          `json:"name"`
+			Description          string          `json:"description"`
+			Parameters           json.RawMessage `json:"parameters"`
+			ParametersJSONSchema json.RawMessage `json:"parametersJsonSchema"`
+		} `json:"functionDeclarations"`
+	}
+	if t := doc["tools"]; !isNull(t) && json.Unmarshal(t, &tools) != nil {
+		return b.bad(loc{path: "tools"}, "want an array of tools")
+	}
+	for i, t := range tools {
+		for j, fd := range t.FunctionDeclarations {
+			if fd.Name == "" {
+				if err := b.bad(loc{path: fmt.Sprintf("tools[%d].functionDeclarations[%d].name", i, j)}, "missing"); err != nil {
+					return err
+				}
+				continue
+			}
+			schema := fd.ParametersJSONSchema
+			if isNull(schema) {
+				schema = fd.Parameters
+			}
+			if kind(schema) != '{' {
+				schema = nil
+			}
+			b.req.Tools = append(b.req.Tools, condense.Tool{Name: fd.Name, Description: fd.Description,
+				InputSchema: append(json.RawMessage(nil), schema...)})
+		}
 	}
 	return nil
 }

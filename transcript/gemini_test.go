@@ -110,6 +110,18 @@ func TestGeminiCLI(t *testing.T) {
 			}
 		},
 	}, {
+		name: "api request (/chat debug)",
+		in: `{"contents":[{"role":"user","parts":[{"text":"hi"}]},{"role":"model","parts":[{"text":"hello"}]}],
+ "generationConfig":{"temperature":0},"systemInstruction":{"parts":[{"text":"You are Gemini CLI."}]},
+ "tools":[{"functionDeclarations":[{"name":"read_file","description":"Reads a file","parametersJsonSchema":{"type":"object"}},{"name":"ls","parameters":{"type":"OBJECT"}}]}]}`,
+		roles: "ua",
+		check: func(t *testing.T, tr *Transcript) {
+			r := tr.Request
+			if r.System != "You are Gemini CLI." || len(r.Tools) != 2 || r.Tools[0].Name != "read_file" || string(r.Tools[1].InputSchema) != `{"type":"OBJECT"}` {
+				t.Errorf("system %q, tools %+v", r.System, r.Tools)
+			}
+		},
+	}, {
 		name:  "saved chat, bare array",
 		in:    `[{"role":"user","parts":[{"text":"hi"}]},{"role":"model","parts":[{"text":"hello"}]}]`,
 		roles: "ua",
