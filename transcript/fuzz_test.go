@@ -85,7 +85,8 @@ func FuzzReadGeminiCLI(f *testing.F) {
 		`{"sessionId":"s","projectHash":"h","messages":[{"id":"u","type":"user","content":[{"text":"x"}]},{"id":"g","type":"gemini","content":"y","thoughts":[{"subject":"s","description":"d"}],"toolCalls":[{"id":"c","name":"n","args":{},"result":[{"functionResponse":{"id":"c","name":"n","response":{"output":"o"}}}]},{"id":"d","name":"n","args":{},"result":"r"}]}]}`,
 		`{"sessionId":"s","projectHash":"h"}`+"\n"+`{"id":"a","type":"user","content":"x"}`+"\n"+`{"$rewindTo":"a"}`+"\n"+`{"$set":{"messages":[{"id":"g","type":"gemini","content":[{"text":"t","thought":true},{"functionCall":{"name":"n"}}]}]}}`,
 		`{"history":[{"role":"user","parts":[{"text":"x"},{"inlineData":{"mimeType":"image/png","data":"AA=="}}]},{"role":"model","parts":[{"functionCall":{"name":"n","args":{}}}]},{"role":"user","parts":[{"functionResponse":{"name":"n","response":{"error":"e"}}},{"fileData":{"fileUri":"u"}}]}]}`,
-		`[{"role":"user","parts":[{"text":"x"}]},{"role":"model","parts":[{"functionResponse":{"id":"q","response":null}}]}]`)
+		`[{"role":"user","parts":[{"text":"x"}]},{"role":"model","parts":[{"functionResponse":{"id":"q","response":null}}]}]`,
+		`{"contents":[{"role":"user","parts":[{"text":"x"}]}],"systemInstruction":{"parts":[{"text":"s"}]},"tools":[{"functionDeclarations":[{"name":"f","parameters":{}}]}]}`)
 	f.Fuzz(func(t *testing.T, data []byte) { checkRead(t, data, FormatGeminiCLI) })
 }
 

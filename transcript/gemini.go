@@ -257,7 +257,8 @@ func readGeminiCLI(b *builder, data []byte) error {
 	switch {
 	case keys["history"] != nil || keys["clientHistory"] != nil || keys["contents"] != nil:
 		return readGeminiContents(b, data)
-	case keys["sessionId"] != nil || keys["$set"] != nil || keys["$rewindTo"] != nil:
+	case keys["sessionId"] != nil || keys["$set"] != nil || keys["$rewindTo"] != nil,
+		kind(keys["id"]) == '"' && keys["session_id"] == nil:
 		return readGeminiSession(b, data)
 	}
 	return readGeminiStream(b, data)
