@@ -13,13 +13,30 @@ import (
 // other lines are part of the parentUuid chain but carry no message;
 // summary and file-history-snapshot lines are outside the chain.
 //
+// Besides user, assistant and system lines, Claude Code writes progress
+// lines (hook and tool progress, chained like messages), attachment,
+// queue-operation, file-history-snapshot, summary and other bookkeeping
+// lines; none carries a message, and each is read only as a link of the
+// chain (or not at all, when it has no uuid).
+//
 // The reader:
-//   - follows parentUuid from the last line back to the root (the active
-//     branch); a compact_boundary line, whose parentUuid is null, is
+//   - follows parentUuid from the leaf back to the root (the active
+//     branch). The leaf is the last line no other line names as its
+//     parent, so an older branch (a message the user edited and sent
+//     again) is left out, and a line written before its parent does not
+//     cut the branch; a compact_boundary line, whose parentUuid is null, is
 //     followed through its logicalParentUuid, so the messages the
-//     compaction replaced stay in the log;
+//     compaction replaced stay in the log, and when that uuid names no line
+//     of the file (Claude Code writes such dangling links) the boundary
+//     follows the line before it (NoteReordered);
+//   - reads a file whose lines name no parent at all in file order;
+//   - emits the branch in chain order: every line after its parent, lines
+//     otherwise in file order. Claude Code sometimes writes a line before
+//     its parent (a tool result line before the line of its call); such a
+//     line is read after its parent, with a NoteReordered;
 //   - leaves sidechain lines (isSidechain) out, unless every line is one (a
-//     sub-agent's own file);
+//     sub-agent's own file, subagents/agent-*.jsonl, which starts with the
+//     prompt the sub-agent was given);
 //   - also takes the off-branch lines of a parallel tool batch: assistant
 //     lines sharing a message.id with a branch line, and tool result lines
 //     answering branch calls, when their parent was taken;
@@ -110,17 +127,109 @@ func readClaudeCode(b *builder, data []byte) error {
 		return err
 	}
 	lg.takeBatchSiblings(taken)
-	e := ccEmitter{b: b, emitted: map[string]bool{}}
-	for _, cl := range lines {
-		if !taken[cl.UUID] || e.emitted[cl.UUID] {
-			continue // off the branch, or a repeated line
-		}
-		e.emitted[cl.UUID] = true
+	e := ccEmitter{b: b}
+	for _, cl := range lg.chainOrder(b, taken) {
 		if err := e.emit(cl); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// chainOrder returns the taken lines (the first of lines repeating a uuid)
+// in the order the parentUuid links give: every line after its parent, and
+// lines otherwise in file order. A file Claude Code wrote in order comes
+// back unchanged; a line written before its parent (a tool result line
+// before the line of its call) moves after it, with a NoteReordered.
+func (lg *ccLog) chainOrder(b *builder, taken map[string]bool) []*ccLine {
+	var nodes []*ccLine
+	first := map[string]*ccLine{}
+	for _, cl := range lg.lines {
+		if taken[cl.UUID] && first[cl.UUID] == nil {
+			first[cl.UUID] = cl
+			nodes = append(nodes, cl)
+		}
+	}
+	children := map[string][]*ccLine{}
+	var ready ccHeap
+	for _, cl := range nodes {
+		if p := cl.parent(); p != "" && p != cl.UUID && first[p] != nil {
+			children[p] = append(children[p], cl)
+			continue
+		}
+		ready.push(cl)
+	}
+	out := make([]*ccLine, 0, len(nodes))
+	done := map[string]bool{}
+	maxIdx := -1
+	next := 0 // the first node, in file order, that may not be out yet
+	for len(out) < len(nodes) {
+		if len(ready) == 0 {
+			// The links loop: release the first line not out yet.
+			for done[nodes[next].UUID] {
+				next++
+			}
+			ready.push(nodes[next])
+		}
+		cl := ready.pop()
+		if done[cl.UUID] {
+			continue
+		}
+		done[cl.UUID] = true
+		out = append(out, cl)
+		if cl.idx < maxIdx {
+			reason := "read after the lines it follows in the parentUuid chain"
+			if p := first[cl.parent()]; p != nil {
+				reason = fmt.Sprintf("comes before its parent (line %d) in the file: read after it", p.line)
+			}
+			b.note(NoteReordered, loc{line: cl.line}, "%s line %s", cl.Type, reason)
+		}
+		maxIdx = max(maxIdx, cl.idx)
+		for _, c := range children[cl.UUID] {
+			ready.push(c)
+		}
+	}
+	return out
+}
+
+// ccHeap is a min-heap of lines by file position.
+type ccHeap []*ccLine
+
+func (h *ccHeap) push(cl *ccLine) {
+	*h = append(*h, cl)
+	s := *h
+	for i := len(s) - 1; i > 0; {
+		p := (i - 1) / 2
+		if s[p].idx <= s[i].idx {
+			break
+		}
+		s[p], s[i] = s[i], s[p]
+		i = p
+	}
+}
+
+func (h *ccHeap) pop() *ccLine {
+	s := *h
+	top := s[0]
+	n := len(s) - 1
+	s[0] = s[n]
+	s = s[:n]
+	for i := 0; ; {
+		m, l, r := i, 2*i+1, 2*i+2
+		if l < n && s[l].idx < s[m].idx {
+			m = l
+		}
+		if r < n && s[r].idx < s[m].idx {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		s[m], s[i] = s[i], s[m]
+		i = m
+	}
+	*h = s
+	return top
 }
 
 // ccReadLines decodes every line. A user or assistant line whose message
@@ -203,14 +312,44 @@ func newCCLog(lines []*ccLine) *ccLog {
 func (lg *ccLog) excluded(cl *ccLine) bool { return cl.IsSidechain && !lg.allSidechain }
 
 // activeBranch returns the uuids of the active branch: the chain of
-// parents from the last line with a uuid back to the root.
+// parents from the leaf back to the root. The leaf is the last line in the
+// file that no other line names as its parent (the last line with a uuid
+// when every line is someone's parent): in a file written in order that is
+// the last line of the newest branch, and a line written before its parent
+// does not hide the lines after it.
 func (lg *ccLog) activeBranch(b *builder) (map[string]bool, error) {
 	taken := map[string]bool{}
+	parents := map[string]bool{}
+	for _, cl := range lg.lines {
+		if p := cl.parent(); cl.UUID != "" && !lg.excluded(cl) && p != "" && p != cl.UUID {
+			parents[p] = true
+		}
+	}
+	if len(parents) == 0 {
+		// No line names a parent: a file without links, read in file order.
+		for _, cl := range lg.lines {
+			if cl.UUID != "" && !lg.excluded(cl) {
+				taken[cl.UUID] = true
+			}
+		}
+		return taken, nil
+	}
+	leaf := -1
 	for i := len(lg.lines) - 1; i >= 0; i-- {
 		cl := lg.lines[i]
 		if cl.UUID == "" || lg.excluded(cl) {
 			continue
 		}
+		if leaf < 0 {
+			leaf = i
+		}
+		if !parents[cl.UUID] {
+			leaf = i
+			break
+		}
+	}
+	if leaf >= 0 {
+		cl := lg.lines[leaf]
 		for cur := cl; cur != nil; {
 			if taken[cur.UUID] {
 				if err := b.bad(loc{line: cur.line}, "parentUuid chain loops back to line %d", cur.line); err != nil {
@@ -221,23 +360,32 @@ func (lg *ccLog) activeBranch(b *builder) (map[string]bool, error) {
 			taken[cur.UUID] = true
 			cur = lg.parentOf(b, cur, taken)
 		}
-		break
 	}
 	return taken, nil
 }
 
 // parentOf returns the parent line of cur, or nil at the root. When the
-// parent is missing and lines were skipped, it may be a line Lenient
-// skipped: the chain is bridged to the nearest line before cur not taken
-// yet.
+// parent is missing, the chain is bridged to the nearest line before cur
+// not taken yet in two cases: lines were skipped (the parent may be one of
+// them), and cur is a compact boundary whose logicalParentUuid names no
+// line of the file (Claude Code sometimes records a parent it never
+// wrote), so the history the compaction replaced is still read.
 func (lg *ccLog) parentOf(b *builder, cur *ccLine, taken map[string]bool) *ccLine {
 	p := cur.parent()
 	next := lg.byUUID[p]
-	if next != nil || p == "" || b.skipped == 0 {
+	if next != nil || p == "" {
 		return next
+	}
+	boundary := cur.Type == "system" && cur.Subtype == "compact_boundary"
+	if b.skipped == 0 && !boundary {
+		return nil
 	}
 	for k := cur.idx - 1; k >= 0; k-- {
 		if l := lg.lines[k]; l.UUID != "" && !lg.excluded(l) && !taken[l.UUID] {
+			if boundary {
+				b.note(NoteReordered, loc{line: cur.line},
+					"compact boundary's logicalParentUuid %q names no line of the file: it follows line %d, the line before it", p, l.line)
+			}
 			return l
 		}
 	}
@@ -272,7 +420,7 @@ func (lg *ccLog) takeBatchSiblings(taken map[string]bool) {
 	}
 }
 
-// ccEmitter turns the taken lines, in file order, into messages and the
+// ccEmitter turns the taken lines, in chain order, into messages and the
 // checkpoint.
 type ccEmitter struct {
 	b *builder
@@ -281,7 +429,6 @@ type ccEmitter struct {
 	boundary bool
 	// lastMsgID is the message.id of the last assistant message added.
 	lastMsgID string
-	emitted   map[string]bool
 }
 
 // emit adds what one line carries.

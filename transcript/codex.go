@@ -29,9 +29,13 @@ import (
 //     local shell call's input is its action, under the name "local_shell");
 //     their outputs become tool results (an object output with
 //     "success": false is an error);
-//   - web_search_call and compaction items are carried as openai provider
-//     blocks; other item types are skipped unless they hold
-//     encrypted_content, which carries them as provider blocks too.
+//   - web_search_call, tool_search_call, tool_search_output,
+//     image_generation_call and compaction items (which run or are kept on
+//     OpenAI's side) are carried as openai provider blocks; other item
+//     types (ghost_snapshot, the harness's git snapshot, and the harness's
+//     own bookkeeping items of newer versions) carry nothing the model was
+//     sent and are skipped, unless they hold encrypted_content, which
+//     carries them as provider blocks too.
 //
 // What the codec keeps for a lossless round trip and a transcript does not
 // need (an item's "id" and "status", a part's annotations) is left out; see
@@ -41,9 +45,17 @@ import (
 // {id, timestamp, instructions}, then one bare response item per line, and
 // {"record_type": …} state lines, which are skipped.
 //
+// Lines of other types (event_msg, which repeats what response items hold
+// for the UI, and the newer versions' agent coordination lines) are
+// skipped.
+//
 // Consecutive assistant-side items (reasoning, assistant messages, calls)
 // form one assistant message. A compacted line is imported as the
 // Checkpoint: its message is the summary, and the items after it are kept.
+// Newer versions compact on OpenAI's side: their compacted line has an
+// empty (or no) message and a replacement_history, the items Codex went on
+// from (the user's recent messages, the encrypted compaction item); the
+// summary is then the text of that history's messages.
 
 type cxLine struct {
 	Type    string          `json:"type"`
@@ -99,13 +111,11 @@ func readCodex(b *builder, data []byte) error {
 				b.req.Model = tc.Model
 			}
 		case "compacted":
-			var c struct {
-				Message *string `json:"message"`
+			summary, ok := cxCompacted(cl.Payload)
+			if !ok {
+				return b.bad(l, "compacted: want a payload with a message or a replacement_history")
 			}
-			if err := decode(cl.Payload, &c); err != nil || c.Message == nil {
-				return b.bad(l, "compacted: want a payload with a message")
-			}
-			b.checkpoint(*c.Message, fmt.Sprintf("codex compacted at line %d", n))
+			b.checkpoint(summary, fmt.Sprintf("codex compacted at line %d", n))
 		case "response_item":
 			var it cxItem
 			if kind(cl.Payload) != '{' {
@@ -179,6 +189,10 @@ func cxItemMessage(b *builder, it *cxItem, raw json.RawMessage, l loc, leading *
 			return nil
 		}
 		assistant = m.Parts
+	case "tool_search_call", "tool_search_output", "image_generation_call":
+		// Tool search and image generation run on OpenAI's side: carried
+		// whole, byte for byte, as openai provider blocks.
+		assistant = []condense.Part{condense.ProviderBlock("openai", append(json.RawMessage(nil), raw...))}
 	case "local_shell_call":
 		// The codec keeps it as an opaque item; a transcript reads it as
 		// the tool call it is.
@@ -375,4 +389,46 @@ func cxEmpty(raw json.RawMessage) bool {
 	}
 	var items []json.RawMessage
 	return kind(raw) == '[' && json.Unmarshal(raw, &items) == nil && len(items) == 0
+}
+
+// cxCompacted returns the summary of a compacted line's payload: its
+// "message", or, when that is empty (newer versions compact on OpenAI's side
+// and keep the summary encrypted in a compaction item), the text of the
+// messages of its "replacement_history", the items Codex continued from. ok
+// is false when the payload holds neither.
+func cxCompacted(payload json.RawMessage) (summary string, ok bool) {
+	var c struct {
+		Message            *string           `json:"message"`
+		ReplacementHistory []json.RawMessage `json:"replacement_history"`
+	}
+	if decode(payload, &c) != nil || c.Message == nil && c.ReplacementHistory == nil {
+		return "", false
+	}
+	if c.Message != nil && *c.Message != "" {
+		return *c.Message, true
+	}
+	var texts []string
+	for _, raw := range c.ReplacementHistory {
+		var it struct {
+			Type    string          `json:"type"`
+			Content json.RawMessage `json:"content"`
+		}
+		if json.Unmarshal(raw, &it) != nil || it.Type != "message" && it.Type != "" {
+			continue
+		}
+		if s := jsonString(it.Content); s != "" {
+			texts = append(texts, s)
+			continue
+		}
+		var parts []struct {
+			Text string `json:"text"`
+		}
+		_ = json.Unmarshal(it.Content, &parts)
+		for _, p := range parts {
+			if p.Text != "" {
+				texts = append(texts, p.Text)
+			}
+		}
+	}
+	return strings.Join(texts, "\n\n"), true
 }

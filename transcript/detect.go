@@ -18,11 +18,17 @@ import (
 //  2. claude-code: an object with a string "type" and one of "uuid",
 //     "parentUuid", "sessionId" or "leafUuid", or whose type is "summary"
 //     or "file-history-snapshot" (a session line).
-//  3. mini-swe-agent: an object whose "trajectory_format" starts with
+//  3. gemini-cli: an object with "sessionId" and "projectHash" (a Gemini CLI
+//     session record, or the first line of a session log); one with
+//     "history", "clientHistory" or "contents" holding Content objects
+//     ({role, parts}: a saved chat, a Gemini API request); an array of Content objects; or a stream-json event
+//     (an "init" event with a "session_id", or a "message", "tool_use" or
+//     "tool_result" event with a "timestamp" and a "role" or "tool_id").
+//  4. mini-swe-agent: an object whose "trajectory_format" starts with
 //     "mini-swe-agent", or one with "messages" and "info".
-//  4. swe-agent: an object with "trajectory" or with "history" and "info".
-//  5. condense: an object with "version" and "messages".
-//  6. openai or anthropic: an object with "messages", or an array of
+//  5. swe-agent: an object with "trajectory" or with "history" and "info".
+//  6. condense: an object with "version" and "messages".
+//  7. openai or anthropic: an object with "messages", or an array of
 //     messages. Provider markers decide: openai has system, developer and
 //     tool roles, tool_calls, tool_call_id, image_url parts and
 //     {"type":"function"} tools; anthropic has a top-level "system",
@@ -48,6 +54,9 @@ func Detect(data []byte) (Format, error) {
 		if json.Unmarshal(first, &items) != nil {
 			return "", undetected("the top-level array is not a list of messages")
 		}
+		if geminiContents(items) {
+			return FormatGeminiCLI, nil
+		}
 		return chatFlavor(nil, items, nil)
 	case '{':
 	default:
@@ -63,6 +72,13 @@ func Detect(data []byte) (Format, error) {
 	case typ != "" && (has("uuid") || has("parentUuid") || has("sessionId") || has("leafUuid")),
 		typ == "summary", typ == "file-history-snapshot":
 		return FormatClaudeCode, nil
+	case has("sessionId") && has("projectHash"),
+		geminiContentList(keys["history"]), geminiContentList(keys["clientHistory"]),
+		geminiContentList(keys["contents"]),
+		typ == "init" && has("session_id"),
+		(typ == "message" || typ == "tool_use" || typ == "tool_result") && has("timestamp") &&
+			(has("role") || has("tool_id")) && !has("message") && !has("payload"):
+		return FormatGeminiCLI, nil
 	case strings.HasPrefix(jsonString(keys["trajectory_format"]), "mini-swe-agent"),
 		has("messages") && has("info"):
 		return FormatMiniSWEAgent, nil
@@ -80,6 +96,24 @@ func Detect(data []byte) (Format, error) {
 		return chatFlavor(keys, items, tools)
 	}
 	return "", undetected("no known keys in the first JSON value")
+}
+
+// geminiContentList reports whether raw is a non-empty array of Gemini
+// Content objects.
+func geminiContentList(raw json.RawMessage) bool {
+	var items []json.RawMessage
+	return kind(raw) == '[' && json.Unmarshal(raw, &items) == nil && geminiContents(items)
+}
+
+// geminiContents reports whether items start with a Gemini Content object:
+// a role of user or model and a "parts" array.
+func geminiContents(items []json.RawMessage) bool {
+	if len(items) == 0 {
+		return false
+	}
+	k := objectKeys(items[0])
+	r := jsonString(k["role"])
+	return (r == "user" || r == "model") && kind(k["parts"]) == '['
 }
 
 func undetected(format string, args ...any) error {

@@ -2,7 +2,8 @@
 // condense.Request and writes requests back out.
 //
 // Read understands Claude Code session JSONL, Codex CLI rollout JSONL,
-// OpenAI chat messages, Anthropic Messages bodies, mini-swe-agent and
+// Gemini CLI stream-json logs, session files and saved chats, OpenAI chat
+// messages, Anthropic Messages bodies, mini-swe-agent and
 // SWE-agent trajectories, and the condense JSON form. With FormatAuto (the
 // default) it asks Detect, whose rules are listed on Detect: each format has
 // a key shape no other format has, checked in a fixed order, and an input
@@ -21,10 +22,13 @@
 //     Options.Lenient drops it (Transcript.Dropped);
 //   - a malformed record is a *ReadError naming the file, the line (JSONL)
 //     or JSON path (JSON) and the problem, wrapping condense.ErrMalformed;
-//     Options.Lenient skips it (Transcript.Skipped).
+//     Options.Lenient skips it (Transcript.Skipped);
+//   - records a format links out of file order (a Claude Code line written
+//     before its parentUuid) are read in the order the links give, each
+//     moved record with a NoteReordered.
 //
 // A compaction the agent already made (a Claude Code compact boundary, a
-// Codex compacted item) is imported as Transcript.Checkpoint; the messages
+// Codex compacted line) is imported as Transcript.Checkpoint; the messages
 // it replaced stay in Request.Messages, since nothing is ever deleted, and
 // Transcript.Rendered gives what the agent itself sent.
 //
@@ -36,8 +40,10 @@
 //     and their results, compaction blocks, unsigned thinking, and text or
 //     image blocks holding other members, such as citations), OpenAI chat
 //     content parts other than text and images (input_audio, file,
-//     refusal), and Codex web search and compaction items and reasoning
-//     items with encrypted_content.
+//     refusal), Codex web search, tool search, image generation and
+//     compaction items and reasoning items with encrypted_content, and
+//     Gemini parts other than text, thoughts, function calls and responses
+//     and inline images (file data, executable code and its results).
 //   - Kept beside its block: an Anthropic block's cache_control, and the
 //     members of a tool_use or tool_result block the reader does not model,
 //     travel as a fields part right after the block's part (see

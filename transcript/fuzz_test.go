@@ -79,6 +79,17 @@ func FuzzReadCodex(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) { checkRead(t, data, FormatCodex) })
 }
 
+func FuzzReadGeminiCLI(f *testing.F) {
+	seeds(f, FormatGeminiCLI,
+		`{"type":"init","timestamp":"t","session_id":"s","model":"m"}`+"\n"+`{"type":"message","role":"user","content":"x"}`+"\n"+`{"type":"message","role":"assistant","content":"a","delta":true}`+"\n"+`{"type":"tool_use","tool_name":"f","tool_id":"1","parameters":{}}`+"\n"+`{"type":"tool_result","tool_id":"1","status":"error","error":{"message":"e"}}`,
+		`{"sessionId":"s","projectHash":"h","messages":[{"id":"u","type":"user","content":[{"text":"x"}]},{"id":"g","type":"gemini","content":"y","thoughts":[{"subject":"s","description":"d"}],"toolCalls":[{"id":"c","name":"n","args":{},"result":[{"functionResponse":{"id":"c","name":"n","response":{"output":"o"}}}]},{"id":"d","name":"n","args":{},"result":"r"}]}]}`,
+		`{"sessionId":"s","projectHash":"h"}`+"\n"+`{"id":"a","type":"user","content":"x"}`+"\n"+`{"$rewindTo":"a"}`+"\n"+`{"$set":{"messages":[{"id":"g","type":"gemini","content":[{"text":"t","thought":true},{"functionCall":{"name":"n"}}]}]}}`,
+		`{"history":[{"role":"user","parts":[{"text":"x"},{"inlineData":{"mimeType":"image/png","data":"AA=="}}]},{"role":"model","parts":[{"functionCall":{"name":"n","args":{}}}]},{"role":"user","parts":[{"functionResponse":{"name":"n","response":{"error":"e"}}},{"fileData":{"fileUri":"u"}}]}]}`,
+		`[{"role":"user","parts":[{"text":"x"}]},{"role":"model","parts":[{"functionResponse":{"id":"q","response":null}}]}]`,
+		`{"contents":[{"role":"user","parts":[{"text":"x"}]}],"systemInstruction":{"parts":[{"text":"s"}]},"tools":[{"functionDeclarations":[{"name":"f","parameters":{}}]}]}`)
+	f.Fuzz(func(t *testing.T, data []byte) { checkRead(t, data, FormatGeminiCLI) })
+}
+
 func FuzzReadOpenAI(f *testing.F) {
 	seeds(f, FormatOpenAI, `[{"role":"assistant","tool_calls":[{"id":"a","function":{"name":"f","arguments":""}}]},{"role":"tool","tool_call_id":"a","content":null}]`)
 	f.Fuzz(func(t *testing.T, data []byte) { checkRead(t, data, FormatOpenAI) })

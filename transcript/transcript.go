@@ -21,6 +21,7 @@ const (
 	FormatAuto         Format = "auto"
 	FormatClaudeCode   Format = "claude-code"
 	FormatCodex        Format = "codex"
+	FormatGeminiCLI    Format = "gemini-cli"
 	FormatOpenAI       Format = "openai"
 	FormatAnthropic    Format = "anthropic"
 	FormatMiniSWEAgent Format = "mini-swe-agent"
@@ -29,7 +30,7 @@ const (
 )
 
 // Formats lists every concrete format Read understands (FormatAuto aside).
-var Formats = []Format{FormatClaudeCode, FormatCodex, FormatOpenAI, FormatAnthropic,
+var Formats = []Format{FormatClaudeCode, FormatCodex, FormatGeminiCLI, FormatOpenAI, FormatAnthropic,
 	FormatMiniSWEAgent, FormatSWEAgent, FormatCondense}
 
 // WriteFormats lists the formats Write can produce.
@@ -272,6 +273,8 @@ func ReadBytes(data []byte, opts Options) (*Transcript, error) {
 		err = readClaudeCode(b, data)
 	case FormatCodex:
 		err = readCodex(b, data)
+	case FormatGeminiCLI:
+		err = readGeminiCLI(b, data)
 	case FormatOpenAI:
 		err = readOpenAI(b, data)
 	case FormatAnthropic:
