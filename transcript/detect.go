@@ -18,11 +18,27 @@ import (
 //  2. claude-code: an object with a string "type" and one of "uuid",
 //     "parentUuid", "sessionId" or "leafUuid", or whose type is "summary"
 //     or "file-history-snapshot" (a session line).
-//  3. mini-swe-agent: an object whose "trajectory_format" starts with
+//  3. langchain: an object whose "messages" (or "values".messages, or
+//     "channel_values".messages: a LangGraph thread state or checkpoint)
+//     is a LangChain message list as rule 8 says.
+//  4. mini-swe-agent: an object whose "trajectory_format" starts with
 //     "mini-swe-agent", or one with "messages" and "info".
-//  4. swe-agent: an object with "trajectory" or with "history" and "info".
-//  5. condense: an object with "version" and "messages".
-//  6. openai or anthropic: an object with "messages", or an array of
+//  5. swe-agent: an object with "trajectory" or with "history" and "info".
+//  6. condense: an object with "version" and "messages".
+//  7. cline: an array of messages one of which has a member only Cline or
+//     Roo Code writes ("ts", "modelInfo", "isSummary", "condenseId",
+//     "condenseParent", "truncationParent", "isTruncationMarker"), or whose
+//     user text starts with "<environment_details>" or, in the first
+//     message, "<task>". An array of Cline's ui_messages.json entries
+//     (objects with "ts" and a "type" of "say" or "ask", no "role") is an
+//     error saying to read api_conversation_history.json instead.
+//  8. langchain: an array of messages none of which has a "role" and one
+//     of which is a LangChain message: a serialized constructor
+//     {"lc": 1, "type": "constructor", "id": [..., "HumanMessage"]}, a
+//     messages_to_dict entry {"type": "human", "data": {...}}, or a plain
+//     message dict with a "type" such as human, ai, tool or system and a
+//     "content".
+//  9. openai or anthropic: an object with "messages", or an array of
 //     messages. Provider markers decide: openai has system, developer and
 //     tool roles, tool_calls, tool_call_id, image_url parts and
 //     {"type":"function"} tools; anthropic has a top-level "system",
@@ -48,6 +64,14 @@ func Detect(data []byte) (Format, error) {
 		if json.Unmarshal(first, &items) != nil {
 			return "", undetected("the top-level array is not a list of messages")
 		}
+		switch {
+		case isClineUIMessages(items):
+			return "", &detectError{uiMessagesProblem}
+		case isCline(items):
+			return FormatCline, nil
+		case isLangChainList(items):
+			return FormatLangChain, nil
+		}
 		return chatFlavor(nil, items, nil)
 	case '{':
 	default:
@@ -63,6 +87,8 @@ func Detect(data []byte) (Format, error) {
 	case typ != "" && (has("uuid") || has("parentUuid") || has("sessionId") || has("leafUuid")),
 		typ == "summary", typ == "file-history-snapshot":
 		return FormatClaudeCode, nil
+	case isLangChainState(keys):
+		return FormatLangChain, nil
 	case strings.HasPrefix(jsonString(keys["trajectory_format"]), "mini-swe-agent"),
 		has("messages") && has("info"):
 		return FormatMiniSWEAgent, nil
@@ -151,4 +177,53 @@ func chatFlavor(top map[string]json.RawMessage, msgs, tools []json.RawMessage) (
 		return FormatAnthropic, nil
 	}
 	return FormatOpenAI, nil
+}
+
+// clineMessageKeys are message members only Cline and Roo Code write.
+var clineMessageKeys = []string{"ts", "modelInfo", "isSummary", "condenseId", "condenseParent", "truncationParent", "isTruncationMarker"}
+
+// isCline reports whether msgs is a Cline or Roo Code task history (see
+// Detect).
+func isCline(msgs []json.RawMessage) bool {
+	for i, raw := range msgs {
+		k := objectKeys(raw)
+		if k == nil || k["role"] == nil {
+			continue
+		}
+		for _, key := range clineMessageKeys {
+			if k[key] != nil {
+				return true
+			}
+		}
+		if jsonString(k["role"]) != "user" {
+			continue
+		}
+		for j, t := range contentTexts(k["content"]) {
+			if strings.HasPrefix(t, "<environment_details>") || i == 0 && j == 0 && strings.HasPrefix(t, "<task>") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// contentTexts returns the text of a message content: the string, or the
+// text of each text block.
+func contentTexts(raw json.RawMessage) []string {
+	switch kind(raw) {
+	case '"':
+		return []string{jsonString(raw)}
+	case '[':
+		var blocks []json.RawMessage
+		_ = json.Unmarshal(raw, &blocks)
+		var out []string
+		for _, b := range blocks {
+			k := objectKeys(b)
+			if jsonString(k["type"]) == "text" {
+				out = append(out, jsonString(k["text"]))
+			}
+		}
+		return out
+	}
+	return nil
 }
