@@ -60,8 +60,14 @@ import (
 // the blocks stay text parts, and the other user blocks stay in a user
 // message after the results. When any header of a user message has no
 // matching complete block, or a block does not parse as parameters, the
-// pair is read as plain text, unchanged. Result headers inside native
-// tool_result blocks (newer Cline) are kept as content.
+// pair is read as plain text, unchanged.
+//
+// Newer Cline versions call tools natively (tool_use blocks) but may still
+// answer them with the same result texts instead of tool_result blocks;
+// then the k-th header of the user message answers the next tool_use of
+// its name, the results are read as above, and a call no header answers is
+// left without a result (the builder's stand-in then says so). Result
+// headers inside native tool_result blocks are kept as content.
 //
 // Cline's ui_messages.json (the chat as the extension shows it) is not a
 // conversation history: reading it is an error pointing at
@@ -408,35 +414,59 @@ type xmlCall struct {
 	input      json.RawMessage
 }
 
-// recoverXMLTools turns the XML tool use blocks of assistant message a
-// into tool calls answered by the result texts of the user message u that
-// follows it, as the package documentation of this format says. ok is
-// false when the pair does not qualify; a and u are then read unchanged.
+// recoverXMLTools pairs the result texts of user message u with the tool
+// calls of the assistant message a before it: native tool calls as they
+// are, or XML tool use blocks of a's text made into tool calls, as the
+// package documentation of this format says. ok is false when the pair
+// does not qualify; a and u are then read unchanged.
 func recoverXMLTools(a, u clineMsg) (call condense.Message, results []condense.Message, ok bool) {
 	if a.m.Role != condense.RoleAssistant || u.m.Role != condense.RoleUser {
 		return condense.Message{}, nil, false
 	}
+	native := false
 	for _, p := range a.m.Parts {
-		if p.Type != condense.PartText && p.Type != condense.PartThinking {
-			return condense.Message{}, nil, false
+		switch p.Type {
+		case condense.PartText, condense.PartThinking:
+		case condense.PartToolCall:
+			native = true
+		default:
+			if _, fields := anthropic.PartFields(&p); !fields {
+				return condense.Message{}, nil, false
+			}
 		}
 	}
-	type header struct {
-		part int
-		name string
-		rest string
-	}
-	var headers []header
+	var headers []resultAt
 	for j, p := range u.m.Parts {
 		if p.Type != condense.PartText {
 			continue
 		}
 		if name, rest, ok := resultHeader(p.Text); ok {
-			headers = append(headers, header{j, name, rest})
+			headers = append(headers, resultAt{j, name, rest})
 		}
 	}
 	if len(headers) == 0 {
 		return condense.Message{}, nil, false
+	}
+	var ids []string
+	if native {
+		// Native tool calls answered in text: the k-th header answers the
+		// next call of its name.
+		next := 0
+		for _, h := range headers {
+			found := false
+			for ; next < len(a.m.Parts); next++ {
+				if p := a.m.Parts[next]; p.Type == condense.PartToolCall && p.Name == h.name {
+					ids = append(ids, p.ID)
+					next++
+					found = true
+					break
+				}
+			}
+			if !found {
+				return condense.Message{}, nil, false
+			}
+		}
+		return a.m, textResults(u.m, headers, ids), true
 	}
 	// Find the blocks, in order.
 	budget := 512
@@ -485,9 +515,26 @@ func recoverXMLTools(a, u clineMsg) (call condense.Message, results []condense.M
 			call.Parts = append(call.Parts, condense.Text(t))
 		}
 	}
-	// The results, then the rest of the user message.
-	used := make([]bool, len(u.m.Parts))
-	isHeader := make([]bool, len(u.m.Parts))
+	for k := range calls {
+		ids = append(ids, fmt.Sprintf("cline-xml-%d-%d", a.index, k))
+	}
+	return call, textResults(u.m, headers, ids), true
+}
+
+// resultAt is a result header: the index of its text part in the user
+// message, the tool it names and the text after it.
+type resultAt struct {
+	part int
+	name string
+	rest string
+}
+
+// textResults returns a tool message holding the results that start at
+// headers, the k-th answering ids[k], followed by a user message with the
+// parts of u no result holds, if any.
+func textResults(u condense.Message, headers []resultAt, ids []string) []condense.Message {
+	used := make([]bool, len(u.Parts))
+	isHeader := make([]bool, len(u.Parts))
 	for _, h := range headers {
 		isHeader[h.part] = true
 	}
@@ -498,8 +545,8 @@ func recoverXMLTools(a, u clineMsg) (call condense.Message, results []condense.M
 		if strings.TrimSpace(h.rest) != "" {
 			content = []condense.Part{condense.Text(h.rest)}
 		} else {
-			for j := h.part + 1; j < len(u.m.Parts) && !isHeader[j]; j++ {
-				p := u.m.Parts[j]
+			for j := h.part + 1; j < len(u.Parts) && !isHeader[j]; j++ {
+				p := u.Parts[j]
 				if p.Type == condense.PartText && hasAnyPrefix(p.Text, clineNotices) {
 					break
 				}
@@ -511,11 +558,11 @@ func recoverXMLTools(a, u clineMsg) (call condense.Message, results []condense.M
 			}
 		}
 		isErr := len(content) > 0 && content[0].Type == condense.PartText && hasAnyPrefix(content[0].Text, clineErrorResults)
-		tool.Parts = append(tool.Parts, condense.ToolResult(fmt.Sprintf("cline-xml-%d-%d", a.index, k), isErr, content...))
+		tool.Parts = append(tool.Parts, condense.ToolResult(ids[k], isErr, content...))
 	}
-	results = append(results, tool)
+	results := []condense.Message{tool}
 	rest := condense.Message{Role: condense.RoleUser}
-	for j, p := range u.m.Parts {
+	for j, p := range u.Parts {
 		if !used[j] {
 			rest.Parts = append(rest.Parts, p)
 		}
@@ -523,7 +570,7 @@ func recoverXMLTools(a, u clineMsg) (call condense.Message, results []condense.M
 	if len(rest.Parts) > 0 {
 		results = append(results, rest)
 	}
-	return call, results, true
+	return results
 }
 
 func hasAnyPrefix(s string, prefixes []string) bool {
