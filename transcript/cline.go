@@ -50,7 +50,8 @@ import (
 // with a header "[name …] Result:": for the k-th header, the first
 // complete <name>…</name> block of the assistant text after the previous
 // recovered one becomes a tool call named name whose input is an object of
-// its <param>value</param> elements (values trimmed, as Cline reads them),
+// its <param>value</param> elements (values trimmed and a repeated
+// parameter's last value kept, as Cline reads them),
 // with the id "cline-xml-<message index>-<k>". The result holds what
 // follows the header: the rest of its text block when the header has text
 // after it, else the blocks after it up to the next header or a notice
@@ -65,7 +66,9 @@ import (
 // Newer Cline versions call tools natively (tool_use blocks) but may still
 // answer them with the same result texts instead of tool_result blocks;
 // then the k-th header of the user message answers the next tool_use of
-// its name, the results are read as above, and a call no header answers is
+// its name (or, when some header names no call, the headers answer the
+// calls in order if there are as many of each), the results are read as
+// above, and a call no header answers is
 // left without a result (the builder's stand-in then says so). Result
 // headers inside native tool_result blocks are kept as content.
 //
@@ -463,6 +466,20 @@ func recoverXMLTools(a, u clineMsg) (call condense.Message, results []condense.M
 				}
 			}
 			if !found {
+				ids = nil
+				break
+			}
+		}
+		if ids == nil {
+			// A header may describe its tool by another name ("[subagents]"
+			// answering use_subagents): as many headers as calls pair up in
+			// order.
+			for _, p := range a.m.Parts {
+				if p.Type == condense.PartToolCall {
+					ids = append(ids, p.ID)
+				}
+			}
+			if len(ids) != len(headers) {
 				return condense.Message{}, nil, false
 			}
 		}
@@ -639,11 +656,6 @@ func parseParams(body string, pos int, acc []param, budget *int) ([]param, bool)
 			return nil, false
 		}
 	}
-	for _, p := range acc {
-		if p.name == tag {
-			return nil, false
-		}
-	}
 	valStart := pos + gt + 1
 	closeTag := "</" + tag + ">"
 	search := valStart
@@ -653,13 +665,26 @@ func parseParams(body string, pos int, acc []param, budget *int) ([]param, bool)
 			break
 		}
 		e += search
-		next := append(acc[:len(acc):len(acc)], param{tag, strings.TrimSpace(body[valStart:e])})
+		next := withParam(acc, param{tag, strings.TrimSpace(body[valStart:e])})
 		if res, ok := parseParams(body, e+len(closeTag), next, budget); ok {
 			return res, true
 		}
 		search = e + len(closeTag)
 	}
 	return nil, false
+}
+
+// withParam returns a copy of acc with p added, or replacing an earlier
+// value of the same name (the last one wins, as in Cline).
+func withParam(acc []param, p param) []param {
+	out := append([]param(nil), acc...)
+	for i := range out {
+		if out[i].name == p.name {
+			out[i] = p
+			return out
+		}
+	}
+	return append(out, p)
 }
 
 // marshalParams writes params as a JSON object of strings, in order.
