@@ -16,7 +16,9 @@ import (
 // A message is in any of the three shapes LangChain writes:
 //
 //   - dumpd/dumps: {"lc": 1, "type": "constructor", "id": [..., "AIMessage"],
-//     "kwargs": {...}}, the class name giving the type;
+//     "kwargs": {...}}, the class name giving the type (LangGraph's "lc": 2
+//     form too, whose content may come positionally as the first of
+//     "args");
 //   - messages_to_dict: {"type": "ai", "data": {...}};
 //   - a plain message dict (model_dump, the LangGraph API): {"type": "ai",
 //     "content": ..., ...}.
@@ -60,37 +62,45 @@ var lcTypes = map[string]string{
 }
 
 // lcMessage normalizes one message of any of the three shapes to its type
-// and fields (the kwargs, the data, or the dict itself). ok is false when
-// raw is none of them.
-func lcMessage(raw json.RawMessage) (typ string, fields map[string]json.RawMessage, ok bool) {
+// and fields (the kwargs, the data, or the dict itself, as a JSON object)
+// and the path of the fields under the message. ok is false when raw is
+// none of them.
+func lcMessage(raw json.RawMessage) (typ string, fields json.RawMessage, sub string, ok bool) {
 	k := objectKeys(raw)
 	if k == nil || k["role"] != nil {
-		return "", nil, false
+		return "", nil, "", false
 	}
 	t := jsonString(k["type"])
 	if k["lc"] != nil && t == "constructor" {
 		var id []string
 		if json.Unmarshal(k["id"], &id) != nil || len(id) == 0 {
-			return "", nil, false
+			return "", nil, "", false
 		}
 		typ, ok = lcTypes[id[len(id)-1]]
-		kw := objectKeys(k["kwargs"])
-		if kw == nil {
-			kw = map[string]json.RawMessage{}
+		kw := k["kwargs"]
+		if kind(kw) != '{' {
+			kw = json.RawMessage("{}")
 		}
-		return typ, kw, ok
+		// LangGraph's serializer may pass the content positionally.
+		var args []json.RawMessage
+		if objectKeys(kw)["content"] == nil && json.Unmarshal(k["args"], &args) == nil && len(args) > 0 {
+			m := objectKeys(kw)
+			m["content"] = args[0]
+			kw, _ = json.Marshal(m)
+		}
+		return typ, kw, ".kwargs", ok
 	}
 	typ, ok = lcTypes[t]
 	if !ok {
-		return "", nil, false
+		return "", nil, "", false
 	}
-	if d := objectKeys(k["data"]); d != nil && k["content"] == nil {
-		return typ, d, true
+	if kind(k["data"]) == '{' && k["content"] == nil {
+		return typ, k["data"], ".data", true
 	}
 	if k["content"] == nil {
-		return "", nil, false
+		return "", nil, "", false
 	}
-	return typ, k, true
+	return typ, raw, "", true
 }
 
 // isLangChainList reports whether msgs is a LangChain message list (see
@@ -102,7 +112,7 @@ func isLangChainList(msgs []json.RawMessage) bool {
 		if k == nil || k["role"] != nil {
 			return false
 		}
-		if _, _, ok := lcMessage(raw); ok {
+		if _, _, _, ok := lcMessage(raw); ok {
 			found = true
 		}
 	}
@@ -200,19 +210,13 @@ type lcFields struct {
 // lcConvert converts one message; model is the model its response
 // metadata names.
 func lcConvert(raw json.RawMessage, path string) (msgs []condense.Message, model string, _ *recErr) {
-	typ, fields, ok := lcMessage(raw)
+	typ, fields, sub, ok := lcMessage(raw)
 	if !ok {
 		return nil, "", pathErr(path, "not a LangChain message (want {\"lc\": 1, \"type\": \"constructor\", …}, {\"type\": …, \"data\": …} or a message dict with \"type\" and \"content\")")
 	}
-	fpath := path
-	if k := objectKeys(raw); k["kwargs"] != nil && k["lc"] != nil {
-		fpath = path + ".kwargs"
-	} else if k["data"] != nil && k["content"] == nil {
-		fpath = path + ".data"
-	}
+	fpath := path + sub
 	var f lcFields
-	re, _ := json.Marshal(fields)
-	if err := json.Unmarshal(re, &f); err != nil {
+	if err := json.Unmarshal(fields, &f); err != nil {
 		return nil, "", pathErr(fpath, "%v", cleanJSONErr(err))
 	}
 	id := ""
@@ -400,7 +404,7 @@ func lcBlock(raw json.RawMessage, k map[string]json.RawMessage, path string, rol
 		if url == "" {
 			url = jsonString(objectKeys(k["image_url"])["url"])
 		}
-		p, ok := imageFromURL(url)
+		p, ok := lcImage(url)
 		if !ok {
 			return nil, pathErr(path+".image_url", "want an http(s) or base64 data URL")
 		}
@@ -418,9 +422,9 @@ func lcBlock(raw json.RawMessage, k map[string]json.RawMessage, path string, rol
 		if data != "" {
 			url = "data:" + mime + ";base64," + data
 		}
-		p, ok := imageFromURL(url)
+		p, ok := lcImage(url)
 		if !ok {
-			return nil, pathErr(path, "want an image with a url or base64 data and a mime_type")
+			return nil, pathErr(path, "want an image with an http(s) url or base64 data and a mime_type")
 		}
 		if p.MediaType == "" {
 			p.MediaType = mime
@@ -493,4 +497,12 @@ func lcBlock(raw json.RawMessage, k map[string]json.RawMessage, path string, rol
 		return parts, nil
 	}
 	return []condense.Part{condense.ProviderBlock("langchain", append(json.RawMessage(nil), raw...))}, nil
+}
+
+// lcImage returns the image part of an http(s) or base64 data URL.
+func lcImage(url string) (condense.Part, bool) {
+	if !strings.HasPrefix(url, "data:") && !strings.HasPrefix(url, "http://") && !strings.HasPrefix(url, "https://") {
+		return condense.Part{}, false
+	}
+	return imageFromURL(url)
 }
