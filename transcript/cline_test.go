@@ -185,3 +185,16 @@ func TestDetectClineKeepsOtherArrays(t *testing.T) {
 		}
 	}
 }
+
+func FuzzReadCline(f *testing.F) {
+	for _, file := range []string{"cline-xml.json", "cline-native.json", "roo-condense.json", "cline-ui-messages.json"} {
+		data, err := os.ReadFile(filepath.Join("testdata", file))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte(`[{"role":"assistant","content":"<a><b>x</b></a><a></a>"},{"role":"user","content":[{"type":"text","text":"[a] Result:"},{"type":"text","text":"[a] Result:\nz"}]}]`))
+	f.Add([]byte(`[{"role":"user","isSummary":true,"condenseId":"c","content":"s"},{"type":"reasoning","text":"t"}]`))
+	f.Fuzz(func(t *testing.T, data []byte) { checkRead(t, data, FormatCline) })
+}

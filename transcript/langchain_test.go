@@ -143,3 +143,15 @@ func TestDetectLangChain(t *testing.T) {
 		t.Errorf("positional content: %v, %+v", err, tr)
 	}
 }
+
+func FuzzReadLangChain(f *testing.F) {
+	for _, file := range []string{"langchain-dumpd.json", "langchain-dict.json", "langgraph-values.json"} {
+		data, err := os.ReadFile(filepath.Join("testdata", file))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte(`[{"lc":2,"type":"constructor","id":["AIMessage"],"args":[[{"type":"tool_call","id":"a","name":"b","args":null}]]},{"type":"tool","content":null,"tool_call_id":"a"}]`))
+	f.Fuzz(func(t *testing.T, data []byte) { checkRead(t, data, FormatLangChain) })
+}
