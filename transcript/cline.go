@@ -486,7 +486,7 @@ func recoverXMLTools(a, u clineMsg) (call condense.Message, results []condense.M
 		return a.m, textResults(u.m, headers, ids), true
 	}
 	// Find the blocks, in order.
-	budget := 512
+	budget := 256 // string searches, each at most the length of a text
 	var calls []xmlCall
 	pi, off := 0, 0
 	for _, h := range headers {
@@ -614,6 +614,9 @@ func findToolBlock(s string, from int, name string, budget *int) (start, end int
 	body := start + len(open)
 	search := body
 	for tries := 0; tries < 8; tries++ {
+		if *budget--; *budget < 0 {
+			break
+		}
 		e := strings.Index(s[search:], close)
 		if e < 0 {
 			break
@@ -660,6 +663,9 @@ func parseParams(body string, pos int, acc []param, budget *int) ([]param, bool)
 	closeTag := "</" + tag + ">"
 	search := valStart
 	for tries := 0; tries < 8; tries++ {
+		if *budget--; *budget < 0 {
+			return nil, false
+		}
 		e := strings.Index(body[search:], closeTag)
 		if e < 0 {
 			break
