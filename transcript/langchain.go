@@ -42,8 +42,9 @@ import (
 // An AI message's calls are its "tool_calls" ({name, args, id}); when it
 // has none, the OpenAI-shaped "additional_kwargs.tool_calls". A tool_use or
 // tool_call block of the content whose id is among them is the same call
-// and is not read twice. "additional_kwargs.reasoning_content" becomes a
-// thinking part; the model is the "model_name" (or "model") of the newest
+// and is not read twice. "additional_kwargs.reasoning_content" (DeepSeek's
+// reasoning) and the summary texts of "additional_kwargs.reasoning" (an
+// OpenAI reasoning item) become thinking parts; the model is the "model_name" (or "model") of the newest
 // AI message's "response_metadata". A message's "id" is kept as its ID.
 // Left out: "name", "example", "usage_metadata", the rest of
 // "response_metadata" and "additional_kwargs", "invalid_tool_calls" (calls
@@ -302,6 +303,11 @@ func lcConvert(raw json.RawMessage, path string) (msgs []condense.Message, model
 	var extra struct {
 		ToolCalls        []json.RawMessage `json:"tool_calls"`
 		ReasoningContent string            `json:"reasoning_content"`
+		Reasoning        struct {
+			Summary []struct {
+				Text string `json:"text"`
+			} `json:"summary"`
+		} `json:"reasoning"`
 	}
 	if kind(f.AdditionalKwargs) == '{' {
 		_ = json.Unmarshal(f.AdditionalKwargs, &extra)
@@ -330,6 +336,15 @@ func lcConvert(raw json.RawMessage, path string) (msgs []condense.Message, model
 	parts, rerr := lcContent(f.Content, cpath, condense.RoleAssistant, callIDs)
 	if rerr != nil {
 		return nil, "", rerr
+	}
+	var summary []string
+	for _, t := range extra.Reasoning.Summary {
+		if t.Text != "" {
+			summary = append(summary, t.Text)
+		}
+	}
+	if len(summary) > 0 {
+		parts = append([]condense.Part{condense.Thinking(strings.Join(summary, "\n\n"), "")}, parts...)
 	}
 	if extra.ReasoningContent != "" {
 		parts = append([]condense.Part{condense.Thinking(extra.ReasoningContent, "")}, parts...)
