@@ -155,3 +155,18 @@ func FuzzReadLangChain(f *testing.F) {
 	f.Add([]byte(`[{"lc":2,"type":"constructor","id":["AIMessage"],"args":[[{"type":"tool_call","id":"a","name":"b","args":null}]]},{"type":"tool","content":null,"tool_call_id":"a"}]`))
 	f.Fuzz(func(t *testing.T, data []byte) { checkRead(t, data, FormatLangChain) })
 }
+
+func TestRealLangGraph(t *testing.T) {
+	tr := readSample(t, "real/langgraph-react-agent-tool-calling.values.json", Options{})
+	if tr.Format != FormatLangChain || roles(tr.Request.Messages) != "uatta" || tr.Request.Model != "gpt-5-2025-08-07" {
+		t.Fatalf("read as %s: %s, model %q", tr.Format, roles(tr.Request.Messages), tr.Request.Model)
+	}
+	wantParts(t, tr.Request.Messages, 1, "thinking tool_call tool_call")
+	if !strings.HasPrefix(tr.Request.Messages[1].Parts[0].Text, "**Getting weather and time**") {
+		t.Errorf("reasoning summary = %q", tr.Request.Messages[1].Parts[0].Text)
+	}
+	tr = readSample(t, "real/langgraph-sdk-chat-langchain.values.json", Options{})
+	if tr.Format != FormatLangChain || roles(tr.Request.Messages) != "ua" || tr.Request.Model != "claude-3-5-haiku-20241022" {
+		t.Fatalf("read as %s: %s, model %q", tr.Format, roles(tr.Request.Messages), tr.Request.Model)
+	}
+}
