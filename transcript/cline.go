@@ -310,6 +310,11 @@ func clineBlock(raw json.RawMessage, path string, role condense.Role) ([]condens
 		}
 		drop = append(drop, "summary")
 	case "redacted_thinking":
+	case "tool_result":
+		drop = append(drop, "signature")
+		if kind(keys["content"]) == '[' {
+			raw = clineResultContent(raw, keys["content"])
+		}
 	default:
 		drop = append(drop, "signature")
 	}
@@ -330,6 +335,36 @@ func clineBlock(raw json.RawMessage, path string, role condense.Role) ([]condens
 		return nil, pathErr(path, "%v", err)
 	}
 	return parts, nil
+}
+
+// clineResultContent returns the tool_result block raw with Cline's
+// bookkeeping members left out of the blocks of its content array.
+func clineResultContent(raw, content json.RawMessage) json.RawMessage {
+	var blocks []json.RawMessage
+	if json.Unmarshal(content, &blocks) != nil {
+		return raw
+	}
+	changed := false
+	for i, b := range blocks {
+		k := objectKeys(b)
+		for _, name := range append(clineBlockFields, "signature") {
+			if k[name] != nil {
+				blocks[i] = withoutMembers(b, append(clineBlockFields, "signature"))
+				changed = true
+				break
+			}
+		}
+	}
+	if !changed {
+		return raw
+	}
+	m := objectKeys(raw)
+	m["content"], _ = json.Marshal(blocks)
+	out, err := json.Marshal(m)
+	if err != nil {
+		return raw
+	}
+	return out
 }
 
 // withoutMembers returns the JSON object raw without the named members,
