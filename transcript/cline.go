@@ -34,7 +34,8 @@ import (
 //     reasoning) is carried whole as an openai provider block; Roo Code's
 //     "thoughtSignature" blocks (Gemini signatures) are left out. A message
 //     of type "reasoning" without a role (an older Roo Code form) joins the
-//     assistant message after it the same way.
+//     assistant message after it the same way, or stands as an assistant
+//     message of its own when a user message comes first.
 //   - Roo Code's non-destructive condensing: the newest message with
 //     "isSummary" and a "condenseId" is the summary that replaced every
 //     message before it; it becomes the Checkpoint (its text blocks joined
@@ -173,6 +174,10 @@ func readCline(b *builder, data []byte) error {
 				return err
 			}
 			continue
+		}
+		if role == condense.RoleUser && len(pending) > 0 {
+			msgs = append(msgs, clineMsg{m: condense.Message{Role: condense.RoleAssistant, Parts: pending}, loc: l, index: i - 1})
+			pending = nil
 		}
 		if i == summaryAt {
 			summarySeen = true
