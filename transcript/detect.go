@@ -21,14 +21,31 @@ import (
 //  3. gemini-cli: an object with "sessionId" and "projectHash" (a Gemini CLI
 //     session record, or the first line of a session log); one with
 //     "history", "clientHistory" or "contents" holding Content objects
-//     ({role, parts}: a saved chat, a Gemini API request); an array of Content objects; or a stream-json event
+//     ({role, parts}: a saved chat, a Gemini API request); an array of
+//     Content objects; or a stream-json event
 //     (an "init" event with a "session_id", or a "message", "tool_use" or
 //     "tool_result" event with a "timestamp" and a "role" or "tool_id").
-//  4. mini-swe-agent: an object whose "trajectory_format" starts with
+//  4. langchain: an object whose "messages" (or "values".messages, or
+//     "channel_values".messages: a LangGraph thread state or checkpoint)
+//     is a LangChain message list as rule 9 says.
+//  5. mini-swe-agent: an object whose "trajectory_format" starts with
 //     "mini-swe-agent", or one with "messages" and "info".
-//  5. swe-agent: an object with "trajectory" or with "history" and "info".
-//  6. condense: an object with "version" and "messages".
-//  7. openai or anthropic: an object with "messages", or an array of
+//  6. swe-agent: an object with "trajectory" or with "history" and "info".
+//  7. condense: an object with "version" and "messages".
+//  8. cline: an array of messages one of which has a member only Cline or
+//     Roo Code writes ("ts", "modelInfo", "isSummary", "condenseId",
+//     "condenseParent", "truncationParent", "isTruncationMarker"), or whose
+//     user text starts with "<environment_details>" or, in the first
+//     message, "<task>". An array of Cline's ui_messages.json entries
+//     (objects with "ts" and a "type" of "say" or "ask", no "role") is an
+//     error saying to read api_conversation_history.json instead.
+//  9. langchain: an array of messages none of which has a "role" and one
+//     of which is a LangChain message: a serialized constructor
+//     {"lc": 1, "type": "constructor", "id": [..., "HumanMessage"]}, a
+//     messages_to_dict entry {"type": "human", "data": {...}}, or a plain
+//     message dict with a "type" such as human, ai, tool or system and a
+//     "content".
+//  10. openai or anthropic: an object with "messages", or an array of
 //     messages. Provider markers decide: openai has system, developer and
 //     tool roles, tool_calls, tool_call_id, image_url parts and
 //     {"type":"function"} tools; anthropic has a top-level "system",
@@ -54,8 +71,15 @@ func Detect(data []byte) (Format, error) {
 		if json.Unmarshal(first, &items) != nil {
 			return "", undetected("the top-level array is not a list of messages")
 		}
-		if geminiContents(items) {
+		switch {
+		case geminiContents(items):
 			return FormatGeminiCLI, nil
+		case isClineUIMessages(items):
+			return "", &detectError{uiMessagesProblem}
+		case isCline(items):
+			return FormatCline, nil
+		case isLangChainList(items):
+			return FormatLangChain, nil
 		}
 		return chatFlavor(nil, items, nil)
 	case '{':
@@ -79,6 +103,8 @@ func Detect(data []byte) (Format, error) {
 		(typ == "message" || typ == "tool_use" || typ == "tool_result") && has("timestamp") &&
 			(has("role") || has("tool_id")) && !has("message") && !has("payload"):
 		return FormatGeminiCLI, nil
+	case isLangChainState(keys):
+		return FormatLangChain, nil
 	case strings.HasPrefix(jsonString(keys["trajectory_format"]), "mini-swe-agent"),
 		has("messages") && has("info"):
 		return FormatMiniSWEAgent, nil
@@ -185,4 +211,53 @@ func chatFlavor(top map[string]json.RawMessage, msgs, tools []json.RawMessage) (
 		return FormatAnthropic, nil
 	}
 	return FormatOpenAI, nil
+}
+
+// clineMessageKeys are message members only Cline and Roo Code write.
+var clineMessageKeys = []string{"ts", "modelInfo", "isSummary", "condenseId", "condenseParent", "truncationParent", "isTruncationMarker"}
+
+// isCline reports whether msgs is a Cline or Roo Code task history (see
+// Detect).
+func isCline(msgs []json.RawMessage) bool {
+	for i, raw := range msgs {
+		k := objectKeys(raw)
+		if k == nil || k["role"] == nil {
+			continue
+		}
+		for _, key := range clineMessageKeys {
+			if k[key] != nil {
+				return true
+			}
+		}
+		if jsonString(k["role"]) != "user" {
+			continue
+		}
+		for j, t := range contentTexts(k["content"]) {
+			if strings.HasPrefix(t, "<environment_details>") || i == 0 && j == 0 && strings.HasPrefix(t, "<task>") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// contentTexts returns the text of a message content: the string, or the
+// text of each text block.
+func contentTexts(raw json.RawMessage) []string {
+	switch kind(raw) {
+	case '"':
+		return []string{jsonString(raw)}
+	case '[':
+		var blocks []json.RawMessage
+		_ = json.Unmarshal(raw, &blocks)
+		var out []string
+		for _, b := range blocks {
+			k := objectKeys(b)
+			if jsonString(k["type"]) == "text" {
+				out = append(out, jsonString(k["text"]))
+			}
+		}
+		return out
+	}
+	return nil
 }

@@ -3,8 +3,11 @@
 //
 // Read understands Claude Code session JSONL, Codex CLI rollout JSONL,
 // Gemini CLI stream-json logs, session files and saved chats, OpenAI chat
-// messages, Anthropic Messages bodies, mini-swe-agent and
-// SWE-agent trajectories, and the condense JSON form. With FormatAuto (the
+// messages, Anthropic Messages bodies, mini-swe-agent and SWE-agent
+// trajectories, Cline and Roo Code task histories
+// (api_conversation_history.json), LangChain and LangGraph message lists
+// (serialized messages, messages_to_dict entries, message dicts, a thread
+// state's values), and the condense JSON form. With FormatAuto (the
 // default) it asks Detect, whose rules are listed on Detect: each format has
 // a key shape no other format has, checked in a fixed order, and an input
 // matching none is an error listing the formats.
@@ -28,7 +31,8 @@
 //     moved record with a NoteReordered.
 //
 // A compaction the agent already made (a Claude Code compact boundary, a
-// Codex compacted line) is imported as Transcript.Checkpoint; the messages
+// Codex compacted item, a Roo Code condense summary) is imported as
+// Transcript.Checkpoint; the messages
 // it replaced stay in Request.Messages, since nothing is ever deleted, and
 // Transcript.Rendered gives what the agent itself sent.
 //
@@ -49,6 +53,17 @@
 //     travel as a fields part right after the block's part (see
 //     anthropic.FieldsPart); the Anthropic writer puts them back on the
 //     block.
+//   - Cline and Roo Code: tool use the agent wrote as XML in its text is
+//     read as tool calls and results when the next user message answers it
+//     with Cline's result texts, and stays text otherwise (see the Cline
+//     reader for the exact rule); Cline's bookkeeping members ("ts",
+//     "metrics", "call_id", …) are left out, its "modelInfo" names the
+//     model.
+//   - LangChain: an AI message's tool_calls are its calls (the duplicate
+//     tool_use blocks of its content are not read twice); content blocks
+//     of unknown types are kept as "langchain" provider parts, which only
+//     the condense form writes; invalid_tool_calls, usage_metadata and the
+//     rest of the metadata are left out; message ids are kept.
 //   - Left out: cache_control and the other members of Anthropic system
 //     blocks and tool definitions (a server tool's type and settings), whose
 //     system prompt and tools condense.Request holds as plain text and

@@ -27,11 +27,13 @@ const (
 	FormatMiniSWEAgent Format = "mini-swe-agent"
 	FormatSWEAgent     Format = "swe-agent"
 	FormatCondense     Format = "condense"
+	FormatCline        Format = "cline"
+	FormatLangChain    Format = "langchain"
 )
 
 // Formats lists every concrete format Read understands (FormatAuto aside).
 var Formats = []Format{FormatClaudeCode, FormatCodex, FormatGeminiCLI, FormatOpenAI, FormatAnthropic,
-	FormatMiniSWEAgent, FormatSWEAgent, FormatCondense}
+	FormatMiniSWEAgent, FormatSWEAgent, FormatCondense, FormatCline, FormatLangChain}
 
 // WriteFormats lists the formats Write can produce.
 var WriteFormats = []Format{FormatOpenAI, FormatAnthropic, FormatCondense}
@@ -285,6 +287,10 @@ func ReadBytes(data []byte, opts Options) (*Transcript, error) {
 		err = readSWEAgent(b, data)
 	case FormatCondense:
 		err = readCondense(b, data)
+	case FormatCline:
+		err = readCline(b, data)
+	case FormatLangChain:
+		err = readLangChain(b, data)
 	default:
 		return nil, fmt.Errorf("%w %q (want auto, %s)", ErrUnknownFormat, f, formatList(Formats))
 	}
