@@ -445,7 +445,7 @@ func (p *Preflight) vet(cand *Candidate) (validator, error) {
 	if err != nil {
 		return v, fmt.Errorf("candidate breaks turn safety: %w", err)
 	}
-	if err := keepsProtected(p.st.history, cand.Rendering); err != nil {
+	if err := keepsProtected(p.st.history, p.st.rendering, cand.Rendering); err != nil {
 		return v, err
 	}
 	return v, nil
@@ -464,8 +464,11 @@ var ErrLostProtected = errors.New("candidate drops a message every compaction ke
 // keepsProtected checks that r renders verbatim the messages of history
 // every compaction must keep; a tool message of the newest step may
 // instead be rendered with results truncated (IsTruncationOf), nothing
-// else changed.
-func keepsProtected(history []Message, r Rendering) error {
+// else changed. A message base (the current rendering) already does not
+// render verbatim is not asked of r: a compaction cannot bring back what an
+// earlier one, such as the agent's own compaction restored from a
+// transcript, summarized away.
+func keepsProtected(history []Message, base, r Rendering) error {
 	protected := map[int]string{}
 	firstUser, lastUser := -1, -1
 	for i := range history {
@@ -486,6 +489,21 @@ func keepsProtected(history []Message, r Rendering) error {
 	step, _ := LastStep(history)
 	for i := step.Start; i < step.End; i++ {
 		protected[i] = "the newest step"
+	}
+	if base != nil {
+		inBase := map[int]bool{}
+		for i := range base {
+			it := &base[i]
+			if _, ok := protected[it.Index]; ok && it.Index >= 0 && it.Index < len(history) &&
+				(it.Edit == EditNone && sameMessage(&it.Message, &history[it.Index]) || it.Edit == EditTruncated) {
+				inBase[it.Index] = true
+			}
+		}
+		for i := range protected {
+			if !inBase[i] {
+				delete(protected, i)
+			}
+		}
 	}
 	for i := range r {
 		it := &r[i]
