@@ -1,0 +1,149 @@
+package transcript
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/condense-dev/condense"
+)
+
+func call(id, name string) condense.Part { return condense.ToolCall(id, name, json.RawMessage(`{}`)) }
+
+func result(id string) condense.Part { return condense.ToolResult(id, false, condense.Text("ok")) }
+
+func asst(parts ...condense.Part) condense.Message {
+	return condense.Message{Role: condense.RoleAssistant, Parts: parts}
+}
+
+func toolMsg(parts ...condense.Part) condense.Message {
+	return condense.Message{Role: condense.RoleTool, Parts: parts}
+}
+
+// summary renders messages as "role:part part | …" for comparisons: a
+// call as call(id,name), a result as result(id), text as its text.
+func summary(msgs []condense.Message) string {
+	var b strings.Builder
+	for i, m := range msgs {
+		if i > 0 {
+			b.WriteString(" | ")
+		}
+		b.WriteString(string(m.Role[0]) + ":")
+		for j, p := range m.Parts {
+			if j > 0 {
+				b.WriteString(" ")
+			}
+			switch p.Type {
+			case condense.PartText:
+				b.WriteString(strings.ReplaceAll(p.Text, " ", "_"))
+			case condense.PartToolCall:
+				b.WriteString("call(" + p.ID + "," + p.Name + ")")
+			case condense.PartToolResult:
+				b.WriteString("result(" + p.CallID + ")")
+			default:
+				b.WriteString(string(p.Type))
+			}
+		}
+	}
+	return b.String()
+}
+
+func TestForProvider(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		f    Format
+		msgs []condense.Message
+		want string
+	}{
+		{"leading user", FormatAnthropic,
+			[]condense.Message{condense.AssistantText("on it"), condense.UserText("go on")},
+			"u:" + strings.ReplaceAll(LeadingUserText, " ", "_") + " | a:on_it | u:go_on"},
+		{"no leading user for openai", FormatOpenAI,
+			[]condense.Message{condense.AssistantText("on it")}, "a:on_it"},
+		{"open calls answered", FormatOpenAI,
+			[]condense.Message{condense.UserText("go"), asst(call("a", "t"), call("b", "t")), toolMsg(result("b"))},
+			"u:go | a:call(a,t) call(b,t) | t:result(b) | t:result(a)"},
+		{"ids rewritten for anthropic", FormatAnthropic,
+			[]condense.Message{condense.UserText("go"), asst(call("a~1", "t")), toolMsg(result("a~1")), asst(call("a_1", "t")), toolMsg(result("a_1"))},
+			"u:go | a:call(a_1_2,t) | t:result(a_1_2) | a:call(a_1,t) | t:result(a_1)"},
+		{"ids kept for openai", FormatOpenAI,
+			[]condense.Message{condense.UserText("go"), asst(call("a~1", "t")), toolMsg(result("a~1"))},
+			"u:go | a:call(a~1,t) | t:result(a~1)"},
+		{"reused ids made unique", FormatOpenAI,
+			[]condense.Message{condense.UserText("go"), asst(call("a", "t")), toolMsg(result("a")), asst(call("a", "t")), toolMsg(result("a"))},
+			"u:go | a:call(a,t) | t:result(a) | a:call(a_2,t) | t:result(a_2)"},
+		{"names rewritten", FormatOpenAI,
+			[]condense.Message{condense.UserText("go"), asst(call("a", "mcp.fs/read")), toolMsg(result("a"))},
+			"u:go | a:call(a,mcp_fs_read) | t:result(a)"},
+		{"orphan result left out", FormatAnthropic,
+			[]condense.Message{condense.UserText("go"), toolMsg(result("zz")), condense.UserText("more")},
+			"u:go | u:more"},
+		{"prefill trimmed", FormatAnthropic,
+			[]condense.Message{condense.UserText("go"), condense.AssistantText("so \n"), asst(condense.Text("  "))},
+			"u:go | a:so"},
+		{"blank text left out", FormatAnthropic,
+			[]condense.Message{condense.UserText(" "), condense.UserText("go"), asst(condense.Text(""), call("a", "t")), toolMsg(condense.ToolResult("a", false, condense.Text("\n")))},
+			"u:go | a:call(a,t) | t:result(a)"},
+		{"failed reply left out", FormatOpenAI,
+			[]condense.Message{condense.UserText("go"), {Role: condense.RoleAssistant, Status: condense.StatusFailed, Parts: []condense.Part{condense.Text("API Error")}}},
+			"u:go"},
+	} {
+		got := forProvider(condense.Request{Messages: c.msgs}, c.f)
+		if s := summary(got.Messages); s != c.want {
+			t.Errorf("%s:\n got  %s\n want %s", c.name, s, c.want)
+		}
+		var buf bytes.Buffer
+		if err := Write(&buf, c.f, condense.Request{Messages: c.msgs}); err != nil {
+			t.Errorf("%s: %v", c.name, err)
+		}
+		if v := CheckWritten(c.f, buf.Bytes()); len(v) > 0 {
+			t.Errorf("%s: %v\n%s", c.name, v, buf.Bytes())
+		}
+	}
+}
+
+func TestForProviderTools(t *testing.T) {
+	req := condense.Request{
+		Tools: []condense.Tool{
+			{Name: "read", InputSchema: json.RawMessage(`{"properties":{"path":{"type":"string"}}}`)},
+			{Name: "read", Description: "again"},
+			{Name: "list", InputSchema: json.RawMessage(`[]`)},
+			{Name: "bad name"},
+		},
+		Messages: []condense.Message{condense.UserText("go"), asst(call("a", "read"), call("b", "grep"), call("c", "bad name")),
+			toolMsg(result("a"), result("b"), result("c"))},
+	}
+	got := forProvider(req, FormatAnthropic)
+	var tools []string
+	for _, tl := range got.Tools {
+		tools = append(tools, tl.Name+" "+string(tl.InputSchema))
+	}
+	want := []string{
+		`read {"type":"object","properties":{"path":{"type":"string"}}}`,
+		`list {"type":"object"}`,
+		`bad_name {"type":"object"}`,
+		`grep {"type":"object"}`,
+	}
+	if strings.Join(tools, "\n") != strings.Join(want, "\n") {
+		t.Errorf("tools:\n%s\nwant\n%s", strings.Join(tools, "\n"), strings.Join(want, "\n"))
+	}
+	if s := summary(got.Messages); !strings.Contains(s, "call(c,bad_name)") {
+		t.Errorf("call not renamed: %s", s)
+	}
+}
+
+func TestForProviderThinkingBudget(t *testing.T) {
+	for _, c := range []struct{ max, budget, wantMax, wantBudget int }{
+		{0, 0, 4096, 0},
+		{8000, 2000, 8000, 2000},
+		{1000, 2000, 3000, 2000},
+		{0, 100, 4096, 1024},
+		{1024, 1024, 2048, 1024},
+	} {
+		r := forProvider(condense.Request{MaxOutputTokens: c.max, ThinkingBudget: c.budget, Messages: []condense.Message{condense.UserText("x")}}, FormatAnthropic)
+		if r.MaxOutputTokens != c.wantMax || r.ThinkingBudget != c.wantBudget {
+			t.Errorf("max %d budget %d: got %d %d, want %d %d", c.max, c.budget, r.MaxOutputTokens, r.ThinkingBudget, c.wantMax, c.wantBudget)
+		}
+	}
+}
