@@ -147,3 +147,68 @@ func TestForProviderThinkingBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestOriginalIDsRoundTrip: the condense form keeps the ids a reader
+// re-keyed beside the new ones, and reads both back; provider formats
+// write neither the original ids nor ids their API refuses.
+func TestOriginalIDsRoundTrip(t *testing.T) {
+	b := &builder{opts: Options{Name: "demo.traj"}, format: FormatSWEAgent, rekey: true}
+	for _, m := range []condense.Message{condense.UserText("fix it"),
+		asst(call("c1", "bash")), toolMsg(result("c1")), asst(call("c1", "bash")), toolMsg(result("c1"))} {
+		b.add(m, loc{})
+	}
+	tr, err := b.finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.OriginalIDs["c1~2"] != "c1" {
+		t.Fatalf("OriginalIDs = %v", tr.OriginalIDs)
+	}
+	var buf bytes.Buffer
+	if err := WriteWith(&buf, FormatCondense, tr.Request, WriteOptions{OriginalIDs: tr.OriginalIDs}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `{"type":"tool_call","id":"c1~2","original_id":"c1","name":"bash"`) {
+		t.Errorf("no original_id written:\n%s", buf.String())
+	}
+	for _, lenient := range []bool{false, true} {
+		back, err := ReadBytes(buf.Bytes(), Options{Lenient: lenient})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(back.OriginalIDs) != 1 || back.OriginalIDs["c1~2"] != "c1" {
+			t.Errorf("lenient=%v: read back OriginalIDs = %v", lenient, back.OriginalIDs)
+		}
+		if summary(back.Request.Messages) != summary(tr.Request.Messages) {
+			t.Errorf("lenient=%v: messages differ: %s", lenient, summary(back.Request.Messages))
+		}
+	}
+	if v := CheckWritten(FormatCondense, buf.Bytes()); len(v) > 0 {
+		t.Errorf("condense: %v", v)
+	}
+	for _, f := range []Format{FormatOpenAI, FormatAnthropic} {
+		var out bytes.Buffer
+		if err := WriteWith(&out, f, tr.Request, WriteOptions{OriginalIDs: tr.OriginalIDs}); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(out.String(), "original_id") {
+			t.Errorf("%s writes original ids", f)
+		}
+		if v := CheckWritten(f, out.Bytes()); len(v) > 0 {
+			t.Errorf("%s: %v", f, v)
+		}
+	}
+	// A lenient read keeps the original ids of the messages it keeps.
+	bad := strings.Replace(buf.String(), `"role":"user"`, `"role":"nobody"`, 1)
+	back, err := ReadBytes([]byte(bad), Options{Lenient: true})
+	if err != nil || back.Skipped != 1 || back.OriginalIDs["c1~2"] != "c1" {
+		t.Errorf("lenient with a bad message: %v %+v", err, back)
+	}
+}
+
+func TestOriginalIDOnlyOnCalls(t *testing.T) {
+	doc := `{"version":1,"messages":[{"role":"user","parts":[{"type":"text","text":"a","original_id":"x"}]}]}`
+	if _, err := ReadBytes([]byte(doc), Options{}); err == nil || !strings.Contains(err.Error(), "original_id") {
+		t.Errorf("err = %v", err)
+	}
+}
