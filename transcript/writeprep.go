@@ -56,7 +56,7 @@ func forProvider(req condense.Request, f Format) condense.Request {
 			continue
 		}
 		if f == FormatAnthropic {
-			m.Parts = anthWritable(m.Parts)
+			m.Parts = anthWritable(m.Parts, m.Role)
 		} else {
 			m.Parts = oaiWritable(m.Parts, m.Role)
 		}
@@ -86,17 +86,37 @@ func forProvider(req condense.Request, f Format) condense.Request {
 	return req
 }
 
-// anthWritable returns the parts the Anthropic codec writes as blocks the
-// API takes: without thinking that has no signature (another provider's
-// reasoning), other providers' blocks, message fields parts (which would
-// start wire messages of their own), images with neither bytes nor address,
-// and empty or whitespace-only text, in tool results too.
-func anthWritable(parts []condense.Part) []condense.Part {
+// anthWritable returns the parts of a message of role that the Anthropic
+// codec writes as blocks the API takes: without thinking that has no
+// signature (another provider's reasoning) or is not in an assistant
+// message, other providers' blocks, message fields parts (which would start
+// wire messages of their own), images with neither bytes nor address or in
+// an assistant message, and empty or whitespace-only text, in tool results
+// too (role "" stands for a tool result's content), and opaque blocks the
+// API would refuse (anthOpaqueOK); the fields parts of a part left out go
+// with it. An image of a type the API does not take (anthImageTypes)
+// becomes the text "[image]".
+func anthWritable(parts []condense.Part, role condense.Role) []condense.Part {
+	wire := "user"
+	if role == condense.RoleAssistant {
+		wire = "assistant"
+	}
 	out := make([]condense.Part, 0, len(parts))
+	dropped := true // whether the last block was left out (none is there yet)
 	for _, p := range parts {
+		if p.Type == condense.PartProvider && p.Provider == anthropic.Provider {
+			if _, fields := anthropic.PartFields(&p); fields {
+				// Members of the block before: left out with it.
+				if !dropped {
+					out = append(out, p)
+				}
+				continue
+			}
+		}
+		dropped = true
 		switch p.Type {
 		case condense.PartThinking:
-			if p.Signature == "" && p.Redacted == "" {
+			if p.Signature == "" && p.Redacted == "" || role != condense.RoleAssistant {
 				continue
 			}
 		case condense.PartText:
@@ -104,8 +124,11 @@ func anthWritable(parts []condense.Part) []condense.Part {
 				continue
 			}
 		case condense.PartImage:
-			if len(p.Data) == 0 && p.URL == "" {
+			if len(p.Data) == 0 && p.URL == "" || role == condense.RoleAssistant {
 				continue
+			}
+			if p.URL == "" && !anthImageTypes[p.MediaType] {
+				p = condense.Text("[image]")
 			}
 		case condense.PartProvider:
 			if p.Provider != anthropic.Provider {
@@ -114,13 +137,34 @@ func anthWritable(parts []condense.Part) []condense.Part {
 			if _, ok := anthropic.MessageFields(&p); ok {
 				continue
 			}
+			if !anthOpaqueOK(p.Raw, wire) {
+				continue
+			}
 		case condense.PartToolResult:
-			p.Content = anthWritable(p.Content)
+			p.Content = anthWritable(p.Content, "")
 		}
+		dropped = false
 		out = append(out, p)
 	}
 	return out
 }
+
+// anthOpaqueOK reports whether an opaque Anthropic block may go into a
+// message of the wire role as it is: it passes anthropic.CheckBlock, and is
+// not a tool_use or tool_result, whose pairing the writer could not keep.
+func anthOpaqueOK(raw json.RawMessage, role string) bool {
+	var head struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(raw, &head) != nil || head.Type == "tool_use" || head.Type == "tool_result" {
+		return false
+	}
+	return len(anthropic.CheckBlock(raw, role)) == 0
+}
+
+// anthImageTypes are the media types of the images the API takes as
+// base64 data; an image of another type is written as the text "[image]".
+var anthImageTypes = map[string]bool{"image/jpeg": true, "image/png": true, "image/gif": true, "image/webp": true}
 
 func blank(s string) bool { return strings.TrimFunc(s, unicode.IsSpace) == "" }
 

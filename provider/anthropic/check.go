@@ -540,3 +540,18 @@ func (c *checker) tools(v json.RawMessage, used []toolUse) {
 		}
 	}
 }
+
+// CheckBlock checks one content block of a message of role ("user" or
+// "assistant") with the rules CheckRequest applies to a block on its own:
+// "block-role" and the rules on the block's members ("text-empty",
+// "tool-use-id", "tool-use-block", "thinking-block", "image-source"). Paths
+// are relative to the block ("" for the block, ".text" for its text). A
+// writer uses it to leave out opaque blocks the API would refuse.
+func CheckBlock(raw []byte, role string) []Violation {
+	var c checker
+	c.content(json.RawMessage(append(append([]byte{'['}, raw...), ']')), "", role, true)
+	for i := range c.out {
+		c.out[i].Path = strings.TrimPrefix(c.out[i].Path, "[0]")
+	}
+	return c.out
+}

@@ -103,3 +103,24 @@ func onlyRule(vs []Violation, rule, path string) bool {
 	}
 	return at
 }
+
+func TestCheckBlock(t *testing.T) {
+	for _, c := range []struct {
+		raw, role, want string
+	}{
+		{`{"type":"compaction","content":"x"}`, "assistant", ""},
+		{`{"type":"text","text":"hi"}`, "user", ""},
+		{`{"type":"thinking","thinking":"t"}`, "assistant", "thinking-block .signature"},
+		{`{"type":"thinking","thinking":"t","signature":"s"}`, "user", "block-role .type"},
+		{`{"type":"text","text":" "}`, "user", "text-empty .text"},
+		{`3`, "user", "block-role "},
+	} {
+		var got []string
+		for _, v := range CheckBlock([]byte(c.raw), c.role) {
+			got = append(got, v.Rule+" "+v.Path)
+		}
+		if strings.Join(got, ";") != c.want {
+			t.Errorf("%s in %s: got %q, want %q", c.raw, c.role, got, c.want)
+		}
+	}
+}
