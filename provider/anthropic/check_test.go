@@ -124,3 +124,23 @@ func TestCheckBlock(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCheckRequest: the checker never panics, and names every violation
+// by one of its rules.
+func FuzzCheckRequest(f *testing.F) {
+	f.Add([]byte(checkValid))
+	f.Add([]byte(`{"max_tokens":1,"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"a~1","name":"","input":3}]}]}`))
+	rules := map[string]bool{}
+	for _, r := range strings.Fields(`json max-tokens messages-present role first-message-user content-empty text-empty block-role
+		tool-use-id tool-use-id-unique tool-use-block tool-use-answered tool-result-orphan tool-result-first tools-defined
+		tool-definition thinking-block thinking-budget image-source prefill-whitespace system`) {
+		rules[r] = true
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		for _, v := range CheckRequest(body) {
+			if !rules[v.Rule] {
+				t.Fatalf("unknown rule %q", v.Rule)
+			}
+		}
+	})
+}

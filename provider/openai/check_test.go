@@ -84,3 +84,22 @@ func onlyChatRule(vs []Violation, rule, path string) bool {
 	}
 	return at
 }
+
+// FuzzCheckChatRequest: the checker never panics, and names every
+// violation by one of its rules.
+func FuzzCheckChatRequest(f *testing.F) {
+	f.Add([]byte(chatCheckValid))
+	f.Add([]byte(`{"messages":[{"role":"tool","tool_call_id":3},{"role":"assistant","tool_calls":[{"id":"","type":"x"}]}],"tools":[1]}`))
+	rules := map[string]bool{}
+	for _, r := range strings.Fields(`json messages-present role content tool-calls-role tool-call-id tool-call-id-unique function-name
+		tool-call-arguments tool-message-orphan tool-call-answered tools-defined tool-definition max-tokens`) {
+		rules[r] = true
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		for _, v := range CheckChatRequest(body) {
+			if !rules[v.Rule] {
+				t.Fatalf("unknown rule %q", v.Rule)
+			}
+		}
+	})
+}
