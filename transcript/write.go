@@ -41,7 +41,8 @@ import (
 // would start with an assistant message; give a tool call without a result
 // (the newest step's) StandInResult, as an error; make tool call ids unique
 // and, for Anthropic, rewrite each character outside [a-zA-Z0-9_-] as "_"
-// (adding "_2", "_3", … until unused), in the call and its results alike;
+// (adding "_2", "_3", … until unused), and for OpenAI shorten ids over 40
+// characters, in the call and its results alike;
 // rewrite tool names the same way (cut to 64 characters); define every
 // tool called but not defined with the schema AnyObjectSchema, and make
 // every schema an object of type "object"; leave out blank text and a final

@@ -26,7 +26,7 @@ func (g *genReader) pick(n int) int { return g.next() % n }
 
 var (
 	genTexts   = []string{"fix the parser", "", " ", "\n\t", "done. ", "ok", "λ → ∞", "ends with newline\n"}
-	genIDs     = []string{"toolu_01", "call_1", "c1~2", "a.b", "x y", "é", "-", "call_1_2", "c1_2", "id/with/slash"}
+	genIDs     = []string{"toolu_01", "call_0123456789012345678901234567890123456789", "call_1", "c1~2", "a.b", "x y", "é", "-", "call_1_2", "c1_2", "id/with/slash"}
 	genNames   = []string{"bash", "Read", "mcp.fs/read", "a b", "x", "bash", "0123456789012345678901234567890123456789012345678901234567890123456789", "functions.shell"}
 	genSchemas = []string{"", `{}`, `[]`, `{"type":"string"}`, `{"properties":{"p":{"type":"string"}}}`, `{"type":"object","properties":{}}`, `null`}
 	genRaw     = []condense.Part{

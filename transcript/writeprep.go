@@ -3,12 +3,15 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"hash/fnv"
 	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/provider/anthropic"
+	"github.com/condense-dev/condense/provider/openai"
 )
 
 // LeadingUserText is the text of the user message the Anthropic writer puts
@@ -33,9 +36,9 @@ const AnyObjectSchema = `{"type":"object"}`
 //     tool message after its step's other results, and a result answering
 //     no call of its step is left out;
 //   - tool call ids are made unique and, for Anthropic, made to match
-//     ^[a-zA-Z0-9_-]+$: an id that breaks a rule becomes its allowed
-//     characters (others replaced by "_"), with "_2", "_3", … added until
-//     it is unused; its results follow it;
+//     ^[a-zA-Z0-9_-]+$, for OpenAI at most openai.MaxToolCallIDLen long:
+//     an id that breaks a rule becomes what sanitizeID makes of it, with
+//     "_2", "_3", … added until it is unused; its results follow it;
 //   - tool names that break ^[a-zA-Z0-9_-]{1,64}$ are rewritten the same
 //     way (cut to 64 characters), in definitions and calls alike; a second
 //     definition of one name is left out, and a tool called but not defined
@@ -69,7 +72,7 @@ func forProvider(req condense.Request, f Format) condense.Request {
 	req.Tools, msgs = provideTools(req.Tools, msgs)
 	if f == FormatAnthropic {
 		msgs = trimPrefill(msgs)
-		if len(msgs) > 0 && msgs[0].Role == condense.RoleAssistant || len(msgs) == 0 {
+		if len(msgs) == 0 || msgs[0].Role == condense.RoleAssistant {
 			msgs = append([]condense.Message{condense.UserText(LeadingUserText)}, msgs...)
 		}
 		if req.MaxOutputTokens <= 0 {
@@ -238,7 +241,7 @@ func withoutResults(parts []condense.Part) []condense.Part {
 	return out
 }
 
-// idChars reports whether c may appear in an Anthropic tool_use id or a
+// idChar reports whether c may appear in an Anthropic tool_use id or a
 // tool name.
 func idChar(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
@@ -287,7 +290,16 @@ func unused(base string, limit int, taken func(string) bool) string {
 // rekeyCalls makes tool call ids unique (and, with strict, Anthropic ids)
 // as forProvider says; each step's results follow their call.
 func rekeyCalls(msgs []condense.Message, strict bool) []condense.Message {
-	ok := func(id string) bool { return id != "" && (!strict || anthropic.ValidToolUseID(id)) }
+	ok := func(id string) bool {
+		if strict {
+			return anthropic.ValidToolUseID(id)
+		}
+		return id != "" && len(id) <= openai.MaxToolCallIDLen
+	}
+	limit := 0
+	if !strict {
+		limit = openai.MaxToolCallIDLen
+	}
 	// The ids kept as they are: allowed ones, at their first call.
 	kept := map[string]bool{}
 	first := map[string]bool{}
@@ -319,7 +331,7 @@ func rekeyCalls(msgs []condense.Message, strict bool) []condense.Message {
 					continue
 				}
 				seen[id] = true
-				nid := unused(sanitizeID(id, strict), 0, taken)
+				nid := unused(sanitizeID(id, strict), limit, taken)
 				used[nid] = true
 				if step == nil {
 					step = map[string]string{}
@@ -348,14 +360,23 @@ func rekeyCalls(msgs []condense.Message, strict bool) []condense.Message {
 	return msgs
 }
 
+// sanitizeID returns id made acceptable: for Anthropic (strict), its
+// characters outside [a-zA-Z0-9_-] become "_"; for OpenAI, "" becomes
+// "call" and an id over openai.MaxToolCallIDLen bytes becomes its first
+// characters (as sanitize makes them) and "_" and 8 hex digits of its
+// FNV-1a hash, 40 in all.
 func sanitizeID(id string, strict bool) string {
-	if !strict {
-		if id == "" {
-			return "call"
-		}
-		return id
+	switch {
+	case strict:
+		return sanitize(id, 0)
+	case id == "":
+		return "call"
+	case len(id) > openai.MaxToolCallIDLen:
+		h := fnv.New32a()
+		h.Write([]byte(id))
+		return fmt.Sprintf("%s_%08x", sanitize(id, openai.MaxToolCallIDLen-9), h.Sum32())
 	}
-	return sanitize(id, 0)
+	return id
 }
 
 // provideTools returns tools with a definition for every tool msgs call,

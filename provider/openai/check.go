@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"unicode/utf8"
 )
 
 // Violation is one rule of the Chat Completions API that a request body
@@ -34,6 +35,10 @@ func (v Violation) String() string {
 // maximum length of 64").
 var functionNamePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
 
+// MaxToolCallIDLen is the longest tool call id the API takes, in
+// characters.
+const MaxToolCallIDLen = 40
+
 // ValidFunctionName reports whether name is a function name the API
 // accepts: 1 to 64 ASCII letters, digits, underscores and hyphens.
 func ValidFunctionName(name string) bool { return functionNamePattern.MatchString(name) }
@@ -59,8 +64,9 @@ func ValidFunctionName(name string) bool { return functionNamePattern.MatchStrin
 //     image_url object with a url.
 //   - "tool-calls-role": only assistant messages have tool_calls, a
 //     non-empty array.
-//   - "tool-call-id": a tool call has a non-empty string id and type
-//     "function" (or "custom").
+//   - "tool-call-id": a tool call has a non-empty string id of at most
+//     MaxToolCallIDLen characters ("string too long. Expected a string
+//     with maximum length 40") and type "function" (or "custom").
 //   - "tool-call-id-unique": no two tool calls share an id.
 //   - "function-name": a function tool call's name matches
 //     ^[a-zA-Z0-9_-]{1,64}$.
@@ -241,6 +247,9 @@ func (c *chatChecker) run(body []byte) {
 			if id == "" {
 				c.add("tool-call-id", cp+".id", "missing")
 			} else {
+				if n := utf8.RuneCountInString(id); n > MaxToolCallIDLen {
+					c.add("tool-call-id", cp+".id", "%d characters, more than %d", n, MaxToolCallIDLen)
+				}
 				if ids[id] {
 					c.add("tool-call-id-unique", cp+".id", "id %q is used by an earlier tool call", id)
 				}

@@ -54,6 +54,7 @@ func TestCheckChatRequestRules(t *testing.T) {
 		{"content", "messages[0].content[0].text", `{"messages":[{"role":"user","content":[{"type":"text"}]}]}`},
 		{"tool-calls-role", "messages[0].tool_calls", `{"messages":[{"role":"user","content":"x","tool_calls":[]}]}`},
 		{"tool-call-id", "messages[1].tool_calls[0].id", msgs(`{"role":"assistant","tool_calls":[{"type":"function","function":{"name":"t","arguments":"{}"}}]}`)},
+		{"tool-call-id", "messages[1].tool_calls[0].id", msgs(call("toolu_0123456789012345678901234567890123456789"), res("toolu_0123456789012345678901234567890123456789"))},
 		{"tool-call-id-unique", "messages[3].tool_calls[0].id", msgs(call("a"), res("a"), call("a"), res("a"))},
 		{"function-name", "messages[1].tool_calls[0].function.name", msgs(`{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"a.b","arguments":"{}"}}]}`, res("a"))},
 		{"tool-call-arguments", "messages[1].tool_calls[0].function.arguments", msgs(`{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"t","arguments":{}}}]}`, res("a"))},
