@@ -50,7 +50,11 @@ const AnyObjectSchema = `{"type":"object"}`
 // when the first message would be an assistant message, a user message
 // holding LeadingUserText goes first; a final assistant message loses its
 // trailing whitespace; and with thinking enabled the budget is at least
-// anthropic.MinThinkingBudget and the output cap above it.
+// anthropic.MinThinkingBudget and the output cap above it, unless the
+// request ends with tool results for an assistant turn that does not start
+// with thinking (its thinking was another provider's, or compacted away),
+// which the API refuses with thinking enabled: then thinking is not
+// enabled.
 func forProvider(req condense.Request, f Format) condense.Request {
 	msgs := make([]condense.Message, 0, len(req.Messages)+2)
 	for i := range req.Messages {
@@ -77,6 +81,9 @@ func forProvider(req condense.Request, f Format) condense.Request {
 		}
 		if req.MaxOutputTokens <= 0 {
 			req.MaxOutputTokens = condense.DefaultReservedOutput
+		}
+		if req.ThinkingBudget > 0 && !loopThinks(msgs) {
+			req.ThinkingBudget = 0
 		}
 		if req.ThinkingBudget > 0 {
 			req.ThinkingBudget = max(req.ThinkingBudget, anthropic.MinThinkingBudget)
@@ -468,6 +475,31 @@ func objectSchema(s json.RawMessage) json.RawMessage {
 		return json.RawMessage(AnyObjectSchema)
 	}
 	return s
+}
+
+// loopThinks reports whether msgs, as the Anthropic writer sends them, may
+// go with thinking enabled: unless the last user turn holds tool results,
+// yes; else only when the assistant turn before it starts with thinking.
+func loopThinks(msgs []condense.Message) bool {
+	i := len(msgs)
+	results := false
+	for i > 0 && msgs[i-1].Role != condense.RoleAssistant {
+		i--
+		for _, p := range msgs[i].Parts {
+			results = results || p.Type == condense.PartToolResult
+		}
+	}
+	if !results {
+		return true
+	}
+	j := i
+	for j > 0 && msgs[j-1].Role == condense.RoleAssistant {
+		j--
+	}
+	if j == i || len(msgs[j].Parts) == 0 {
+		return false
+	}
+	return msgs[j].Parts[0].Type == condense.PartThinking
 }
 
 // trimPrefill takes the trailing whitespace off the content of a final

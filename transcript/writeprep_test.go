@@ -149,6 +149,18 @@ func TestForProviderThinkingBudget(t *testing.T) {
 			t.Errorf("max %d budget %d: got %d %d, want %d %d", c.max, c.budget, r.MaxOutputTokens, r.ThinkingBudget, c.wantMax, c.wantBudget)
 		}
 	}
+	// A request ending with results for calls made without (signed)
+	// thinking goes without thinking; with it, thinking stays.
+	loop := func(first condense.Part) condense.Request {
+		return condense.Request{MaxOutputTokens: 8000, ThinkingBudget: 2048, Messages: []condense.Message{
+			condense.UserText("go"), asst(first, call("a", "t")), toolMsg(result("a"))}}
+	}
+	if r := forProvider(loop(condense.Thinking("hm", "")), FormatAnthropic); r.ThinkingBudget != 0 {
+		t.Errorf("unsigned thinking: budget %d", r.ThinkingBudget)
+	}
+	if r := forProvider(loop(condense.Thinking("hm", "sig")), FormatAnthropic); r.ThinkingBudget != 2048 {
+		t.Errorf("signed thinking: budget %d", r.ThinkingBudget)
+	}
 }
 
 // TestOriginalIDsRoundTrip: the condense form keeps the ids a reader

@@ -90,6 +90,10 @@ const MinThinkingBudget = 1024
 //     a redacted_thinking block has its data.
 //   - "thinking-budget": with thinking enabled, budget_tokens is at least
 //     MinThinkingBudget and less than max_tokens.
+//   - "thinking-loop": with thinking enabled, when the last user turn holds
+//     tool results, the assistant turn before it starts with a thinking or
+//     redacted_thinking block (the tool use loop's thinking must be sent
+//     back, https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking).
 //   - "image-source": an image block's source is base64 data of type
 //     image/jpeg, image/png, image/gif or image/webp, a url, or a file.
 //   - "prefill-whitespace": when the last message is an assistant message
@@ -204,9 +208,11 @@ func (c *checker) run(body []byte) {
 	if v, there := top["system"]; there && checkKind(v) != 'n' {
 		c.system(v)
 	}
+	thinking := false
 	if v, there := top["thinking"]; there {
 		if th, ok := checkObject(v); ok {
 			if t, _ := checkString(th["type"]); t == "enabled" {
+				thinking = true
 				b, ok := checkPositive(th["budget_tokens"])
 				switch {
 				case !ok || b < MinThinkingBudget:
@@ -304,6 +310,20 @@ func (c *checker) run(body []byte) {
 				c.add("tool-result-orphan", b.path+".tool_use_id", "%q answers no tool_use of the assistant turn right before (or answers it twice)", id)
 			}
 			delete(open, id)
+		}
+	}
+	if n := len(turns); thinking && n >= 2 && turns[n-1].role == "user" {
+		loop := false
+		for _, b := range turns[n-1].blocks {
+			loop = loop || b.typ == "tool_result"
+		}
+		a := turns[n-2].blocks
+		if loop && (len(a) == 0 || a[0].typ != "thinking" && a[0].typ != "redacted_thinking") {
+			path := ""
+			if len(a) > 0 {
+				path = a[0].path
+			}
+			c.add("thinking-loop", path, "with thinking enabled, the assistant turn whose tool results end the request must start with a thinking block")
 		}
 	}
 	c.tools(top["tools"], used)

@@ -73,6 +73,7 @@ func TestCheckRequestRules(t *testing.T) {
 		{"thinking-block", "messages[1].content[0].signature", msgs(`{"role":"assistant","content":[{"type":"thinking","thinking":"hm"},{"type":"text","text":"x"}]}`)},
 		{"thinking-budget", "thinking.budget_tokens", `{"max_tokens":2000,"thinking":{"type":"enabled","budget_tokens":2000},"messages":[{"role":"user","content":"go"}]}`},
 		{"thinking-budget", "thinking.budget_tokens", `{"max_tokens":8000,"thinking":{"type":"enabled","budget_tokens":100},"messages":[{"role":"user","content":"go"}]}`},
+		{"thinking-loop", "messages[1].content[0]", `{"max_tokens":4000,"thinking":{"type":"enabled","budget_tokens":1024},` + tools + `"messages":[{"role":"user","content":"go"},` + use("a") + `,` + res("a") + `]}`},
 		{"image-source", "messages[0].content[0].source.media_type", `{"max_tokens":8,"messages":[{"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"image/bmp","data":"AA"}}]}]}`},
 		{"prefill-whitespace", "messages[1].content[0].text", msgs(`{"role":"assistant","content":[{"type":"text","text":"so \n"}]}`)},
 		{"system", "system", `{"max_tokens":8,"system":3,"messages":[{"role":"user","content":"go"}]}`},
@@ -133,7 +134,7 @@ func FuzzCheckRequest(f *testing.F) {
 	rules := map[string]bool{}
 	for _, r := range strings.Fields(`json max-tokens messages-present role first-message-user content-empty text-empty block-role
 		tool-use-id tool-use-id-unique tool-use-block tool-use-answered tool-result-orphan tool-result-first tools-defined
-		tool-definition thinking-block thinking-budget image-source prefill-whitespace system`) {
+		tool-definition thinking-block thinking-budget thinking-loop image-source prefill-whitespace system`) {
 		rules[r] = true
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
