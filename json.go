@@ -26,6 +26,12 @@ type Document struct {
 	MaxOutputTokens int
 	// ThinkingBudget is written as "thinking_budget" when set.
 	ThinkingBudget int
+	// OriginalIDs maps tool call ids to the ids the calls had where the
+	// history came from, when a reader gave them new ones (a log that
+	// reuses ids, say). Each is written as the "original_id" of its
+	// tool_call part, and read back from there; a Request has no place
+	// for them.
+	OriginalIDs map[string]string
 }
 
 // DocumentOf returns the condense JSON form of r.
@@ -131,7 +137,7 @@ func (d Document) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		if err := appendMessageJSON(&b, &d.Messages[i]); err != nil {
+		if err := appendMessageJSON(&b, &d.Messages[i], d.OriginalIDs); err != nil {
 			return nil, fmt.Errorf("messages[%d]%w", i, err)
 		}
 	}
@@ -142,7 +148,7 @@ func (d Document) MarshalJSON() ([]byte, error) {
 // MarshalJSON writes m in the condense JSON form.
 func (m Message) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
-	if err := appendMessageJSON(&b, &m); err != nil {
+	if err := appendMessageJSON(&b, &m, nil); err != nil {
 		return nil, fmt.Errorf("message%w", err)
 	}
 	return b.Bytes(), nil
@@ -151,13 +157,15 @@ func (m Message) MarshalJSON() ([]byte, error) {
 // MarshalJSON writes p in the condense JSON form.
 func (p Part) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
-	if err := appendPartJSON(&b, &p); err != nil {
+	if err := appendPartJSON(&b, &p, nil); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
 }
 
-func appendMessageJSON(b *bytes.Buffer, m *Message) error {
+// appendMessageJSON writes m; original maps tool call ids to the
+// original_id written with them.
+func appendMessageJSON(b *bytes.Buffer, m *Message, original map[string]string) error {
 	b.WriteByte('{')
 	if m.ID != "" {
 		b.WriteString(`"id":`)
@@ -180,7 +188,7 @@ func appendMessageJSON(b *bytes.Buffer, m *Message) error {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		if err := appendPartJSON(b, &m.Parts[i]); err != nil {
+		if err := appendPartJSON(b, &m.Parts[i], original); err != nil {
 			return fmt.Errorf(".parts[%d]: %w", i, err)
 		}
 	}
@@ -188,7 +196,7 @@ func appendMessageJSON(b *bytes.Buffer, m *Message) error {
 	return nil
 }
 
-func appendPartJSON(b *bytes.Buffer, p *Part) error {
+func appendPartJSON(b *bytes.Buffer, p *Part, original map[string]string) error {
 	b.WriteString(`{"type":`)
 	writeString(b, string(p.Type))
 	switch p.Type {
@@ -198,6 +206,10 @@ func appendPartJSON(b *bytes.Buffer, p *Part) error {
 	case PartToolCall:
 		b.WriteString(`,"id":`)
 		writeString(b, p.ID)
+		if o, ok := original[p.ID]; ok && o != "" {
+			b.WriteString(`,"original_id":`)
+			writeString(b, o)
+		}
 		b.WriteString(`,"name":`)
 		writeString(b, p.Name)
 		b.WriteString(`,"input":`)
@@ -219,7 +231,7 @@ func appendPartJSON(b *bytes.Buffer, p *Part) error {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			if err := appendPartJSON(b, &p.Content[i]); err != nil {
+			if err := appendPartJSON(b, &p.Content[i], nil); err != nil {
 				return fmt.Errorf("content[%d]: %w", i, err)
 			}
 		}
@@ -309,7 +321,7 @@ func ParseDocument(data []byte) (Document, error) {
 	}
 	d.Messages = make([]Message, 0, len(dj.Messages))
 	for i, raw := range dj.Messages {
-		m, err := parseMessage(raw, fmt.Sprintf("messages[%d]", i))
+		m, err := parseMessage(raw, fmt.Sprintf("messages[%d]", i), &d.OriginalIDs)
 		if err != nil {
 			return Document{}, err
 		}
@@ -330,7 +342,7 @@ func (d *Document) UnmarshalJSON(data []byte) error {
 
 // UnmarshalJSON reads m from the condense JSON form.
 func (m *Message) UnmarshalJSON(data []byte) error {
-	msg, err := parseMessage(data, "message")
+	msg, err := parseMessage(data, "message", nil)
 	if err != nil {
 		return err
 	}
@@ -340,7 +352,7 @@ func (m *Message) UnmarshalJSON(data []byte) error {
 
 // UnmarshalJSON reads p from the condense JSON form.
 func (p *Part) UnmarshalJSON(data []byte) error {
-	part, err := parsePart(data, "part")
+	part, err := parsePart(data, "part", nil)
 	if err != nil {
 		return err
 	}
@@ -348,7 +360,10 @@ func (p *Part) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-func parseMessage(raw []byte, path string) (Message, error) {
+// parseMessage reads a message at path. With original set, the
+// original_id of each tool call goes into *original (made when needed);
+// without, it is read and left out.
+func parseMessage(raw []byte, path string, original *map[string]string) (Message, error) {
 	var mj messageJSON
 	if err := strictUnmarshal(raw, &mj); err != nil {
 		return Message{}, jsonErr(path, "%v", err)
@@ -372,7 +387,7 @@ func parseMessage(raw []byte, path string) (Message, error) {
 	}
 	m.Parts = make([]Part, 0, len(mj.Parts))
 	for j, praw := range mj.Parts {
-		p, err := parsePart(praw, fmt.Sprintf("%s.parts[%d]", path, j))
+		p, err := parsePart(praw, fmt.Sprintf("%s.parts[%d]", path, j), original)
 		if err != nil {
 			return Message{}, err
 		}
@@ -399,12 +414,18 @@ type partJSON struct {
 	Height    int               `json:"height"`
 	Provider  string            `json:"provider"`
 	Raw       json.RawMessage   `json:"raw"`
+	// OriginalID is a tool call's id where the history came from.
+	OriginalID *string `json:"original_id"`
 }
 
-func parsePart(raw []byte, path string) (Part, error) {
+// parsePart reads a part at path; original is parseMessage's.
+func parsePart(raw []byte, path string, original *map[string]string) (Part, error) {
 	var pj partJSON
 	if err := strictUnmarshal(raw, &pj); err != nil {
 		return Part{}, jsonErr(path, "%v", err)
+	}
+	if pj.OriginalID != nil && pj.Type != PartToolCall {
+		return Part{}, jsonErr(path+".original_id", "only a tool_call part has an original_id")
 	}
 	p := Part{Type: pj.Type}
 	switch pj.Type {
@@ -421,6 +442,17 @@ func parsePart(raw []byte, path string) (Part, error) {
 			return Part{}, jsonErr(path+".name", "missing")
 		}
 		p.ID, p.Name = pj.ID, pj.Name
+		if pj.OriginalID != nil {
+			if *pj.OriginalID == "" {
+				return Part{}, jsonErr(path+".original_id", "empty")
+			}
+			if original != nil {
+				if *original == nil {
+					*original = map[string]string{}
+				}
+				(*original)[p.ID] = *pj.OriginalID
+			}
+		}
 		if len(pj.Input) == 0 || string(pj.Input) == "null" {
 			p.Input = json.RawMessage("{}")
 		} else {
@@ -435,7 +467,7 @@ func parsePart(raw []byte, path string) (Part, error) {
 		}
 		p.CallID, p.IsError = pj.CallID, pj.IsError
 		for k, craw := range pj.Content {
-			c, err := parsePart(craw, fmt.Sprintf("%s.content[%d]", path, k))
+			c, err := parsePart(craw, fmt.Sprintf("%s.content[%d]", path, k), nil)
 			if err != nil {
 				return Part{}, err
 			}

@@ -106,3 +106,37 @@ func FuzzParseDocument(f *testing.F) {
 		}
 	})
 }
+
+func TestDocumentOriginalIDs(t *testing.T) {
+	doc := condense.Document{Messages: []condense.Message{
+		{Role: condense.RoleAssistant, Parts: []condense.Part{condense.ToolCall("c~2", "bash", json.RawMessage(`{}`))}},
+		{Role: condense.RoleTool, Parts: []condense.Part{condense.ToolResult("c~2", false, condense.Text("ok"))}},
+	}, OriginalIDs: map[string]string{"c~2": "c"}}
+	raw, err := doc.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), `"id":"c~2","original_id":"c"`) {
+		t.Errorf("written: %s", raw)
+	}
+	back, err := condense.ParseDocument(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.OriginalIDs) != 1 || back.OriginalIDs["c~2"] != "c" {
+		t.Errorf("read back: %v", back.OriginalIDs)
+	}
+	// A lone message reads it and leaves it out.
+	var m condense.Message
+	if err := m.UnmarshalJSON([]byte(`{"role":"assistant","parts":[{"type":"tool_call","id":"c~2","original_id":"c","name":"bash","input":{}}]}`)); err != nil {
+		t.Error(err)
+	}
+	for _, bad := range []string{
+		`{"version":1,"messages":[{"role":"user","parts":[{"type":"text","text":"a","original_id":"x"}]}]}`,
+		`{"version":1,"messages":[{"role":"assistant","parts":[{"type":"tool_call","id":"c","original_id":"","name":"b","input":{}}]}]}`,
+	} {
+		if _, err := condense.ParseDocument([]byte(bad)); err == nil {
+			t.Errorf("no error for %s", bad)
+		}
+	}
+}

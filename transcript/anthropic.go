@@ -257,22 +257,12 @@ func splitResults(parts []condense.Part) []condense.Message {
 // writeAnthropic writes req as an Anthropic Messages body with the codec
 // (anthropic.EncodeRequest), which merges consecutive turns of one role
 // (tool results first), puts fields parts such as cache markers back on
-// their block and writes Anthropic provider blocks byte for byte; see Write
-// for what it leaves out. On top of the codec: max_tokens is always
-// written, 4096 when req sets none, and a tool without a schema gets the
-// empty object schema.
+// their block and writes Anthropic provider blocks byte for byte, after
+// forProvider made req acceptable to the API: max_tokens always set (4096
+// when req sets none), a user message first, tool calls answered, ids that
+// match the API's pattern, every called tool defined with an object
+// schema; see Write for what it leaves out.
 func writeAnthropic(req condense.Request) ([]byte, error) {
-	r := anthropic.Request{Request: req}
-	if r.MaxOutputTokens <= 0 {
-		r.MaxOutputTokens = condense.DefaultReservedOutput
-	}
-	for i, t := range req.Tools {
-		if len(t.InputSchema) == 0 {
-			if &r.Tools[0] == &req.Tools[0] {
-				r.Tools = append([]condense.Tool(nil), req.Tools...)
-			}
-			r.Tools[i].InputSchema = json.RawMessage(`{"type":"object","properties":{}}`)
-		}
-	}
+	r := anthropic.Request{Request: forProvider(req, FormatAnthropic)}
 	return anthropic.EncodeRequest(&r)
 }

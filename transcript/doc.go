@@ -83,7 +83,14 @@
 // reasoning back), is_error and images inside tool results; the Anthropic
 // writer merges consecutive messages of one role (tool results first) so
 // roles alternate, always writes max_tokens, and drops thinking without a
-// signature. Both drop the other provider's opaque blocks.
+// signature. Both drop the other provider's opaque blocks. Both write what
+// the provider's API accepts as it is: every tool call answered, unique ids
+// the API takes, a definition for every tool called, and for Anthropic a
+// user message first (see Write). CheckWritten checks a written body
+// against its format's rules (anthropic.CheckRequest,
+// openai.CheckChatRequest, condense.Validate); WriteWith with
+// WriteOptions.OriginalIDs writes re-keyed ids' originals into the condense
+// form, which Read gives back in Transcript.OriginalIDs.
 package transcript
 
 //go:generate go test -run TestLargeSample -update .

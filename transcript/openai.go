@@ -299,57 +299,49 @@ func oaiContent(raw json.RawMessage, path string) ([]condense.Part, *recErr) {
 	return oaiParts(m.Parts, path)
 }
 
-// oaiChatParts are the content part types of chat messages other than text
-// and image_url that the writer writes back, from openai provider blocks.
-var oaiChatParts = map[string]bool{"input_audio": true, "file": true, "refusal": true}
+// oaiChatParts are the content part types other than text and image_url
+// that the writer writes back from openai provider blocks, by the role of
+// the message that holds them: the only ones the API takes there.
+var oaiChatParts = map[condense.Role]map[string]bool{
+	condense.RoleUser:      {"input_audio": true, "file": true},
+	condense.RoleAssistant: {"refusal": true},
+}
 
 // writeOpenAI writes req as an OpenAI chat completions body
 // {"model","messages","tools"} with the codec (openai.EncodeChatRequest),
-// after leaving out what a transcript does not carry to another tool:
-// failed replies, anthropic provider blocks, openai provider blocks that
-// are not chat content parts (Responses API items such as reasoning, and
-// the codec's blocks of members condense has no field for), and the
-// messages left with nothing to say. The codec drops thinking (OpenAI chat
-// has no place to send reasoning back) and is_error, writes images inside
-// tool results as the text "[image]", the system text as a leading system
-// message and each tool result as one "tool" message.
+// after forProvider made it acceptable to the API (tool calls answered,
+// ids unique, every called tool defined) and left out what a transcript
+// does not carry to another tool: failed replies, thinking (OpenAI chat
+// has no place to send reasoning back), anthropic provider blocks, openai
+// provider blocks that are not chat content parts of their message's role
+// (Responses API items such as reasoning, and the codec's blocks of
+// members condense has no field for), images in assistant and system
+// messages, and the messages left with nothing to say. The codec drops
+// is_error, writes images inside tool results as the text "[image]", the
+// system text as a leading system message and each tool result as one
+// "tool" message. An empty request gets one user message, LeadingUserText.
 func writeOpenAI(req condense.Request) ([]byte, error) {
-	r := req
-	r.Messages = make([]condense.Message, 0, len(req.Messages))
-	for i := range req.Messages {
-		m := req.Messages[i]
-		if failedReply(&m) {
-			continue
-		}
-		m.Parts = oaiWritable(m.Parts)
-		keep := false
-		for _, p := range m.Parts {
-			switch p.Type {
-			case condense.PartText, condense.PartToolCall, condense.PartToolResult, condense.PartProvider:
-				keep = true
-			case condense.PartImage:
-				keep = keep || m.Role != condense.RoleAssistant
-			}
-		}
-		if keep || m.Role == condense.RoleTool {
-			r.Messages = append(r.Messages, m)
-		}
+	r := forProvider(req, FormatOpenAI)
+	if len(r.Messages) == 0 && r.System == "" {
+		r.Messages = []condense.Message{condense.UserText(LeadingUserText)}
 	}
-	out, err := openai.EncodeChatRequest(&openai.ChatRequest{Request: r})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return openai.EncodeChatRequest(&openai.ChatRequest{Request: r})
 }
 
-// oaiWritable returns parts without thinking and without the provider
-// blocks that are not chat content parts.
-func oaiWritable(parts []condense.Part) []condense.Part {
+// oaiWritable returns the parts of a message of role that the chat API
+// takes: without thinking, without images in assistant and system
+// messages, and without provider blocks that are not chat content parts
+// of role (in a tool result's content, none).
+func oaiWritable(parts []condense.Part, role condense.Role) []condense.Part {
 	out := make([]condense.Part, 0, len(parts))
 	for _, p := range parts {
 		switch p.Type {
 		case condense.PartThinking:
 			continue
+		case condense.PartImage:
+			if role == condense.RoleAssistant || role == condense.RoleSystem {
+				continue
+			}
 		case condense.PartProvider:
 			if p.Provider != "openai" {
 				continue
@@ -357,11 +349,11 @@ func oaiWritable(parts []condense.Part) []condense.Part {
 			var head struct {
 				Type string `json:"type"`
 			}
-			if json.Unmarshal(p.Raw, &head) != nil || !oaiChatParts[head.Type] {
+			if json.Unmarshal(p.Raw, &head) != nil || !oaiChatParts[role][head.Type] {
 				continue
 			}
 		case condense.PartToolResult:
-			p.Content = oaiWritable(p.Content)
+			p.Content = oaiWritable(p.Content, "")
 		}
 		out = append(out, p)
 	}

@@ -34,7 +34,37 @@ import (
 // replies, which the model did write, stay.
 //
 // FormatCondense writes condense.DocumentOf(req), every message included.
+//
+// The provider formats are written so that the API accepts them as they
+// are (CheckWritten finds nothing in them). To that end the writers: put a
+// user message holding LeadingUserText first when an Anthropic request
+// would start with an assistant message; give a tool call without a result
+// (the newest step's) StandInResult, as an error; make tool call ids unique
+// and, for Anthropic, rewrite each character outside [a-zA-Z0-9_-] as "_"
+// (adding "_2", "_3", … until unused), and for OpenAI shorten ids over 40
+// characters, in the call and its results alike;
+// rewrite tool names the same way (cut to 64 characters); define every
+// tool called but not defined with the schema AnyObjectSchema, and make
+// every schema an object of type "object"; leave out blank text and a final
+// assistant message's trailing whitespace for Anthropic, and raise a
+// thinking budget below anthropic.MinThinkingBudget, with max_tokens above
+// it. docs/formats.md lists the rules.
 func Write(w io.Writer, f Format, req condense.Request) error {
+	return WriteWith(w, f, req, WriteOptions{})
+}
+
+// WriteOptions says how WriteWith writes.
+type WriteOptions struct {
+	// OriginalIDs maps tool call ids to the ids the transcript's file gave
+	// them (Transcript.OriginalIDs). FormatCondense writes each as the
+	// "original_id" of its tool call, which the condense reader reads back
+	// into Transcript.OriginalIDs; the provider formats never write them
+	// (their APIs take only the unique ids).
+	OriginalIDs map[string]string
+}
+
+// WriteWith is Write with options.
+func WriteWith(w io.Writer, f Format, req condense.Request, opts WriteOptions) error {
 	var out []byte
 	var err error
 	switch f {
@@ -43,7 +73,7 @@ func Write(w io.Writer, f Format, req condense.Request) error {
 	case FormatAnthropic:
 		out, err = writeAnthropic(req)
 	case FormatCondense:
-		out, err = writeCondense(req)
+		out, err = writeCondense(req, opts.OriginalIDs)
 	default:
 		return fmt.Errorf("%w %q for writing (want %s)", ErrUnknownFormat, f, formatList(WriteFormats))
 	}

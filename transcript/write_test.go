@@ -69,11 +69,29 @@ func TestWriteAnthropicBytes(t *testing.T) {
 		`"is_error":true,"cache_control":{"type": "ephemeral"}}`,
 		`{"type": "compaction", "content": "Earlier turns: reproduced TestBurst failure; clamped tokens to cap in bucket.go.", "encrypted_content": "Z2lnYW50aWMtYmxvYi1vZi1lbmNyeXB0ZWQtc3R1ZmY="}`,
 		`{"type": "server_tool_use", "id": "srvtoolu_01", "name": "web_search", "input": {"query": "golang token bucket clamp capacity"}}`,
-		`"thinking":{"type":"enabled","budget_tokens":2048}`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %s", want)
 		}
+	}
+	// The sample ends with calls made without thinking, answered by the
+	// writer's stand-in results: the API refuses that with thinking
+	// enabled, so it is left out; the request before them keeps it.
+	if strings.Contains(out, `"thinking":{"type"`) {
+		t.Errorf("thinking enabled for a tool loop without thinking")
+	}
+	req := tr.Request
+	last := len(req.Messages) - 1
+	for req.Messages[last].Role != condense.RoleAssistant {
+		last--
+	}
+	req.Messages = req.Messages[:last]
+	buf.Reset()
+	if err := Write(&buf, FormatAnthropic, req); err != nil {
+		t.Fatal(err)
+	}
+	if want := `"thinking":{"type":"enabled","budget_tokens":2048}`; !strings.Contains(buf.String(), want) {
+		t.Errorf("output lacks %s", want)
 	}
 }
 
