@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -40,7 +41,13 @@ type Stats struct {
 	// Instructions are the --instructions of a manual compaction.
 	Instructions     string `json:"instructions,omitempty"`
 	NothingToCompact bool   `json:"nothing_to_compact"`
-	Valid            bool   `json:"valid"`
+	// Valid: the history is turn safe and the written body breaks none of
+	// its format's rules (for openai and anthropic, the provider API's:
+	// the body is accepted as it is).
+	Valid bool `json:"valid"`
+	// Violations lists the rules the written body breaks, each by its
+	// short name and JSON path; absent when Valid.
+	Violations []transcript.Violation `json:"violations,omitempty"`
 }
 
 // StatsSide describes the input or the output.
@@ -190,11 +197,17 @@ func runCompact(cmd *cobra.Command, e *env, o *compactOptions, args []string) er
 	if outReq.MaxOutputTokens <= 0 {
 		outReq.MaxOutputTokens = l.budget.ReservedOutput
 	}
+	// Write to memory first: the stats say whether the provider accepts
+	// the body as it is, by its API's own rules.
+	var body bytes.Buffer
+	if err := transcript.WriteWith(&body, toFormat, outReq, transcript.WriteOptions{OriginalIDs: l.tr.OriginalIDs}); err != nil {
+		return err
+	}
 	w, closeOut, err := openOut(o.out, e.stdout)
 	if err != nil {
 		return err
 	}
-	if err := transcript.Write(w, toFormat, outReq); err != nil {
+	if _, err := w.Write(body.Bytes()); err != nil {
 		closeOut()
 		return err
 	}
@@ -202,6 +215,8 @@ func runCompact(cmd *cobra.Command, e *env, o *compactOptions, args []string) er
 		return err
 	}
 	st := buildStats(l, s, res, inputTokens, toFormat)
+	st.Violations = transcript.CheckWritten(toFormat, body.Bytes())
+	st.Valid = st.Valid && len(st.Violations) == 0
 	st.Instructions = o.instructions
 	if o.stats == "" {
 		if isTerminal(e.stderr) {
