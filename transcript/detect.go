@@ -19,8 +19,12 @@ import (
 //     "parentUuid", "sessionId" or "leafUuid", or whose type is "summary"
 //     or "file-history-snapshot" (a session line).
 //  3. mini-swe-agent: an object whose "trajectory_format" starts with
-//     "mini-swe-agent", or one with "messages" and "info".
-//  4. swe-agent: an object with "trajectory" or with "history" and "info".
+//     "mini-swe-agent", or one with "messages" and "info", or an array of
+//     messages one of which has role "exit" or an "extra" object (a
+//     trajectory's bare message list).
+//  4. swe-agent: an object with "trajectory", with "history" and "info",
+//     or with a "history" whose first entry has "message_type" or "agent"
+//     (a demonstration holding only its history).
 //  5. condense: an object with "version" and "messages".
 //  6. openai or anthropic: an object with "messages", or an array of
 //     messages. Provider markers decide: openai has system, developer and
@@ -48,6 +52,9 @@ func Detect(data []byte) (Format, error) {
 		if json.Unmarshal(first, &items) != nil {
 			return "", undetected("the top-level array is not a list of messages")
 		}
+		if miniMessages(items) {
+			return FormatMiniSWEAgent, nil
+		}
 		return chatFlavor(nil, items, nil)
 	case '{':
 	default:
@@ -66,7 +73,7 @@ func Detect(data []byte) (Format, error) {
 	case strings.HasPrefix(jsonString(keys["trajectory_format"]), "mini-swe-agent"),
 		has("messages") && has("info"):
 		return FormatMiniSWEAgent, nil
-	case has("trajectory"), has("history") && has("info"):
+	case has("trajectory"), has("history") && (has("info") || sweHistory(keys["history"])):
 		return FormatSWEAgent, nil
 	case has("version") && has("messages"):
 		return FormatCondense, nil
@@ -80,6 +87,29 @@ func Detect(data []byte) (Format, error) {
 		return chatFlavor(keys, items, tools)
 	}
 	return "", undetected("no known keys in the first JSON value")
+}
+
+// miniMessages reports whether one of items is an object with role "exit"
+// or an "extra" object, which mini-swe-agent adds to its messages.
+func miniMessages(items []json.RawMessage) bool {
+	for _, it := range items {
+		k := objectKeys(it)
+		if jsonString(k["role"]) == "exit" || kind(k["extra"]) == '{' {
+			return true
+		}
+	}
+	return false
+}
+
+// sweHistory reports whether raw is an array whose first entry is an object
+// with SWE-agent's "message_type" or "agent" member.
+func sweHistory(raw json.RawMessage) bool {
+	var items []json.RawMessage
+	if kind(raw) != '[' || json.Unmarshal(raw, &items) != nil || len(items) == 0 {
+		return false
+	}
+	k := objectKeys(items[0])
+	return k["message_type"] != nil || k["agent"] != nil
 }
 
 func undetected(format string, args ...any) error {

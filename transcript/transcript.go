@@ -124,6 +124,10 @@ const (
 	// NoteReordered: records the file holds out of order, put back in the
 	// order the format's own links give.
 	NoteReordered NoteAction = "reordered"
+	// NoteConverted: a record of a kind no provider API has, read as the
+	// nearest message (mini-swe-agent's exit message as text, an OpenHands
+	// event without a place of its own).
+	NoteConverted NoteAction = "converted"
 )
 
 // Note is one record the reader did not read as it stands.
