@@ -18,15 +18,19 @@ import (
 //  2. claude-code: an object with a string "type" and one of "uuid",
 //     "parentUuid", "sessionId" or "leafUuid", or whose type is "summary"
 //     or "file-history-snapshot" (a session line).
-//  3. mini-swe-agent: an object whose "trajectory_format" starts with
+//  3. openhands: an OpenHands event (an object with "source" and a string
+//     "kind", "action" or "observation"), or an array, or an object whose
+//     "history" or "events" array, starts with one (or with an object with
+//     a string "action" or "observation" and neither "role" nor "type").
+//  4. mini-swe-agent: an object whose "trajectory_format" starts with
 //     "mini-swe-agent", or one with "messages" and "info", or an array of
 //     messages one of which has role "exit" or an "extra" object (a
 //     trajectory's bare message list).
-//  4. swe-agent: an object with "trajectory", with "history" and "info",
+//  5. swe-agent: an object with "trajectory", with "history" and "info",
 //     or with a "history" whose first entry has "message_type" or "agent"
 //     (a demonstration holding only its history).
-//  5. condense: an object with "version" and "messages".
-//  6. openai or anthropic: an object with "messages", or an array of
+//  6. condense: an object with "version" and "messages".
+//  7. openai or anthropic: an object with "messages", or an array of
 //     messages. Provider markers decide: openai has system, developer and
 //     tool roles, tool_calls, tool_call_id, image_url parts and
 //     {"type":"function"} tools; anthropic has a top-level "system",
@@ -52,6 +56,9 @@ func Detect(data []byte) (Format, error) {
 		if json.Unmarshal(first, &items) != nil {
 			return "", undetected("the top-level array is not a list of messages")
 		}
+		if len(items) > 0 && ohEventObject(items[0]) {
+			return FormatOpenHands, nil
+		}
 		if miniMessages(items) {
 			return FormatMiniSWEAgent, nil
 		}
@@ -70,6 +77,8 @@ func Detect(data []byte) (Format, error) {
 	case typ != "" && (has("uuid") || has("parentUuid") || has("sessionId") || has("leafUuid")),
 		typ == "summary", typ == "file-history-snapshot":
 		return FormatClaudeCode, nil
+	case ohEventKeys(keys), ohFirstEvent(keys["history"]), ohFirstEvent(keys["events"]):
+		return FormatOpenHands, nil
 	case strings.HasPrefix(jsonString(keys["trajectory_format"]), "mini-swe-agent"),
 		has("messages") && has("info"):
 		return FormatMiniSWEAgent, nil
@@ -87,6 +96,44 @@ func Detect(data []byte) (Format, error) {
 		return chatFlavor(keys, items, tools)
 	}
 	return "", undetected("no known keys in the first JSON value")
+}
+
+// ohEventKeys reports whether keys are an OpenHands event's: "source" and
+// a string "kind" (a software-agent-sdk event), "action" or "observation"
+// (an older event).
+func ohEventKeys(keys map[string]json.RawMessage) bool {
+	if keys["source"] == nil {
+		return false
+	}
+	for _, k := range []string{"kind", "action", "observation"} {
+		if jsonString(keys[k]) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// ohEventObject reports whether raw, the first entry of an array, is an
+// OpenHands event: one with "source", or, as the oldest saved histories
+// write them, a string "action" or "observation" and neither "role" nor
+// "type".
+func ohEventObject(raw json.RawMessage) bool {
+	k := objectKeys(raw)
+	if ohEventKeys(k) {
+		return true
+	}
+	return k["role"] == nil && k["type"] == nil &&
+		(jsonString(k["action"]) != "" || jsonString(k["observation"]) != "")
+}
+
+// ohFirstEvent reports whether raw is an array whose first entry is an
+// OpenHands event.
+func ohFirstEvent(raw json.RawMessage) bool {
+	if kind(raw) != '[' {
+		return false
+	}
+	var items []json.RawMessage
+	return json.Unmarshal(raw, &items) == nil && len(items) > 0 && ohEventObject(items[0])
 }
 
 // miniMessages reports whether one of items is an object with role "exit"

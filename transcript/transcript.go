@@ -25,12 +25,13 @@ const (
 	FormatAnthropic    Format = "anthropic"
 	FormatMiniSWEAgent Format = "mini-swe-agent"
 	FormatSWEAgent     Format = "swe-agent"
+	FormatOpenHands    Format = "openhands"
 	FormatCondense     Format = "condense"
 )
 
 // Formats lists every concrete format Read understands (FormatAuto aside).
 var Formats = []Format{FormatClaudeCode, FormatCodex, FormatOpenAI, FormatAnthropic,
-	FormatMiniSWEAgent, FormatSWEAgent, FormatCondense}
+	FormatMiniSWEAgent, FormatSWEAgent, FormatOpenHands, FormatCondense}
 
 // WriteFormats lists the formats Write can produce.
 var WriteFormats = []Format{FormatOpenAI, FormatAnthropic, FormatCondense}
@@ -284,6 +285,8 @@ func ReadBytes(data []byte, opts Options) (*Transcript, error) {
 		err = readMiniSWEAgent(b, data)
 	case FormatSWEAgent:
 		err = readSWEAgent(b, data)
+	case FormatOpenHands:
+		err = readOpenHands(b, data)
 	case FormatCondense:
 		err = readCondense(b, data)
 	default:

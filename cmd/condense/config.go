@@ -87,7 +87,7 @@ func (b *budgetFlags) register(fs *flag.FlagSet) {
 	fs.Var(&b.reserve, "reserve", "tokens reserved for the answer (default: the request's output cap, else 4096)")
 	fs.Float64Var(&b.fraction, "fraction", condense.DefaultFraction, "share of the input limit at which compaction starts")
 	fs.Float64Var(&b.lowWater, "low-water", condense.DefaultLowWater, "share of the threshold a compaction brings the request down to (1: just under the threshold)")
-	fs.StringVar(&b.format, "format", "auto", "input format: auto, claude-code, codex, openai, anthropic, mini-swe-agent, swe-agent, condense")
+	fs.StringVar(&b.format, "format", "auto", "input format: auto, claude-code, codex, openai, anthropic, mini-swe-agent, swe-agent, openhands, condense")
 	fs.BoolVar(&b.lenient, "lenient", false, "skip malformed records and orphan results instead of failing")
 	fs.BoolVar(&b.exact, "exact", false, "count Claude models exactly with Anthropic's count_tokens endpoint, one request per new message "+
 		"(needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL sets the address); OpenAI models are always counted exactly")
