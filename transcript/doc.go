@@ -3,7 +3,7 @@
 //
 // Read understands Claude Code session JSONL, Codex CLI rollout JSONL,
 // OpenAI chat messages, Anthropic Messages bodies, mini-swe-agent and
-// SWE-agent trajectories, and the condense JSON form. With FormatAuto (the
+// SWE-agent trajectories, OpenHands event logs, and the condense JSON form. With FormatAuto (the
 // default) it asks Detect, whose rules are listed on Detect: each format has
 // a key shape no other format has, checked in a fixed order, and an input
 // matching none is an error listing the formats.
@@ -24,9 +24,19 @@
 //     Options.Lenient skips it (Transcript.Skipped).
 //
 // A compaction the agent already made (a Claude Code compact boundary, a
-// Codex compacted item) is imported as Transcript.Checkpoint; the messages
+// Codex compacted item, an OpenHands condensation whose forgotten events
+// are the oldest) is imported as Transcript.Checkpoint; the messages
 // it replaced stay in Request.Messages, since nothing is ever deleted, and
 // Transcript.Rendered gives what the agent itself sent.
+//
+// Documented variants of a format are read, not repaired: the exit message
+// that ends a mini-swe-agent run (a role no provider has) is read as text
+// marked "[mini-swe-agent exit: STATUS]", the result of the calls it
+// ended or else a user message (a NoteConverted note); the call ids a
+// replayed SWE-agent demonstration reuses are given new ones (NoteRekeyed,
+// Transcript.OriginalIDs); OpenHands actions that name no tool call get the
+// deterministic id "openhands-<event id>", which the observation naming the
+// action as its cause answers.
 //
 // What condense.Request has no field for is kept where a request sent again
 // needs it, and left out where it does not:
