@@ -78,10 +78,7 @@ type miniHead struct {
 	Object  string          `json:"object"`
 	Content json.RawMessage `json:"content"`
 	Output  json.RawMessage `json:"output"`
-	Extra   struct {
-		ExitStatus string `json:"exit_status"`
-		Submission string `json:"submission"`
-	} `json:"extra"`
+	Extra   json.RawMessage `json:"extra"`
 }
 
 // readMiniMessages reads the messages of a trajectory; path is the JSON
@@ -168,12 +165,17 @@ func readMiniExit(b *builder, h *miniHead, l loc) error {
 	default:
 		return b.bad(loc{path: l.path + ".content"}, "want a string, null or an array of parts")
 	}
-	status := h.Extra.ExitStatus
+	var extra struct {
+		ExitStatus string `json:"exit_status"`
+		Submission string `json:"submission"`
+	}
+	_ = json.Unmarshal(h.Extra, &extra) // a member of another type reads as absent
+	status := extra.ExitStatus
 	if status == "" {
 		status = "exit"
 	}
 	if strings.TrimSpace(content) == "" || content == status {
-		content = h.Extra.Submission
+		content = extra.Submission
 	}
 	text := "[mini-swe-agent exit: " + status + "]"
 	if strings.TrimSpace(content) != "" && content != status {

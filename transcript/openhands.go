@@ -468,7 +468,7 @@ func (r *ohReader) v0Action(e *ohRaw, raw json.RawMessage, id string, l loc) err
 		var urls []string
 		_ = json.Unmarshal(args["image_urls"], &urls)
 		for _, u := range urls {
-			img, ok := imageFromURL(u)
+			img, ok := ohImage(u)
 			if !ok {
 				return b.bad(loc{line: l.line, path: joinPath(l.path, "args.image_urls")}, "want an http(s) URL or a base64 data: URL")
 			}
@@ -864,7 +864,7 @@ func ohContent(raw json.RawMessage) ([]condense.Part, error) {
 			}
 		case "image":
 			for _, u := range it.ImageURLs {
-				img, ok := imageFromURL(u)
+				img, ok := ohImage(u)
 				if !ok {
 					return nil, fmt.Errorf("content %d: want an http(s) URL or a base64 data: URL", i)
 				}
@@ -875,6 +875,14 @@ func ohContent(raw json.RawMessage) ([]condense.Part, error) {
 		}
 	}
 	return parts, nil
+}
+
+// ohImage is the image at an http(s) URL or in a base64 data: URL.
+func ohImage(url string) (condense.Part, bool) {
+	if !strings.HasPrefix(url, "data:") && !strings.HasPrefix(url, "http://") && !strings.HasPrefix(url, "https://") {
+		return condense.Part{}, false
+	}
+	return imageFromURL(url)
 }
 
 // ohText is the text of a text content object (or a string).
