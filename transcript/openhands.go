@@ -529,9 +529,10 @@ func (r *ohReader) v0Action(e *ohRaw, raw json.RawMessage, id string, l loc) err
 		r.callByEvent[id] = tm.ToolCallID
 	}
 	resp := tm.responseID()
-	if i, ok := r.respMsg[resp]; ok && resp != "" && i == len(b.msgs)-1 {
-		// The response's message already holds its calls; add this one
-		// when the response did not list it.
+	if i, ok := r.respMsg[resp]; ok && resp != "" {
+		// The response's message already holds its calls (the actions of
+		// one response may come between the observations of the earlier
+		// ones); add this one when the response did not list it.
 		if !hasCall(b.msgs[i].m.Parts, tm.ToolCallID) {
 			call, err := r.v0Call(tm, e, l)
 			if err != nil || call == nil {

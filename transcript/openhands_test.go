@@ -147,6 +147,28 @@ func TestOpenHandsCondensation(t *testing.T) {
 	})
 }
 
+func TestOpenHandsV0ParallelCalls(t *testing.T) {
+	meta := func(call string) string {
+		return `{"function_name":"execute_bash","tool_call_id":"` + call + `","model_response":{"id":"R","model":"m","choices":[{"message":{"role":"assistant","content":"both","tool_calls":[` +
+			`{"id":"c1","type":"function","function":{"name":"execute_bash","arguments":"{\"command\":\"a\"}"}},` +
+			`{"id":"c2","type":"function","function":{"name":"execute_bash","arguments":"{\"command\":\"b\"}"}}]}}]}}`
+	}
+	in := `[{"id":1,"source":"user","action":"message","args":{"content":"go"}},
+{"id":2,"source":"agent","action":"run","args":{"command":"a"},"tool_call_metadata":` + meta("c1") + `},
+{"id":3,"source":"agent","observation":"run","cause":2,"content":"A","tool_call_metadata":` + meta("c1") + `},
+{"id":4,"source":"agent","action":"run","args":{"command":"b"},"tool_call_metadata":` + meta("c2") + `},
+{"id":5,"source":"agent","observation":"run","cause":4,"content":"B","tool_call_metadata":` + meta("c2") + `}]`
+	tr, err := ReadBytes([]byte(in), Options{Name: "t.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := tr.Request.Messages
+	if roles(msgs) != "uatt" || tr.Request.Model != "m" {
+		t.Fatalf("roles %s model %q", roles(msgs), tr.Request.Model)
+	}
+	wantParts(t, msgs, 1, "text tool_call tool_call")
+}
+
 func TestOpenHandsErrors(t *testing.T) {
 	cases := []struct{ name, in, want string }{
 		{"no kind", `[{"id":1,"source":"user","action":"message","args":{"content":"x"}},{"id":2,"source":"agent"}]`,
