@@ -742,7 +742,9 @@ func (r *ohReader) scanCondensations(events []ohEvent) {
 				continue
 			}
 			src.ForgottenEventIDs, src.Summary = a.ForgottenEventIDs, a.Summary
-			if a.Start != nil && a.End != nil && *a.End-*a.Start < 1<<20 {
+			// A range of event ids (ids count up from 0); a range wider
+			// than any event log is not read.
+			if a.Start != nil && a.End != nil && *a.Start >= 0 && *a.End >= *a.Start && *a.End-*a.Start <= 1<<16 {
 				for n := *a.Start; n <= *a.End; n++ {
 					forgotten[fmt.Sprint(n)] = true
 				}

@@ -169,6 +169,15 @@ func TestOpenHandsV0ParallelCalls(t *testing.T) {
 	wantParts(t, msgs, 1, "text tool_call tool_call")
 }
 
+func TestOpenHandsCondensationRangeBounds(t *testing.T) {
+	// A range whose width overflows int64 must not be walked.
+	in := `[{"id":1,"source":"user","action":"message","args":{"content":"x"}},{"id":2,"source":"agent","action":"condensation","args":{"forgotten_events_start_id":-9000000000000000000,"forgotten_events_end_id":9000000000000000000,"summary":"s"}}]`
+	tr, err := ReadBytes([]byte(in), Options{Name: "t.json"})
+	if err != nil || tr.Checkpoint != nil {
+		t.Fatalf("checkpoint %+v, err %v", tr.Checkpoint, err)
+	}
+}
+
 func TestOpenHandsErrors(t *testing.T) {
 	cases := []struct{ name, in, want string }{
 		{"no kind", `[{"id":1,"source":"user","action":"message","args":{"content":"x"}},{"id":2,"source":"agent"}]`,
