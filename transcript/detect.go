@@ -25,27 +25,35 @@ import (
 //     Content objects; or a stream-json event
 //     (an "init" event with a "session_id", or a "message", "tool_use" or
 //     "tool_result" event with a "timestamp" and a "role" or "tool_id").
-//  4. langchain: an object whose "messages" (or "values".messages, or
+//  4. openhands: an OpenHands event (an object with "source" and a string
+//     "kind", "action" or "observation"), or an array, or an object whose
+//     "history" or "events" array, starts with one (or with an object with
+//     a string "action" or "observation" and neither "role" nor "type").
+//  5. langchain: an object whose "messages" (or "values".messages, or
 //     "channel_values".messages: a LangGraph thread state or checkpoint)
-//     is a LangChain message list as rule 9 says.
-//  5. mini-swe-agent: an object whose "trajectory_format" starts with
-//     "mini-swe-agent", or one with "messages" and "info".
-//  6. swe-agent: an object with "trajectory" or with "history" and "info".
-//  7. condense: an object with "version" and "messages".
-//  8. cline: an array of messages one of which has a member only Cline or
+//     is a LangChain message list as rule 10 says.
+//  6. mini-swe-agent: an object whose "trajectory_format" starts with
+//     "mini-swe-agent", or one with "messages" and "info", or an array of
+//     messages one of which has role "exit" or an "extra" object (a
+//     trajectory's bare message list).
+//  7. swe-agent: an object with "trajectory", with "history" and "info",
+//     or with a "history" whose first entry has "message_type" or "agent"
+//     (a demonstration holding only its history).
+//  8. condense: an object with "version" and "messages".
+//  9. cline: an array of messages one of which has a member only Cline or
 //     Roo Code writes ("ts", "modelInfo", "isSummary", "condenseId",
 //     "condenseParent", "truncationParent", "isTruncationMarker"), or whose
 //     user text starts with "<environment_details>" or, in the first
 //     message, "<task>". An array of Cline's ui_messages.json entries
 //     (objects with "ts" and a "type" of "say" or "ask", no "role") is an
 //     error saying to read api_conversation_history.json instead.
-//  9. langchain: an array of messages none of which has a "role" and one
+//  10. langchain: an array of messages none of which has a "role" and one
 //     of which is a LangChain message: a serialized constructor
 //     {"lc": 1, "type": "constructor", "id": [..., "HumanMessage"]}, a
 //     messages_to_dict entry {"type": "human", "data": {...}}, or a plain
 //     message dict with a "type" such as human, ai, tool or system and a
 //     "content".
-//  10. openai or anthropic: an object with "messages", or an array of
+//  11. openai or anthropic: an object with "messages", or an array of
 //     messages. Provider markers decide: openai has system, developer and
 //     tool roles, tool_calls, tool_call_id, image_url parts and
 //     {"type":"function"} tools; anthropic has a top-level "system",
@@ -74,10 +82,14 @@ func Detect(data []byte) (Format, error) {
 		switch {
 		case geminiContents(items):
 			return FormatGeminiCLI, nil
+		case len(items) > 0 && ohEventObject(items[0]):
+			return FormatOpenHands, nil
 		case isClineUIMessages(items):
 			return "", &detectError{uiMessagesProblem}
 		case isCline(items):
 			return FormatCline, nil
+		case miniMessages(items):
+			return FormatMiniSWEAgent, nil
 		case isLangChainList(items):
 			return FormatLangChain, nil
 		}
@@ -103,12 +115,14 @@ func Detect(data []byte) (Format, error) {
 		(typ == "message" || typ == "tool_use" || typ == "tool_result") && has("timestamp") &&
 			(has("role") || has("tool_id")) && !has("message") && !has("payload"):
 		return FormatGeminiCLI, nil
+	case ohEventKeys(keys), ohFirstEvent(keys["history"]), ohFirstEvent(keys["events"]):
+		return FormatOpenHands, nil
 	case isLangChainState(keys):
 		return FormatLangChain, nil
 	case strings.HasPrefix(jsonString(keys["trajectory_format"]), "mini-swe-agent"),
 		has("messages") && has("info"):
 		return FormatMiniSWEAgent, nil
-	case has("trajectory"), has("history") && has("info"):
+	case has("trajectory"), has("history") && (has("info") || sweHistory(keys["history"])):
 		return FormatSWEAgent, nil
 	case has("version") && has("messages"):
 		return FormatCondense, nil
@@ -140,6 +154,67 @@ func geminiContents(items []json.RawMessage) bool {
 	k := objectKeys(items[0])
 	r := jsonString(k["role"])
 	return (r == "user" || r == "model") && kind(k["parts"]) == '['
+}
+
+// ohEventKeys reports whether keys are an OpenHands event's: "source" and
+// a string "kind" (a software-agent-sdk event), "action" or "observation"
+// (an older event).
+func ohEventKeys(keys map[string]json.RawMessage) bool {
+	if keys["source"] == nil {
+		return false
+	}
+	for _, k := range []string{"kind", "action", "observation"} {
+		if jsonString(keys[k]) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// ohEventObject reports whether raw, the first entry of an array, is an
+// OpenHands event: one with "source", or, as the oldest saved histories
+// write them, a string "action" or "observation" and neither "role" nor
+// "type".
+func ohEventObject(raw json.RawMessage) bool {
+	k := objectKeys(raw)
+	if ohEventKeys(k) {
+		return true
+	}
+	return k["role"] == nil && k["type"] == nil &&
+		(jsonString(k["action"]) != "" || jsonString(k["observation"]) != "")
+}
+
+// ohFirstEvent reports whether raw is an array whose first entry is an
+// OpenHands event.
+func ohFirstEvent(raw json.RawMessage) bool {
+	if kind(raw) != '[' {
+		return false
+	}
+	var items []json.RawMessage
+	return json.Unmarshal(raw, &items) == nil && len(items) > 0 && ohEventObject(items[0])
+}
+
+// miniMessages reports whether one of items is an object with role "exit"
+// or an "extra" object, which mini-swe-agent adds to its messages.
+func miniMessages(items []json.RawMessage) bool {
+	for _, it := range items {
+		k := objectKeys(it)
+		if jsonString(k["role"]) == "exit" || kind(k["extra"]) == '{' {
+			return true
+		}
+	}
+	return false
+}
+
+// sweHistory reports whether raw is an array whose first entry is an object
+// with SWE-agent's "message_type" or "agent" member.
+func sweHistory(raw json.RawMessage) bool {
+	var items []json.RawMessage
+	if kind(raw) != '[' || json.Unmarshal(raw, &items) != nil || len(items) == 0 {
+		return false
+	}
+	k := objectKeys(items[0])
+	return k["message_type"] != nil || k["agent"] != nil
 }
 
 func undetected(format string, args ...any) error {

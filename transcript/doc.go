@@ -4,7 +4,7 @@
 // Read understands Claude Code session JSONL, Codex CLI rollout JSONL,
 // Gemini CLI stream-json logs, session files and saved chats, OpenAI chat
 // messages, Anthropic Messages bodies, mini-swe-agent and SWE-agent
-// trajectories, Cline and Roo Code task histories
+// trajectories, OpenHands event logs, Cline and Roo Code task histories
 // (api_conversation_history.json), LangChain and LangGraph message lists
 // (serialized messages, messages_to_dict entries, message dicts, a thread
 // state's values), and the condense JSON form. With FormatAuto (the
@@ -31,10 +31,20 @@
 //     moved record with a NoteReordered.
 //
 // A compaction the agent already made (a Claude Code compact boundary, a
-// Codex compacted item, a Roo Code condense summary) is imported as
+// Codex compacted item, a Roo Code condense summary, an OpenHands
+// condensation whose forgotten events are the oldest) is imported as
 // Transcript.Checkpoint; the messages
 // it replaced stay in Request.Messages, since nothing is ever deleted, and
 // Transcript.Rendered gives what the agent itself sent.
+//
+// Documented variants of a format are read, not repaired: the exit message
+// that ends a mini-swe-agent run (a role no provider has) is read as text
+// marked "[mini-swe-agent exit: STATUS]", the result of the calls it
+// ended or else a user message (a NoteConverted note); the call ids a
+// replayed SWE-agent demonstration reuses are given new ones (NoteRekeyed,
+// Transcript.OriginalIDs); OpenHands actions that name no tool call get the
+// deterministic id "openhands-<event id>", which the observation naming the
+// action as its cause answers.
 //
 // What condense.Request has no field for is kept where a request sent again
 // needs it, and left out where it does not:

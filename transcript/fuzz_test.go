@@ -102,13 +102,22 @@ func FuzzReadAnthropic(f *testing.F) {
 }
 
 func FuzzReadMiniSWEAgent(f *testing.F) {
-	seeds(f, FormatMiniSWEAgent)
+	seeds(f, FormatMiniSWEAgent,
+		`[{"role":"assistant","content":null,"tool_calls":[{"id":"a","type":"function","function":{"name":"bash","arguments":"{}"}}],"thinking_blocks":[{"type":"thinking","thinking":"t","signature":"s"}]},{"role":"exit","content":[{"type":"input_text","text":"x"}],"extra":{"exit_status":"Submitted"}}]`,
+		`{"trajectory_format":"mini-swe-agent-1.1","messages":[{"object":"response","output":[{"type":"function_call","call_id":"c","name":"bash","arguments":"{}"}]},{"type":"function_call_output","call_id":"c","output":"o"}]}`)
 	f.Fuzz(func(t *testing.T, data []byte) { checkRead(t, data, FormatMiniSWEAgent) })
 }
 
 func FuzzReadSWEAgent(f *testing.F) {
 	seeds(f, FormatSWEAgent, `{"history":[{"role":"tool","content":"x","tool_call_ids":["a","a"]}],"info":{}}`)
 	f.Fuzz(func(t *testing.T, data []byte) { checkRead(t, data, FormatSWEAgent) })
+}
+
+func FuzzReadOpenHands(f *testing.F) {
+	seeds(f, FormatOpenHands,
+		`{"id":"a","source":"agent","kind":"ActionEvent","tool_name":"t","tool_call_id":"c","llm_response_id":"r"}`+"\n"+`{"id":"b","source":"agent","kind":"ActionEvent","tool_name":"t","tool_call_id":"c","llm_response_id":"r"}`+"\n"+`{"id":"k","source":"environment","kind":"Condensation","forgotten_event_ids":["a"],"summary":"s"}`,
+		`[{"id":1,"source":"user","action":"message","args":{"content":"x"}},{"id":2,"source":"agent","action":"run","args":{}},{"id":3,"action":"condensation","source":"agent","args":{"forgotten_events_start_id":1,"forgotten_events_end_id":2,"summary":"s"}},{"id":4,"source":"agent","observation":"run","cause":2,"content":"y"}]`)
+	f.Fuzz(func(t *testing.T, data []byte) { checkRead(t, data, FormatOpenHands) })
 }
 
 func FuzzReadCondense(f *testing.F) {

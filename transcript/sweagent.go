@@ -8,33 +8,6 @@ import (
 	"github.com/condense-dev/condense"
 )
 
-// mini-swe-agent trajectories: {"info", "messages", "trajectory_format"}.
-// The messages are chat messages. Text actions (a bash block in the
-// assistant's reply, the observation in the next user message) are read as
-// the plain user and assistant text the model saw: pairing them as tool
-// calls would invent call ids the model never produced. Leading system
-// messages become the system text; the model is info.config.model.model_name.
-func readMiniSWEAgent(b *builder, data []byte) error {
-	var doc struct {
-		Info struct {
-			Config struct {
-				Model struct {
-					ModelName string `json:"model_name"`
-				} `json:"model"`
-			} `json:"config"`
-		} `json:"info"`
-		Messages []json.RawMessage `json:"messages"`
-	}
-	if err := decode(data, &doc); err != nil {
-		return b.docErr(data, err)
-	}
-	if doc.Messages == nil {
-		return b.errAt(loc{path: "messages"}, "missing")
-	}
-	b.req.Model = doc.Info.Config.Model.ModelName
-	return readChatList(b, doc.Messages, "messages", nil)
-}
-
 // readChatList reads chat messages (OpenAI shape), leading system messages
 // becoming the system text. toolIDs, when set, returns the call ids a tool
 // message answers (SWE-agent's tool_call_ids).
@@ -78,6 +51,9 @@ func readChatList(b *builder, msgs []json.RawMessage, path string, toolIDs func(
 			continue
 		}
 		leading = false
+		if m.Role == condense.RoleAssistant {
+			m.Parts = append(litellmThinking(raw), m.Parts...)
+		}
 		b.add(m, l)
 	}
 	b.req.System = strings.Join(system, "\n\n")
@@ -88,7 +64,11 @@ func readChatList(b *builder, msgs []json.RawMessage, path string, toolIDs func(
 // "info", "replay_config"}. The history, when present, is what the model
 // saw and is preferred: chat messages, with tool_calls on assistant
 // messages and tool_call_ids on tool messages in the function-calling
-// variant, plain text in the text-action variant. Without a history, each
+// variant, plain text in the text-action variant. Replayed demonstrations
+// give later calls the id of an earlier one; such a call gets a new id
+// "<id>~<n>" (a NoteRekeyed note; the file's id is kept in
+// Transcript.OriginalIDs) and the results after it answer it. Without a
+// history, each
 // trajectory step becomes an assistant message (its response, else its
 // thought and action) and a user message (its observation). The model is
 // replay_config's agent.model.name when there is one.
@@ -102,6 +82,7 @@ func readSWEAgent(b *builder, data []byte) error {
 		return b.docErr(data, err)
 	}
 	b.req.Model = sweModel(doc.ReplayConfig)
+	b.rekey = true
 	if len(doc.History) > 0 {
 		return readChatList(b, doc.History, "history", func(raw json.RawMessage) []string {
 			var e struct {

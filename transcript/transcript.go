@@ -26,6 +26,7 @@ const (
 	FormatAnthropic    Format = "anthropic"
 	FormatMiniSWEAgent Format = "mini-swe-agent"
 	FormatSWEAgent     Format = "swe-agent"
+	FormatOpenHands    Format = "openhands"
 	FormatCondense     Format = "condense"
 	FormatCline        Format = "cline"
 	FormatLangChain    Format = "langchain"
@@ -33,7 +34,7 @@ const (
 
 // Formats lists every concrete format Read understands (FormatAuto aside).
 var Formats = []Format{FormatClaudeCode, FormatCodex, FormatGeminiCLI, FormatOpenAI, FormatAnthropic,
-	FormatMiniSWEAgent, FormatSWEAgent, FormatCondense, FormatCline, FormatLangChain}
+	FormatMiniSWEAgent, FormatSWEAgent, FormatOpenHands, FormatCondense, FormatCline, FormatLangChain}
 
 // WriteFormats lists the formats Write can produce.
 var WriteFormats = []Format{FormatOpenAI, FormatAnthropic, FormatCondense}
@@ -127,6 +128,10 @@ const (
 	// NoteReordered: records the file holds out of order, put back in the
 	// order the format's own links give.
 	NoteReordered NoteAction = "reordered"
+	// NoteConverted: a record of a kind no provider API has, read as the
+	// nearest message (mini-swe-agent's exit message as text, an OpenHands
+	// event without a place of its own).
+	NoteConverted NoteAction = "converted"
 )
 
 // Note is one record the reader did not read as it stands.
@@ -285,6 +290,8 @@ func ReadBytes(data []byte, opts Options) (*Transcript, error) {
 		err = readMiniSWEAgent(b, data)
 	case FormatSWEAgent:
 		err = readSWEAgent(b, data)
+	case FormatOpenHands:
+		err = readOpenHands(b, data)
 	case FormatCondense:
 		err = readCondense(b, data)
 	case FormatCline:

@@ -415,8 +415,8 @@ func TestReadErrors(t *testing.T) {
 			FormatAuto, "chat.json:3: codex: malformed input: payload.arguments: not valid JSON", "u", 1, 1},
 		{"swe-agent bad tool call", `{"trajectory":[],"history":[{"role":"user","content":"fix"},{"role":"assistant","content":"x","tool_calls":[{"type":"function","function":{"name":"bash","arguments":"{}"}}]}]}`,
 			FormatAuto, "chat.json: history[1].tool_calls[0].id: swe-agent: malformed input: missing", "u", 1, 0},
-		{"mini-swe-agent bad role", `{"trajectory_format":"mini-swe-agent-1","messages":[{"role":"user","content":"fix"},{"role":"exit","content":"x"}]}`,
-			FormatAuto, `chat.json: messages[1].role: mini-swe-agent: malformed input: unknown role "exit"`, "u", 1, 0},
+		{"mini-swe-agent bad role", `{"trajectory_format":"mini-swe-agent-1","messages":[{"role":"user","content":"fix"},{"role":"quit","content":"x"}]}`,
+			FormatAuto, `chat.json: messages[1].role: mini-swe-agent: malformed input: unknown role "quit"`, "u", 1, 0},
 		{"undetectable", `{"hello":"world"}`, FormatAuto, "chat.json: cannot detect the transcript format: no known keys in the first JSON value; pass the format explicitly (one of " + formatList(Formats) + ")", "", 0, 0},
 		{"ambiguous", `[{"role":"tool","tool_call_id":"a","content":"x"},{"role":"user","content":[{"type":"tool_result","tool_use_id":"a"}]}]`, FormatAuto, "mix OpenAI markers", "", 0, 0},
 	}
