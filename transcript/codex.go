@@ -254,7 +254,11 @@ func cxDecodeItem(b *builder, it *cxItem, raw json.RawMessage, l loc) (*condense
 		}
 		var ok bool
 		if input, ok = validInput(args); !ok {
-			return nil, b.bad(l, "payload.arguments: not valid JSON")
+			// The model wrote arguments that do not parse (or the file's
+			// author redacted them into text): Codex records them as they
+			// are, and so does the reader, as a string.
+			input, _ = json.Marshal(map[string]string{"arguments": args})
+			b.note(NoteConverted, l, "payload.arguments is not valid JSON: kept as the string {\"arguments\": …}")
 		}
 	case "custom_tool_call":
 		var s string

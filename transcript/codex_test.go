@@ -134,3 +134,22 @@ func TestCodexVersions(t *testing.T) {
 		})
 	}
 }
+
+// Arguments that are not JSON (a model's malformed output, or text a file's
+// author redacted them into) are read as a string, with a note.
+func TestCodexArgumentsNotJSON(t *testing.T) {
+	in := "{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"message\",\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"go\"}]}}\n" +
+		"{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"function_call\",\"name\":\"shell\",\"arguments\":\"{\\\"command\\\":\",\"call_id\":\"c1\"}}\n" +
+		"{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"function_call_output\",\"call_id\":\"c1\",\"output\":\"x\"}}\n"
+	tr, err := ReadBytes([]byte(in), Options{Name: "r.jsonl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := tr.Request.Messages[1].Parts[0]
+	if call.Type != condense.PartToolCall || string(call.Input) != `{"arguments":"{\"command\":"}` {
+		t.Fatalf("call = %+v", call)
+	}
+	if len(tr.Notes) != 1 || tr.Notes[0].Action != NoteConverted || tr.Notes[0].Line != 2 {
+		t.Errorf("notes = %v", tr.Notes)
+	}
+}

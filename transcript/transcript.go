@@ -130,7 +130,8 @@ const (
 	NoteReordered NoteAction = "reordered"
 	// NoteConverted: a record of a kind no provider API has, read as the
 	// nearest message (mini-swe-agent's exit message as text, an OpenHands
-	// event without a place of its own).
+	// event without a place of its own), or a value read in another shape
+	// (tool call arguments that are not JSON, kept as a string).
 	NoteConverted NoteAction = "converted"
 )
 
