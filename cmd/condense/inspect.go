@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/ledger"
 )
 
 // InspectReport is the --json output of inspect.
@@ -318,7 +319,7 @@ func messageKind(m *condense.Message) string {
 }
 
 // preview returns the first n characters of a message's text, tool input or
-// result, on one line.
+// result, on one line, secrets redacted.
 func preview(m *condense.Message, n int) string {
 	var b strings.Builder
 	var walk func(parts []condense.Part)
@@ -344,7 +345,8 @@ func preview(m *condense.Message, n int) string {
 		}
 	}
 	walk(m.Parts)
-	s := strings.Join(strings.Fields(b.String()), " ")
+	// A preview is text condense shows, so secrets are redacted first.
+	s := strings.Join(strings.Fields(ledger.Redact(b.String())), " ")
 	if utf8.RuneCountInString(s) > n {
 		r := []rune(s)
 		s = string(r[:n-1]) + "…"

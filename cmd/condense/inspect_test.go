@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -111,5 +113,19 @@ func TestInspectUsage(t *testing.T) {
 	Run(context.Background(), []string{"inspect", "--help"}, &help, &help)
 	if !strings.Contains(help.String(), "Examples:") || !strings.Contains(help.String(), "condense inspect") {
 		t.Errorf("help lacks an example:\n%s", help.String())
+	}
+}
+
+// Previews never show a secret.
+func TestInspectPreviewRedacts(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "chat.json")
+	key := "sk-proj-4fT9xQ2mZ8vL1nB7cK3pR6wY0aE5hJ"
+	os.WriteFile(f, []byte(`{"messages":[{"role":"user","content":"use `+key+` please"},{"role":"assistant","content":"ok"}]}`), 0o644)
+	stdout, stderr, code := runCLI(t, "inspect", "--json", "--window", "8k", f)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.Contains(stdout, key[:12]) || !strings.Contains(stdout, "[REDACTED]") {
+		t.Errorf("preview:\n%s", stdout)
 	}
 }
