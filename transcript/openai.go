@@ -330,7 +330,8 @@ func writeOpenAI(req condense.Request) ([]byte, error) {
 
 // oaiWritable returns the parts of a message of role that the chat API
 // takes: without thinking, without images in assistant and system
-// messages, and without provider blocks that are not chat content parts
+// messages (an image with neither bytes nor an http(s) or data: address,
+// such as one a file's author redacted, becomes the text "[image]"), and without provider blocks that are not chat content parts
 // of role (in a tool result's content, none).
 func oaiWritable(parts []condense.Part, role condense.Role) []condense.Part {
 	out := make([]condense.Part, 0, len(parts))
@@ -341,6 +342,9 @@ func oaiWritable(parts []condense.Part, role condense.Role) []condense.Part {
 		case condense.PartImage:
 			if role == condense.RoleAssistant || role == condense.RoleSystem {
 				continue
+			}
+			if len(p.Data) == 0 && !usableImageURL(p.URL, true) {
+				p = condense.Text("[image]")
 			}
 		case condense.PartProvider:
 			if p.Provider != "openai" {

@@ -105,7 +105,7 @@ func forProvider(req condense.Request, f Format) condense.Request {
 // too (role "" stands for a tool result's content), and opaque blocks the
 // API would refuse (anthOpaqueOK); the fields parts of a part left out go
 // with it. An image of a type the API does not take (anthImageTypes)
-// becomes the text "[image]".
+// becomes the text "[image]", and so does one whose address is not http(s).
 func anthWritable(parts []condense.Part, role condense.Role) []condense.Part {
 	wire := "user"
 	if role == condense.RoleAssistant {
@@ -137,7 +137,7 @@ func anthWritable(parts []condense.Part, role condense.Role) []condense.Part {
 			if len(p.Data) == 0 && p.URL == "" || role == condense.RoleAssistant {
 				continue
 			}
-			if p.URL == "" && !anthImageTypes[p.MediaType] {
+			if p.URL == "" && !anthImageTypes[p.MediaType] || len(p.Data) == 0 && !usableImageURL(p.URL, false) {
 				p = condense.Text("[image]")
 			}
 		case condense.PartProvider:
@@ -175,6 +175,12 @@ func anthOpaqueOK(raw json.RawMessage, role string) bool {
 // anthImageTypes are the media types of the images the API takes as
 // base64 data; an image of another type is written as the text "[image]".
 var anthImageTypes = map[string]bool{"image/jpeg": true, "image/png": true, "image/gif": true, "image/webp": true}
+
+// usableImageURL reports whether an image address is one the provider
+// fetches: http(s), or with data a data: URL (OpenAI only).
+func usableImageURL(u string, data bool) bool {
+	return strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://") || data && strings.HasPrefix(u, "data:")
+}
 
 func blank(s string) bool { return strings.TrimFunc(s, unicode.IsSpace) == "" }
 

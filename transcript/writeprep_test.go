@@ -227,3 +227,22 @@ func TestOriginalIDOnlyOnCalls(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// An image whose address is no URL (a file's author redacted it) goes out
+// as the text "[image]", which both APIs take.
+func TestWriteUnusableImageURL(t *testing.T) {
+	req := condense.Request{Model: "m", Messages: []condense.Message{{Role: condense.RoleUser, Parts: []condense.Part{
+		condense.Text("look"), {Type: condense.PartImage, URL: "[REDACTED_IMAGE_URL len=6832270]"}}}}}
+	for _, f := range []Format{FormatOpenAI, FormatAnthropic} {
+		var b bytes.Buffer
+		if err := Write(&b, f, req); err != nil {
+			t.Fatal(err)
+		}
+		if v := CheckWritten(f, b.Bytes()); len(v) > 0 || strings.Contains(b.String(), "REDACTED_IMAGE") || !strings.Contains(b.String(), "[image]") {
+			t.Errorf("%s: %v\n%s", f, v, b.String())
+		}
+		if _, err := ReadBytes(b.Bytes(), Options{Format: f}); err != nil {
+			t.Errorf("%s: does not read back: %v", f, err)
+		}
+	}
+}

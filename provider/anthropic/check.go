@@ -463,6 +463,8 @@ func (c *checker) block(path, typ string, m map[string]json.RawMessage) {
 		case st == "url":
 			if u, _ := checkString(src["url"]); u == "" {
 				c.add("image-source", path+".source.url", "missing")
+			} else if !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") {
+				c.add("image-source", path+".source.url", "not an http(s) URL")
 			}
 		case st == "file":
 			if f, _ := checkString(src["file_id"]); f == "" {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -338,6 +339,8 @@ func (c *chatChecker) content(m map[string]json.RawMessage, path, role string, o
 			iu, _ := checkObject(p["image_url"])
 			if u, _ := checkString(iu["url"]); u == "" {
 				c.add("content", pp+".image_url.url", "missing")
+			} else if !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "data:") {
+				c.add("content", pp+".image_url.url", "not an http(s) or data: URL")
 			}
 		}
 	}
