@@ -146,7 +146,7 @@ type model struct {
 // there after the cut, the batch in flight must be there whole or not at
 // all, and the session must open.
 func TestPowerCut(t *testing.T) {
-	cuts := 100
+	cuts := 60
 	if os.Getenv(storetest.EnvLong) == "1" {
 		cuts = 2000
 	}
