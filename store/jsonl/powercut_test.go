@@ -141,10 +141,10 @@ type model struct {
 
 // TestPowerCut runs appends, checkpoints and undos against a store whose
 // file loses every write not yet synced at a simulated power cut (a random
-// subset of the unsynced sectors survives), at hundreds of random points,
-// mid-checkpoint and mid-undo included (2,000 under CONDENSE_TEST_LONG=1). Every acknowledged batch must be
-// there after the cut, the batch in flight must be there whole or not at
-// all, and the session must open.
+// subset of the unsynced sectors survives), at 60 random points (2,000
+// under CONDENSE_TEST_LONG=1), mid-checkpoint and mid-undo included. Every
+// acknowledged batch must be there after the cut, the batch in flight must
+// be there whole or not at all, and the session must open.
 func TestPowerCut(t *testing.T) {
 	cuts := 60
 	if os.Getenv(storetest.EnvLong) == "1" {
