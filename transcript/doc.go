@@ -26,6 +26,8 @@
 //   - a malformed record is a *ReadError naming the file, the line (JSONL)
 //     or JSON path (JSON) and the problem, wrapping condense.ErrMalformed;
 //     Options.Lenient skips it (Transcript.Skipped);
+//   - an input over Options.MaxBytes (DefaultMaxBytes, 256 MiB, unless set)
+//     is refused with ErrTooLarge before it is read whole;
 //   - records a format links out of file order (a Claude Code line written
 //     before its parentUuid) are read in the order the links give, each
 //     moved record with a NoteReordered.

@@ -1,7 +1,11 @@
 package transcript
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -72,5 +76,32 @@ func TestLenientNotesEverySkip(t *testing.T) {
 	}
 	if s := n.String(); s != `messages[1]: dropped: tool result for call "nope" has no matching tool call` {
 		t.Errorf("String() = %s", s)
+	}
+}
+
+// An input over Options.MaxBytes is refused before it is read whole, by
+// every entry point, with an error naming the sizes.
+func TestMaxBytes(t *testing.T) {
+	in := []byte(`{"messages":[{"role":"user","content":"` + strings.Repeat("x", 2000) + `"}]}`)
+	path := t.TempDir() + "/big.json"
+	if err := os.WriteFile(path, in, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{MaxBytes: 1000, Name: "big.json"}
+	_, err1 := ReadBytes(in, opts)
+	_, err2 := Read(bytes.NewReader(in), opts)
+	_, err3 := ReadFile(path, opts)
+	for i, err := range []error{err1, err2, err3} {
+		if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "over the limit of 1000 bytes") {
+			t.Errorf("entry %d: %v", i, err)
+		}
+	}
+	if !strings.Contains(err1.Error(), fmt.Sprintf("is %d bytes", len(in))) || !strings.Contains(err2.Error(), "more than 1000 bytes") {
+		t.Errorf("sizes: %v / %v", err1, err2)
+	}
+	for _, max := range []int64{0, -1, int64(len(in))} {
+		if _, err := ReadBytes(in, Options{MaxBytes: max}); err != nil {
+			t.Errorf("MaxBytes %d: %v", max, err)
+		}
 	}
 }

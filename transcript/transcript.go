@@ -75,6 +75,40 @@ type Options struct {
 	Lenient bool
 	// Name is the input's file name, used in errors.
 	Name string
+	// MaxBytes caps the input's size: a larger input is an error wrapping
+	// ErrTooLarge, returned before it is read whole (reading takes several
+	// times the input's size in memory). 0 means DefaultMaxBytes; a
+	// negative value means no cap.
+	MaxBytes int64
+}
+
+// DefaultMaxBytes is the input cap when Options.MaxBytes is 0: 256 MiB,
+// several times the largest agent sessions seen in the wild.
+const DefaultMaxBytes int64 = 256 << 20
+
+// ErrTooLarge is wrapped by the error about an input over Options.MaxBytes.
+var ErrTooLarge = errors.New("transcript: input too large")
+
+// limit returns the input cap of opts, or -1 for none.
+func (o *Options) limit() int64 {
+	switch {
+	case o.MaxBytes == 0:
+		return DefaultMaxBytes
+	case o.MaxBytes < 0:
+		return -1
+	}
+	return o.MaxBytes
+}
+
+// tooLarge returns the error about an input of n bytes (at least n, when
+// more) over the cap.
+func (o *Options) tooLarge(n int64, atLeast bool) error {
+	more := ""
+	if atLeast {
+		more = "more than "
+	}
+	return &ReadError{File: o.Name, Err: fmt.Errorf("%w: the input is %s%d bytes, over the limit of %d bytes (Options.MaxBytes; the CLI's --max-input)",
+		ErrTooLarge, more, n, o.limit())}
 }
 
 // Transcript is what Read found in a file.
@@ -238,12 +272,17 @@ func (e *ReadError) Unwrap() error { return e.Err }
 // ReadFile reads the transcript in the file at path. Options.Name defaults to
 // path.
 func ReadFile(path string, opts Options) (*Transcript, error) {
+	if opts.Name == "" {
+		opts.Name = path
+	}
+	if max := opts.limit(); max >= 0 {
+		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && fi.Size() > max {
+			return nil, opts.tooLarge(fi.Size(), false)
+		}
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
-	}
-	if opts.Name == "" {
-		opts.Name = path
 	}
 	return ReadBytes(data, opts)
 }
@@ -257,15 +296,25 @@ func ReadFile(path string, opts Options) (*Transcript, error) {
 // record is a *ReadError wrapping condense.ErrMalformed, unless
 // Options.Lenient skips it.
 func Read(r io.Reader, opts Options) (*Transcript, error) {
+	max := opts.limit()
+	if max >= 0 {
+		r = io.LimitReader(r, max+1)
+	}
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, err
+	}
+	if max >= 0 && int64(len(data)) > max {
+		return nil, opts.tooLarge(max, true)
 	}
 	return ReadBytes(data, opts)
 }
 
 // ReadBytes is Read on a byte slice. data is not retained.
 func ReadBytes(data []byte, opts Options) (*Transcript, error) {
+	if max := opts.limit(); max >= 0 && int64(len(data)) > max {
+		return nil, opts.tooLarge(int64(len(data)), false)
+	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	f := opts.Format
 	if f == "" || f == FormatAuto {

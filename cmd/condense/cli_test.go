@@ -491,3 +491,21 @@ func TestProgressCounter(t *testing.T) {
 	}
 	bar.finish()
 }
+
+// An input over --max-input is refused with exit 2 and a message naming
+// the sizes, from a file or from standard input; --max-input 0 lifts the cap.
+func TestMaxInput(t *testing.T) {
+	_, errOut, code := runCLI(t, "count", "--window", "8k", "--max-input", "1k", testdata+"claude-code.jsonl")
+	if code != 2 || !strings.Contains(errOut, "over the limit of 1000 bytes") {
+		t.Errorf("file: exit %d: %s", code, errOut)
+	}
+	data, _ := os.ReadFile(testdata + "openai-chat.json")
+	var out, errb bytes.Buffer
+	err := runEnv(context.Background(), []string{"count", "--window", "8k", "--max-input", "100", "-"}, &env{stdin: bytes.NewReader(data), stdout: &out, stderr: &errb})
+	if ExitCode(err) != 2 || !strings.Contains(errb.String(), "more than 100 bytes") {
+		t.Errorf("stdin: exit %d: %s", ExitCode(err), errb.String())
+	}
+	if _, errOut, code := runCLI(t, "count", "--window", "8k", "--max-input", "0", testdata+"claude-code.jsonl"); code != 0 {
+		t.Errorf("--max-input 0: exit %d: %s", code, errOut)
+	}
+}

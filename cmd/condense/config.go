@@ -111,6 +111,20 @@ type budgetFlags struct {
 	statsHint bool
 	// parsedFormat is format, checked.
 	parsedFormat transcript.Format
+	// maxInput caps the input's size in bytes (--max-input).
+	maxInput sizeFlag
+}
+
+// maxBytes is the transcript.Options.MaxBytes of --max-input: the default
+// cap when the flag is not given, none for --max-input 0.
+func (b *budgetFlags) maxBytes() int64 {
+	switch {
+	case !b.maxInput.set:
+		return 0
+	case b.maxInput.n == 0:
+		return -1
+	}
+	return int64(b.maxInput.n)
 }
 
 func (b *budgetFlags) register(cmd *cobra.Command) {
@@ -129,6 +143,7 @@ func (b *budgetFlags) registerRead(cmd *cobra.Command) {
 	fs := cmd.Flags()
 	fs.StringVar(&b.format, "format", "auto", formatHelp())
 	fs.BoolVar(&b.lenient, "lenient", false, "skip malformed records and orphan results instead of failing (each is noted on standard error)")
+	fs.Var(&b.maxInput, "max-input", "largest input read, in bytes, e.g. 512m (default 256 MiB; 0: no limit); reading takes several times the input's size in memory")
 	fs.BoolVar(&b.exact, "exact", false, "count Claude models exactly with Anthropic's count_tokens endpoint, one request per new message "+
 		"(needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL sets the address); OpenAI models are always counted exactly")
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(formatNames()...))
@@ -198,15 +213,35 @@ type loaded struct {
 // stdinName is how errors and reports name standard input.
 const stdinName = "<stdin>"
 
-// readInput reads the input at path, standard input for "-". It returns
-// the data and the name to report it under.
-func readInput(e *env, path string) ([]byte, string, error) {
+// readInput reads the input at path, standard input for "-", refusing one
+// over max bytes (transcript.Options.MaxBytes) before reading it whole. It
+// returns the data and the name to report it under.
+func readInput(e *env, path string, max int64) ([]byte, string, error) {
+	opts := transcript.Options{MaxBytes: max}
+	limit := transcript.DefaultMaxBytes
+	if max != 0 {
+		limit = max
+	}
 	if path == "-" {
-		data, err := io.ReadAll(e.stdin)
+		r := e.stdin
+		if limit >= 0 {
+			r = io.LimitReader(r, limit+1)
+		}
+		data, err := io.ReadAll(r)
 		if err != nil {
 			return nil, stdinName, &usageError{err: fmt.Errorf("reading standard input: %w", err)}
 		}
+		if limit >= 0 && int64(len(data)) > limit {
+			opts.Name = stdinName
+			_, err := transcript.Read(bytes.NewReader(data), opts) // the error for "more than limit bytes"
+			return nil, stdinName, &usageError{err: err}
+		}
 		return data, stdinName, nil
+	}
+	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && limit >= 0 && fi.Size() > limit {
+		opts.Name = path
+		_, err := transcript.ReadFile(path, opts)
+		return nil, path, &usageError{err: err}
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -232,14 +267,14 @@ func inputArg(cmd *cobra.Command, e *env, args []string) (string, error) {
 // load reads a transcript (path "-": standard input) and resolves its
 // model, window and counter. check must have passed.
 func (b *budgetFlags) load(e *env, path string) (*loaded, error) {
-	data, name, err := readInput(e, path)
+	data, name, err := readInput(e, path, b.maxBytes())
 	if err != nil {
 		return nil, err
 	}
 	if path == "-" && len(bytes.TrimSpace(data)) == 0 {
 		return nil, usagef("no FILE given and standard input is empty: pass one FILE, or pipe the transcript in")
 	}
-	tr, err := transcript.ReadBytes(data, transcript.Options{Format: b.parsedFormat, Lenient: b.lenient, Name: name})
+	tr, err := transcript.ReadBytes(data, transcript.Options{Format: b.parsedFormat, Lenient: b.lenient, Name: name, MaxBytes: b.maxBytes()})
 	if err != nil {
 		if b.parsedFormat == transcript.FormatAuto && errors.Is(err, transcript.ErrUnknownFormat) && looksPlainText(data) {
 			return nil, usagef("%s: unsupported format: the input looks like plain text (console output?), not a JSON or JSONL transcript; "+
