@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/condense-dev/condense/provider/internal/reqcheck"
 )
 
 // Violation is one rule of the Messages API that a request body breaks, so
@@ -122,60 +124,6 @@ func (c *checker) add(rule, path, format string, args ...any) {
 	c.out = append(c.out, Violation{Rule: rule, Path: path, Message: fmt.Sprintf(format, args...)})
 }
 
-// kindOf returns the first byte of a JSON value: '{', '[', '"', 'n', 't',
-// 'f' or a digit or '-'; 0 for none.
-func checkKind(v json.RawMessage) byte {
-	v = bytes.TrimLeft(v, " \t\r\n")
-	if len(v) == 0 {
-		return 0
-	}
-	return v[0]
-}
-
-func checkObject(v json.RawMessage) (map[string]json.RawMessage, bool) {
-	if checkKind(v) != '{' {
-		return nil, false
-	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(v, &m) != nil {
-		return nil, false
-	}
-	return m, true
-}
-
-func checkArray(v json.RawMessage) ([]json.RawMessage, bool) {
-	if checkKind(v) != '[' {
-		return nil, false
-	}
-	var a []json.RawMessage
-	if json.Unmarshal(v, &a) != nil {
-		return nil, false
-	}
-	return a, true
-}
-
-func checkString(v json.RawMessage) (string, bool) {
-	if checkKind(v) != '"' {
-		return "", false
-	}
-	var s string
-	if json.Unmarshal(v, &s) != nil {
-		return "", false
-	}
-	return s, true
-}
-
-func checkPositive(v json.RawMessage) (int64, bool) {
-	var n json.Number
-	d := json.NewDecoder(bytes.NewReader(v))
-	d.UseNumber()
-	if d.Decode(&n) != nil {
-		return 0, false
-	}
-	i, err := n.Int64()
-	return i, err == nil && i > 0
-}
-
 func checkBlank(s string) bool { return strings.TrimFunc(s, unicode.IsSpace) == "" }
 
 // block is one content block of a message, as the checker sees it.
@@ -192,12 +140,12 @@ type checkTurn struct {
 }
 
 func (c *checker) run(body []byte) {
-	top, ok := checkObject(body)
+	top, ok := reqcheck.Object(body)
 	if !ok {
 		c.add("json", "", "the body is not a JSON object")
 		return
 	}
-	maxTokens, okMax := checkPositive(top["max_tokens"])
+	maxTokens, okMax := reqcheck.Positive(top["max_tokens"])
 	if !okMax {
 		if _, there := top["max_tokens"]; there {
 			c.add("max-tokens", "max_tokens", "not a positive integer")
@@ -205,15 +153,15 @@ func (c *checker) run(body []byte) {
 			c.add("max-tokens", "max_tokens", "missing")
 		}
 	}
-	if v, there := top["system"]; there && checkKind(v) != 'n' {
+	if v, there := top["system"]; there && reqcheck.Kind(v) != 'n' {
 		c.system(v)
 	}
 	thinking := false
 	if v, there := top["thinking"]; there {
-		if th, ok := checkObject(v); ok {
-			if t, _ := checkString(th["type"]); t == "enabled" {
+		if th, ok := reqcheck.Object(v); ok {
+			if t, _ := reqcheck.String(th["type"]); t == "enabled" {
 				thinking = true
-				b, ok := checkPositive(th["budget_tokens"])
+				b, ok := reqcheck.Positive(th["budget_tokens"])
 				switch {
 				case !ok || b < MinThinkingBudget:
 					c.add("thinking-budget", "thinking.budget_tokens", "want an integer of at least %d", MinThinkingBudget)
@@ -223,7 +171,7 @@ func (c *checker) run(body []byte) {
 			}
 		}
 	}
-	msgs, ok := checkArray(top["messages"])
+	msgs, ok := reqcheck.Array(top["messages"])
 	if !ok || len(msgs) == 0 {
 		c.add("messages-present", "messages", "want a non-empty array of messages")
 		c.tools(top["tools"], nil)
@@ -234,12 +182,12 @@ func (c *checker) run(body []byte) {
 	seenName := map[string]bool{}
 	for i, raw := range msgs {
 		path := fmt.Sprintf("messages[%d]", i)
-		m, ok := checkObject(raw)
+		m, ok := reqcheck.Object(raw)
 		if !ok {
 			c.add("role", path, "a message is not an object")
 			continue
 		}
-		role, _ := checkString(m["role"])
+		role, _ := reqcheck.String(m["role"])
 		if role != "user" && role != "assistant" {
 			c.add("role", path+".role", "want \"user\" or \"assistant\", got %s", string(bytes.TrimSpace(m["role"])))
 			continue
@@ -267,12 +215,12 @@ func (c *checker) run(body []byte) {
 				if b.typ != "tool_use" {
 					continue
 				}
-				id, _ := checkString(b.m["id"])
+				id, _ := reqcheck.String(b.m["id"])
 				if ids[id] {
 					c.add("tool-use-id-unique", b.path+".id", "id %q is used by an earlier tool_use", id)
 				}
 				ids[id] = true
-				if name, _ := checkString(b.m["name"]); name != "" && !seenName[name] {
+				if name, _ := reqcheck.String(b.m["name"]); name != "" && !seenName[name] {
 					seenName[name] = true
 					used = append(used, toolUse{name, b.path + ".name"})
 				}
@@ -291,7 +239,7 @@ func (c *checker) run(body []byte) {
 			open = map[string]bool{}
 			for _, b := range turns[k-1].blocks {
 				if b.typ == "tool_use" {
-					id, _ := checkString(b.m["id"])
+					id, _ := reqcheck.String(b.m["id"])
 					open[id] = true
 				}
 			}
@@ -305,7 +253,7 @@ func (c *checker) run(body []byte) {
 			if other {
 				c.add("tool-result-first", b.path, "a tool_result after other blocks of its user turn")
 			}
-			id, _ := checkString(b.m["tool_use_id"])
+			id, _ := reqcheck.String(b.m["tool_use_id"])
 			if !open[id] {
 				c.add("tool-result-orphan", b.path+".tool_use_id", "%q answers no tool_use of the assistant turn right before (or answers it twice)", id)
 			}
@@ -335,13 +283,13 @@ func (c *checker) answers(calls []checkBlock, next *checkTurn) {
 	if next != nil {
 		for _, b := range next.blocks {
 			if b.typ == "tool_result" {
-				id, _ := checkString(b.m["tool_use_id"])
+				id, _ := reqcheck.String(b.m["tool_use_id"])
 				answered[id] = true
 			}
 		}
 	}
 	for _, b := range calls {
-		id, _ := checkString(b.m["id"])
+		id, _ := reqcheck.String(b.m["id"])
 		if !answered[id] {
 			c.add("tool-use-answered", b.path, "tool_use %q has no tool_result in the next user turn", id)
 		}
@@ -350,9 +298,9 @@ func (c *checker) answers(calls []checkBlock, next *checkTurn) {
 
 // content checks a message's content and returns its blocks.
 func (c *checker) content(v json.RawMessage, path, role string, last bool) []checkBlock {
-	switch checkKind(v) {
+	switch reqcheck.Kind(v) {
 	case '"':
-		s, _ := checkString(v)
+		s, _ := reqcheck.String(v)
 		switch {
 		case s == "" && !(last && role == "assistant"):
 			c.add("content-empty", path, "empty content")
@@ -365,7 +313,7 @@ func (c *checker) content(v json.RawMessage, path, role string, last bool) []che
 		c.add("content-empty", path, "want a string or an array of blocks")
 		return nil
 	}
-	arr, ok := checkArray(v)
+	arr, ok := reqcheck.Array(v)
 	if !ok {
 		c.add("content-empty", path, "want a string or an array of blocks")
 		return nil
@@ -376,8 +324,8 @@ func (c *checker) content(v json.RawMessage, path, role string, last bool) []che
 	var out []checkBlock
 	for j, raw := range arr {
 		bp := fmt.Sprintf("%s[%d]", path, j)
-		m, ok := checkObject(raw)
-		typ, _ := checkString(m["type"])
+		m, ok := reqcheck.Object(raw)
+		typ, _ := reqcheck.String(m["type"])
 		if !ok || typ == "" {
 			c.add("block-role", bp, "a block is not an object with a type")
 			continue
@@ -402,32 +350,32 @@ func (c *checker) content(v json.RawMessage, path, role string, last bool) []che
 func (c *checker) block(path, typ string, m map[string]json.RawMessage) {
 	switch typ {
 	case "text":
-		s, ok := checkString(m["text"])
+		s, ok := reqcheck.String(m["text"])
 		if !ok || checkBlank(s) {
 			c.add("text-empty", path+".text", "a text block without non-whitespace text")
 		}
 	case "tool_use":
-		id, _ := checkString(m["id"])
+		id, _ := reqcheck.String(m["id"])
 		if !ValidToolUseID(id) {
 			c.add("tool-use-id", path+".id", "%q does not match ^[a-zA-Z0-9_-]+$", id)
 		}
-		if name, _ := checkString(m["name"]); name == "" {
+		if name, _ := reqcheck.String(m["name"]); name == "" {
 			c.add("tool-use-block", path+".name", "missing")
 		}
-		if checkKind(m["input"]) != '{' {
+		if reqcheck.Kind(m["input"]) != '{' {
 			c.add("tool-use-block", path+".input", "want an object")
 		}
 	case "tool_result":
-		id, _ := checkString(m["tool_use_id"])
+		id, _ := reqcheck.String(m["tool_use_id"])
 		if !ValidToolUseID(id) {
 			c.add("tool-use-id", path+".tool_use_id", "%q does not match ^[a-zA-Z0-9_-]+$", id)
 		}
-		if v, ok := m["content"]; ok && checkKind(v) == '[' {
-			arr, _ := checkArray(v)
+		if v, ok := m["content"]; ok && reqcheck.Kind(v) == '[' {
+			arr, _ := reqcheck.Array(v)
 			for k, raw := range arr {
 				bp := fmt.Sprintf("%s.content[%d]", path, k)
-				bm, ok := checkObject(raw)
-				t, _ := checkString(bm["type"])
+				bm, ok := reqcheck.Object(raw)
+				t, _ := reqcheck.String(bm["type"])
 				if !ok || t == "" {
 					c.add("block-role", bp, "a block is not an object with a type")
 					continue
@@ -436,38 +384,38 @@ func (c *checker) block(path, typ string, m map[string]json.RawMessage) {
 			}
 		}
 	case "thinking":
-		if _, ok := checkString(m["thinking"]); !ok {
+		if _, ok := reqcheck.String(m["thinking"]); !ok {
 			c.add("thinking-block", path+".thinking", "missing")
 		}
-		if s, _ := checkString(m["signature"]); s == "" {
+		if s, _ := reqcheck.String(m["signature"]); s == "" {
 			c.add("thinking-block", path+".signature", "a thinking block without a signature")
 		}
 	case "redacted_thinking":
-		if s, _ := checkString(m["data"]); s == "" {
+		if s, _ := reqcheck.String(m["data"]); s == "" {
 			c.add("thinking-block", path+".data", "a redacted_thinking block without data")
 		}
 	case "image":
-		src, ok := checkObject(m["source"])
-		st, _ := checkString(src["type"])
+		src, ok := reqcheck.Object(m["source"])
+		st, _ := reqcheck.String(src["type"])
 		switch {
 		case !ok:
 			c.add("image-source", path+".source", "missing")
 		case st == "base64":
-			mt, _ := checkString(src["media_type"])
+			mt, _ := reqcheck.String(src["media_type"])
 			if mt != "image/jpeg" && mt != "image/png" && mt != "image/gif" && mt != "image/webp" {
 				c.add("image-source", path+".source.media_type", "%q is not image/jpeg, image/png, image/gif or image/webp", mt)
 			}
-			if d, _ := checkString(src["data"]); d == "" {
+			if d, _ := reqcheck.String(src["data"]); d == "" {
 				c.add("image-source", path+".source.data", "missing")
 			}
 		case st == "url":
-			if u, _ := checkString(src["url"]); u == "" {
+			if u, _ := reqcheck.String(src["url"]); u == "" {
 				c.add("image-source", path+".source.url", "missing")
 			} else if !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") {
 				c.add("image-source", path+".source.url", "not an http(s) URL")
 			}
 		case st == "file":
-			if f, _ := checkString(src["file_id"]); f == "" {
+			if f, _ := reqcheck.String(src["file_id"]); f == "" {
 				c.add("image-source", path+".source.file_id", "missing")
 			}
 		default:
@@ -480,19 +428,19 @@ func (c *checker) block(path, typ string, m map[string]json.RawMessage) {
 // end with whitespace.
 func (c *checker) prefill(v json.RawMessage, path string) {
 	var text string
-	switch checkKind(v) {
+	switch reqcheck.Kind(v) {
 	case '"':
-		text, _ = checkString(v)
+		text, _ = reqcheck.String(v)
 	case '[':
-		arr, _ := checkArray(v)
+		arr, _ := reqcheck.Array(v)
 		if len(arr) == 0 {
 			return
 		}
-		m, _ := checkObject(arr[len(arr)-1])
-		if t, _ := checkString(m["type"]); t != "text" {
+		m, _ := reqcheck.Object(arr[len(arr)-1])
+		if t, _ := reqcheck.String(m["type"]); t != "text" {
 			return
 		}
-		text, _ = checkString(m["text"])
+		text, _ = reqcheck.String(m["text"])
 		path = fmt.Sprintf("%s[%d].text", path, len(arr)-1)
 	}
 	if text != "" && strings.TrimRightFunc(text, unicode.IsSpace) != text {
@@ -501,15 +449,15 @@ func (c *checker) prefill(v json.RawMessage, path string) {
 }
 
 func (c *checker) system(v json.RawMessage) {
-	switch checkKind(v) {
+	switch reqcheck.Kind(v) {
 	case '"':
 		return
 	case '[':
-		arr, _ := checkArray(v)
+		arr, _ := reqcheck.Array(v)
 		for i, raw := range arr {
-			m, _ := checkObject(raw)
-			t, _ := checkString(m["type"])
-			s, ok := checkString(m["text"])
+			m, _ := reqcheck.Object(raw)
+			t, _ := reqcheck.String(m["type"])
+			s, ok := reqcheck.String(m["text"])
 			if t != "text" || !ok {
 				c.add("system", fmt.Sprintf("system[%d]", i), "want a text block")
 			} else if checkBlank(s) {
@@ -527,19 +475,19 @@ type toolUse struct{ name, path string }
 // tools checks the tool definitions, and that every tool used has one.
 func (c *checker) tools(v json.RawMessage, used []toolUse) {
 	defined := map[string]bool{}
-	if v != nil && checkKind(v) != 'n' {
-		arr, ok := checkArray(v)
+	if v != nil && reqcheck.Kind(v) != 'n' {
+		arr, ok := reqcheck.Array(v)
 		if !ok {
 			c.add("tool-definition", "tools", "want an array")
 		}
 		for i, raw := range arr {
 			path := fmt.Sprintf("tools[%d]", i)
-			m, ok := checkObject(raw)
+			m, ok := reqcheck.Object(raw)
 			if !ok {
 				c.add("tool-definition", path, "a tool is not an object")
 				continue
 			}
-			name, _ := checkString(m["name"])
+			name, _ := reqcheck.String(m["name"])
 			if !ValidToolName(name) {
 				c.add("tool-definition", path+".name", "%q does not match ^[a-zA-Z0-9_-]{1,64}$", name)
 			}
@@ -547,10 +495,10 @@ func (c *checker) tools(v json.RawMessage, used []toolUse) {
 				c.add("tool-definition", path+".name", "a second tool named %q", name)
 			}
 			defined[name] = true
-			typ, hasType := checkString(m["type"])
+			typ, hasType := reqcheck.String(m["type"])
 			if _, there := m["type"]; !there || hasType && typ == "custom" {
-				schema, ok := checkObject(m["input_schema"])
-				if st, _ := checkString(schema["type"]); !ok || st != "object" {
+				schema, ok := reqcheck.Object(m["input_schema"])
+				if st, _ := reqcheck.String(schema["type"]); !ok || st != "object" {
 					c.add("tool-definition", path+".input_schema", "want a JSON schema object of type \"object\"")
 				}
 			}

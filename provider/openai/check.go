@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/condense-dev/condense/provider/internal/reqcheck"
 )
 
 // Violation is one rule of the Chat Completions API that a request body
@@ -102,73 +104,24 @@ func (c *chatChecker) add(rule, path, format string, args ...any) {
 	c.out = append(c.out, Violation{Rule: rule, Path: path, Message: fmt.Sprintf(format, args...)})
 }
 
-func checkKind(v json.RawMessage) byte {
-	v = bytes.TrimLeft(v, " \t\r\n")
-	if len(v) == 0 {
-		return 0
-	}
-	return v[0]
-}
-
-func checkObject(v json.RawMessage) (map[string]json.RawMessage, bool) {
-	if checkKind(v) != '{' {
-		return nil, false
-	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(v, &m) != nil {
-		return nil, false
-	}
-	return m, true
-}
-
-func checkArray(v json.RawMessage) ([]json.RawMessage, bool) {
-	if checkKind(v) != '[' {
-		return nil, false
-	}
-	var a []json.RawMessage
-	if json.Unmarshal(v, &a) != nil {
-		return nil, false
-	}
-	return a, true
-}
-
-func checkString(v json.RawMessage) (string, bool) {
-	if checkKind(v) != '"' {
-		return "", false
-	}
-	var s string
-	if json.Unmarshal(v, &s) != nil {
-		return "", false
-	}
-	return s, true
-}
-
-func checkPositive(v json.RawMessage) bool {
-	var n json.Number
-	d := json.NewDecoder(bytes.NewReader(v))
-	d.UseNumber()
-	if d.Decode(&n) != nil {
-		return false
-	}
-	i, err := n.Int64()
-	return err == nil && i > 0
-}
+// positive reports whether v is a positive integer.
+func positive(v json.RawMessage) bool { _, ok := reqcheck.Positive(v); return ok }
 
 // callUse is the first call of a function name.
 type callUse struct{ name, path string }
 
 func (c *chatChecker) run(body []byte) {
-	top, ok := checkObject(body)
+	top, ok := reqcheck.Object(body)
 	if !ok {
 		c.add("json", "", "the body is not a JSON object")
 		return
 	}
 	for _, k := range []string{"max_completion_tokens", "max_tokens"} {
-		if v, there := top[k]; there && checkKind(v) != 'n' && !checkPositive(v) {
+		if v, there := top[k]; there && reqcheck.Kind(v) != 'n' && !positive(v) {
 			c.add("max-tokens", k, "not a positive integer")
 		}
 	}
-	msgs, ok := checkArray(top["messages"])
+	msgs, ok := reqcheck.Array(top["messages"])
 	if !ok || len(msgs) == 0 {
 		c.add("messages-present", "messages", "want a non-empty array of messages")
 	}
@@ -189,13 +142,13 @@ func (c *chatChecker) run(body []byte) {
 	}
 	for i, raw := range msgs {
 		path := fmt.Sprintf("messages[%d]", i)
-		m, ok := checkObject(raw)
+		m, ok := reqcheck.Object(raw)
 		if !ok {
 			closeRun()
 			c.add("role", path, "a message is not an object")
 			continue
 		}
-		role, _ := checkString(m["role"])
+		role, _ := reqcheck.String(m["role"])
 		switch role {
 		case "system", "developer", "user", "assistant", "tool":
 		default:
@@ -204,7 +157,7 @@ func (c *chatChecker) run(body []byte) {
 			continue
 		}
 		if role == "tool" {
-			id, _ := checkString(m["tool_call_id"])
+			id, _ := reqcheck.String(m["tool_call_id"])
 			k := -1
 			for j, o := range open {
 				if o == id {
@@ -222,16 +175,16 @@ func (c *chatChecker) run(body []byte) {
 		}
 		closeRun()
 		calls, hasCalls := m["tool_calls"]
-		hasCalls = hasCalls && checkKind(calls) != 'n'
+		hasCalls = hasCalls && reqcheck.Kind(calls) != 'n'
 		if hasCalls && role != "assistant" {
 			c.add("tool-calls-role", path+".tool_calls", "tool calls in a %s message", role)
 		}
 		_, refusal := m["refusal"]
-		c.content(m, path, role, hasCalls || refusal && checkKind(m["refusal"]) == '"')
+		c.content(m, path, role, hasCalls || refusal && reqcheck.Kind(m["refusal"]) == '"')
 		if !hasCalls || role != "assistant" {
 			continue
 		}
-		arr, ok := checkArray(calls)
+		arr, ok := reqcheck.Array(calls)
 		if !ok || len(arr) == 0 {
 			c.add("tool-calls-role", path+".tool_calls", "want a non-empty array")
 			continue
@@ -239,12 +192,12 @@ func (c *chatChecker) run(body []byte) {
 		inRun = true
 		for j, craw := range arr {
 			cp := fmt.Sprintf("%s.tool_calls[%d]", path, j)
-			tc, ok := checkObject(craw)
+			tc, ok := reqcheck.Object(craw)
 			if !ok {
 				c.add("tool-call-id", cp, "a tool call is not an object")
 				continue
 			}
-			id, _ := checkString(tc["id"])
+			id, _ := reqcheck.String(tc["id"])
 			if id == "" {
 				c.add("tool-call-id", cp+".id", "missing")
 			} else {
@@ -258,18 +211,18 @@ func (c *chatChecker) run(body []byte) {
 				open = append(open, id)
 				openPaths = append(openPaths, cp)
 			}
-			typ, _ := checkString(tc["type"])
+			typ, _ := reqcheck.String(tc["type"])
 			switch typ {
 			case "function":
-				fn, _ := checkObject(tc["function"])
-				name, _ := checkString(fn["name"])
+				fn, _ := reqcheck.Object(tc["function"])
+				name, _ := reqcheck.String(fn["name"])
 				if !ValidFunctionName(name) {
 					c.add("function-name", cp+".function.name", "%q does not match ^[a-zA-Z0-9_-]{1,64}$", name)
 				} else if !usedName[name] {
 					usedName[name] = true
 					used = append(used, callUse{name, cp + ".function.name"})
 				}
-				if _, ok := checkString(fn["arguments"]); !ok {
+				if _, ok := reqcheck.String(fn["arguments"]); !ok {
 					c.add("tool-call-arguments", cp+".function.arguments", "want a string")
 				}
 			case "custom":
@@ -296,11 +249,11 @@ var partTypes = map[string]map[string]bool{
 func (c *chatChecker) content(m map[string]json.RawMessage, path, role string, optional bool) {
 	v, there := m["content"]
 	path += ".content"
-	switch checkKind(v) {
+	switch reqcheck.Kind(v) {
 	case '"':
 		return
 	case 'n', 0:
-		if (!there || checkKind(v) == 'n') && role == "assistant" && optional {
+		if (!there || reqcheck.Kind(v) == 'n') && role == "assistant" && optional {
 			return
 		}
 		c.add("content", path, "a %s message needs content", role)
@@ -310,7 +263,7 @@ func (c *chatChecker) content(m map[string]json.RawMessage, path, role string, o
 		c.add("content", path, "want a string or an array of parts")
 		return
 	}
-	arr, ok := checkArray(v)
+	arr, ok := reqcheck.Array(v)
 	if !ok {
 		c.add("content", path, "want a string or an array of parts")
 		return
@@ -320,24 +273,24 @@ func (c *chatChecker) content(m map[string]json.RawMessage, path, role string, o
 	}
 	for k, raw := range arr {
 		pp := fmt.Sprintf("%s[%d]", path, k)
-		p, ok := checkObject(raw)
-		typ, _ := checkString(p["type"])
+		p, ok := reqcheck.Object(raw)
+		typ, _ := reqcheck.String(p["type"])
 		if !ok || !partTypes[role][typ] {
 			c.add("content", pp, "a %s message takes no %q part", role, typ)
 			continue
 		}
 		switch typ {
 		case "text":
-			if _, ok := checkString(p["text"]); !ok {
+			if _, ok := reqcheck.String(p["text"]); !ok {
 				c.add("content", pp+".text", "want a string")
 			}
 		case "refusal":
-			if _, ok := checkString(p["refusal"]); !ok {
+			if _, ok := reqcheck.String(p["refusal"]); !ok {
 				c.add("content", pp+".refusal", "want a string")
 			}
 		case "image_url":
-			iu, _ := checkObject(p["image_url"])
-			if u, _ := checkString(iu["url"]); u == "" {
+			iu, _ := reqcheck.Object(p["image_url"])
+			if u, _ := reqcheck.String(iu["url"]); u == "" {
 				c.add("content", pp+".image_url.url", "missing")
 			} else if !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "data:") {
 				c.add("content", pp+".image_url.url", "not an http(s) or data: URL")
@@ -349,15 +302,15 @@ func (c *chatChecker) content(m map[string]json.RawMessage, path, role string, o
 // tools checks the tool definitions, and that every function used has one.
 func (c *chatChecker) tools(v json.RawMessage, used []callUse) {
 	defined := map[string]bool{}
-	if v != nil && checkKind(v) != 'n' {
-		arr, ok := checkArray(v)
+	if v != nil && reqcheck.Kind(v) != 'n' {
+		arr, ok := reqcheck.Array(v)
 		if !ok {
 			c.add("tool-definition", "tools", "want an array")
 		}
 		for i, raw := range arr {
 			path := fmt.Sprintf("tools[%d]", i)
-			t, ok := checkObject(raw)
-			typ, _ := checkString(t["type"])
+			t, ok := reqcheck.Object(raw)
+			typ, _ := reqcheck.String(t["type"])
 			if !ok || typ == "" {
 				c.add("tool-definition", path, "a tool is not an object with a type")
 				continue
@@ -365,19 +318,19 @@ func (c *chatChecker) tools(v json.RawMessage, used []callUse) {
 			var name string
 			switch typ {
 			case "function":
-				fn, ok := checkObject(t["function"])
+				fn, ok := reqcheck.Object(t["function"])
 				if !ok {
 					c.add("tool-definition", path+".function", "missing")
 					continue
 				}
-				name, _ = checkString(fn["name"])
+				name, _ = reqcheck.String(fn["name"])
 				path += ".function"
-				if p, there := fn["parameters"]; there && checkKind(p) != '{' {
+				if p, there := fn["parameters"]; there && reqcheck.Kind(p) != '{' {
 					c.add("tool-definition", path+".parameters", "want a JSON schema object")
 				}
 			case "custom":
-				ct, _ := checkObject(t["custom"])
-				name, _ = checkString(ct["name"])
+				ct, _ := reqcheck.Object(t["custom"])
+				name, _ = reqcheck.String(ct["name"])
 				path += ".custom"
 			default:
 				continue
