@@ -33,6 +33,14 @@ type redaction struct {
 	assign bool
 }
 
+// assignKeyScan bounds how far hit reads a key name past a trigger
+// looking for its ':' or '='. It must be longer than any key tail an
+// assign rule's expression allows after its trigger (the widest is
+// "signature" plus 40), or the rule would miss lines its expression
+// matches; the property test TestRedactPrefilterAgreesWithPatterns holds
+// the two together.
+const assignKeyScan = 64
+
 // hit reports whether line may hold a match of r.
 func (r *redaction) hit(line string) bool {
 	for _, t := range r.triggers {
@@ -45,7 +53,7 @@ func (r *redaction) hit(line string) bool {
 				return true
 			}
 			j := off + k + len(t)
-			for j < len(line) && (isAlpha(line[j]) || isDigit(line[j]) || line[j] == '_' || line[j] == '-') && j-off-k < 40 {
+			for j < len(line) && (isAlpha(line[j]) || isDigit(line[j]) || line[j] == '_' || line[j] == '-') && j-off-k < assignKeyScan {
 				j++
 			}
 			for j < len(line) && (line[j] == '"' || line[j] == '\'' || line[j] == ' ' || line[j] == '\t') {
@@ -168,7 +176,7 @@ var redactions = []redaction{
 	// A random-looking value after any key-like word: key=, *_KEY:,
 	// signature=, salt:, auth=.
 	{"random value after a key", []string{"key", "sig", "salt", "auth", "cred", "nonce"},
-		mustFold(`\b[a-z0-9_\-]*(?:key|sig|signature|salt|auth|cred|nonce)[a-z0-9_\-]*["']?[ \t]*[:=][ \t]*["']?(?P<s>[A-Za-z0-9+/_\-.=]{20,})`), random, true},
+		mustFold(`\b[a-z0-9_\-]*(?:key|sig|signature|salt|auth|cred|nonce)[a-z0-9_\-]{0,40}["']?[ \t]*[:=][ \t]*["']?(?P<s>[A-Za-z0-9+/_\-.=]{20,})`), random, true},
 }
 
 // mustFold compiles a pattern whose letters match in either ASCII case.
