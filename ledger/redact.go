@@ -122,6 +122,9 @@ func random(v string) bool {
 	if len(v) < 20 || !hasDigit(v) || strings.IndexFunc(v, func(r rune) bool { return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' }) < 0 {
 		return false
 	}
+	if wordy(v) {
+		return false
+	}
 	var n [256]int
 	for i := 0; i < len(v); i++ {
 		n[v[i]]++
@@ -134,6 +137,36 @@ func random(v string) bool {
 		}
 	}
 	return h >= 3.5
+}
+
+// wordy reports whether v is built of words and numbers, as identifiers
+// are ("creditnote_period_81403", "Payment-Intent-2026"): every part
+// between separators is all digits or letters of one case (a capital
+// first letter allowed). Random values mix digits and letters, or cases,
+// inside a part.
+func wordy(v string) bool {
+	for part := range strings.FieldsFuncSeq(v, func(r rune) bool { return r == '_' || r == '-' || r == '.' || r == '/' || r == ':' }) {
+		digits, lower, upper := 0, 0, 0
+		for i := 0; i < len(part); i++ {
+			switch c := part[i]; {
+			case isDigit(c):
+				digits++
+			case 'a' <= c && c <= 'z':
+				lower++
+			case 'A' <= c && c <= 'Z':
+				upper++
+			default:
+				return false
+			}
+		}
+		switch {
+		case digits == len(part), lower == len(part), upper == len(part):
+		case digits == 0 && upper == 1 && 'A' <= part[0] && part[0] <= 'Z':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // The redaction table. The shapes follow the vendors' documented token
