@@ -18,8 +18,9 @@
 // # Items
 //
 // An Item is a Kind and a short, single-line Value, with the log index it
-// came from. Item.String renders it as "<kind> <value>", the value Go-quoted
-// when it holds a space, ';', '"' or a bracket, so a rendered item never
+// came from. Item.String renders it as "<kind> <value>", the value a Go
+// string literal when it holds a space, ';', '"' or a bracket (backquoted
+// when it holds a double quote and no backquote, else double-quoted), so a rendered item never
 // breaks the bracketed, ';'-separated placeholder it sits in. A file also
 // says whether it was read or written, a command its exit status:
 //

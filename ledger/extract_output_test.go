@@ -96,7 +96,7 @@ func TestExtractResultOutputs(t *testing.T) {
 			"error \"npm ERR! While resolving: web-console@2.4.0\"",
 			"error \"npm ERR! Found: react@18.3.1\"",
 			"error \"npm ERR! Could not resolve dependency:\"",
-			"error \"npm ERR! peer react@\\\"^17.0.0\\\" from react-table@7.8.0\"",
+			"error `npm ERR! peer react@\"^17.0.0\" from react-table@7.8.0`",
 			"file /home/dev/.npm/_logs/2026-11-30T10_02_11_482Z-debug-0.log",
 		}},
 		{"perf.txt", []string{
@@ -124,7 +124,7 @@ func TestExtractResultOutputs(t *testing.T) {
 			"file /work/etl/run.py",
 			"file /work/etl/loader.py",
 			"error \"FileNotFoundError: [Errno 2] No such file or directory: 'data/2026-11/orders.csv'\"",
-			"error \"File \\\"/work/etl/loader.py\\\", line 21, in load_rows\"",
+			"error `File \"/work/etl/loader.py\", line 21, in load_rows`",
 			"file data/2026-11/orders.csv",
 		}},
 	}

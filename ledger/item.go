@@ -127,15 +127,24 @@ func (it Item) String() string {
 }
 
 // quoteValue returns v bare when it is safe inside a bracketed, ';'
-// separated placeholder, else Go-quoted.
+// separated placeholder, else quoted as a Go string literal: between
+// backquotes when v holds a double quote but no backquote (so an error
+// such as `unique constraint "users_email_key"` reads as it was printed,
+// and a search for the original text finds it), else Go-quoted.
 func quoteValue(v string) string {
-	if v == "" || strings.ContainsAny(v, " ;\"[]") || !utf8.ValidString(v) {
+	if !utf8.ValidString(v) {
 		return strconv.Quote(v)
 	}
 	for _, r := range v {
 		if r < 0x20 || r == 0x7f || !strconv.IsPrint(r) {
 			return strconv.Quote(v)
 		}
+	}
+	switch {
+	case strings.Contains(v, `"`) && !strings.Contains(v, "`"):
+		return "`" + v + "`"
+	case v == "" || strings.ContainsAny(v, " ;\"[]"):
+		return strconv.Quote(v)
 	}
 	return v
 }

@@ -52,7 +52,7 @@ func TestLines(t *testing.T) {
 		{"2026-11-30 10:00:00 ERROR [worker] job 77 failed", []string{`error "2026-11-30 10:00:00 ERROR [worker] job 77 failed"`}},
 		{"src/app.ts(12,5): error TS2322: Type 'string' is not assignable to type 'number'.",
 			[]string{`error "src/app.ts(12,5): error TS2322: Type 'string' is not assignable to type 'number'."`, "file src/app.ts"}},
-		{"Exception in thread \"main\" java.lang.NullPointerException: name", []string{`error "Exception in thread \"main\" java.lang.NullPointerException: name"`}},
+		{"Exception in thread \"main\" java.lang.NullPointerException: name", []string{"error `Exception in thread \"main\" java.lang.NullPointerException: name`"}},
 		{"make: *** [Makefile:12: test] Error 1", []string{`error "make: *** [Makefile:12: test] Error 1"`}},
 		{"the error handling is fine", nil},
 		{"src/app.ts:12:5 - error TS2322: Type 'string' is not assignable", []string{`error "src/app.ts:12:5 - error TS2322: Type 'string' is not assignable"`, "file src/app.ts"}},

@@ -24,7 +24,7 @@ func ParseItem(line string) (it Item, ok bool) {
 		}
 	}
 	rest := line[sp+1:]
-	if strings.HasPrefix(rest, `"`) {
+	if strings.HasPrefix(rest, `"`) || strings.HasPrefix(rest, "`") {
 		q, err := strconv.QuotedPrefix(rest)
 		if err != nil {
 			return Item{}, false

@@ -45,13 +45,14 @@ func checkItems(t interface {
 	}
 }
 
-// unquotedBracket reports whether s holds a ']' outside a Go-quoted string.
+// unquotedBracket reports whether s holds a ']' outside a Go string
+// literal (double-quoted or backquoted).
 func unquotedBracket(s string) bool {
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case ']':
 			return true
-		case '"':
+		case '"', '`':
 			q, err := strconv.QuotedPrefix(s[i:])
 			if err != nil {
 				return true

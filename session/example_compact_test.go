@@ -86,7 +86,7 @@ func ExampleSession_Compact() {
 	undone, _ := s.Undo(ctx, "c1")
 	fmt.Println("undone:", undone, "rendering:", len(s.Rendering()), "messages, log:", s.Len(), "messages")
 	// Output:
-	// tokens: 1890 → 976
+	// tokens: 1890 → 979
 	// record c1: pipeline(minify,mask,summarize,drop-oldest) [summarize], 9 → 7 messages, manual true
 	// checkpoint c1: history 9, first kept 4, edits [{summary 1 4}]
 	//    0 user      Fix the failing test in ./internal/parse.

@@ -55,7 +55,7 @@ func readItem(s string) (ledger.Item, int, bool) {
 	}
 	it := ledger.Item{Kind: ledger.Kind(s[:sp])}
 	n := sp + 1
-	if n < len(s) && s[n] == '"' {
+	if n < len(s) && (s[n] == '"' || s[n] == '`') {
 		q, err := strconv.QuotedPrefix(s[n:])
 		if err != nil {
 			return ledger.Item{}, 0, false
