@@ -36,6 +36,12 @@ const (
 	// next ("Let me check the parser next."): worth little once the step
 	// has run.
 	KindPlan Kind = "plan"
+	// KindNote is any other sentence of the assistant's prose: a finding,
+	// an explanation, a conclusion or a choice in words the decision and
+	// plan readers do not know. Notes are ranked like every item, so what
+	// the assistant said once, with specifics, can be kept however it was
+	// phrased.
+	KindNote Kind = "note"
 	// KindConstraint is a sentence in which the user set a rule.
 	KindConstraint Kind = "constraint"
 	// KindPinned is the text of a pinned message.
@@ -44,7 +50,7 @@ const (
 
 // Kinds lists every kind, highest priority first.
 var Kinds = []Kind{KindPinned, KindTask, KindConstraint, KindError, KindDecision,
-	KindCommand, KindFile, KindID, KindURL, KindMeasurement, KindPlan}
+	KindNote, KindCommand, KindFile, KindID, KindURL, KindMeasurement, KindPlan}
 
 // Access says what happened to a file.
 type Access uint8
@@ -128,7 +134,8 @@ func (it Item) String() string {
 
 // quoteValue returns v bare when it is safe inside a bracketed, ';'
 // separated placeholder, else quoted as a Go string literal: between
-// backquotes when v holds a double quote but no backquote (so an error
+// backquotes when v holds a double quote or a backslash but no backquote
+// (so an error
 // such as `unique constraint "users_email_key"` reads as it was printed,
 // and a search for the original text finds it), else Go-quoted.
 func quoteValue(v string) string {
@@ -141,12 +148,12 @@ func quoteValue(v string) string {
 		}
 	}
 	switch {
-	case strings.Contains(v, `"`) && !strings.Contains(v, "`"):
+	case v != "" && !strings.ContainsAny(v, " ;\"[]`"):
+		return v
+	case strings.ContainsAny(v, `"\`) && !strings.Contains(v, "`"):
 		return "`" + v + "`"
-	case v == "" || strings.ContainsAny(v, " ;\"[]"):
-		return strconv.Quote(v)
 	}
-	return v
+	return strconv.Quote(v)
 }
 
 // Key is the deduplication key of an item: its kind and its normalized
@@ -165,7 +172,7 @@ func (it Item) Key() string {
 
 // Priority orders kinds for the budget (Bound): higher is kept first.
 //
-//	pinned > task > constraint > error > decision > command > file > id = url > measurement > plan
+//	pinned > task > constraint > error > decision > note > command > file > id = url > measurement > plan
 //
 // Pinned facts and the task are the user's own words and are few. A
 // constraint is a rule whose loss makes the agent break it, and there are
@@ -195,6 +202,8 @@ func Priority(k Kind) int {
 		return 70
 	case KindDecision:
 		return 60
+	case KindNote:
+		return 55
 	case KindCommand:
 		return 50
 	case KindFile:

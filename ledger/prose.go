@@ -37,8 +37,21 @@ func (s *scanner) assistantProse(text string) {
 		if isPlan(low) {
 			return KindPlan, 0
 		}
+		if noteWorthy(low) {
+			return KindNote, 0
+		}
 		return "", 0
 	})
+}
+
+// noteWorthy reports whether an assistant's sentence that is neither a
+// decision nor a plan is worth a note: one that says something, not a
+// pleasantry ("Done.", "Sure, here it is:") or a question back.
+func noteWorthy(low string) bool {
+	if strings.HasSuffix(low, "?") || strings.HasSuffix(low, ":") {
+		return false
+	}
+	return len(strings.Fields(low)) >= 6
 }
 
 // userProse adds the constraints of a user's text. The caller leaves out

@@ -164,6 +164,11 @@ func kindWeight(k Kind) int {
 		return 600
 	case KindDecision:
 		return 600
+	case KindNote:
+		// Below a recognised decision, above a command: what the
+		// assistant concluded in its own words is said once and is not
+		// in any tool output to recall.
+		return 450
 	case KindCommand:
 		return 350
 	case KindID:

@@ -24,16 +24,28 @@ const (
 	// ledger.ApproxTokens (which over-counts: 1,400 is about 3,500 bytes,
 	// some 900 tokens of a real tokenizer).
 	DefaultStateTokens = 1400
-	// maxTaskBytes caps the quoted task, maxRequestBytes a later request.
+	// DefaultTaskTokens bounds ## Task, apart from the other sections: the
+	// user's requests are their own words, where rules, errors seen in
+	// production and ids are said once, so they get a bound of their own
+	// (some 1,300 tokens of a real tokenizer) instead of competing with
+	// the summary's lists.
+	DefaultTaskTokens = 2000
+	// maxTaskBytes caps the quoted task, maxRequestBytes a later request
+	// (both are the user's own words, where rules and specifics are said
+	// once: they are kept whole up to these caps, a longer request keeps
+	// its start and its end).
 	maxTaskBytes    = 600
-	maxRequestBytes = 200
+	maxRequestBytes = 1200
+	// maxRequests caps the later requests listed (the newest).
+	maxRequests = 40
 )
 
 // Extractive is the embedded summarizer, the default: no model, no network,
 // deterministic. It writes the state of the work from the span itself:
 //
 //   - ## Task: the first request of the span quoted (capped), then the
-//     newest later requests;
+//     later requests, each whole on one line (up to 1,200 bytes, a longer
+//     one keeps its start and its end), the oldest left out first;
 //   - ## Constraints: the user's rules (the ledger's constraints);
 //   - ## Decisions: the ledger's decisions that choose a course, not those
 //     that only announce the next step;
@@ -49,16 +61,21 @@ const (
 // A command is rendered as its ledger item (command "go test ./..." (exit
 // 1)) so the summary holds it verbatim. The specifics themselves are the
 // ledger's: the summarize strategy adds those the summary lacks in
-// ## Ledger. The sections are bounded together (MaxTokens), so the state of
-// the work stays a page however long the span.
+// ## Ledger. ## Task has a bound of its own (MaxTaskTokens), the other
+// sections are bounded together (MaxTokens), so the state of the work stays
+// a page or two however long the span.
 type Extractive struct {
 	// MaxBullets caps each section's bullets; 0 means DefaultMaxBullets.
 	MaxBullets int
 	// MaxBulletLen caps one bullet in bytes; 0 means DefaultMaxBulletLen.
 	MaxBulletLen int
-	// MaxTokens bounds all the sections together, in ledger.ApproxTokens;
-	// 0 means DefaultStateTokens. A request's MaxOutputTokens lowers it.
+	// MaxTokens bounds the sections after ## Task together, in
+	// ledger.ApproxTokens; 0 means DefaultStateTokens. A request's
+	// MaxOutputTokens lowers it.
 	MaxTokens int
+	// MaxTaskTokens bounds ## Task, in ledger.ApproxTokens; 0 means
+	// DefaultTaskTokens. A request's MaxOutputTokens lowers it to half.
+	MaxTaskTokens int
 }
 
 var _ condense.Summarizer = Extractive{}
@@ -69,14 +86,15 @@ func (e Extractive) Summarize(ctx context.Context, in condense.SummaryRequest) (
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if e.MaxBullets < 0 || e.MaxBulletLen < 0 || e.MaxTokens < 0 || in.MaxOutputTokens < 0 {
-		return nil, fmt.Errorf("summarize: negative bound (MaxBullets %d, MaxBulletLen %d, MaxTokens %d, MaxOutputTokens %d)",
-			e.MaxBullets, e.MaxBulletLen, e.MaxTokens, in.MaxOutputTokens)
+	if e.MaxBullets < 0 || e.MaxBulletLen < 0 || e.MaxTokens < 0 || e.MaxTaskTokens < 0 || in.MaxOutputTokens < 0 {
+		return nil, fmt.Errorf("summarize: negative bound (MaxBullets %d, MaxBulletLen %d, MaxTokens %d, MaxTaskTokens %d, MaxOutputTokens %d)",
+			e.MaxBullets, e.MaxBulletLen, e.MaxTokens, e.MaxTaskTokens, in.MaxOutputTokens)
 	}
 	w := writer{maxB: orDefaultInt(e.MaxBullets, DefaultMaxBullets), maxLen: orDefaultInt(e.MaxBulletLen, DefaultMaxBulletLen)}
 	budget := orDefaultInt(e.MaxTokens, DefaultStateTokens)
+	taskBudget := orDefaultInt(e.MaxTaskTokens, DefaultTaskTokens)
 	if in.MaxOutputTokens > 0 {
-		budget = min(budget, in.MaxOutputTokens)
+		taskBudget = min(taskBudget, in.MaxOutputTokens/2)
 	}
 	prev := ParseSections(in.Previous)
 	act := readActivity(in.Messages, in.Base)
@@ -91,7 +109,11 @@ func (e Extractive) Summarize(ctx context.Context, in condense.SummaryRequest) (
 		w.open(prev, stats),
 		w.next(prev, act, items),
 	}
-	fit(secs, budget)
+	fit(secs[:1], taskBudget)
+	if in.MaxOutputTokens > 0 {
+		budget = max(1, min(budget, in.MaxOutputTokens-secs[0].cost()))
+	}
+	fit(secs[1:], budget)
 	var b strings.Builder
 	for i, s := range secs {
 		if i > 0 {
@@ -246,10 +268,10 @@ func (w writer) task(prev map[string][]string, act activity, base int, instructi
 		label = "The task message stays verbatim before this summary. Requests since, newest last:"
 	}
 	for _, r := range reqs {
-		later = append(later, firstLine(r.text, min(w.maxLen, maxRequestBytes)))
+		later = append(later, oneLine(r.text, maxRequestBytes))
 	}
 	s.bullets = dedup(later)
-	s.capBullets(w.maxB)
+	s.capBullets(maxRequests)
 	if len(s.bullets) > 0 || s.left > 0 || len(s.head) == 0 && s.quote == "" {
 		s.head = append(s.head, label)
 	}
@@ -381,6 +403,26 @@ func firstLine(s string, max int) string {
 		}
 	}
 	return ""
+}
+
+// oneLine returns s redacted, its runs of white space (new lines
+// included) as single spaces; over max bytes it keeps the start and the
+// end, where a request's task and its rules are usually said, joined by
+// " … ".
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(ledger.Redact(s)), " ")
+	if len(s) <= max {
+		return s
+	}
+	head, tail := max*2/3, max/3
+	for head > 0 && s[head]&0xC0 == 0x80 {
+		head--
+	}
+	from := len(s) - tail
+	for from < len(s) && s[from]&0xC0 == 0x80 {
+		from++
+	}
+	return s[:head] + " … " + s[from:]
 }
 
 func capString(s string, max int) string {

@@ -121,8 +121,8 @@ func TestExtractiveBounded(t *testing.T) {
 		maxOut int
 		want   int
 	}{
-		{summarize.Extractive{}, 0, summarize.DefaultStateTokens},
-		{summarize.Extractive{MaxTokens: 700}, 0, 700},
+		{summarize.Extractive{}, 0, summarize.DefaultStateTokens + summarize.DefaultTaskTokens},
+		{summarize.Extractive{MaxTokens: 700, MaxTaskTokens: 500}, 0, 1200},
 		{summarize.Extractive{}, 600, 600},
 	} {
 		text := summarizeText(t, tc.e, condense.SummaryRequest{Messages: msgs, MaxOutputTokens: tc.maxOut})
