@@ -197,6 +197,12 @@ func (e *Extractor) message(m *condense.Message, index int, sp *span) []Item {
 		switch p.Type {
 		case condense.PartText:
 			text := Redact(p.Text)
+			if IsMarker(text) {
+				// A drop marker or placeholder of an earlier compaction:
+				// what it kept, not the marker's own words and counts.
+				out = append(out, keptFrom(text, index)...)
+				continue
+			}
 			// An observation (tool output an agent relays as a user
 			// message) is read as output: its errors, exit status and
 			// measurements, not the user's rules.
@@ -293,6 +299,22 @@ func (e *Extractor) result(call, result *condense.Part, index int, open string) 
 		}
 		s.source = readsSource(s.items)
 	}
+	if IsMarker(text) {
+		for _, it := range keptFrom(text, index) {
+			s.keepItem(it)
+		}
+		return s.items
+	}
 	s.text(text)
 	return s.items
+}
+
+// keptFrom returns the items a marker keeps, from the log index it stands
+// at.
+func keptFrom(text string, index int) []Item {
+	items := KeptItems(text)
+	for i := range items {
+		items[i].Source = index
+	}
+	return items
 }

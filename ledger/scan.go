@@ -240,3 +240,17 @@ func (s *scanner) line(line string) {
 		s.measurements(t, urlSpans)
 	}
 }
+
+// keepItem records an item read back from a marker with its file access
+// and command outcome.
+func (s *scanner) keepItem(it Item) {
+	p := s.add(it.Kind, it.Value)
+	if p == nil {
+		return
+	}
+	p.Access = max(p.Access, it.Access)
+	if it.Exit != nil {
+		p.Exit = it.Exit
+	}
+	p.Failed = p.Failed || it.Failed
+}

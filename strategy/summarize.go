@@ -100,7 +100,7 @@ func (s Summarize) plan(cc *condense.CompactionContext) (plan, error) {
 	}
 	p.start = turns[0].Start
 	if p.prev >= 0 {
-		p.start = p.prev
+		p.start = absorbBefore(cur, p.prev)
 	}
 	newest := turns[len(turns)-1]
 	if len(turns) > 1 && countItems(cc, newest.Start, newest.End) > budget {
@@ -147,6 +147,27 @@ func roomForRecent(cc *condense.CompactionContext) int {
 		}
 	}
 	return min(Retention(cc.Budget.Window), roomBelowTarget(cc, need))
+}
+
+// absorbBefore returns where a summary that updates the one at prev
+// starts: at prev, or earlier when what stands right before it is what
+// earlier compactions left there — the user message a split-turn summary
+// kept verbatim when it was the newest (no longer protected now) and drop
+// markers. They go into the new span: the request is listed whole in
+// ## Task and a marker's kept items are read back, instead of piling up
+// before the summary until the oldest are dropped with nothing kept but a
+// marker.
+func absorbBefore(cur condense.Rendering, prev int) int {
+	prot := cur.Protected()
+	start := prev
+	for start > 0 {
+		it := &cur[start-1]
+		if prot[start-1] || !(it.Edit == condense.EditDropped || it.Message.Role == condense.RoleUser && it.Edit == condense.EditNone) {
+			break
+		}
+		start--
+	}
+	return start
 }
 
 // lastSummary returns the position of the newest summary item of cur, or
