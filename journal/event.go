@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/ledger"
 )
 
 // Kind names an event.
@@ -326,7 +327,10 @@ func Comparable(e Event) string { return string(comparable(e)) }
 // Redact returns e as captured at level c: below CaptureFull content
 // (requests, answers, summaries, tool inputs and outputs, the result) is
 // left out; at CaptureNone counts and usage are left out too, except in
-// context:compacted, which is the same at every level.
+// context:compacted, which is the same at every level. Below CaptureFull
+// the text that stays (names, ids, stop reasons, the message of an error
+// that ends a run for good) passes through ledger.Redact: a journal kept
+// for audits holds no secret a run's history carried.
 func (e Event) Redact(c Capture) Event {
 	c = c.Level()
 	if c == CaptureFull {
@@ -339,6 +343,7 @@ func (e Event) Redact(c Capture) Event {
 		if c == CaptureNone {
 			s.Messages = 0
 		}
+		s.Agent, s.Model, s.Strategy = ledger.Redact(s.Agent), ledger.Redact(s.Model), ledger.Redact(s.Strategy)
 		e.Started = &s
 	case e.Step != nil:
 		s := *e.Step
@@ -351,12 +356,21 @@ func (e Event) Redact(c Capture) Event {
 		if c == CaptureNone {
 			s.Messages, s.Tokens, s.Usage = 0, 0, nil
 		}
+		s.Model, s.StopReason = ledger.Redact(s.Model), ledger.Redact(s.StopReason)
+		s.Tool, s.CallID = ledger.Redact(s.Tool), ledger.Redact(s.CallID)
 		e.Step = &s
-	case e.Error != nil && !FinalCodes[e.Error.Code]:
-		// Final codes carry numbers only; other run errors (a provider's
-		// answer, a tool failure) may echo content.
+	case e.Error != nil:
 		r := *e.Error
-		r.Message = ""
+		if FinalCodes[r.Code] {
+			// Final codes carry numbers, but the message of one (an
+			// invalid history) may quote the history.
+			r.Message = ledger.Redact(r.Message)
+		} else {
+			// Other run errors (a provider's answer, a tool failure) may
+			// echo content.
+			r.Message = ""
+		}
+		r.Limit = ledger.Redact(r.Limit)
 		e.Error = &r
 	case e.Done != nil:
 		d := *e.Done
@@ -364,6 +378,7 @@ func (e Event) Redact(c Capture) Event {
 		if c == CaptureNone {
 			d.Usage = condense.Usage{}
 		}
+		d.StopReason = ledger.Redact(d.StopReason)
 		e.Done = &d
 	}
 	return e
