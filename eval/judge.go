@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/ledger"
 	"github.com/condense-dev/condense/provider/anthropic"
 	"github.com/condense-dev/condense/provider/openai"
 )
@@ -131,7 +132,9 @@ func judgeRequest(model string, tools []condense.Tool, msgs []condense.Message, 
 	return condense.Request{Model: model, System: JudgeSystem, Tools: tools, Messages: all, MaxOutputTokens: judgeMaxTokens}
 }
 
-// Verdict is a judge's answers on one probe.
+// Verdict is a judge's answers on one probe. Expect, Question and the
+// answers quote the history: they are reported with secrets redacted
+// (ledger.Redact).
 type Verdict struct {
 	Category string `json:"category"`
 	Expect   string `json:"expect"`
@@ -186,6 +189,10 @@ func JudgeProbes(ctx context.Context, j Judge, full, compacted []condense.Messag
 			return nil, err
 		}
 		v.Verdict = compare(askFull, v.Full, v.Compacted, p.Expect)
+		// The answers and the expected text quote the history: what is
+		// reported has its secrets redacted.
+		v.Expect, v.Question = ledger.Redact(v.Expect), ledger.Redact(v.Question)
+		v.Full, v.Compacted = ledger.Redact(v.Full), ledger.Redact(v.Compacted)
 		out = append(out, v)
 	}
 	return out, nil

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/ledger"
 	"github.com/condense-dev/condense/tokens"
 )
 
@@ -77,7 +78,7 @@ func (v *Validity) check(msgs []condense.Message) {
 	if err := condense.Validate(msgs); err != nil {
 		v.Invalid++
 		if v.First == "" {
-			v.First = err.Error()
+			v.First = ledger.Redact(err.Error()) // it may quote the history
 		}
 	}
 }

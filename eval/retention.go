@@ -1,6 +1,10 @@
 package eval
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/condense-dev/condense/ledger"
+)
 
 // maxLost is how many lost specifics a tally lists.
 const maxLost = 5
@@ -10,7 +14,8 @@ const maxLost = 5
 type Tally struct {
 	Found    int `json:"found"`
 	Retained int `json:"retained"`
-	// Lost lists the first few that were not kept.
+	// Lost lists the first few that were not kept, secrets redacted
+	// (ledger.Redact).
 	Lost []string `json:"lost,omitempty"`
 }
 
@@ -27,7 +32,7 @@ func (t *Tally) count(text string, kept bool) {
 	if kept {
 		t.Retained++
 	} else if len(t.Lost) < maxLost {
-		t.Lost = append(t.Lost, text)
+		t.Lost = append(t.Lost, ledger.Redact(text))
 	}
 }
 

@@ -12,8 +12,10 @@ import "fmt"
 //     content.
 //   - CaptureNone keeps the structure only: kinds, indexes, codes.
 //
-// context:compacted events are the same at every level: counts and the
-// strategy's name, never content. Only a CaptureFull journal can be
+// Below CaptureFull, the text an event still holds (names, ids, stop
+// reasons, a final error's message) has its secrets redacted
+// (ledger.Redact). context:compacted events are the same at every level:
+// counts and the strategy's name, never content. Only a CaptureFull journal can be
 // replayed or resumed. The zero value is CaptureFull.
 type Capture string
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/ledger"
 )
 
 // Kind names an event.
@@ -203,12 +204,16 @@ type RunDone struct {
 }
 
 type eventJSON struct {
-	Seq        int64           `json:"seq"`
-	Run        string          `json:"run"`
-	Kind       Kind            `json:"kind"`
-	Time       time.Time       `json:"time,omitzero"`
-	DurationNS int64           `json:"duration_ns,omitempty"`
-	Payload    json.RawMessage `json:"payload"`
+	Seq        int64     `json:"seq"`
+	Run        string    `json:"run"`
+	Kind       Kind      `json:"kind"`
+	Time       time.Time `json:"time,omitzero"`
+	DurationNS int64     `json:"duration_ns,omitempty"`
+	// BatchEnd, in a JSONL journal, marks each event of an append of
+	// several: the seq of the append's last event. A reader keeps such an
+	// append only when all of its events are there.
+	BatchEnd int64           `json:"batch_end,omitempty"`
+	Payload  json.RawMessage `json:"payload"`
 }
 
 // Payload returns the event's payload.
@@ -229,7 +234,11 @@ func (e *Event) Payload() any {
 }
 
 // MarshalJSON writes {"seq","run","kind","time","duration_ns","payload"}.
-func (e Event) MarshalJSON() ([]byte, error) {
+func (e Event) MarshalJSON() ([]byte, error) { return e.encode(0) }
+
+// encode is MarshalJSON with the batch_end mark of an append of several
+// events (0: none).
+func (e Event) encode(batchEnd int64) ([]byte, error) {
 	p := e.Payload()
 	if p == nil || isNilPtr(p) {
 		return nil, fmt.Errorf("journal: event %d (%s) has no payload", e.Seq, e.Kind)
@@ -238,7 +247,7 @@ func (e Event) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(eventJSON{Seq: e.Seq, Run: e.Run, Kind: e.Kind, Time: e.Time.UTC(), DurationNS: int64(e.Duration), Payload: raw})
+	return json.Marshal(eventJSON{Seq: e.Seq, Run: e.Run, Kind: e.Kind, Time: e.Time.UTC(), DurationNS: int64(e.Duration), BatchEnd: batchEnd, Payload: raw})
 }
 
 func isNilPtr(p any) bool {
@@ -259,9 +268,15 @@ func isNilPtr(p any) bool {
 
 // UnmarshalJSON reads what MarshalJSON writes. Unknown kinds are an error.
 func (e *Event) UnmarshalJSON(data []byte) error {
+	_, err := e.decode(data)
+	return err
+}
+
+// decode is UnmarshalJSON that also returns the batch_end mark (0: none).
+func (e *Event) decode(data []byte) (batchEnd int64, err error) {
 	var j eventJSON
 	if err := json.Unmarshal(data, &j); err != nil {
-		return err
+		return 0, err
 	}
 	*e = Event{Seq: j.Seq, Run: j.Run, Kind: j.Kind, Time: j.Time, Duration: time.Duration(j.DurationNS)}
 	var dst any
@@ -282,12 +297,12 @@ func (e *Event) UnmarshalJSON(data []byte) error {
 		e.Done = &RunDone{}
 		dst = e.Done
 	default:
-		return fmt.Errorf("journal: event %d: unknown kind %q", j.Seq, j.Kind)
+		return 0, fmt.Errorf("journal: event %d: unknown kind %q", j.Seq, j.Kind)
 	}
 	if len(j.Payload) == 0 || bytes.Equal(j.Payload, []byte("null")) {
-		return fmt.Errorf("journal: event %d (%s) has no payload", j.Seq, j.Kind)
+		return 0, fmt.Errorf("journal: event %d (%s) has no payload", j.Seq, j.Kind)
 	}
-	return json.Unmarshal(j.Payload, dst)
+	return j.BatchEnd, json.Unmarshal(j.Payload, dst)
 }
 
 // Same reports whether a and b are the same event, ignoring their times
@@ -312,7 +327,10 @@ func Comparable(e Event) string { return string(comparable(e)) }
 // Redact returns e as captured at level c: below CaptureFull content
 // (requests, answers, summaries, tool inputs and outputs, the result) is
 // left out; at CaptureNone counts and usage are left out too, except in
-// context:compacted, which is the same at every level.
+// context:compacted, which is the same at every level. Below CaptureFull
+// the text that stays (names, ids, stop reasons, the message of an error
+// that ends a run for good) passes through ledger.Redact: a journal kept
+// for audits holds no secret a run's history carried.
 func (e Event) Redact(c Capture) Event {
 	c = c.Level()
 	if c == CaptureFull {
@@ -325,6 +343,7 @@ func (e Event) Redact(c Capture) Event {
 		if c == CaptureNone {
 			s.Messages = 0
 		}
+		s.Agent, s.Model, s.Strategy = ledger.Redact(s.Agent), ledger.Redact(s.Model), ledger.Redact(s.Strategy)
 		e.Started = &s
 	case e.Step != nil:
 		s := *e.Step
@@ -337,12 +356,21 @@ func (e Event) Redact(c Capture) Event {
 		if c == CaptureNone {
 			s.Messages, s.Tokens, s.Usage = 0, 0, nil
 		}
+		s.Model, s.StopReason = ledger.Redact(s.Model), ledger.Redact(s.StopReason)
+		s.Tool, s.CallID = ledger.Redact(s.Tool), ledger.Redact(s.CallID)
 		e.Step = &s
-	case e.Error != nil && !FinalCodes[e.Error.Code]:
-		// Final codes carry numbers only; other run errors (a provider's
-		// answer, a tool failure) may echo content.
+	case e.Error != nil:
 		r := *e.Error
-		r.Message = ""
+		if FinalCodes[r.Code] {
+			// Final codes carry numbers, but the message of one (an
+			// invalid history) may quote the history.
+			r.Message = ledger.Redact(r.Message)
+		} else {
+			// Other run errors (a provider's answer, a tool failure) may
+			// echo content.
+			r.Message = ""
+		}
+		r.Limit = ledger.Redact(r.Limit)
 		e.Error = &r
 	case e.Done != nil:
 		d := *e.Done
@@ -350,6 +378,7 @@ func (e Event) Redact(c Capture) Event {
 		if c == CaptureNone {
 			d.Usage = condense.Usage{}
 		}
+		d.StopReason = ledger.Redact(d.StopReason)
 		e.Done = &d
 	}
 	return e

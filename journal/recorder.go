@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/condense-dev/condense/ledger"
 )
 
 // Replay errors.
@@ -44,11 +46,13 @@ func (e *DivergenceError) Error() string {
 	if e.Reason != "" {
 		s += ": " + e.Reason
 	}
+	// The recorded event holds content at CaptureFull: the message, which
+	// goes to logs and terminals, has its secrets redacted.
 	if e.Want != nil {
-		s += "\n  recorded: " + Comparable(*e.Want)
+		s += "\n  recorded: " + ledger.Redact(Comparable(*e.Want))
 	}
 	if e.Got != nil {
-		s += "\n  rerun:    " + Comparable(*e.Got)
+		s += "\n  rerun:    " + ledger.Redact(Comparable(*e.Got))
 	}
 	return s
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/ledger"
 	"github.com/condense-dev/condense/transcript"
 )
 
@@ -216,6 +217,9 @@ func runCompact(cmd *cobra.Command, e *env, o *compactOptions, args []string) er
 	}
 	st := buildStats(l, s, res, inputTokens, toFormat)
 	st.Violations = transcript.CheckWritten(toFormat, body.Bytes())
+	for i := range st.Violations { // a message may quote the body
+		st.Violations[i].Message = ledger.Redact(st.Violations[i].Message)
+	}
 	st.Valid = st.Valid && len(st.Violations) == 0
 	st.Instructions = o.instructions
 	if o.stats == "" {

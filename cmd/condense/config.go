@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/ledger"
 	"github.com/condense-dev/condense/provider/anthropic"
 	"github.com/condense-dev/condense/strategy"
 	"github.com/condense-dev/condense/tokens"
@@ -282,6 +283,12 @@ func (b *budgetFlags) load(e *env, path string) (*loaded, error) {
 		}
 		return nil, &usageError{err: err}
 	}
+	// Notes may quote the transcript (a call id, a value a reader could
+	// not take): they leave condense, on standard error and in --stats,
+	// with its secrets redacted.
+	for i := range tr.Notes {
+		tr.Notes[i].Reason, tr.Notes[i].Path = ledger.Redact(tr.Notes[i].Reason), ledger.Redact(tr.Notes[i].Path)
+	}
 	if b.notes != nil {
 		printNotes(b.notes, name, tr, b.statsHint)
 	}
@@ -443,9 +450,26 @@ func newStrategy(name string) (condense.Strategy, error) {
 	return nil, usagef("unknown --strategy %q (one of %s)", name, strings.Join(strategyNames, ", "))
 }
 
-// logger returns the CLI's logger: warnings and errors to stderr.
+// logger returns the CLI's logger: warnings and errors to stderr, with the
+// secrets of their string and error values redacted (an error may quote
+// the transcript).
 func logger(stderr io.Writer) *slog.Logger {
-	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn, ReplaceAttr: redactAttr}))
+}
+
+// redactAttr passes a log attribute's text through ledger.Redact.
+func redactAttr(_ []string, a slog.Attr) slog.Attr {
+	switch v := a.Value.Resolve(); {
+	case v.Kind() == slog.KindString:
+		a.Value = slog.StringValue(ledger.Redact(v.String()))
+	case v.Kind() == slog.KindAny:
+		if err, ok := v.Any().(error); ok {
+			a.Value = slog.StringValue(ledger.Redact(err.Error()))
+		} else if s, ok := v.Any().(fmt.Stringer); ok {
+			a.Value = slog.StringValue(ledger.Redact(s.String()))
+		}
+	}
+	return a
 }
 
 // openOut opens the output file, or returns stdout for "" and "-".

@@ -18,6 +18,7 @@ import (
 
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/eval"
+	"github.com/condense-dev/condense/ledger"
 	"github.com/condense-dev/condense/tokens"
 )
 
@@ -148,8 +149,8 @@ func runEval(cmd *cobra.Command, e *env, o *evalOptions, args []string) error {
 	var failed []EvalError
 	var lastErr error
 	skip := func(path string, err error) {
-		// Most errors name the file already.
-		msg := strings.TrimPrefix(err.Error(), path+": ")
+		// Most errors name the file already; some quote it.
+		msg := ledger.Redact(strings.TrimPrefix(err.Error(), path+": "))
 		if len(pos) > 1 {
 			fmt.Fprintf(stderr, "condense: eval: skipping %s: %s\n", path, msg)
 		}

@@ -253,7 +253,7 @@ func inspect(ctx context.Context, l *loaded, sum condense.Summarizer, top int) (
 			if ctx.Err() != nil {
 				return nil, err
 			}
-			is.Outcome, is.Error = "error", err.Error()
+			is.Outcome, is.Error = "error", ledger.Redact(err.Error())
 			rep.Strategies = append(rep.Strategies, is)
 			continue
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/agent"
 	"github.com/condense-dev/condense/journal"
+	"github.com/condense-dev/condense/ledger"
 	"github.com/condense-dev/condense/strategy"
 	"github.com/condense-dev/condense/tokens"
 )
@@ -136,7 +137,7 @@ func runReplay(cmd *cobra.Command, e *env, o *replayOptions, args []string) erro
 		fmt.Fprintf(stdout, "replay: %s: the %d recorded events match; the run ends with its recorded error %s\n", pos[0], len(evs), last.Error.Code)
 		return nil
 	case err != nil:
-		fmt.Fprintf(stderr, "replay: %s: %v\n", pos[0], err)
+		fmt.Fprintf(stderr, "replay: %s: %s\n", pos[0], ledger.Redact(err.Error()))
 		return &exitError{code: 1}
 	}
 	fmt.Fprintf(stdout, "replay: %s: the %d recorded events match (%d model calls, %d tool calls, %d compactions)\n",

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/ledger"
 )
 
 // Exit codes, a contract scripts rely on (docs/formats.md): 0 success, 1
@@ -126,7 +127,8 @@ func runEnv(ctx context.Context, args []string, e *env) error {
 	if strings.HasPrefix(err.Error(), "unknown command ") {
 		err = &usageError{err: err, cmd: root.CommandPath()}
 	}
-	fmt.Fprintf(e.stderr, "condense: %v\n", err)
+	// An error may quote the input (a value a reader could not take).
+	fmt.Fprintf(e.stderr, "condense: %s\n", ledger.Redact(err.Error()))
 	var ue *usageError
 	if errors.As(err, &ue) && ue.cmd != "" {
 		fmt.Fprintf(e.stderr, "Run '%s --help' for usage.\n", ue.cmd)

@@ -9,128 +9,15 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/internal/faultfs"
 	"github.com/condense-dev/condense/store"
 	"github.com/condense-dev/condense/store/jsonl"
 	"github.com/condense-dev/condense/store/storetest"
 )
-
-// errPowerCut is what every file operation returns once the power is cut.
-var errPowerCut = errors.New("power cut")
-
-// disk simulates what survives a power cut: the bytes a Sync made durable,
-// and, of the writes since, whatever the page cache happened to flush — any
-// subset of their 512-byte sectors, in any order.
-type disk struct {
-	mu      sync.Mutex
-	durable []byte
-	pending []pendingOp
-	ops     int // file operations so far
-	cutAt   int // the operation the power is cut at
-	cut     bool
-}
-
-type pendingOp struct {
-	truncate bool
-	off      int64
-	data     []byte
-}
-
-type cutFile struct {
-	jsonl.File
-	d *disk
-}
-
-// op counts one file operation and reports whether the power is off.
-func (d *disk) op() bool {
-	d.ops++
-	if d.ops >= d.cutAt {
-		d.cut = true
-	}
-	return d.cut
-}
-
-func (f *cutFile) WriteAt(p []byte, off int64) (int, error) {
-	f.d.mu.Lock()
-	defer f.d.mu.Unlock()
-	if f.d.op() {
-		// The power went while this write was in flight: part of it may
-		// reach the page cache.
-		f.d.pending = append(f.d.pending, pendingOp{off: off, data: slices.Clone(p)})
-		return 0, errPowerCut
-	}
-	f.d.pending = append(f.d.pending, pendingOp{off: off, data: slices.Clone(p)})
-	return f.File.WriteAt(p, off)
-}
-
-func (f *cutFile) Truncate(size int64) error {
-	f.d.mu.Lock()
-	defer f.d.mu.Unlock()
-	if f.d.op() {
-		return errPowerCut
-	}
-	f.d.pending = append(f.d.pending, pendingOp{truncate: true, off: size})
-	return f.File.Truncate(size)
-}
-
-func (f *cutFile) Sync() error {
-	f.d.mu.Lock()
-	defer f.d.mu.Unlock()
-	if f.d.op() {
-		return errPowerCut
-	}
-	if err := f.File.Sync(); err != nil {
-		return err
-	}
-	for _, p := range f.d.pending {
-		f.d.durable = apply(f.d.durable, p, nil)
-	}
-	f.d.pending = nil
-	return nil
-}
-
-// apply applies one operation to an image; with r set, a write lands only
-// in a random subset of its sectors.
-func apply(img []byte, p pendingOp, r *rand.Rand) []byte {
-	if p.truncate {
-		if int(p.off) <= len(img) {
-			return img[:p.off]
-		}
-		return append(img, make([]byte, int(p.off)-len(img))...)
-	}
-	const sector = 512
-	for s := int64(0); s < int64(len(p.data)); s += sector {
-		if r != nil && r.IntN(2) == 0 {
-			continue
-		}
-		end := min(s+sector, int64(len(p.data)))
-		at := p.off + s
-		if need := at + end - s; need > int64(len(img)) {
-			img = append(img, make([]byte, need-int64(len(img)))...)
-		}
-		copy(img[at:], p.data[s:end])
-	}
-	return img
-}
-
-// afterCut is the file as the disk holds it when the power comes back.
-func (d *disk) afterCut(r *rand.Rand) []byte {
-	img := slices.Clone(d.durable)
-	for _, p := range d.pending {
-		switch {
-		case p.truncate && r.IntN(2) == 0:
-		case p.truncate:
-			img = apply(img, p, nil)
-		default:
-			img = apply(img, p, r)
-		}
-	}
-	return img
-}
 
 // model is what the session holds after the acknowledged appends.
 type model struct {
@@ -162,10 +49,12 @@ func TestPowerCut(t *testing.T) {
 	var m model
 	midCheckpoint, midUndo := 0, 0
 	for cut := 0; cut < cuts; cut++ {
-		d := &disk{cutAt: 1 + r.IntN(12)}
+		// The store syncs the file and its directory before it wraps it:
+		// what is there is durable.
+		d := faultfs.New(faultfs.Plan{Cut: 1 + r.IntN(12)})
+		proc := d.Process()
 		s, err := jsonl.Open(dir, &jsonl.Options{Logger: quietLog, WrapFile: func(name string, f jsonl.File) jsonl.File {
-			d.durable, _ = os.ReadFile(name)
-			return &cutFile{File: f, d: d}
+			return proc.Wrap(name, f, true)
 		}})
 		if err != nil {
 			t.Fatal(err)
@@ -179,10 +68,10 @@ func TestPowerCut(t *testing.T) {
 		}
 		// Append until the power goes.
 		var inflight *store.Batch
-		for !d.cut {
+		for !d.Cut() {
 			b := nextBatch(r, &m, l.Len())
 			if _, err := l.Append(ctx, b); err != nil {
-				if !errors.Is(err, errPowerCut) {
+				if !errors.Is(err, faultfs.ErrPowerCut) {
 					t.Fatalf("cut %d: append: %v", cut, err)
 				}
 				inflight = &b
@@ -203,8 +92,7 @@ func TestPowerCut(t *testing.T) {
 			}
 		}
 		l.Close()
-		path := s.Path("s")
-		if err := os.WriteFile(path, d.afterCut(r), 0o644); err != nil {
+		if err := d.Restore(r); err != nil {
 			t.Fatal(err)
 		}
 		// Power back: the session opens with every acknowledged batch, and
