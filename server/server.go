@@ -69,6 +69,7 @@ type Server struct {
 	state    *stateDir
 	tel      Telemetry
 	mux      *http.ServeMux
+	patterns []string // the routes, for the OpenAPI test
 
 	mu       sync.Mutex
 	sessions map[string]*hosted
@@ -158,32 +159,36 @@ func (s *Server) Closing() <-chan struct{} { return s.closing }
 
 func (s *Server) routes() *http.ServeMux {
 	m := http.NewServeMux()
-	m.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, map[string]bool{"ok": true}) })
-	m.HandleFunc("GET /v1/openapi.json", s.openAPI)
-	m.Handle("GET /metrics", s.tel.Handler())
-	m.HandleFunc("POST /v1/login", s.login)
-	m.HandleFunc("POST /v1/logout", s.logout)
-	m.HandleFunc("GET /v1/sessions", s.auth(s.listSessions))
-	m.HandleFunc("POST /v1/sessions", s.auth(s.createSession))
-	m.HandleFunc("GET /v1/sessions/{id}", s.withSession(s.getSession))
-	m.HandleFunc("PATCH /v1/sessions/{id}", s.withSession(s.patchSession))
-	m.HandleFunc("DELETE /v1/sessions/{id}", s.withSession(s.deleteSession))
-	m.HandleFunc("GET /v1/sessions/{id}/messages", s.withSession(s.listMessages))
-	m.HandleFunc("POST /v1/sessions/{id}/messages", s.withSession(s.appendMessages))
-	m.HandleFunc("POST /v1/sessions/{id}/render", s.withSession(s.render))
-	m.HandleFunc("POST /v1/sessions/{id}/compact", s.withSession(s.compact))
-	m.HandleFunc("POST /v1/sessions/{id}/abort", s.withSession(s.abort))
-	m.HandleFunc("POST /v1/sessions/{id}/flush", s.withSession(s.flush))
-	m.HandleFunc("GET /v1/sessions/{id}/checkpoints", s.withSession(s.listCheckpoints))
-	m.HandleFunc("GET /v1/sessions/{id}/checkpoints/{cp}", s.withSession(s.getCheckpoint))
-	m.HandleFunc("POST /v1/sessions/{id}/checkpoints/{cp}/undo", s.withSession(s.undo))
-	m.HandleFunc("GET /v1/sessions/{id}/recall", s.withSession(s.recall))
-	m.HandleFunc("GET /v1/sessions/{id}/events", s.withSession(s.events))
-	m.HandleFunc("GET /v1/sessions/{id}/usage", s.withSession(s.usageSeries))
-	m.HandleFunc("GET /v1/sessions/{id}/overlay", s.withSession(s.overlay))
-	m.HandleFunc("POST /v1/sessions/{id}/prompt", s.withSession(s.prompt))
-	m.HandleFunc("GET /v1/sessions/{id}/runs/{run}", s.withSession(s.getRun))
-	m.HandleFunc("GET /v1/sessions/{id}/runs/{run}/journal", s.withSession(s.runJournal))
+	handle := func(pattern string, h http.Handler) {
+		s.patterns = append(s.patterns, pattern)
+		m.Handle(pattern, h)
+	}
+	handle("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, map[string]bool{"ok": true}) }))
+	handle("GET /v1/openapi.json", http.HandlerFunc(s.openAPI))
+	handle("GET /metrics", s.tel.Handler())
+	handle("POST /v1/login", http.HandlerFunc(s.login))
+	handle("POST /v1/logout", http.HandlerFunc(s.logout))
+	handle("GET /v1/sessions", http.HandlerFunc(s.auth(s.listSessions)))
+	handle("POST /v1/sessions", http.HandlerFunc(s.auth(s.createSession)))
+	handle("GET /v1/sessions/{id}", http.HandlerFunc(s.withSession(s.getSession)))
+	handle("PATCH /v1/sessions/{id}", http.HandlerFunc(s.withSession(s.patchSession)))
+	handle("DELETE /v1/sessions/{id}", http.HandlerFunc(s.withSession(s.deleteSession)))
+	handle("GET /v1/sessions/{id}/messages", http.HandlerFunc(s.withSession(s.listMessages)))
+	handle("POST /v1/sessions/{id}/messages", http.HandlerFunc(s.withSession(s.appendMessages)))
+	handle("POST /v1/sessions/{id}/render", http.HandlerFunc(s.withSession(s.render)))
+	handle("POST /v1/sessions/{id}/compact", http.HandlerFunc(s.withSession(s.compact)))
+	handle("POST /v1/sessions/{id}/abort", http.HandlerFunc(s.withSession(s.abort)))
+	handle("POST /v1/sessions/{id}/flush", http.HandlerFunc(s.withSession(s.flush)))
+	handle("GET /v1/sessions/{id}/checkpoints", http.HandlerFunc(s.withSession(s.listCheckpoints)))
+	handle("GET /v1/sessions/{id}/checkpoints/{cp}", http.HandlerFunc(s.withSession(s.getCheckpoint)))
+	handle("POST /v1/sessions/{id}/checkpoints/{cp}/undo", http.HandlerFunc(s.withSession(s.undo)))
+	handle("GET /v1/sessions/{id}/recall", http.HandlerFunc(s.withSession(s.recall)))
+	handle("GET /v1/sessions/{id}/events", http.HandlerFunc(s.withSession(s.events)))
+	handle("GET /v1/sessions/{id}/usage", http.HandlerFunc(s.withSession(s.usageSeries)))
+	handle("GET /v1/sessions/{id}/overlay", http.HandlerFunc(s.withSession(s.overlay)))
+	handle("POST /v1/sessions/{id}/prompt", http.HandlerFunc(s.withSession(s.prompt)))
+	handle("GET /v1/sessions/{id}/runs/{run}", http.HandlerFunc(s.withSession(s.getRun)))
+	handle("GET /v1/sessions/{id}/runs/{run}/journal", http.HandlerFunc(s.withSession(s.runJournal)))
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &Error{Code: CodeNotFound, Message: r.Method + " " + r.URL.Path + " is not an endpoint (GET /v1/openapi.json lists them)", status: http.StatusNotFound})
 	})
