@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -23,10 +22,10 @@ import (
 
 // benchServer serves a server over a JSONL store (durable appends, an
 // fdatasync each) on a loopback port.
-func benchServer(b *testing.B) (base string, stop func()) {
+func benchServer(b *testing.B, url string) (base string, stop func()) {
 	b.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	be, err := server.OpenBackend(ctx, "jsonl:"+filepath.Join(b.TempDir(), "store"), nil)
+	be, err := server.OpenBackend(ctx, strings.ReplaceAll(url, "DIR", b.TempDir()), nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -75,9 +74,17 @@ func post(hc *http.Client, url string, body []byte) error {
 // the latency percentiles and operations per second. Each session takes at
 // most 20 operations, so sessions stay near their starting size.
 func BenchmarkAppendRender(b *testing.B) {
-	for _, inflight := range []int{1, 64} {
-		b.Run(fmt.Sprintf("inflight=%d", inflight), func(b *testing.B) {
-			base, stop := benchServer(b)
+	for _, st := range []struct{ name, url string }{{"jsonl", "jsonl:DIR/store"}, {"sqlite", "sqlite:DIR/condense.db"}} {
+		for _, inflight := range []int{1, 64} {
+			b.Run(fmt.Sprintf("store=%s/inflight=%d", st.name, inflight), func(b *testing.B) { benchAppendRender(b, st.url, inflight) })
+		}
+	}
+}
+
+func benchAppendRender(b *testing.B, url string, inflight int) {
+	{
+		{
+			base, stop := benchServer(b, url)
 			defer stop()
 			hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 2 * inflight}}
 			c := &client{t: b, base: base, hc: hc}
@@ -134,6 +141,6 @@ func BenchmarkAppendRender(b *testing.B) {
 			b.ReportMetric(pct(0.50), "p50-ms")
 			b.ReportMetric(pct(0.99), "p99-ms")
 			b.ReportMetric(float64(b.N)/elapsed.Seconds(), "ops/s")
-		})
+		}
 	}
 }
