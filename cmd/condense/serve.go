@@ -30,8 +30,6 @@ type serveOptions struct {
 	writeTimeout  time.Duration
 	shutdown      time.Duration
 	verbose       bool
-	// ready, when set, is told the address once the server listens (tests).
-	ready func(addr string)
 }
 
 const serveLong = `Serve compaction over HTTP: sessions, append, render, compact, abort, undo,
@@ -138,9 +136,6 @@ func runServe(cmd *cobra.Command, e *env, o *serveOptions) error {
 		return usagef("--addr: %v", err)
 	}
 	fmt.Fprintf(e.stderr, "condense: serving %s on http://%s\n", b.Describe, ln.Addr())
-	if o.ready != nil {
-		o.ready(ln.Addr().String())
-	}
 	// A signal or Ctrl-C shuts the server down gracefully: a clean exit.
 	return s.Serve(ctx, ln, server.Timeouts{Write: o.writeTimeout, Shutdown: o.shutdown})
 }
