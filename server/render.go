@@ -1,0 +1,130 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/session"
+	"github.com/condense-dev/condense/transcript"
+)
+
+// render runs the preflight through the session (session.Prepare: compact
+// when the budget asks, save the checkpoint, refuse what cannot fit) and
+// returns the request to send in the format asked for.
+func (s *Server) render(w http.ResponseWriter, r *http.Request, h *hosted) {
+	var req RenderRequest
+	if err := s.decode(w, r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	if v := r.URL.Query().Get("format"); v != "" {
+		req.Format = v
+	}
+	f := transcript.FormatCondense
+	if req.Format != "" {
+		var err error
+		f, err = transcript.ParseFormat(req.Format)
+		if err != nil || (f != transcript.FormatOpenAI && f != transcript.FormatAnthropic && f != transcript.FormatCondense) {
+			writeError(w, invalid("format", "format %q: one of condense, openai, anthropic", req.Format))
+			return
+		}
+	}
+	if err := h.idle(); err != nil {
+		writeError(w, err)
+		return
+	}
+	sess, err := h.session(r.Context())
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	ctx, end := s.tel.Start(r.Context(), "condense.render")
+	before := sess.Len()
+	h.mu.Lock()
+	tmpl := h.rec.Config.template()
+	h.mu.Unlock()
+	tmpl.Messages = req.Messages
+	res, err := sess.Prepare(ctx, tmpl)
+	end(err)
+	if len(req.Messages) > 0 && sess.Len() > before {
+		h.publishAppended(before, req.Messages)
+	}
+	if err != nil {
+		var we *condense.WindowError
+		if errors.As(err, &we) && len(we.Records) > 0 {
+			h.compacted(ctx, we.Records, false, sess)
+		}
+		writeError(w, err)
+		return
+	}
+	if len(res.Records) > 0 {
+		h.compacted(ctx, res.Records, false, sess)
+	}
+	h.changed()
+	var body bytes.Buffer
+	if err := transcript.Write(&body, f, res.Request); err != nil {
+		writeError(w, err)
+		return
+	}
+	out := RenderResponse{
+		Format:       string(f),
+		Request:      bytes.TrimRight(body.Bytes(), "\n"),
+		Usage:        usageOf(res.Tokens, res.Budget, res.Counter, res.Exact),
+		TokensBefore: res.TokensBefore,
+		Compactions:  records(res.Records),
+		Pressured:    res.Pressured,
+		Suppressed:   res.Suppressed,
+		Messages:     len(res.Request.Messages),
+	}
+	h.recordUsage(out, sess.Len())
+	writeJSON(w, http.StatusOK, out)
+}
+
+func records(rs []condense.Record) []condense.Record {
+	if rs == nil {
+		return []condense.Record{}
+	}
+	return rs
+}
+
+// compacted publishes and counts the compactions of a preflight, each
+// with the checkpoint that saved it.
+func (h *hosted) compacted(ctx context.Context, recs []condense.Record, manual bool, sess *session.Session) {
+	cp := ""
+	if cps := sess.Checkpoints(); len(cps) > 0 {
+		cp = cps[len(cps)-1].ID
+	}
+	for _, rec := range recs {
+		h.s.tel.Compaction(rec.Strategy, rec.TokensBefore, rec.TokensAfter, manual)
+		id := rec.Checkpoint
+		if id == "" {
+			id = cp
+		}
+		h.publish(EventCompacted, map[string]any{
+			"checkpoint": id, "strategy": rec.Strategy, "manual": manual, "emergency": rec.Emergency,
+			"tokens_before": rec.TokensBefore, "tokens_after": rec.TokensAfter,
+			"messages_before": rec.MessagesBefore, "messages_after": rec.MessagesAfter,
+			"ledger_items": rec.LedgerItems, "demoted": rec.Demoted,
+		})
+	}
+}
+
+// recordUsage adds a rendered request to the usage series.
+func (h *hosted) recordUsage(out RenderResponse, messages int) {
+	p := UsagePoint{Time: h.s.opts.Now().UTC(), Messages: messages, Tokens: out.Usage.Tokens, TokensBefore: out.TokensBefore,
+		Threshold: out.Usage.Threshold, InputLimit: out.Usage.InputLimit}
+	for _, rec := range out.Compactions {
+		if rec.Checkpoint != "" {
+			p.Compactions = append(p.Compactions, rec.Checkpoint)
+		}
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.rec.Series = append(h.rec.Series, p)
+	if len(h.rec.Series) > maxSeries {
+		h.rec.Series = append([]UsagePoint(nil), h.rec.Series[len(h.rec.Series)-maxSeries:]...)
+	}
+}
