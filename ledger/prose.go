@@ -172,6 +172,11 @@ func latestPlans(items []Item, n int) []Item {
 // observation reports whether a message's text is tool output relayed as
 // text (mini-swe-agent's and SWE-agent's observations are user messages):
 // it is not the user's prose.
+// IsObservation reports whether a user message's text is tool output an
+// agent relays in the user's role (mini-swe-agent's "<returncode>…",
+// SWE-agent's "OBSERVATION", …) rather than the user's own words.
+func IsObservation(text string) bool { return observation(text) }
+
 func observation(text string) bool {
 	t := strings.TrimSpace(text)
 	for _, p := range []string{"<returncode>", "<output>", "OBSERVATION", "Observation:", "EXECUTION RESULT",

@@ -50,7 +50,10 @@ func (s DropOldest) Compact(_ context.Context, cc *condense.CompactionContext) (
 	cur := cc.Current
 	us := units(cur)
 	recentFrom := len(cur) - keep
-	var droppable []int // unit numbers, oldest first
+	// Units go oldest first, but the user's own requests last: they are
+	// short, said once, and hold the rules and specifics of the work, so
+	// every step goes before any of them.
+	var droppable, requests []int // unit numbers, oldest first
 	for u, un := range us {
 		if u == 0 || un.protected || un.end > recentFrom {
 			continue
@@ -61,10 +64,15 @@ func (s DropOldest) Compact(_ context.Context, cc *condense.CompactionContext) (
 				synthetic = true
 			}
 		}
-		if !synthetic {
+		switch {
+		case synthetic:
+		case isRequest(&cur[un.start]):
+			requests = append(requests, u)
+		default:
 			droppable = append(droppable, u)
 		}
 	}
+	droppable = append(droppable, requests...)
 	if len(droppable) == 0 {
 		return nil, condense.ErrNothingToCompact
 	}
@@ -163,4 +171,11 @@ func DropMarker(msgs, tokens int, covers condense.Span, kept []string) string {
 	}
 	b.WriteByte(']')
 	return b.String()
+}
+
+// isRequest reports whether a rendering item is a request the user typed:
+// a verbatim user message that is not tool output relayed as user text.
+func isRequest(it *condense.Item) bool {
+	return it.Message.Role == condense.RoleUser && it.Edit == condense.EditNone &&
+		!ledger.IsObservation(it.Message.TextContent())
 }
