@@ -145,7 +145,7 @@ type lastMeasurement struct {
 // or joins it to the one before when its label only links them.
 func (s *scanner) addMeasurement(t string, i, end int, last *lastMeasurement) {
 	if key := jsonKeyBefore(t, i); key != "" {
-		s.addCapped(key+": "+t[i:end], i-len(key)-2)
+		s.addCapped(key+": "+t[i:end], len(key)+2)
 		last.item = -1
 		return
 	}
