@@ -3,7 +3,12 @@
 // statement, files read and written, commands with their exit status, error
 // lines, identifiers, addresses, measurements, decisions, constraints and
 // pinned facts.
-// Plans (what the assistant said it would do next) are kept apart from decisions, last.
+// Plans (what the assistant said it would do next) are kept apart from
+// decisions, last. Every other sentence of the assistant's prose is a note:
+// the decision and plan readers know some phrasings, notes keep what the
+// assistant concluded in any other words, ranked like every item. The
+// kept list of a placeholder or drop marker reads back as items
+// (KeptItems), so a later compaction keeps what an earlier one kept.
 //
 // Measured on real compactions, model summaries keep about 10% of file
 // paths, almost no commands and about 2% of numbers. The ledger is how
