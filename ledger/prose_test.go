@@ -246,3 +246,79 @@ func TestSpanKeepsLatestPlans(t *testing.T) {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 }
+
+// TestNotes: an assistant's sentence the decision and plan readers do not
+// know becomes a note, verbatim, whatever its wording; pleasantries,
+// questions and lead-ins to a list do not.
+func TestNotes(t *testing.T) {
+	m := condense.AssistantText("Done. The rounding happens in LineItem.total before the currency conversion, so totals drift by a cent. " +
+		"Should I also fix the CSV export? Here is what changed: " +
+		"Quarantining the flaky shard beats retrying it, given the 40-minute queue.")
+	var notes []string
+	for _, it := range ExtractMessage(&m, 1) {
+		if it.Kind == KindNote {
+			notes = append(notes, it.Value)
+		}
+	}
+	want := []string{
+		"The rounding happens in LineItem.total before the currency conversion, so totals drift by a cent.",
+	}
+	for _, w := range want {
+		if !slices.Contains(notes, w) {
+			t.Errorf("note %q missing from %q", w, notes)
+		}
+	}
+	for _, n := range notes {
+		if n == "Done." || strings.HasSuffix(n, "?") || strings.HasSuffix(n, ":") {
+			t.Errorf("%q is no note", n)
+		}
+	}
+	// The last sentence is a note or a decision (with the lead-in the
+	// colon joins it to); either way it is kept.
+	var all []string
+	for _, it := range ExtractMessage(&m, 1) {
+		all = append(all, it.Value)
+	}
+	if !slices.ContainsFunc(all, func(v string) bool {
+		return strings.Contains(v, "Quarantining the flaky shard beats retrying it, given the 40-minute queue.")
+	}) {
+		t.Errorf("the choice is lost: %q", all)
+	}
+}
+
+// TestKeptItemsReadBack: a placeholder's or drop marker's kept list reads
+// back as the items it rendered, quoted values of both kinds included, and
+// extraction takes a marker's items instead of its own words.
+func TestKeptItemsReadBack(t *testing.T) {
+	exit := 1
+	items := []Item{
+		{Kind: KindCommand, Value: "go test ./...", Exit: &exit},
+		{Kind: KindError, Value: `pq: duplicate key value violates unique constraint "orders_pkey"`},
+		{Kind: KindFile, Value: "internal/x.go", Access: Written},
+		{Kind: KindConstraint, Value: "Don't touch the public API; keep [v1] compatible."},
+		{Kind: KindNote, Value: "a`b \"c\" d"},
+	}
+	marker := "[condense: 3 messages dropped (1,024 tokens) · recall covers 4-9 · kept: " + strings.Join(Strings(items), "; ") + "]"
+	got := KeptItems(marker)
+	if len(got) != len(items) {
+		t.Fatalf("KeptItems = %v, want %v", Strings(got), Strings(items))
+	}
+	for i := range items {
+		if got[i].String() != items[i].String() {
+			t.Errorf("item %d = %s, want %s", i, got[i], items[i])
+		}
+	}
+	if KeptItems("[condense: 3 messages dropped (1,024 tokens) · recall covers 4-9]") != nil || KeptItems("kept: file x.go") != nil {
+		t.Error("a marker keeping nothing, or plain text, gave items")
+	}
+	m := condense.UserText(marker)
+	ex := ExtractMessage(&m, 7)
+	if len(ex) != len(items) {
+		t.Fatalf("extraction of a marker = %v, want its kept items", Strings(ex))
+	}
+	for _, it := range ex {
+		if it.Source != 7 {
+			t.Errorf("%s: source %d, want 7", it, it.Source)
+		}
+	}
+}

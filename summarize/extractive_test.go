@@ -261,3 +261,31 @@ func TestSystemPromptNamesTheSections(t *testing.T) {
 		at = i
 	}
 }
+
+// TestExtractiveKeepsRequestsWhole: later requests are the user's own words,
+// with rules and specifics often at their end; ## Task lists each whole on
+// one line, and a very long one by its start and its end.
+func TestExtractiveKeepsRequestsWhole(t *testing.T) {
+	long := "Next: the export. " + strings.Repeat("Some pasted log line that goes on. ", 120) + "Never touch billing/apply.py."
+	msgs := []condense.Message{condense.UserText("Fix the rounding bug.")}
+	msgs = append(msgs, step("c1", "", "go test ./...", "ok\nExit code: 0", false)...)
+	msgs = append(msgs, condense.UserText("Thanks. While you're at it, the CSV export double-counts retries;\nfix that as well. Production logs show: KeyError: 'payment_number_80438' Avoid adding requests-toolbelt; we are trying to get rid of it."))
+	msgs = append(msgs, step("c2", "", "go test ./...", "ok\nExit code: 0", false)...)
+	msgs = append(msgs, condense.UserText(long))
+	msgs = append(msgs, step("c3", "", "go test ./...", "ok\nExit code: 0", false)...)
+	text := summarizeText(t, summarize.Extractive{}, condense.SummaryRequest{Messages: msgs})
+	task := strings.Join(summarize.ParseSections(text)["Task"], "\n")
+	for _, want := range []string{
+		"- Thanks. While you're at it, the CSV export double-counts retries; fix that as well. Production logs show: KeyError: 'payment_number_80438' Avoid adding requests-toolbelt; we are trying to get rid of it.",
+		"- Next: the export. Some pasted log line",
+		" … ",
+		"Never touch billing/apply.py.",
+	} {
+		if !strings.Contains(task, want) {
+			t.Errorf("## Task lacks %q:\n%s", want, task)
+		}
+	}
+	if n := len(task); n > 2000 {
+		t.Errorf("## Task is %d bytes: the long request is not cut", n)
+	}
+}
