@@ -52,7 +52,9 @@ func (s DropOldest) Compact(_ context.Context, cc *condense.CompactionContext) (
 	recentFrom := len(cur) - keep
 	// Units go oldest first, but the user's own requests last: they are
 	// short, said once, and hold the rules and specifics of the work, so
-	// every step goes before any of them.
+	// every step goes before any of them. An emergency (the provider
+	// refused the request as too large) drops strictly oldest first, so
+	// the dropped units form one run and one marker.
 	var droppable, requests []int // unit numbers, oldest first
 	for u, un := range us {
 		if u == 0 || un.protected || un.end > recentFrom {
@@ -66,7 +68,7 @@ func (s DropOldest) Compact(_ context.Context, cc *condense.CompactionContext) (
 		}
 		switch {
 		case synthetic:
-		case isRequest(&cur[un.start]):
+		case !cc.Emergency && isRequest(&cur[un.start]):
 			requests = append(requests, u)
 		default:
 			droppable = append(droppable, u)
