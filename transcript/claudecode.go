@@ -245,7 +245,7 @@ func ccReadLines(b *builder, data []byte) ([]*ccLine, error) {
 		}
 		cl := &ccLine{line: n, idx: len(lines)}
 		if err := decode(raw, cl); err != nil {
-			return b.bad(l, "%v", err)
+			return b.bad(l.at(raw, err), "%v", err)
 		}
 		switch cl.Type {
 		case "user", "assistant":

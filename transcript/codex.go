@@ -84,7 +84,7 @@ func readCodex(b *builder, data []byte) error {
 			return b.bad(l, "not a JSON object")
 		}
 		if err := decode(raw, &cl); err != nil {
-			return b.bad(l, "%v", err)
+			return b.bad(l.at(raw, err), "%v", err)
 		}
 		switch cl.Type {
 		case "session_meta":
@@ -131,7 +131,7 @@ func readCodex(b *builder, data []byte) error {
 			if isNull(cl.Payload) {
 				var it cxItem
 				if err := decode(raw, &it); err != nil {
-					return b.bad(l, "%v", err)
+					return b.bad(l.at(raw, err), "%v", err)
 				}
 				return cxItemMessage(b, &it, raw, l, &leading, &system)
 			}

@@ -693,7 +693,7 @@ func readGeminiStream(b *builder, data []byte) error {
 		}
 		var ev gmEvent
 		if err := decode(raw, &ev); err != nil {
-			return b.bad(l, "%v", err)
+			return b.bad(l.at(raw, err), "%v", err)
 		}
 		last := b.last()
 		switch ev.Type {

@@ -172,8 +172,13 @@ const (
 // Note is one record the reader did not read as it stands.
 type Note struct {
 	Action NoteAction `json:"action"`
-	// Line is the 1-based line of a JSONL record (0 for JSON documents).
+	// Line is the 1-based line of a JSONL record (0 for JSON documents),
+	// or of a problem in the text itself (invalid UTF-8, a JSON syntax
+	// error), which Column then places in the line.
 	Line int `json:"line,omitempty"`
+	// Column is the 1-based column, in bytes, of a problem in the text
+	// itself; 0 when the note is about a whole record.
+	Column int `json:"column,omitempty"`
 	// Path is the JSON path of the record, when known.
 	Path   string `json:"path,omitempty"`
 	Reason string `json:"reason"`
@@ -184,6 +189,10 @@ func (n Note) String() string {
 	if n.Line > 0 {
 		b.WriteString("line ")
 		b.WriteString(strconv.Itoa(n.Line))
+		if n.Column > 0 {
+			b.WriteString(" column ")
+			b.WriteString(strconv.Itoa(n.Column))
+		}
 	}
 	if n.Path != "" {
 		if b.Len() > 0 {
@@ -235,12 +244,18 @@ func (t *Transcript) Rendered() []condense.Message {
 }
 
 // ReadError is a malformed record: it names the file, the line (JSONL
-// formats) or the JSON path (JSON formats), and the problem. It unwraps to
-// an error wrapping condense.ErrMalformed.
+// formats) or the JSON path (JSON formats), and the problem. A JSON syntax
+// error (a value cut short, nested deeper than MaxDepth, trailing data) is
+// named by its line and column, in JSONL and JSON documents alike. It
+// unwraps to an error wrapping condense.ErrMalformed.
 type ReadError struct {
 	File string
-	// Line is the 1-based line of a JSONL record, 0 for JSON documents.
+	// Line is the 1-based line of a JSONL record, 0 for JSON documents
+	// unless the problem is in the JSON text itself.
 	Line int
+	// Column is the 1-based column, in bytes, of a JSON syntax error in
+	// Line; 0 when the whole line or record is at fault.
+	Column int
 	// Path is the JSON path of the problem ("messages[3].content[1]"),
 	// empty when the whole line or file is at fault.
 	Path string
@@ -257,6 +272,10 @@ func (e *ReadError) Error() string {
 	if e.Line > 0 {
 		b.WriteString(":")
 		b.WriteString(strconv.Itoa(e.Line))
+		if e.Column > 0 {
+			b.WriteString(":")
+			b.WriteString(strconv.Itoa(e.Column))
+		}
 	}
 	if e.Path != "" {
 		b.WriteString(": ")
@@ -320,6 +339,10 @@ func ReadBytes(data []byte, opts Options) (*Transcript, error) {
 	if f == "" || f == FormatAuto {
 		var err error
 		if f, err = Detect(data); err != nil {
+			if re, ok := err.(*ReadError); ok {
+				re.File = opts.Name
+				return nil, re
+			}
 			return nil, &ReadError{File: opts.Name, Err: err}
 		}
 	}
