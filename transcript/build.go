@@ -38,6 +38,7 @@ type rawCheckpoint struct {
 type builder struct {
 	opts    Options
 	format  Format
+	src     *source
 	req     condense.Request
 	msgs    []rawMsg
 	cp      *rawCheckpoint

@@ -74,10 +74,10 @@ type cxItem struct {
 	Action           json.RawMessage `json:"action"`
 }
 
-func readCodex(b *builder, data []byte) error {
+func readCodex(b *builder) error {
 	leading := true
 	var system []string
-	err := eachLine(data, func(n int, raw []byte) error {
+	err := b.eachLine(func(n int, raw []byte) error {
 		l := loc{line: n}
 		var cl cxLine
 		if kind(raw) != '{' {

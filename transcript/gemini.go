@@ -480,7 +480,7 @@ func readGeminiSession(b *builder, data []byte) error {
 		// printed): problems are named by JSON path.
 		err = handle(data, 0)
 	} else {
-		err = eachLine(data, func(n int, raw []byte) error {
+		err = eachLineIn(data, func(n int, raw []byte) error {
 			if kind(raw) != '{' || !json.Valid(raw) {
 				return b.bad(loc{line: n}, "not a JSON object")
 			}
@@ -686,7 +686,7 @@ func readGeminiStream(b *builder, data []byte) error {
 	// delta is set while the last message is assistant text that later
 	// delta events continue.
 	delta := false
-	return eachLine(data, func(n int, raw []byte) error {
+	return eachLineIn(data, func(n int, raw []byte) error {
 		l := loc{line: n}
 		if kind(raw) != '{' {
 			return b.bad(l, "not a JSON object")

@@ -298,7 +298,7 @@ func TestLenientNotes(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if !strings.Contains(errOut, "2 malformed records skipped") || !strings.Contains(errOut, "  line 2: skipped: ") || !strings.Contains(errOut, "  line 3: skipped: ") {
+	if !strings.Contains(errOut, "2 malformed records skipped") || !strings.Contains(errOut, "  line 2 column 2: skipped: ") || !strings.Contains(errOut, "  line 3 column 2: skipped: ") {
 		t.Errorf("stderr lacks the notes:\n%s", errOut)
 	}
 	var raw map[string]any
