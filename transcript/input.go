@@ -65,7 +65,7 @@ func (c *capReader) Read(p []byte) (int, error) {
 
 // readerBufSize is the buffer of a streamed input: lines longer than this
 // are put together in a buffer of their own.
-const readerBufSize = 64 << 10
+var readerBufSize = 64 << 10
 
 // readStream reads a transcript from r, streaming JSONL formats (see the
 // comment at the top of the file). size, when known (> 0), is the input's
