@@ -118,3 +118,50 @@ func TestJSONSyntaxPositions(t *testing.T) {
 		})
 	}
 }
+
+// Invalid UTF-8 is read as U+FFFD and noted: the line, the column of the
+// first bad byte and how many bytes, in JSONL (read whole or streamed) and
+// JSON documents.
+func TestInvalidUTF8Noted(t *testing.T) {
+	ccLine := func(uuid, parent, text string) string {
+		p := "null"
+		if parent != "" {
+			p = `"` + parent + `"`
+		}
+		return `{"type":"user","uuid":"` + uuid + `","parentUuid":` + p + `,"sessionId":"s","message":{"role":"user","content":"` + text + `"}}`
+	}
+	jsonl := ccLine("u1", "", "fine") + "\n" + ccLine("u2", "u1", "bad \xff\xfe here \xc3") + "\n"
+	doc := "{\"messages\": [\n  {\"role\": \"user\", \"content\": \"caf\xe9\"}\n]}\n"
+	cases := []struct {
+		name      string
+		in        string
+		line, col int
+		reason    string
+		text      string // the text read, U+FFFD in place of each bad byte
+	}{
+		{"claude-code", jsonl, 2, 102, "3 bytes of invalid UTF-8 read as U+FFFD", "bad \uFFFD\uFFFD here \uFFFD"},
+		{"openai", doc, 2, 35, "1 byte of invalid UTF-8 read as U+FFFD", "caf\uFFFD"},
+	}
+	for _, c := range cases {
+		for entry, read := range map[string]func() (*Transcript, error){
+			"ReadBytes": func() (*Transcript, error) { return ReadBytes([]byte(c.in), Options{}) },
+			"Read":      func() (*Transcript, error) { return Read(strings.NewReader(c.in), Options{}) },
+		} {
+			tr, err := read()
+			if err != nil {
+				t.Fatalf("%s %s: %v", c.name, entry, err)
+			}
+			want := Note{Action: NoteReplaced, Line: c.line, Column: c.col, Reason: c.reason}
+			if len(tr.Notes) != 1 || tr.Notes[0] != want {
+				t.Errorf("%s %s: notes %+v, want %+v", c.name, entry, tr.Notes, want)
+			}
+			msgs := tr.Request.Messages
+			if got := msgs[len(msgs)-1].TextContent(); got != c.text {
+				t.Errorf("%s %s: text %q, want %q", c.name, entry, got, c.text)
+			}
+		}
+	}
+	if s := (Note{Action: NoteReplaced, Line: 2, Column: 79, Reason: "x"}).String(); s != "line 2 column 79: replaced: x" {
+		t.Errorf("String() = %q", s)
+	}
+}
