@@ -75,9 +75,10 @@ type Options struct {
 	// Name is the input's file name, used in errors.
 	Name string
 	// MaxBytes caps the input's size: a larger input is an error wrapping
-	// ErrTooLarge, returned before it is read whole (reading takes several
-	// times the input's size in memory). 0 means DefaultMaxBytes; a
-	// negative value means no cap.
+	// ErrTooLarge, returned before it is read whole (a file by its size, a
+	// reader once more than MaxBytes bytes came). Reading a JSON document
+	// holds the input and the transcript at once, about twice the input's
+	// size. 0 means DefaultMaxBytes; a negative value means no cap.
 	MaxBytes int64
 }
 
