@@ -91,8 +91,11 @@ func readStream(r io.Reader, size int64, opts Options) (*Transcript, error) {
 		if n == 1 {
 			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
 		}
-		if t := bytes.TrimSpace(line); len(t) > 0 {
-			first = t
+		// JSON's blanks decide, as they do for Detect; the line handed to
+		// the reader is trimmed as eachLineIn trims (the same bytes, for a
+		// line that is a JSON value).
+		if t := bytes.Trim(line, " \t\r\n"); len(t) > 0 {
+			first = bytes.TrimSpace(t)
 			break
 		}
 		if err == io.EOF {
