@@ -177,17 +177,33 @@ func (b *builder) anthHeadSkippingTools(data []byte, headErr error) (*anthropic.
 }
 
 // anthErr reports a *anthropic.DecodeError of the whole document: at its
-// JSON path, or at its line when it has no path (a syntax error).
+// JSON path, and at its line and column when it is a JSON syntax error (or
+// has no path).
 func (b *builder) anthErr(data []byte, err error) error {
 	var de *anthropic.DecodeError
 	if !errors.As(err, &de) {
 		return err
 	}
 	l := loc{path: de.Path}
-	if l.path == "" && de.Offset > 0 && de.Offset <= len(data) {
-		l.line = 1 + countLines(data[:de.Offset])
+	problem, syntax := plainSyntax(de.Problem)
+	if (syntax || l.path == "") && de.Offset >= 0 && de.Offset <= len(data) {
+		l.line, l.col = position(data, int64(de.Offset)+1)
 	}
-	return b.errAt(l, "%s", de.Problem)
+	return b.errAt(l, "%s", problem)
+}
+
+// plainSyntax reports whether problem, from a JSON scanner, is a syntax
+// error, and says it in the words cleanJSONErr uses.
+func plainSyntax(problem string) (string, bool) {
+	switch {
+	case strings.HasPrefix(problem, "unexpected end of JSON input"):
+		return truncatedJSON, true
+	case strings.Contains(problem, "exceeded max depth"):
+		return fmt.Sprintf("JSON nested deeper than %d levels", MaxDepth), true
+	case strings.HasPrefix(problem, "invalid character"):
+		return problem, true
+	}
+	return problem, false
 }
 
 func countLines(b []byte) int {

@@ -10,6 +10,9 @@ import (
 // loc is where a record came from: a JSONL line or a JSON path.
 type loc struct {
 	line int
+	// col is the 1-based column (in bytes) in line of a problem in the
+	// text itself (a JSON syntax error), 0 when the whole record is meant.
+	col  int
 	path string
 }
 
@@ -35,6 +38,7 @@ type rawCheckpoint struct {
 type builder struct {
 	opts    Options
 	format  Format
+	src     *source
 	req     condense.Request
 	msgs    []rawMsg
 	cp      *rawCheckpoint
@@ -51,12 +55,12 @@ type builder struct {
 
 // note records what the reader did to a record that was not read as is.
 func (b *builder) note(action NoteAction, l loc, format string, args ...any) {
-	b.notes = append(b.notes, Note{Action: action, Line: l.line, Path: l.path, Reason: fmt.Sprintf(format, args...)})
+	b.notes = append(b.notes, Note{Action: action, Line: l.line, Column: l.col, Path: l.path, Reason: fmt.Sprintf(format, args...)})
 }
 
 // errAt returns the *ReadError for a problem at l.
 func (b *builder) errAt(l loc, format string, args ...any) error {
-	return &ReadError{File: b.opts.Name, Line: l.line, Path: l.path,
+	return &ReadError{File: b.opts.Name, Line: l.line, Column: l.col, Path: l.path,
 		Err: fmt.Errorf("%s: %w: "+format, append([]any{b.format, condense.ErrMalformed}, args...)...)}
 }
 

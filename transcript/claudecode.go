@@ -1,7 +1,6 @@
 package transcript
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -82,6 +81,13 @@ type ccMessage struct {
 	Role    string          `json:"role"`
 	Model   string          `json:"model"`
 	Content json.RawMessage `json:"content"`
+
+	// The content is converted when the line is read and not kept: parts
+	// (or the problem rerr, reported if the line is emitted) and the ids
+	// of its tool_use and tool_result blocks, which pairing looks at.
+	parts  []condense.Part
+	rerr   *recErr
+	blocks []anthBlockJSON
 }
 
 func (l *ccLine) parent() string {
@@ -94,30 +100,8 @@ func (l *ccLine) parent() string {
 	return ""
 }
 
-// eachLine calls fn with every non-blank line and its 1-based number.
-func eachLine(data []byte, fn func(n int, line []byte) error) error {
-	n := 0
-	for len(data) > 0 {
-		n++
-		line := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i], data[i+1:]
-		} else {
-			data = nil
-		}
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 {
-			continue
-		}
-		if err := fn(n, line); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func readClaudeCode(b *builder, data []byte) error {
-	lines, err := ccReadLines(b, data)
+func readClaudeCode(b *builder) error {
+	lines, err := ccReadLines(b)
 	if err != nil {
 		return err
 	}
@@ -236,16 +220,16 @@ func (h *ccHeap) pop() *ccLine {
 // is missing or bad is reported and, under Lenient, kept as a "skipped"
 // line: it stays in the parentUuid chain, so the lines before it are still
 // found.
-func ccReadLines(b *builder, data []byte) ([]*ccLine, error) {
+func ccReadLines(b *builder) ([]*ccLine, error) {
 	var lines []*ccLine
-	err := eachLine(data, func(n int, raw []byte) error {
+	err := b.eachLine(func(n int, raw []byte) error {
 		l := loc{line: n}
 		if kind(raw) != '{' {
 			return b.bad(l, "not a JSON object")
 		}
 		cl := &ccLine{line: n, idx: len(lines)}
 		if err := decode(raw, cl); err != nil {
-			return b.bad(l, "%v", err)
+			return b.bad(l.at(raw, err), "%v", err)
 		}
 		switch cl.Type {
 		case "user", "assistant":
@@ -282,6 +266,14 @@ func ccDecodeMessage(b *builder, cl *ccLine, l loc) error {
 		cl.Type = "skipped"
 		return nil
 	}
+	// Keep one copy of each text: the converted parts, not the JSON.
+	role := condense.RoleUser
+	if cl.Type == "assistant" {
+		role = condense.RoleAssistant
+	}
+	m.blocks = ccBlocks(m.Content)
+	m.parts, m.rerr = ccContent(m.Content, role)
+	m.Content, cl.Message = nil, nil
 	cl.msg = &m
 	return nil
 }
@@ -454,10 +446,10 @@ func (e *ccEmitter) emit(cl *ccLine) error {
 	return nil
 }
 
-// content converts a line's message content, reporting a bad one; ok is
-// false when the line is to be left out.
-func (e *ccEmitter) content(cl *ccLine, role condense.Role) (parts []condense.Part, ok bool, err error) {
-	parts, rerr := ccContent(cl.msg.Content, role)
+// content returns a line's message content, converted when the line was
+// read, reporting a bad one; ok is false when the line is to be left out.
+func (e *ccEmitter) content(cl *ccLine) (parts []condense.Part, ok bool, err error) {
+	parts, rerr := cl.msg.parts, cl.msg.rerr
 	if rerr != nil {
 		return nil, false, e.b.bad(loc{line: cl.line}, "%s", rerr.msg)
 	}
@@ -468,7 +460,7 @@ func (e *ccEmitter) content(cl *ccLine, role condense.Role) (parts []condense.Pa
 // of the checkpoint its boundary line started, or of a new one when there
 // was no boundary line. The message itself is not a message of the log.
 func (e *ccEmitter) compactSummary(cl *ccLine) error {
-	parts, ok, err := e.content(cl, condense.RoleUser)
+	parts, ok, err := e.content(cl)
 	if !ok {
 		return err
 	}
@@ -487,7 +479,7 @@ func (e *ccEmitter) compactSummary(cl *ccLine) error {
 // line's uuid), its other blocks as a user message after it (id: uuid +
 // "/text").
 func (e *ccEmitter) user(cl *ccLine) error {
-	parts, ok, err := e.content(cl, condense.RoleUser)
+	parts, ok, err := e.content(cl)
 	if !ok {
 		return err
 	}
@@ -508,7 +500,7 @@ func (e *ccEmitter) user(cl *ccLine) error {
 // same API message when only its tool results came in between; an API
 // error line is marked failed.
 func (e *ccEmitter) assistant(cl *ccLine) error {
-	parts, ok, err := e.content(cl, condense.RoleAssistant)
+	parts, ok, err := e.content(cl)
 	if !ok {
 		return err
 	}
@@ -562,7 +554,7 @@ func ccNoteCalls(cl *ccLine, msgIDs, calls, answered map[string]bool) {
 	if cl.Type == "assistant" && cl.msg.ID != "" {
 		msgIDs[cl.msg.ID] = true
 	}
-	for _, bl := range ccBlocks(cl.msg.Content) {
+	for _, bl := range cl.msg.blocks {
 		switch bl.Type {
 		case "tool_use":
 			calls[bl.ID] = true
@@ -575,7 +567,7 @@ func ccNoteCalls(cl *ccLine, msgIDs, calls, answered map[string]bool) {
 // ccAnswersOnly reports whether a user line holds only tool results, each
 // answering a known call not answered yet.
 func ccAnswersOnly(cl *ccLine, calls, answered map[string]bool) bool {
-	blocks := ccBlocks(cl.msg.Content)
+	blocks := cl.msg.blocks
 	for _, bl := range blocks {
 		if bl.Type != "tool_result" || !calls[bl.ToolUseID] || answered[bl.ToolUseID] {
 			return false

@@ -74,17 +74,17 @@ type cxItem struct {
 	Action           json.RawMessage `json:"action"`
 }
 
-func readCodex(b *builder, data []byte) error {
+func readCodex(b *builder) error {
 	leading := true
 	var system []string
-	err := eachLine(data, func(n int, raw []byte) error {
+	err := b.eachLine(func(n int, raw []byte) error {
 		l := loc{line: n}
 		var cl cxLine
 		if kind(raw) != '{' {
 			return b.bad(l, "not a JSON object")
 		}
 		if err := decode(raw, &cl); err != nil {
-			return b.bad(l, "%v", err)
+			return b.bad(l.at(raw, err), "%v", err)
 		}
 		switch cl.Type {
 		case "session_meta":
@@ -131,7 +131,7 @@ func readCodex(b *builder, data []byte) error {
 			if isNull(cl.Payload) {
 				var it cxItem
 				if err := decode(raw, &it); err != nil {
-					return b.bad(l, "%v", err)
+					return b.bad(l.at(raw, err), "%v", err)
 				}
 				return cxItemMessage(b, &it, raw, l, &leading, &system)
 			}

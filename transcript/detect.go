@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -62,16 +63,20 @@ import (
 //     error; none (plain user and assistant text, which both readers read
 //     the same) reads as openai.
 //
-// Anything else is an error wrapping ErrUnknownFormat and
-// condense.ErrMalformed that lists the formats.
+// Input that starts like JSON (with '{' or '[') but whose first value is not
+// valid JSON (cut short, nested deeper than MaxDepth) is a *ReadError
+// naming the line and column of the problem, wrapping condense.ErrMalformed:
+// no format reads it, so naming one would not help. Anything else is an
+// error wrapping ErrUnknownFormat and condense.ErrMalformed that lists the
+// formats.
 func Detect(data []byte) (Format, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if len(bytes.TrimSpace(data)) == 0 {
 		return "", undetected("the input is empty")
 	}
-	var first json.RawMessage
-	if err := json.NewDecoder(bytes.NewReader(data)).Decode(&first); err != nil {
-		return "", undetected("the input is neither JSON nor JSONL (%v)", err)
+	first, err := firstValue(data)
+	if err != nil {
+		return "", err
 	}
 	switch kind(first) {
 	case '[':
@@ -136,6 +141,34 @@ func Detect(data []byte) (Format, error) {
 		return chatFlavor(keys, items, tools)
 	}
 	return "", undetected("no known keys in the first JSON value")
+}
+
+// firstValue returns the first JSON value of data without copying it: the
+// whole of data when it is one value (a JSON document), else the value the
+// decoder finds first (the first line of JSONL).
+func firstValue(data []byte) (json.RawMessage, error) {
+	if json.Valid(data) {
+		return data, nil
+	}
+	var first json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&first); err != nil {
+		t := bytes.TrimLeft(data, " \t\r\n")
+		if len(t) == 0 || t[0] != '{' && t[0] != '[' {
+			return nil, undetected("the input is neither JSON nor JSONL (%v)", err)
+		}
+		// The first value is malformed JSON. The unmarshaller's scan stops
+		// at the same byte and says where it is, truncated input included.
+		perr := decode(data, new(struct{}))
+		var jp *jsonProblem
+		if !errors.As(perr, &jp) {
+			return nil, undetected("the input is neither JSON nor JSONL (%v)", err)
+		}
+		line, col := position(data, jp.Offset)
+		return nil, &ReadError{Line: line, Column: col,
+			Err: fmt.Errorf("%w: the input is not valid JSON or JSONL: %s", condense.ErrMalformed, jp.msg)}
+	}
+	return first, nil
 }
 
 // geminiContentList reports whether raw is a non-empty array of Gemini

@@ -26,8 +26,14 @@
 //   - a malformed record is a *ReadError naming the file, the line (JSONL)
 //     or JSON path (JSON) and the problem, wrapping condense.ErrMalformed;
 //     Options.Lenient skips it (Transcript.Skipped);
+//   - JSON cut short, nested deeper than MaxDepth or followed by trailing
+//     data is a *ReadError naming its line and column;
+//   - invalid UTF-8 is read as U+FFFD and noted (NoteReplaced) with its
+//     line, column and byte count;
 //   - an input over Options.MaxBytes (DefaultMaxBytes, 256 MiB, unless set)
-//     is refused with ErrTooLarge before it is read whole;
+//     is refused with ErrTooLarge before it is read whole; Claude Code and
+//     Codex JSONL are streamed a line at a time by Read and ReadFile, so
+//     reading them holds little more than the transcript itself;
 //   - records a format links out of file order (a Claude Code line written
 //     before its parentUuid) are read in the order the links give, each
 //     moved record with a NoteReordered.

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
+	"testing/iotest"
 
 	"github.com/condense-dev/condense"
 )
@@ -35,6 +37,14 @@ func seeds(f *testing.F, format Format, extra ...string) {
 func checkRead(t *testing.T, data []byte, format Format) {
 	for _, lenient := range []bool{false, true} {
 		tr, err := ReadBytes(data, Options{Format: format, Lenient: lenient, Name: "fuzz"})
+		// Streaming (Read, fed in small pieces) reads exactly the same.
+		str, serr := Read(iotest.HalfReader(bytes.NewReader(data)), Options{Format: format, Lenient: lenient, Name: "fuzz"})
+		if (err == nil) != (serr == nil) || err != nil && err.Error() != serr.Error() {
+			t.Fatalf("lenient=%v: ReadBytes error %v, Read error %v", lenient, err, serr)
+		}
+		if err == nil && !reflect.DeepEqual(tr, str) {
+			t.Fatalf("lenient=%v: Read's transcript differs from ReadBytes's", lenient)
+		}
 		if err != nil {
 			if !errors.Is(err, condense.ErrMalformed) {
 				t.Fatalf("lenient=%v: error does not wrap ErrMalformed: %v", lenient, err)

@@ -480,7 +480,7 @@ func readGeminiSession(b *builder, data []byte) error {
 		// printed): problems are named by JSON path.
 		err = handle(data, 0)
 	} else {
-		err = eachLine(data, func(n int, raw []byte) error {
+		err = eachLineIn(data, func(n int, raw []byte) error {
 			if kind(raw) != '{' || !json.Valid(raw) {
 				return b.bad(loc{line: n}, "not a JSON object")
 			}
@@ -686,14 +686,14 @@ func readGeminiStream(b *builder, data []byte) error {
 	// delta is set while the last message is assistant text that later
 	// delta events continue.
 	delta := false
-	return eachLine(data, func(n int, raw []byte) error {
+	return eachLineIn(data, func(n int, raw []byte) error {
 		l := loc{line: n}
 		if kind(raw) != '{' {
 			return b.bad(l, "not a JSON object")
 		}
 		var ev gmEvent
 		if err := decode(raw, &ev); err != nil {
-			return b.bad(l, "%v", err)
+			return b.bad(l.at(raw, err), "%v", err)
 		}
 		last := b.last()
 		switch ev.Type {

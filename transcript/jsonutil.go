@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 
@@ -26,20 +27,29 @@ func kind(raw json.RawMessage) byte {
 
 func isNull(raw json.RawMessage) bool { k := kind(raw); return k == 0 || k == 'n' }
 
-// decode unmarshals one JSON value; it fails on trailing data.
+// decode unmarshals one JSON value; it fails on trailing data. A syntax
+// error (the input ends early, a value nested deeper than MaxDepth) is a
+// *jsonProblem giving its offset in data.
 func decode(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(v); err != nil {
+	if err := json.Unmarshal(data, v); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return &jsonProblem{truncatedJSON, int64(len(data)) + 1}
+		}
 		return cleanJSONErr(err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("trailing data after the JSON value")
 	}
 	return nil
 }
 
+// MaxDepth is how deeply JSON values may nest: arrays and objects inside
+// one another more than MaxDepth levels deep are malformed input. It is the
+// limit of Go's encoding/json, which every reader relies on; no transcript
+// comes near it, and a deeper value is an attack on the reader's stack.
+const MaxDepth = 10000
+
 // jsonProblem is an encoding/json error without the Go type names
-// encoding/json puts in its messages; Offset is where in the input it is.
+// encoding/json puts in its messages; Offset is where in the input it is:
+// the 1-based position of the byte at fault (encoding/json's offset of a
+// syntax error), one past the last byte when the input ends early.
 type jsonProblem struct {
 	msg    string
 	Offset int64
@@ -48,7 +58,8 @@ type jsonProblem struct {
 func (e *jsonProblem) Error() string { return e.msg }
 
 // cleanJSONErr drops the Go type names encoding/json puts in its errors,
-// keeping the offset.
+// keeping the offset, and says in plain words what its terse syntax errors
+// mean for a truncated input, trailing data and too deep a nesting.
 func cleanJSONErr(err error) error {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
@@ -59,18 +70,51 @@ func cleanJSONErr(err error) error {
 	}
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		return &jsonProblem{se.Error(), se.Offset}
+		msg := se.Error()
+		switch {
+		case msg == "unexpected end of JSON input":
+			return &jsonProblem{truncatedJSON, se.Offset + 1}
+		case strings.HasSuffix(msg, "after top-level value"):
+			msg = "trailing data after the JSON value"
+		case strings.HasSuffix(msg, "exceeded max depth"):
+			msg = fmt.Sprintf("JSON nested deeper than %d levels", MaxDepth)
+		}
+		return &jsonProblem{msg, se.Offset}
 	}
 	return err
 }
 
-// docErr reports a JSON document that does not decode, naming the line of
-// the problem when encoding/json says where it is.
+// truncatedJSON is the problem of a JSON value cut short.
+const truncatedJSON = "the JSON ends early (a truncated file or line?)"
+
+// position returns the 1-based line and column (in bytes) of the byte at
+// the 1-based offset in data (a jsonProblem's Offset), or of the end of
+// data when offset is past it.
+func position(data []byte, offset int64) (line, col int) {
+	i := int(min(max(offset-1, 0), int64(len(data))))
+	before := data[:i]
+	line = 1 + bytes.Count(before, []byte("\n"))
+	col = i - bytes.LastIndexByte(before, '\n')
+	return line, col
+}
+
+// at returns l with the column of a JSON problem in the record at l (a
+// JSONL line decoded whole), when err is one and gives its offset.
+func (l loc) at(line []byte, err error) loc {
+	var jp *jsonProblem
+	if errors.As(err, &jp) && l.path == "" && jp.Offset > 0 {
+		_, l.col = position(line, jp.Offset)
+	}
+	return l
+}
+
+// docErr reports a JSON document that does not decode, naming the line and
+// column of the problem when encoding/json says where it is.
 func (b *builder) docErr(data []byte, err error) error {
 	var l loc
 	var jp *jsonProblem
-	if errors.As(err, &jp) && jp.Offset > 0 && jp.Offset <= int64(len(data)) {
-		l.line = 1 + bytes.Count(data[:jp.Offset], []byte("\n"))
+	if errors.As(err, &jp) && jp.Offset > 0 && jp.Offset <= int64(len(data))+1 {
+		l.line, l.col = position(data, jp.Offset)
 	}
 	return b.errAt(l, "%v", err)
 }

@@ -245,7 +245,7 @@ func eventID(raw json.RawMessage) string {
 func (r *ohReader) event(raw json.RawMessage, i int, l loc) error {
 	var e ohRaw
 	if err := decode(raw, &e); err != nil {
-		return r.b.bad(l, "%v", err)
+		return r.b.bad(l.at(raw, err), "%v", err)
 	}
 	id := eventID(e.ID)
 	if id == "" {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -76,9 +75,10 @@ type Options struct {
 	// Name is the input's file name, used in errors.
 	Name string
 	// MaxBytes caps the input's size: a larger input is an error wrapping
-	// ErrTooLarge, returned before it is read whole (reading takes several
-	// times the input's size in memory). 0 means DefaultMaxBytes; a
-	// negative value means no cap.
+	// ErrTooLarge, returned before it is read whole (a file by its size, a
+	// reader once more than MaxBytes bytes came). Reading a JSON document
+	// holds the input and the transcript at once, about twice the input's
+	// size. 0 means DefaultMaxBytes; a negative value means no cap.
 	MaxBytes int64
 }
 
@@ -167,13 +167,22 @@ const (
 	// event without a place of its own), or a value read in another shape
 	// (tool call arguments that are not JSON, kept as a string).
 	NoteConverted NoteAction = "converted"
+	// NoteReplaced: bytes that are not valid UTF-8, read as U+FFFD (the
+	// Unicode replacement character) as encoding/json reads them; the
+	// note gives their line, the column of the first and how many.
+	NoteReplaced NoteAction = "replaced"
 )
 
 // Note is one record the reader did not read as it stands.
 type Note struct {
 	Action NoteAction `json:"action"`
-	// Line is the 1-based line of a JSONL record (0 for JSON documents).
+	// Line is the 1-based line of a JSONL record (0 for JSON documents),
+	// or of a problem in the text itself (invalid UTF-8, a JSON syntax
+	// error), which Column then places in the line.
 	Line int `json:"line,omitempty"`
+	// Column is the 1-based column, in bytes, of a problem in the text
+	// itself; 0 when the note is about a whole record.
+	Column int `json:"column,omitempty"`
 	// Path is the JSON path of the record, when known.
 	Path   string `json:"path,omitempty"`
 	Reason string `json:"reason"`
@@ -184,6 +193,10 @@ func (n Note) String() string {
 	if n.Line > 0 {
 		b.WriteString("line ")
 		b.WriteString(strconv.Itoa(n.Line))
+		if n.Column > 0 {
+			b.WriteString(" column ")
+			b.WriteString(strconv.Itoa(n.Column))
+		}
 	}
 	if n.Path != "" {
 		if b.Len() > 0 {
@@ -235,12 +248,18 @@ func (t *Transcript) Rendered() []condense.Message {
 }
 
 // ReadError is a malformed record: it names the file, the line (JSONL
-// formats) or the JSON path (JSON formats), and the problem. It unwraps to
-// an error wrapping condense.ErrMalformed.
+// formats) or the JSON path (JSON formats), and the problem. A JSON syntax
+// error (a value cut short, nested deeper than MaxDepth, trailing data) is
+// named by its line and column, in JSONL and JSON documents alike. It
+// unwraps to an error wrapping condense.ErrMalformed.
 type ReadError struct {
 	File string
-	// Line is the 1-based line of a JSONL record, 0 for JSON documents.
+	// Line is the 1-based line of a JSONL record, 0 for JSON documents
+	// unless the problem is in the JSON text itself.
 	Line int
+	// Column is the 1-based column, in bytes, of a JSON syntax error in
+	// Line; 0 when the whole line or record is at fault.
+	Column int
 	// Path is the JSON path of the problem ("messages[3].content[1]"),
 	// empty when the whole line or file is at fault.
 	Path string
@@ -257,6 +276,10 @@ func (e *ReadError) Error() string {
 	if e.Line > 0 {
 		b.WriteString(":")
 		b.WriteString(strconv.Itoa(e.Line))
+		if e.Column > 0 {
+			b.WriteString(":")
+			b.WriteString(strconv.Itoa(e.Column))
+		}
 	}
 	if e.Path != "" {
 		b.WriteString(": ")
@@ -269,45 +292,39 @@ func (e *ReadError) Error() string {
 
 func (e *ReadError) Unwrap() error { return e.Err }
 
-// ReadFile reads the transcript in the file at path. Options.Name defaults to
-// path.
+// ReadFile reads the transcript in the file at path, as Read does.
+// Options.Name defaults to path; a file over Options.MaxBytes is refused by
+// its size before any of it is read.
 func ReadFile(path string, opts Options) (*Transcript, error) {
 	if opts.Name == "" {
 		opts.Name = path
 	}
-	if max := opts.limit(); max >= 0 {
-		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && fi.Size() > max {
-			return nil, opts.tooLarge(fi.Size(), false)
-		}
-	}
-	data, err := os.ReadFile(path)
+	f, size, err := openSized(path)
 	if err != nil {
 		return nil, err
 	}
-	return ReadBytes(data, opts)
+	defer f.Close()
+	if max := opts.limit(); max >= 0 && size > max {
+		return nil, opts.tooLarge(size, false)
+	}
+	return readStream(f, size, opts)
 }
 
-// Read reads a whole transcript from r.
+// Read reads a whole transcript from r. JSONL formats read line by line
+// (claude-code, codex) are streamed: what is in memory is the transcript
+// read so far and the line being read. Other formats are read whole first.
+// An input over Options.MaxBytes is refused once that many bytes are read.
 //
 // The messages of the result always pass condense.Validate: a tool call left
 // without a result before the newest step gets the stand-in result
 // StandInResult (IsError set) right after its message's other results, and a
 // result separated from its call is moved back next to it. Every malformed
 // record is a *ReadError wrapping condense.ErrMalformed, unless
-// Options.Lenient skips it.
+// Options.Lenient skips it. Invalid UTF-8 is read as U+FFFD, as
+// encoding/json reads it, and noted (NoteReplaced) with its line and
+// column.
 func Read(r io.Reader, opts Options) (*Transcript, error) {
-	max := opts.limit()
-	if max >= 0 {
-		r = io.LimitReader(r, max+1)
-	}
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	if max >= 0 && int64(len(data)) > max {
-		return nil, opts.tooLarge(max, true)
-	}
-	return ReadBytes(data, opts)
+	return readStream(r, 0, opts)
 }
 
 // ReadBytes is Read on a byte slice. data is not retained.
@@ -320,16 +337,26 @@ func ReadBytes(data []byte, opts Options) (*Transcript, error) {
 	if f == "" || f == FormatAuto {
 		var err error
 		if f, err = Detect(data); err != nil {
-			return nil, &ReadError{File: opts.Name, Err: err}
+			return nil, withName(err, opts.Name)
 		}
 	}
-	b := &builder{opts: opts, format: f}
+	b := &builder{opts: opts, format: f, src: &source{data: data}}
+	return b.read()
+}
+
+// read runs the reader of b.format on b.src and finishes the transcript.
+func (b *builder) read() (*Transcript, error) {
+	var data []byte
+	if !streamed(b.format) {
+		data = b.src.data
+		b.checkUTF8(data)
+	}
 	var err error
-	switch f {
+	switch b.format {
 	case FormatClaudeCode:
-		err = readClaudeCode(b, data)
+		err = readClaudeCode(b)
 	case FormatCodex:
-		err = readCodex(b, data)
+		err = readCodex(b)
 	case FormatGeminiCLI:
 		err = readGeminiCLI(b, data)
 	case FormatOpenAI:
@@ -349,7 +376,7 @@ func ReadBytes(data []byte, opts Options) (*Transcript, error) {
 	case FormatLangChain:
 		err = readLangChain(b, data)
 	default:
-		return nil, fmt.Errorf("%w %q (want auto, %s)", ErrUnknownFormat, f, formatList(Formats))
+		return nil, fmt.Errorf("%w %q (want auto, %s)", ErrUnknownFormat, b.format, formatList(Formats))
 	}
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/condense-dev/condense/internal/gen"
+	"github.com/condense-dev/condense/internal/memtest"
 )
 
 // writeClaudeCode writes a Claude Code session JSONL of about size bytes: a
@@ -145,4 +147,51 @@ func BenchmarkCountGPT4o12MB(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// largeRounds is the number of rounds of the generated session
+// BenchmarkCompactLarge compacts: 64 (about 20 MB) by default, 625 (about
+// 200 MB) under CONDENSE_TEST_LONG=1.
+func largeRounds() int {
+	if os.Getenv("CONDENSE_TEST_LONG") == "1" {
+		return 625
+	}
+	return 64
+}
+
+// BenchmarkCompactLarge runs "condense compact" with the defaults on the
+// generator's Claude Code session of about 20 MB (200 MB under
+// CONDENSE_TEST_LONG=1) and reports the peak heap of the whole command as
+// a multiple of the input's size (x-input-peak). The resident size of the
+// binary follows the peak heap; /usr/bin/time -v gives it on the same file.
+func BenchmarkCompactLarge(b *testing.B) {
+	dir := b.TempDir()
+	path := filepath.Join(dir, "session.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	if err := gen.Session(w, 7, largeRounds()); err != nil {
+		b.Fatal(err)
+	}
+	if err := w.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+	st, _ := os.Stat(path)
+	b.SetBytes(st.Size())
+	b.ReportAllocs()
+	out := filepath.Join(dir, "out.json")
+	var peak uint64
+	for b.Loop() {
+		peak = max(peak, memtest.Peak(func() {
+			if err := Run(context.Background(), []string{"compact", "-o", out, path}, io.Discard, io.Discard); err != nil {
+				b.Fatal(err)
+			}
+		}))
+	}
+	b.ReportMetric(float64(peak)/float64(st.Size()), "x-input-peak")
 }

@@ -298,7 +298,7 @@ func TestLenientNotes(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if !strings.Contains(errOut, "2 malformed records skipped") || !strings.Contains(errOut, "  line 2: skipped: ") || !strings.Contains(errOut, "  line 3: skipped: ") {
+	if !strings.Contains(errOut, "2 malformed records skipped") || !strings.Contains(errOut, "  line 2 column 2: skipped: ") || !strings.Contains(errOut, "  line 3 column 2: skipped: ") {
 		t.Errorf("stderr lacks the notes:\n%s", errOut)
 	}
 	var raw map[string]any
@@ -507,5 +507,31 @@ func TestMaxInput(t *testing.T) {
 	}
 	if _, errOut, code := runCLI(t, "count", "--window", "8k", "--max-input", "0", testdata+"claude-code.jsonl"); code != 0 {
 		t.Errorf("--max-input 0: exit %d: %s", code, errOut)
+	}
+}
+
+// Invalid UTF-8 in the input is read as U+FFFD and said: on standard error
+// and in the --stats notes, with its line, column and byte count.
+func TestInvalidUTF8Notes(t *testing.T) {
+	in := `{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s","message":{"role":"user","content":"fix caf` + "\xe9\xff" + `"}}` + "\n" +
+		`{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s","message":{"role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"Done."}]}}` + "\n"
+	path := filepath.Join(t.TempDir(), "session.jsonl")
+	if err := os.WriteFile(path, []byte(in), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI(t, "compact", "-o", filepath.Join(t.TempDir(), "x.json"), "--stats", "-", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut, "1 lines with invalid UTF-8 read as U+FFFD") ||
+		!strings.Contains(errOut, "  line 1 column 105: replaced: 2 bytes of invalid UTF-8 read as U+FFFD") {
+		t.Errorf("stderr lacks the note:\n%s", errOut)
+	}
+	var st Stats
+	if err := json.Unmarshal([]byte(out), &st); err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Notes) != 1 || st.Notes[0].Action != transcript.NoteReplaced || st.Notes[0].Line != 1 || st.Notes[0].Column != 105 {
+		t.Errorf("stats notes %+v", st.Notes)
 	}
 }

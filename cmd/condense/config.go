@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -144,7 +145,7 @@ func (b *budgetFlags) registerRead(cmd *cobra.Command) {
 	fs := cmd.Flags()
 	fs.StringVar(&b.format, "format", "auto", formatHelp())
 	fs.BoolVar(&b.lenient, "lenient", false, "skip malformed records and orphan results instead of failing (each is noted on standard error)")
-	fs.Var(&b.maxInput, "max-input", "largest input read, in bytes, e.g. 512m (default 256 MiB; 0: no limit); reading takes several times the input's size in memory")
+	fs.Var(&b.maxInput, "max-input", "largest input read, in bytes, e.g. 512m (default 256 MiB; 0: no limit); compacting takes about 3 times the input's size in memory")
 	fs.BoolVar(&b.exact, "exact", false, "count Claude models exactly with Anthropic's count_tokens endpoint, one request per new message "+
 		"(needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL sets the address); OpenAI models are always counted exactly")
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(formatNames()...))
@@ -214,41 +215,60 @@ type loaded struct {
 // stdinName is how errors and reports name standard input.
 const stdinName = "<stdin>"
 
-// readInput reads the input at path, standard input for "-", refusing one
-// over max bytes (transcript.Options.MaxBytes) before reading it whole. It
-// returns the data and the name to report it under.
-func readInput(e *env, path string, max int64) ([]byte, string, error) {
-	opts := transcript.Options{MaxBytes: max}
-	limit := transcript.DefaultMaxBytes
-	if max != 0 {
-		limit = max
-	}
+// headSize is how much of the input readTranscript keeps aside to explain
+// an input that is not JSON at all.
+const headSize = 4096
+
+// readTranscript reads the transcript at path (standard input for "-")
+// with transcript.ReadFile or transcript.Read, which stream JSONL formats
+// and refuse an input over --max-input before it is all in memory. It
+// returns the name the input is reported under.
+func (b *budgetFlags) readTranscript(e *env, path string) (*transcript.Transcript, string, error) {
+	opts := transcript.Options{Format: b.parsedFormat, Lenient: b.lenient, MaxBytes: b.maxBytes(), Name: path}
+	var (
+		tr   *transcript.Transcript
+		err  error
+		head []byte
+	)
 	if path == "-" {
-		r := e.stdin
-		if limit >= 0 {
-			r = io.LimitReader(r, limit+1)
+		opts.Name = stdinName
+		br := bufio.NewReaderSize(e.stdin, headSize)
+		peek, perr := br.Peek(headSize)
+		if perr != nil && perr != io.EOF && perr != bufio.ErrBufferFull {
+			return nil, stdinName, &usageError{err: fmt.Errorf("reading standard input: %w", perr)}
 		}
-		data, err := io.ReadAll(r)
-		if err != nil {
-			return nil, stdinName, &usageError{err: fmt.Errorf("reading standard input: %w", err)}
+		if perr != nil && len(bytes.TrimSpace(peek)) == 0 {
+			return nil, stdinName, usagef("no FILE given and standard input is empty: pass one FILE, or pipe the transcript in")
 		}
-		if limit >= 0 && int64(len(data)) > limit {
-			opts.Name = stdinName
-			_, err := transcript.Read(bytes.NewReader(data), opts) // the error for "more than limit bytes"
-			return nil, stdinName, &usageError{err: err}
+		head = bytes.Clone(peek)
+		tr, err = transcript.Read(br, opts)
+	} else {
+		tr, err = transcript.ReadFile(path, opts)
+		if err != nil && errors.Is(err, transcript.ErrUnknownFormat) {
+			head = fileHead(path)
 		}
-		return data, stdinName, nil
 	}
-	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && limit >= 0 && fi.Size() > limit {
-		opts.Name = path
-		_, err := transcript.ReadFile(path, opts)
-		return nil, path, &usageError{err: err}
-	}
-	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, path, &usageError{err: err}
+		if b.parsedFormat == transcript.FormatAuto && errors.Is(err, transcript.ErrUnknownFormat) && looksPlainText(head) {
+			return nil, opts.Name, usagef("%s: unsupported format: the input looks like plain text (console output?), not a JSON or JSONL transcript; "+
+				"condense reads %s (--format names one; auto detects it)", opts.Name, formatList(transcript.Formats))
+		}
+		return nil, opts.Name, &usageError{err: err}
 	}
-	return data, path, nil
+	return tr, opts.Name, nil
+}
+
+// fileHead returns the first bytes of the file at path (nil if it cannot
+// be read).
+func fileHead(path string) []byte {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	buf := make([]byte, headSize)
+	n, _ := io.ReadFull(f, buf)
+	return buf[:n]
 }
 
 // inputArg resolves a command's one input argument: the FILE given, or "-"
@@ -268,20 +288,9 @@ func inputArg(cmd *cobra.Command, e *env, args []string) (string, error) {
 // load reads a transcript (path "-": standard input) and resolves its
 // model, window and counter. check must have passed.
 func (b *budgetFlags) load(e *env, path string) (*loaded, error) {
-	data, name, err := readInput(e, path, b.maxBytes())
+	tr, name, err := b.readTranscript(e, path)
 	if err != nil {
 		return nil, err
-	}
-	if path == "-" && len(bytes.TrimSpace(data)) == 0 {
-		return nil, usagef("no FILE given and standard input is empty: pass one FILE, or pipe the transcript in")
-	}
-	tr, err := transcript.ReadBytes(data, transcript.Options{Format: b.parsedFormat, Lenient: b.lenient, Name: name, MaxBytes: b.maxBytes()})
-	if err != nil {
-		if b.parsedFormat == transcript.FormatAuto && errors.Is(err, transcript.ErrUnknownFormat) && looksPlainText(data) {
-			return nil, usagef("%s: unsupported format: the input looks like plain text (console output?), not a JSON or JSONL transcript; "+
-				"condense reads %s (--format names one; auto detects it)", name, formatList(transcript.Formats))
-		}
-		return nil, &usageError{err: err}
 	}
 	// Notes may quote the transcript (a call id, a value a reader could
 	// not take): they leave condense, on standard error and in --stats,
@@ -371,6 +380,7 @@ func printNotes(w io.Writer, name string, tr *transcript.Transcript, statsHint b
 		{transcript.NoteRepaired, "interrupted tool calls given the result " + transcript.StandInResult},
 		{transcript.NoteRekeyed, "reused tool call ids given new ones"},
 		{transcript.NoteReordered, "records put back in order"},
+		{transcript.NoteReplaced, "lines with invalid UTF-8 read as U+FFFD"},
 	} {
 		if n := counts[a.action]; n > 0 {
 			said = append(said, fmt.Sprintf("%s %s", humanize.Comma(int64(n)), a.what))

@@ -1,0 +1,77 @@
+package transcript
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/condense-dev/condense/internal/gen"
+	"github.com/condense-dev/condense/internal/memtest"
+)
+
+// largeRounds is the number of rounds of the generated session the large
+// benchmarks read: 64 (about 20 MB) by default, 625 (about 200 MB) under
+// CONDENSE_TEST_LONG=1.
+func largeRounds() int {
+	if os.Getenv("CONDENSE_TEST_LONG") == "1" {
+		return 625
+	}
+	return 64
+}
+
+// writeLargeSession writes the generator's Claude Code session of rounds
+// rounds (about 320 KB each) to a file under dir and returns its path and
+// size.
+func writeLargeSession(tb testing.TB, dir string, rounds int) (string, int64) {
+	tb.Helper()
+	path := filepath.Join(dir, "session.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	if err := gen.Session(w, 7, rounds); err != nil {
+		tb.Fatal(err)
+	}
+	if err := w.Flush(); err != nil {
+		tb.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return path, st.Size()
+}
+
+// BenchmarkReadLarge reads a generated Claude Code session of about 20 MB
+// (200 MB under CONDENSE_TEST_LONG=1) with ReadFile and reports, besides
+// time and allocations, the peak heap while reading (x-input-peak) and the
+// heap the transcript keeps (x-input-kept), each as a multiple of the
+// input's size.
+func BenchmarkReadLarge(b *testing.B) {
+	path, size := writeLargeSession(b, b.TempDir(), largeRounds())
+	b.SetBytes(size)
+	b.ReportAllocs()
+	var peak, kept uint64
+	for b.Loop() {
+		var tr *Transcript
+		p := memtest.Peak(func() {
+			var err error
+			if tr, err = ReadFile(path, Options{MaxBytes: -1}); err != nil {
+				b.Fatal(err)
+			}
+		})
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		runtime.KeepAlive(tr)
+		peak, kept = max(peak, p), max(kept, ms.HeapAlloc)
+	}
+	b.ReportMetric(float64(peak)/float64(size), "x-input-peak")
+	b.ReportMetric(float64(kept)/float64(size), "x-input-kept")
+}
