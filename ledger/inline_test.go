@@ -98,9 +98,13 @@ func TestMeasurementsBareAndOutliers(t *testing.T) {
 	if !slices.Contains(got, "9997 rows") {
 		t.Errorf("row count missing: %q", got)
 	}
-	// A bare short unit says nothing on its own.
-	if got := values(result("cat x", "values: [1, 2]\n(3ms)\n", false), KindMeasurement); len(got) != 0 {
-		t.Errorf("bare 3ms taken: %q", got)
+	// A bare unit of time stands for itself ("(63.23 sec)" after a query);
+	// a bare factor or percentage does not.
+	if got := values(result("cat x", "values: [1, 2]\n(3ms)\n", false), KindMeasurement); !slices.Contains(got, "3ms") {
+		t.Errorf("bare 3ms missing: %q", got)
+	}
+	if got := values(result("cat x", "values: [1, 2]\n(3x)\n(12%)\n", false), KindMeasurement); len(got) != 0 {
+		t.Errorf("bare factor or percentage taken: %q", got)
 	}
 	// Past the cap, the slow request replaces a fast one.
 	var lines []string

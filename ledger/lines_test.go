@@ -44,7 +44,7 @@ func TestLines(t *testing.T) {
 		{"retry in 5 s", nil},
 		{"Size\t12.5 MB", []string{`measurement "Size 12.5 MB"`}},
 		{"| p99 latency | 703.1ms |", []string{`measurement "p99 latency | 703.1ms"`}},
-		{"12.5 MB", nil},
+		{"12.5 MB", []string{`measurement "12.5 MB"`}},
 		// Errors.
 		{"fatal: not a git repository (or any of the parent directories): .git", []string{`error "fatal: not a git repository (or any of the parent directories): .git"`}},
 		{"E1130 12:00:01.123456       1 controller.go:123] failed to sync pod default/api: timeout",

@@ -63,7 +63,7 @@ func testCounts(t string) bool {
 // units a measurement may carry, longest first where one is a prefix of
 // another. Single-letter units must touch their number ("3.2s", not "3 s").
 var units = []string{
-	"allocs/op", "ns/op", "µs/op", "ms/op", "B/op", "MB/s", "GB/s", "KB/s", "kB/s", "MiB/s", "GiB/s",
+	"allocs/op", "ns/op", "µs/op", "us/op", "ms/op", "s/op", "ops/ms", "ops/us", "B/op", "MB/s", "GB/s", "KB/s", "kB/s", "MiB/s", "GiB/s",
 	"req/s", "ops/s", "op/s", "tok/s", "tokens/s", "rows/s", "rps", "qps", "rows", "records", "requests",
 	"seconds", "second", "secs", "sec", "ns", "µs", "μs", "us", "ms", "minutes", "mins", "min", "hours", "hrs",
 	"KiB", "MiB", "GiB", "TiB", "KB", "kB", "MB", "GB", "TB", "bytes",
@@ -86,10 +86,14 @@ func (s *scanner) measurements(t string, urlSpans [][2]int) {
 			i = skipWord(t, i)
 			continue
 		}
+		j = plusMinus(t, j)
 		k := j
 		spaced := k < len(t) && t[k] == ' '
 		if spaced {
 			k++
+			if k+1 < len(t) && t[k] == ' ' && t[k+1] != ' ' {
+				k++ // a column gap of two spaces before a unit word
+			}
 		}
 		unit := unitAt(t, k, spaced)
 		if unit == "" || inSpans(i, urlSpans) >= 0 {
@@ -183,13 +187,47 @@ func (s *scanner) addMeasurement(t string, i, end int, last *lastMeasurement) {
 }
 
 // selfDescribing reports whether a measurement's unit says what it
-// measures without a label: a unit word of four letters or more.
+// measures without a label: a unit word of four letters or more ("rows",
+// "seconds"), or a unit of time, size or rate of two bytes or more ("sec",
+// "µs", "MB", "us/op"): "(63.23 sec)" after a query and "[142.63 µs
+// 224.97 µs 402.11 µs]" in a benchmark's report are measurements although
+// nothing names them. A bare number with "%", "x" or a one-letter unit
+// is not.
 func selfDescribing(m string) bool {
 	k := len(m)
 	for k > 0 && isAlpha(m[k-1]) {
 		k--
 	}
-	return len(m)-k >= 4
+	if len(m)-k >= 4 {
+		return true
+	}
+	u := m[strings.LastIndexAny(m, "0123456789 ")+1:]
+	return len(u) >= 2 && unitSet[u]
+}
+
+// plusMinus returns the end of "± 16.569" (a margin of error) right after
+// a number ending at j, so that "258.520 ± 16.569 us/op" reads as one
+// measurement; j when there is none.
+func plusMinus(t string, j int) int {
+	k := j
+	for k < len(t) && t[k] == ' ' {
+		k++
+	}
+	if !strings.HasPrefix(t[k:], "±") {
+		return j
+	}
+	k += len("±")
+	for k < len(t) && t[k] == ' ' {
+		k++
+	}
+	if k >= len(t) || !isDigit(t[k]) {
+		return j
+	}
+	e, ok := numberEnd(t, k)
+	if !ok {
+		return j
+	}
+	return e
 }
 
 // addCapped adds measurement v, whose number starts at byte at of v. Past

@@ -1,0 +1,40 @@
+package ledger
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/condense-dev/condense"
+)
+
+// TestUnlabelledMeasurements: a number with a unit of time, size or rate is
+// a measurement although nothing names it — a query's "(63.23 sec)", a
+// benchmark report's "[142.63 µs 224.97 µs 402.11 µs]", a score with its
+// margin of error "258.520 ± 16.569  us/op" (its column gap made one
+// space, as in every value) — while a bare percentage or a
+// count with a one-letter unit is not.
+func TestUnlabelledMeasurements(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want []string
+		not  []string
+	}{
+		{"1 row in set, 1 warning (63.23 sec)", []string{`measurement "63.23 sec"`}, nil},
+		{"parse/1k                  time:   [142.63 µs 224.97 µs 402.11 µs]", []string{`measurement "224.97 µs"`}, nil},
+		{"Benchmark        Mode  Cnt     Score     Error  Units\nRouteBench.drive  avgt   25  258.520 ± 16.569  us/op", []string{`measurement "258.520 ± 16.569 us/op"`}, nil},
+		{"(40 x)", nil, []string{`measurement "40 x"`}},
+	} {
+		res := condense.Part{Type: condense.PartToolResult, CallID: "a", Content: []condense.Part{condense.Text(tc.text)}}
+		got := Strings(ExtractResult(nil, &res, 3))
+		for _, w := range tc.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("%q: %s missing from %q", tc.text, w, got)
+			}
+		}
+		for _, n := range tc.not {
+			if slices.Contains(got, n) {
+				t.Errorf("%q: %s is no measurement", tc.text, n)
+			}
+		}
+	}
+}
