@@ -3,8 +3,10 @@ package server
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
 
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/session"
@@ -80,7 +82,41 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, h *hosted) {
 		Messages:     len(res.Request.Messages),
 	}
 	h.recordUsage(out, sess.Len())
-	writeJSON(w, http.StatusOK, out)
+	writeRender(w, &out)
+}
+
+// writeRender writes a render's answer. The request body, most of the
+// answer, is spliced in as the provider's encoder made it (one JSON value):
+// encoding/json would validate and compact a json.RawMessage of tens of
+// kilobytes again, which cost more than the rest of the render.
+func writeRender(w http.ResponseWriter, out *RenderResponse) {
+	raw := out.Request
+	out.Request = json.RawMessage("null")
+	var rest bytes.Buffer
+	enc := json.NewEncoder(&rest)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		writeError(w, err)
+		return
+	}
+	// "format" (one of three names) comes first, so the first
+	// "request":null is the field.
+	mark := []byte(`"request":null`)
+	i := bytes.Index(rest.Bytes(), mark)
+	if i < 0 || len(raw) == 0 {
+		out.Request = raw
+		writeJSON(w, http.StatusOK, out)
+		return
+	}
+	b := rest.Bytes()
+	body := make([]byte, 0, len(b)+len(raw))
+	body = append(body, b[:i+len(mark)-len("null")]...)
+	body = append(body, raw...)
+	body = append(body, b[i+len(mark):]...)
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	w.Write(body)
 }
 
 func records(rs []condense.Record) []condense.Record {
