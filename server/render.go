@@ -109,14 +109,13 @@ func writeRender(w http.ResponseWriter, out *RenderResponse) {
 		return
 	}
 	b := rest.Bytes()
-	body := make([]byte, 0, len(b)+len(raw))
-	body = append(body, b[:i+len(mark)-len("null")]...)
-	body = append(body, raw...)
-	body = append(body, b[i+len(mark):]...)
+	head, tail := b[:i+len(mark)-len("null")], b[i+len(mark):]
 	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.Header().Set("Content-Length", strconv.Itoa(len(head)+len(raw)+len(tail)))
 	w.WriteHeader(http.StatusOK)
-	w.Write(body)
+	w.Write(head)
+	w.Write(raw)
+	w.Write(tail)
 }
 
 func records(rs []condense.Record) []condense.Record {
