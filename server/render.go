@@ -50,7 +50,6 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, h *hosted) {
 	h.mu.Unlock()
 	tmpl.Messages = req.Messages
 	res, err := sess.Prepare(ctx, tmpl)
-	end(err)
 	if len(req.Messages) > 0 && sess.Len() > before {
 		h.publishAppended(before, req.Messages)
 	}
@@ -59,12 +58,14 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, h *hosted) {
 		if errors.As(err, &we) && len(we.Records) > 0 {
 			h.compacted(ctx, we.Records, false, sess)
 		}
+		end(err)
 		writeError(w, err)
 		return
 	}
 	if len(res.Records) > 0 {
 		h.compacted(ctx, res.Records, false, sess)
 	}
+	end(nil)
 	h.changed()
 	var body bytes.Buffer
 	if err := transcript.Write(&body, f, res.Request); err != nil {
@@ -133,7 +134,7 @@ func (h *hosted) compacted(ctx context.Context, recs []condense.Record, manual b
 		cp = cps[len(cps)-1].ID
 	}
 	for _, rec := range recs {
-		h.s.tel.Compaction(rec.Strategy, rec.TokensBefore, rec.TokensAfter, manual)
+		h.s.tel.Compaction(ctx, rec.Strategy, rec.TokensBefore, rec.TokensAfter, manual)
 		id := rec.Checkpoint
 		if id == "" {
 			id = cp

@@ -166,7 +166,7 @@ func (h *hosted) runAgent(ctx context.Context, id string, model agent.Model, cfg
 		return nil, err
 	}
 	for _, rec := range res.Compactions {
-		h.s.tel.Compaction(rec.Strategy, rec.TokensBefore, rec.TokensAfter, false)
+		h.s.tel.Compaction(ctx, rec.Strategy, rec.TokensBefore, rec.TokensAfter, false)
 		h.publish(EventCompacted, map[string]any{"run": id, "strategy": rec.Strategy, "emergency": rec.Emergency,
 			"tokens_before": rec.TokensBefore, "tokens_after": rec.TokensAfter,
 			"messages_before": rec.MessagesBefore, "messages_after": rec.MessagesAfter})
