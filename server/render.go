@@ -129,6 +129,12 @@ func records(rs []condense.Record) []condense.Record {
 // compacted publishes and counts the compactions of a preflight, each
 // with the checkpoint that saved it.
 func (h *hosted) compacted(ctx context.Context, recs []condense.Record, manual bool, sess *session.Session) {
+	h.compactedIn(ctx, recs, manual, sess, "")
+}
+
+// compactedIn is compacted for the compactions of run ("" outside hosted
+// runs).
+func (h *hosted) compactedIn(ctx context.Context, recs []condense.Record, manual bool, sess *session.Session, run string) {
 	cp := ""
 	if cps := sess.Checkpoints(); len(cps) > 0 {
 		cp = cps[len(cps)-1].ID
@@ -139,12 +145,16 @@ func (h *hosted) compacted(ctx context.Context, recs []condense.Record, manual b
 		if id == "" {
 			id = cp
 		}
-		h.publish(EventCompacted, map[string]any{
+		data := map[string]any{
 			"checkpoint": id, "strategy": rec.Strategy, "manual": manual, "emergency": rec.Emergency,
 			"tokens_before": rec.TokensBefore, "tokens_after": rec.TokensAfter,
 			"messages_before": rec.MessagesBefore, "messages_after": rec.MessagesAfter,
 			"ledger_items": rec.LedgerItems, "demoted": rec.Demoted,
-		})
+		}
+		if run != "" {
+			data["run"] = run
+		}
+		h.publish(EventCompacted, data)
 	}
 }
 
