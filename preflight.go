@@ -63,6 +63,7 @@ type callConfig struct {
 	noCompaction bool
 	instructions string
 	emergency    bool
+	summarizer   Summarizer
 }
 
 // WithSettings sets budget settings for this call. They are the most
@@ -79,6 +80,12 @@ func WithoutCompaction() CallOption { return func(c *callConfig) { c.noCompactio
 // strategy and its summarizer ("focus on the failing test"), as /compact
 // does in Claude Code.
 func WithInstructions(s string) CallOption { return func(c *callConfig) { c.instructions = s } }
+
+// WithSummarizer writes this call's summaries with s instead of
+// Options.Summarizer. It is for a caller that prepares through a preflight
+// it does not own — an agent run through a durable session — and must write
+// (and journal) its summaries itself.
+func WithSummarizer(s Summarizer) CallOption { return func(c *callConfig) { c.summarizer = s } }
 
 // WithEmergency asks a manual compaction for recent retention zero; the
 // task, pinned messages and the newest step still stay verbatim.
@@ -259,9 +266,9 @@ func (p *Preflight) Prepare(ctx context.Context, req Request, opts ...CallOption
 	}
 	limit := budget.InputLimit()
 	if p.strategy != nil && !cfg.noCompaction && p.due(res, newUsers) {
-		tokens, err = p.attempt(ctx, &req, budget, res, tokens, pass{})
+		tokens, err = p.attempt(ctx, &req, budget, res, tokens, pass{summarizer: cfg.summarizer})
 		if err == nil && tokens > limit {
-			tokens, err = p.attempt(ctx, &req, budget, res, tokens, pass{emergency: true})
+			tokens, err = p.attempt(ctx, &req, budget, res, tokens, pass{emergency: true, summarizer: cfg.summarizer})
 		}
 		if err != nil {
 			return nil, err
@@ -350,7 +357,7 @@ func (p *Preflight) Compact(ctx context.Context, req Request, opts ...CallOption
 		return nil, err
 	}
 	tokens, err := p.attempt(ctx, &req, res.Budget, res, res.TokensBefore,
-		pass{emergency: cfg.emergency, manual: true, instructions: cfg.instructions})
+		pass{emergency: cfg.emergency, manual: true, instructions: cfg.instructions, summarizer: cfg.summarizer})
 	if err != nil {
 		return nil, err
 	}
@@ -372,6 +379,9 @@ type pass struct {
 	// that does not reduce the count.
 	manual       bool
 	instructions string
+	// summarizer, when set, writes this call's summaries
+	// (WithSummarizer).
+	summarizer Summarizer
 }
 
 // attempt runs the strategy once and adopts its candidate when it is valid
@@ -409,6 +419,10 @@ func (p *Preflight) attempt(ctx context.Context, req *Request, budget Budget, re
 
 // compactionContext is what the strategy sees in one attempt.
 func (p *Preflight) compactionContext(req *Request, budget Budget, tokens int, ps pass) *CompactionContext {
+	sm := p.opts.Summarizer
+	if ps.summarizer != nil {
+		sm = ps.summarizer
+	}
 	return &CompactionContext{
 		History:      p.st.history,
 		Current:      p.st.rendering[:len(p.st.rendering):len(p.st.rendering)],
@@ -422,7 +436,7 @@ func (p *Preflight) compactionContext(req *Request, budget Budget, tokens int, p
 		Instructions: ps.instructions,
 		Counter:      p.counter,
 		Checkpoint:   fmt.Sprintf("c%d", p.st.checkpoints+1),
-		Summarizer:   p.opts.Summarizer,
+		Summarizer:   sm,
 		Logger:       p.log,
 		overhead:     p.st.overhead,
 		hist:         p.st.counts,

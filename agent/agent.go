@@ -101,7 +101,38 @@ type runConfig struct {
 	settings condense.Settings
 	stream   func(StreamEvent)
 	verify   bool
+	history  History
 }
+
+// History keeps a run's conversation outside the run: a durable session
+// (*session.Session satisfies it). A run given one with WithHistory prepares
+// every request through it — its preflight compacts, and saves each
+// compaction as a checkpoint — and appends each answer and tool result to
+// it as the run makes them, so a run that is aborted or crashes keeps what
+// it did.
+type History interface {
+	// Prepare renders the next request over the history with req's
+	// model, system, tools and output settings (req has no messages),
+	// compacting when the budget asks.
+	Prepare(ctx context.Context, req condense.Request, opts ...condense.CallOption) (*condense.Result, error)
+	// Compact compacts now with the template of the last Prepare; the run
+	// asks for it with condense.WithEmergency after a provider refused a
+	// request as too large.
+	Compact(ctx context.Context, opts ...condense.CallOption) (*condense.Result, error)
+	// Append adds messages durably.
+	Append(ctx context.Context, msgs ...condense.Message) error
+}
+
+// WithHistory runs on h: the request's messages must be h's history as it
+// is now; the run's preflight is h's (its strategy, counter and budget
+// settings, with the run's WithSettings on top), and each summary its
+// compactions ask for is still written by the run (the agent's Summarizer
+// or Model), journaled and counted toward the limits. Replaying such a run
+// offline starts from the whole history, not from h's checkpoints, so a
+// history that was compacted before the run may replay differently. A run
+// resumed from its journal must not be given the History it ran on: what
+// the journal serves would be appended a second time.
+func WithHistory(h History) RunOption { return func(c *runConfig) { c.history = h } }
 
 // WithRunID names the run: a run whose journal already holds events
 // resumes: what the journal holds is served, not asked for again. Without

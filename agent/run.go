@@ -128,7 +128,9 @@ func (r *run) loop(ctx context.Context) (*Result, error) {
 		if err != nil {
 			return nil, r.fail(ctx, err)
 		}
-		r.history = append(r.history, resp.Message)
+		if err := r.add(ctx, resp.Message); err != nil {
+			return nil, r.fail(ctx, err)
+		}
 		calls := resp.Message.ToolCalls()
 		if len(calls) == 0 {
 			return r.finish(ctx, resp, sent)
@@ -138,9 +140,41 @@ func (r *run) loop(ctx context.Context) (*Result, error) {
 			if err != nil {
 				return nil, r.fail(ctx, err)
 			}
-			r.history = append(r.history, msg)
+			if err := r.add(ctx, msg); err != nil {
+				return nil, r.fail(ctx, err)
+			}
 		}
 	}
+}
+
+// add appends a message the run made to its history, and to the History
+// it runs on. A message that was made is kept even when the run is being
+// cancelled now.
+func (r *run) add(ctx context.Context, m condense.Message) error {
+	r.history = append(r.history, m)
+	if r.cfg.history == nil {
+		return nil
+	}
+	return r.cfg.history.Append(context.WithoutCancel(ctx), m)
+}
+
+// prepare renders the next request: through the History the run is on, or
+// the run's own preflight.
+func (r *run) prepare(ctx context.Context, opts ...condense.CallOption) (*condense.Result, error) {
+	opts = append(opts, condense.WithSettings(r.cfg.settings))
+	if h := r.cfg.history; h != nil {
+		return h.Prepare(ctx, r.request(nil), append(opts, condense.WithSummarizer(runSummarizer{r}))...)
+	}
+	return r.pf.Prepare(ctx, r.request(r.history), opts...)
+}
+
+// emergency compacts now with the emergency pass.
+func (r *run) emergency(ctx context.Context) (*condense.Result, error) {
+	opts := []condense.CallOption{condense.WithEmergency(), condense.WithSettings(r.cfg.settings)}
+	if h := r.cfg.history; h != nil {
+		return h.Compact(ctx, append(opts, condense.WithSummarizer(runSummarizer{r}))...)
+	}
+	return r.pf.Compact(ctx, r.request(r.history), opts...)
 }
 
 func journalSettings(s condense.Settings) journal.Settings {
@@ -215,7 +249,7 @@ func (r *run) before(ctx context.Context, kind CallKind, n int) error {
 func (r *run) modelCall(ctx context.Context) (*Response, condense.Request, error) {
 	fp := Fingerprint(r.request(r.history))
 	index := r.reserve()
-	res, err := r.pf.Prepare(ctx, r.request(r.history), condense.WithSettings(r.cfg.settings))
+	res, err := r.prepare(ctx)
 	if r.fatal != nil {
 		return nil, condense.Request{}, r.fatal
 	}
@@ -234,7 +268,7 @@ func (r *run) modelCall(ctx context.Context) (*Response, condense.Request, error
 	first := err
 	r.observeOverflow(res, err)
 	index = r.reserve()
-	res2, cerr := r.pf.Compact(ctx, r.request(r.history), condense.WithEmergency(), condense.WithSettings(r.cfg.settings))
+	res2, cerr := r.emergency(ctx)
 	if r.fatal != nil {
 		return nil, condense.Request{}, r.fatal
 	}

@@ -71,7 +71,8 @@ func post(hc *http.Client, url string, body []byte) error {
 // message to a session of ~50 messages / ~10k tokens under the threshold
 // and renders it as an OpenAI request, over loopback HTTP, with 1 or 64
 // sessions in flight (client and server share the machine). It reports
-// the latency percentiles and operations per second. Each session takes at
+// the latency percentiles, operations per second and the CPU time per
+// operation. Each session takes at
 // most 20 operations, so sessions stay near their starting size.
 func BenchmarkAppendRender(b *testing.B) {
 	for _, st := range []struct{ name, url string }{{"jsonl", "jsonl:DIR/store"}, {"sqlite", "sqlite:DIR/condense.db"}} {
@@ -106,6 +107,7 @@ func benchAppendRender(b *testing.B, url string, inflight int) {
 			var failed atomic.Value
 			var wg sync.WaitGroup
 			b.ResetTimer()
+			cpu0, cpuOK := processCPU()
 			start := time.Now()
 			for w := 0; w < inflight; w++ {
 				wg.Add(1)
@@ -132,6 +134,7 @@ func benchAppendRender(b *testing.B, url string, inflight int) {
 			}
 			wg.Wait()
 			elapsed := time.Since(start)
+			cpu1, _ := processCPU()
 			b.StopTimer()
 			if err, _ := failed.Load().(error); err != nil {
 				b.Fatal(err)
@@ -141,6 +144,13 @@ func benchAppendRender(b *testing.B, url string, inflight int) {
 			b.ReportMetric(pct(0.50), "p50-ms")
 			b.ReportMetric(pct(0.99), "p99-ms")
 			b.ReportMetric(float64(b.N)/elapsed.Seconds(), "ops/s")
+			if cpuOK {
+				// CPU per operation, client and server together: what
+				// bounds ops/s on an idle machine (2 cores: 2s / cpu-ms),
+				// and unlike ops/s it does not follow the load of other
+				// jobs sharing the cores.
+				b.ReportMetric(float64(cpu1-cpu0)/1e6/float64(b.N), "cpu-ms/op")
+			}
 		}
 	}
 }

@@ -34,6 +34,9 @@ func (s *Server) compact(w http.ResponseWriter, r *http.Request, h *hosted) {
 	}
 	ctx, end := s.tel.Start(ctx, "condense.compaction")
 	res, err := sess.Compact(ctx, opts...)
+	if err == nil {
+		h.compacted(ctx, res.Records, true, sess)
+	}
 	end(err)
 	done()
 	if err != nil {
@@ -44,7 +47,6 @@ func (s *Server) compact(w http.ResponseWriter, r *http.Request, h *hosted) {
 		writeError(w, err)
 		return
 	}
-	h.compacted(ctx, res.Records, true, sess)
 	h.changed()
 	snap, err := h.snapshot(context.WithoutCancel(r.Context()))
 	if err != nil {

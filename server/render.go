@@ -3,8 +3,10 @@ package server
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
 
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/session"
@@ -48,7 +50,6 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, h *hosted) {
 	h.mu.Unlock()
 	tmpl.Messages = req.Messages
 	res, err := sess.Prepare(ctx, tmpl)
-	end(err)
 	if len(req.Messages) > 0 && sess.Len() > before {
 		h.publishAppended(before, req.Messages)
 	}
@@ -57,12 +58,14 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, h *hosted) {
 		if errors.As(err, &we) && len(we.Records) > 0 {
 			h.compacted(ctx, we.Records, false, sess)
 		}
+		end(err)
 		writeError(w, err)
 		return
 	}
 	if len(res.Records) > 0 {
 		h.compacted(ctx, res.Records, false, sess)
 	}
+	end(nil)
 	h.changed()
 	var body bytes.Buffer
 	if err := transcript.Write(&body, f, res.Request); err != nil {
@@ -80,7 +83,40 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, h *hosted) {
 		Messages:     len(res.Request.Messages),
 	}
 	h.recordUsage(out, sess.Len())
-	writeJSON(w, http.StatusOK, out)
+	writeRender(w, &out)
+}
+
+// writeRender writes a render's answer. The request body, most of the
+// answer, is spliced in as the provider's encoder made it (one JSON value):
+// encoding/json would validate and compact a json.RawMessage of tens of
+// kilobytes again, which cost more than the rest of the render.
+func writeRender(w http.ResponseWriter, out *RenderResponse) {
+	raw := out.Request
+	out.Request = json.RawMessage("null")
+	var rest bytes.Buffer
+	enc := json.NewEncoder(&rest)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		writeError(w, err)
+		return
+	}
+	// "format" (one of three names) comes first, so the first
+	// "request":null is the field.
+	mark := []byte(`"request":null`)
+	i := bytes.Index(rest.Bytes(), mark)
+	if i < 0 || len(raw) == 0 {
+		out.Request = raw
+		writeJSON(w, http.StatusOK, out)
+		return
+	}
+	b := rest.Bytes()
+	head, tail := b[:i+len(mark)-len("null")], b[i+len(mark):]
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(head)+len(raw)+len(tail)))
+	w.WriteHeader(http.StatusOK)
+	w.Write(head)
+	w.Write(raw)
+	w.Write(tail)
 }
 
 func records(rs []condense.Record) []condense.Record {
@@ -93,22 +129,32 @@ func records(rs []condense.Record) []condense.Record {
 // compacted publishes and counts the compactions of a preflight, each
 // with the checkpoint that saved it.
 func (h *hosted) compacted(ctx context.Context, recs []condense.Record, manual bool, sess *session.Session) {
+	h.compactedIn(ctx, recs, manual, sess, "")
+}
+
+// compactedIn is compacted for the compactions of run ("" outside hosted
+// runs).
+func (h *hosted) compactedIn(ctx context.Context, recs []condense.Record, manual bool, sess *session.Session, run string) {
 	cp := ""
 	if cps := sess.Checkpoints(); len(cps) > 0 {
 		cp = cps[len(cps)-1].ID
 	}
 	for _, rec := range recs {
-		h.s.tel.Compaction(rec.Strategy, rec.TokensBefore, rec.TokensAfter, manual)
+		h.s.tel.Compaction(ctx, rec.Strategy, rec.TokensBefore, rec.TokensAfter, manual)
 		id := rec.Checkpoint
 		if id == "" {
 			id = cp
 		}
-		h.publish(EventCompacted, map[string]any{
+		data := map[string]any{
 			"checkpoint": id, "strategy": rec.Strategy, "manual": manual, "emergency": rec.Emergency,
 			"tokens_before": rec.TokensBefore, "tokens_after": rec.TokensAfter,
 			"messages_before": rec.MessagesBefore, "messages_after": rec.MessagesAfter,
 			"ledger_items": rec.LedgerItems, "demoted": rec.Demoted,
-		})
+		}
+		if run != "" {
+			data["run"] = run
+		}
+		h.publish(EventCompacted, data)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/agent"
 	"github.com/condense-dev/condense/journal"
+	"github.com/condense-dev/condense/session"
 	"github.com/condense-dev/condense/summarize"
 )
 
@@ -160,33 +161,68 @@ func (h *hosted) runAgent(ctx context.Context, id string, model agent.Model, cfg
 	req := cfg.template()
 	req.Messages = hist
 	ctx, end := h.s.tel.Start(ctx, "condense.run")
-	res, err := a.Run(ctx, req, agent.WithRunID(id))
+	// The run prepares through the session: its compactions are saved as
+	// checkpoints, and each message is appended as it is made, so an
+	// aborted run keeps what it did.
+	res, err := a.Run(ctx, req, agent.WithRunID(id), agent.WithHistory(&runHistory{h: h, sess: sess, run: id}))
 	end(err)
-	if err != nil {
-		return nil, err
-	}
-	for _, rec := range res.Compactions {
-		h.s.tel.Compaction(rec.Strategy, rec.TokensBefore, rec.TokensAfter, false)
-		h.publish(EventCompacted, map[string]any{"run": id, "strategy": rec.Strategy, "emergency": rec.Emergency,
-			"tokens_before": rec.TokensBefore, "tokens_after": rec.TokensAfter,
-			"messages_before": rec.MessagesBefore, "messages_after": rec.MessagesAfter})
-	}
-	add := res.Messages[len(hist):]
-	if len(add) > 0 {
-		from := sess.Len()
-		// What the run produced is kept even when it is being aborted now.
-		if err := sess.Append(context.WithoutCancel(ctx), add...); err != nil {
-			return nil, err
-		}
-		h.changed()
-		h.publishAppended(from, add)
-	}
 	h.mu.Lock()
 	if info := h.runs[id]; info != nil {
-		info.Appended = len(add)
+		info.Appended = sess.Len() - len(hist)
 	}
 	h.mu.Unlock()
-	return res, nil
+	return res, err
+}
+
+// runHistory is the session as a hosted run's history: what the run
+// prepares and appends goes through the session and is published on the
+// event stream like any other render or append.
+type runHistory struct {
+	h    *hosted
+	sess *session.Session
+	run  string
+}
+
+var _ agent.History = (*session.Session)(nil)
+
+func (r *runHistory) Prepare(ctx context.Context, req condense.Request, opts ...condense.CallOption) (*condense.Result, error) {
+	res, err := r.sess.Prepare(ctx, req, opts...)
+	var we *condense.WindowError
+	switch {
+	case err == nil:
+		r.compacted(ctx, res.Records)
+	case errors.As(err, &we):
+		r.compacted(ctx, we.Records)
+	}
+	return res, err
+}
+
+func (r *runHistory) Compact(ctx context.Context, opts ...condense.CallOption) (*condense.Result, error) {
+	res, err := r.sess.Compact(ctx, opts...)
+	if err == nil {
+		r.compacted(ctx, res.Records)
+	}
+	return res, err
+}
+
+func (r *runHistory) Append(ctx context.Context, msgs ...condense.Message) error {
+	from := r.sess.Len()
+	if err := r.sess.Append(ctx, msgs...); err != nil {
+		return err
+	}
+	r.h.changed()
+	r.h.publishAppended(from, msgs)
+	return nil
+}
+
+// compacted publishes a run's compactions, each with the checkpoint that
+// saved it and the run's id.
+func (r *runHistory) compacted(ctx context.Context, recs []condense.Record) {
+	if len(recs) == 0 {
+		return
+	}
+	r.h.changed()
+	r.h.compactedIn(ctx, recs, false, r.sess, r.run)
 }
 
 // tracedModel wraps a model call in a span.

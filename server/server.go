@@ -54,8 +54,14 @@ type Options struct {
 	Registry condense.Registry
 	// Now is the clock of events and records; nil means time.Now.
 	Now func() time.Time
-	// Telemetry, when set, receives metrics and trace spans.
+	// Telemetry, when set, receives metrics and trace spans, and serves
+	// /metrics (package server/telemetry).
 	Telemetry Telemetry
+	// OpenMetrics serves /metrics without auth even when Tokens are set
+	// (for a scraper on a private network). Otherwise /metrics needs a
+	// token like the API; any owner's token may read it, since the metrics
+	// add up every session and name none.
+	OpenMetrics bool
 }
 
 // Server serves condense sessions over HTTP (docs/server.md). Create it
@@ -165,7 +171,12 @@ func (s *Server) routes() *http.ServeMux {
 	}
 	handle("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, map[string]bool{"ok": true}) }))
 	handle("GET /v1/openapi.json", http.HandlerFunc(s.openAPI))
-	handle("GET /metrics", s.tel.Handler())
+	metrics := s.tel.Handler()
+	if !s.opts.OpenMetrics {
+		open := metrics
+		metrics = s.auth(func(w http.ResponseWriter, r *http.Request, _ string) { open.ServeHTTP(w, r) })
+	}
+	handle("GET /metrics", metrics)
 	handle("POST /v1/login", http.HandlerFunc(s.login))
 	handle("POST /v1/logout", http.HandlerFunc(s.logout))
 	handle("GET /v1/sessions", http.HandlerFunc(s.auth(s.listSessions)))

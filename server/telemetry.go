@@ -11,10 +11,12 @@ import (
 // summaries and model calls. The server works without one; package
 // server/telemetry has the Prometheus and OpenTelemetry one.
 type Telemetry interface {
-	// Request counts one answered request of route with its status.
+	// Request counts one answered request of route (the ServeMux pattern,
+	// "POST /v1/sessions/{id}/render") with its status.
 	Request(route string, status int, d time.Duration)
-	// Compaction counts one compaction saved.
-	Compaction(strategy string, tokensBefore, tokensAfter int, manual bool)
+	// Compaction counts one compaction saved. ctx carries the span of the
+	// operation it happened in (a render, a manual compaction, a run).
+	Compaction(ctx context.Context, strategy string, tokensBefore, tokensAfter int, manual bool)
 	// Summary observes the latency of one summary.
 	Summary(d time.Duration, err error)
 	// Start starts a span; end ends it with the operation's error.
@@ -25,9 +27,9 @@ type Telemetry interface {
 
 type noTelemetry struct{}
 
-func (noTelemetry) Request(string, int, time.Duration) {}
-func (noTelemetry) Compaction(string, int, int, bool)  {}
-func (noTelemetry) Summary(time.Duration, error)       {}
+func (noTelemetry) Request(string, int, time.Duration)                 {}
+func (noTelemetry) Compaction(context.Context, string, int, int, bool) {}
+func (noTelemetry) Summary(time.Duration, error)                       {}
 func (noTelemetry) Start(ctx context.Context, _ string) (context.Context, func(error)) {
 	return ctx, func(error) {}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net"
@@ -16,6 +17,7 @@ import (
 	"github.com/condense-dev/condense/agent/anthropicmodel"
 	"github.com/condense-dev/condense/agent/openaimodel"
 	"github.com/condense-dev/condense/server"
+	"github.com/condense-dev/condense/server/telemetry"
 )
 
 // serveOptions are serve's flags.
@@ -30,6 +32,7 @@ type serveOptions struct {
 	writeTimeout  time.Duration
 	shutdown      time.Duration
 	verbose       bool
+	metricsOpen   bool
 }
 
 const serveLong = `Serve compaction over HTTP: sessions, append, render, compact, abort, undo,
@@ -48,7 +51,12 @@ sets, and each token sees only its own sessions.
 
 Hosted runs use the session's provider: "fake" (an echo model for demos),
 "anthropic" ($ANTHROPIC_API_KEY) or "openai" ($OPENAI_API_KEY; --openai-base-url
-for any OpenAI-compatible server). No tools are enabled.`
+for any OpenAI-compatible server). No tools are enabled.
+
+Prometheus metrics are at /metrics, behind the same auth as the API unless
+--metrics-open. OpenTelemetry spans (render, compaction, summary, run, model
+call) go to the OTLP/HTTP endpoint in $OTEL_EXPORTER_OTLP_ENDPOINT when it is
+set, and nowhere otherwise.`
 
 func newServeCmd(e *env) *cobra.Command {
 	o := &serveOptions{maxBody: sizeFlag{n: server.DefaultMaxBodyBytes}}
@@ -73,11 +81,12 @@ func newServeCmd(e *env) *cobra.Command {
 	f.DurationVar(&o.writeTimeout, "write-timeout", server.DefaultTimeouts.Write, "longest time to write an answer (renders that summarize with a model must fit)")
 	f.DurationVar(&o.shutdown, "shutdown-timeout", server.DefaultTimeouts.Shutdown, "longest wait for requests in flight on shutdown")
 	f.BoolVar(&o.verbose, "verbose", false, "log every request (the access log) and debug messages")
+	f.BoolVar(&o.metricsOpen, "metrics-open", false, "serve /metrics without a token even when --tokens is given")
 	return cmd
 }
 
 func runServe(cmd *cobra.Command, e *env, o *serveOptions) error {
-	opts := &server.Options{MaxBodyBytes: int64(o.maxBody.n), EventsKept: o.eventsKept, DefaultProvider: o.provider}
+	opts := &server.Options{MaxBodyBytes: int64(o.maxBody.n), EventsKept: o.eventsKept, DefaultProvider: o.provider, OpenMetrics: o.metricsOpen}
 	if o.tokens != "" {
 		f, err := os.Open(o.tokens)
 		if err != nil {
@@ -121,6 +130,21 @@ func runServe(cmd *cobra.Command, e *env, o *serveOptions) error {
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	tp, shutdownTraces, err := telemetry.NewTracerProvider(ctx)
+	if err != nil {
+		return usagef("tracing: %v", err)
+	}
+	defer func() {
+		// Flush the spans still batched, even after a signal.
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if err := shutdownTraces(sctx); err != nil {
+			log.Warn("condense: flushing traces", "err", err)
+		}
+	}()
+	if opts.Telemetry, err = telemetry.New(&telemetry.Options{TracerProvider: tp}); err != nil {
+		return err
+	}
 	b, err := server.OpenBackend(ctx, o.store, log)
 	if err != nil {
 		return usagef("--store: %v", err)
