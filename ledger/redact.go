@@ -139,6 +139,19 @@ func random(v string) bool {
 	return h >= 3.5
 }
 
+// configWords are values a key such as "token" or "secret" takes in
+// configuration that are never secrets: log levels and switches
+// (RUST_LOG=token=trace, secret_scanning: enabled).
+var configWords = map[string]bool{"trace": true, "debug": true, "info": true, "warn": true, "warning": true,
+	"error": true, "fatal": true, "true": true, "false": true, "null": true, "none": true, "nil": true,
+	"off": true, "on": true, "yes": true, "no": true, "enabled": true, "disabled": true, "required": true, "optional": true}
+
+// notConfigWord accepts a value after a secret's key unless it is one of
+// configWords, in any case.
+func notConfigWord(v string) bool {
+	return !configWords[strings.ToLower(strings.Trim(v, `"'`))]
+}
+
 // wordy reports whether v is built of words and numbers, as identifiers
 // are ("creditnote_period_81403", "Payment-Intent-2026"): every part
 // between separators is all digits or letters of one case (a capital
@@ -205,7 +218,7 @@ var redactions = []redaction{
 	// key=value and "key": "value" secrets: password=, token=, api_key:,
 	// Api-Key:, PRIVATE-KEY=, …
 	{"secret assignment", []string{"pass", "pwd", "secret", "token", "api", "access", "private", "credential"},
-		mustFold(`\b(?:[a-z0-9_\-]*(?:password|passwd|passphrase|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|credentials?)|(?:[a-z0-9_\-]*[_\-])?(?:pass|pwd))(?:[_\-]?key)?["']?[ \t]*[:=][ \t]*["']?(?P<s>[^\s"'&,;<>=\[\]{}()][^\s"'&,;<>]*)`), nil, true},
+		mustFold(`\b(?:[a-z0-9_\-]*(?:password|passwd|passphrase|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|credentials?)|(?:[a-z0-9_\-]*[_\-])?(?:pass|pwd))(?:[_\-]?key)?["']?[ \t]*[:=][ \t]*["']?(?P<s>[^\s"'&,;<>=\[\]{}()][^\s"'&,;<>]*)`), notConfigWord, true},
 	// A random-looking value after any key-like word: key=, *_KEY:,
 	// signature=, salt:, auth=.
 	{"random value after a key", []string{"key", "sig", "salt", "auth", "cred", "nonce"},

@@ -85,7 +85,7 @@ func TestRedactLeavesOrdinaryText(t *testing.T) {
 	for _, s := range []string{
 		"bypass=true", "compass: north", "max_tokens: 4096", "input_tokens=5210", "token_count: 12",
 		"cache-key: go-mod-v1", "monkey: 5", "the password is wrong", "mysql -u root -p app", "docker login --password-stdin",
-		"Asia/Tokyo", "KeyError: 'creditnote_period_81403'", "signing_key: payment_webhook_secret_name_2026", "go test -run TestAPI ./api/...", "--passes=3", "sk-learn", "author: Ann",
+		"Asia/Tokyo", "KeyError: 'creditnote_period_81403'", "RUST_LOG=token=trace cargo run", "secret_scanning: enabled", "PASSWORD=none", "signing_key: payment_webhook_secret_name_2026", "go test -run TestAPI ./api/...", "--passes=3", "sk-learn", "author: Ann",
 	} {
 		if got := Redact(s); got != s {
 			t.Errorf("Redact(%q) = %q", s, got)
