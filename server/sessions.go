@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -47,23 +48,11 @@ type hosted struct {
 
 // strategyByName builds a strategy from its API name.
 func strategyByName(name string) (condense.Strategy, error) {
-	switch name {
-	case "pipeline", "":
-		return strategy.Default(), nil
-	case "mask":
-		return strategy.Mask{}, nil
-	case "drop-oldest":
-		return strategy.DropOldest{}, nil
-	case "clear-tool-uses":
-		return strategy.ClearToolUses{}, nil
-	case "summarize":
-		return strategy.Summarize{}, nil
-	case "segments":
-		return strategy.Segments{}, nil
-	case "minify":
-		return strategy.Minify{}, nil
+	st, err := strategy.ByName(name)
+	if err != nil {
+		return nil, invalid("strategy", "unknown strategy %q (%s)", name, strings.Join(strategy.Names, ", "))
 	}
-	return nil, invalid("strategy", "unknown strategy %q (pipeline, mask, drop-oldest, clear-tool-uses, summarize, segments, minify)", name)
+	return st, nil
 }
 
 func (s *Server) registry() condense.Registry {

@@ -441,23 +441,11 @@ var strategyNames = []string{"pipeline", "mask", "drop-oldest", "clear-tool-uses
 
 // newStrategy builds a strategy by its CLI name.
 func newStrategy(name string) (condense.Strategy, error) {
-	switch name {
-	case "pipeline", "":
-		return strategy.Default(), nil
-	case "mask":
-		return strategy.Mask{}, nil
-	case "drop-oldest":
-		return strategy.DropOldest{}, nil
-	case "clear-tool-uses":
-		return strategy.ClearToolUses{}, nil
-	case "summarize":
-		return strategy.Summarize{}, nil
-	case "segments":
-		return strategy.Segments{}, nil
-	case "minify":
-		return strategy.Minify{}, nil
+	st, err := strategy.ByName(name)
+	if err != nil {
+		return nil, usagef("unknown --strategy %q (one of %s)", name, strings.Join(strategyNames, ", "))
 	}
-	return nil, usagef("unknown --strategy %q (one of %s)", name, strings.Join(strategyNames, ", "))
+	return st, nil
 }
 
 // logger returns the CLI's logger: warnings and errors to stderr, with the

@@ -184,21 +184,16 @@ func (c *progressCounter) Correction() float64 {
 // summaries are served from the journal.
 func replayStrategy(name string) (condense.Strategy, error) {
 	stage := func(n string) (condense.Strategy, error) {
-		switch n {
-		case "minify":
-			return strategy.Minify{}, nil
-		case "mask":
-			return strategy.Mask{}, nil
-		case "drop-oldest":
-			return strategy.DropOldest{}, nil
-		case "clear-tool-uses":
-			return strategy.ClearToolUses{}, nil
-		case "summarize":
-			return strategy.Summarize{}, nil
-		case "segments":
-			return strategy.Segments{}, nil
+		if n == "" || n == "pipeline" {
+			// A recorded name is a stage's or "pipeline(…)", never the
+			// bare default.
+			return nil, usagef("the journal's strategy %q is not built in: replay the run from Go (agent.Verify) with the strategy's code", n)
 		}
-		return nil, usagef("the journal's strategy %q is not built in: replay the run from Go (agent.Verify) with the strategy's code", n)
+		st, err := strategy.ByName(n)
+		if err != nil {
+			return nil, usagef("the journal's strategy %q is not built in: replay the run from Go (agent.Verify) with the strategy's code", n)
+		}
+		return st, nil
 	}
 	if inner, ok := strings.CutPrefix(name, "pipeline("); ok && strings.HasSuffix(inner, ")") {
 		var stages []condense.Strategy
