@@ -145,7 +145,7 @@ func (b *budgetFlags) registerRead(cmd *cobra.Command) {
 	fs := cmd.Flags()
 	fs.StringVar(&b.format, "format", "auto", formatHelp())
 	fs.BoolVar(&b.lenient, "lenient", false, "skip malformed records and orphan results instead of failing (each is noted on standard error)")
-	fs.Var(&b.maxInput, "max-input", "largest input read, in bytes, e.g. 512m (default 256 MiB; 0: no limit); compacting takes about 3 times the input's size in memory")
+	fs.Var(&b.maxInput, "max-input", "largest input read, in bytes, e.g. 512m (default 256 MiB; 0: no limit); compacting takes up to about 3 times the input's size in memory")
 	fs.BoolVar(&b.exact, "exact", false, "count Claude models exactly with Anthropic's count_tokens endpoint, one request per new message "+
 		"(needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL sets the address); OpenAI models are always counted exactly")
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(formatNames()...))
