@@ -80,8 +80,8 @@ func Detect(data []byte) (Format, error) {
 	}
 	switch kind(first) {
 	case '[':
-		var items []json.RawMessage
-		if json.Unmarshal(first, &items) != nil {
+		items, err := arrayItems(first)
+		if err != nil {
 			return "", undetected("the top-level array is not a list of messages")
 		}
 		switch {
@@ -103,7 +103,7 @@ func Detect(data []byte) (Format, error) {
 	default:
 		return "", undetected("the first JSON value is not an object or an array")
 	}
-	keys := objectKeys(first)
+	keys := memberViews(first)
 	has := func(k string) bool { _, ok := keys[k]; return ok }
 	typ := jsonString(keys["type"])
 	switch {
@@ -132,12 +132,11 @@ func Detect(data []byte) (Format, error) {
 	case has("version") && has("messages"):
 		return FormatCondense, nil
 	case has("messages"):
-		var items []json.RawMessage
-		if json.Unmarshal(keys["messages"], &items) != nil {
+		items, err := arrayItems(keys["messages"])
+		if err != nil {
 			return "", undetected("\"messages\" is not an array")
 		}
-		var tools []json.RawMessage
-		_ = json.Unmarshal(keys["tools"], &tools)
+		tools, _ := arrayItems(keys["tools"])
 		return chatFlavor(keys, items, tools)
 	}
 	return "", undetected("no known keys in the first JSON value")
@@ -174,8 +173,11 @@ func firstValue(data []byte) (json.RawMessage, error) {
 // geminiContentList reports whether raw is a non-empty array of Gemini
 // Content objects.
 func geminiContentList(raw json.RawMessage) bool {
-	var items []json.RawMessage
-	return kind(raw) == '[' && json.Unmarshal(raw, &items) == nil && geminiContents(items)
+	if kind(raw) != '[' {
+		return false
+	}
+	items, err := arrayItems(raw)
+	return err == nil && geminiContents(items)
 }
 
 // geminiContents reports whether items start with a Gemini Content object:
@@ -184,7 +186,7 @@ func geminiContents(items []json.RawMessage) bool {
 	if len(items) == 0 {
 		return false
 	}
-	k := objectKeys(items[0])
+	k := memberViews(items[0])
 	r := jsonString(k["role"])
 	return (r == "user" || r == "model") && kind(k["parts"]) == '['
 }
@@ -209,7 +211,7 @@ func ohEventKeys(keys map[string]json.RawMessage) bool {
 // write them, a string "action" or "observation" and neither "role" nor
 // "type".
 func ohEventObject(raw json.RawMessage) bool {
-	k := objectKeys(raw)
+	k := memberViews(raw)
 	if ohEventKeys(k) {
 		return true
 	}
@@ -223,15 +225,15 @@ func ohFirstEvent(raw json.RawMessage) bool {
 	if kind(raw) != '[' {
 		return false
 	}
-	var items []json.RawMessage
-	return json.Unmarshal(raw, &items) == nil && len(items) > 0 && ohEventObject(items[0])
+	items, err := arrayItems(raw)
+	return err == nil && len(items) > 0 && ohEventObject(items[0])
 }
 
 // miniMessages reports whether one of items is an object with role "exit"
 // or an "extra" object, which mini-swe-agent adds to its messages.
 func miniMessages(items []json.RawMessage) bool {
 	for _, it := range items {
-		k := objectKeys(it)
+		k := memberViews(it)
 		if jsonString(k["role"]) == "exit" || kind(k["extra"]) == '{' {
 			return true
 		}
@@ -242,11 +244,14 @@ func miniMessages(items []json.RawMessage) bool {
 // sweHistory reports whether raw is an array whose first entry is an object
 // with SWE-agent's "message_type" or "agent" member.
 func sweHistory(raw json.RawMessage) bool {
-	var items []json.RawMessage
-	if kind(raw) != '[' || json.Unmarshal(raw, &items) != nil || len(items) == 0 {
+	if kind(raw) != '[' {
 		return false
 	}
-	k := objectKeys(items[0])
+	items, err := arrayItems(raw)
+	if err != nil || len(items) == 0 {
+		return false
+	}
+	k := memberViews(items[0])
 	return k["message_type"] != nil || k["agent"] != nil
 }
 
@@ -276,7 +281,7 @@ func chatFlavor(top map[string]json.RawMessage, msgs, tools []json.RawMessage) (
 		anth = append(anth, `top-level "system"`)
 	}
 	for _, t := range tools {
-		k := objectKeys(t)
+		k := memberViews(t)
 		switch {
 		case k["function"] != nil || jsonString(k["type"]) == "function":
 			oai = append(oai, "function tools")
@@ -285,7 +290,7 @@ func chatFlavor(top map[string]json.RawMessage, msgs, tools []json.RawMessage) (
 		}
 	}
 	for _, raw := range msgs {
-		k := objectKeys(raw)
+		k := memberViews(raw)
 		if k == nil {
 			return "", undetected("a message is not an object")
 		}
@@ -301,10 +306,9 @@ func chatFlavor(top map[string]json.RawMessage, msgs, tools []json.RawMessage) (
 		if kind(k["content"]) != '[' {
 			continue
 		}
-		var blocks []json.RawMessage
-		_ = json.Unmarshal(k["content"], &blocks)
+		blocks, _ := arrayItems(k["content"])
 		for _, bl := range blocks {
-			switch t := jsonString(objectKeys(bl)["type"]); t {
+			switch t := jsonString(memberViews(bl)["type"]); t {
 			case "image_url", "input_audio", "refusal":
 				oai = append(oai, t+" parts")
 			case "tool_use", "tool_result", "thinking", "redacted_thinking", "image", "document":
@@ -328,7 +332,7 @@ var clineMessageKeys = []string{"ts", "modelInfo", "isSummary", "condenseId", "c
 // Detect).
 func isCline(msgs []json.RawMessage) bool {
 	for i, raw := range msgs {
-		k := objectKeys(raw)
+		k := memberViews(raw)
 		if k == nil || k["role"] == nil {
 			continue
 		}
@@ -356,11 +360,10 @@ func contentTexts(raw json.RawMessage) []string {
 	case '"':
 		return []string{jsonString(raw)}
 	case '[':
-		var blocks []json.RawMessage
-		_ = json.Unmarshal(raw, &blocks)
+		blocks, _ := arrayItems(raw)
 		var out []string
 		for _, b := range blocks {
-			k := objectKeys(b)
+			k := memberViews(b)
 			if jsonString(k["type"]) == "text" {
 				out = append(out, jsonString(k["text"]))
 			}

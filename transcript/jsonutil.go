@@ -119,7 +119,44 @@ func (b *builder) docErr(data []byte, err error) error {
 	return b.errAt(l, "%v", err)
 }
 
+// rawView is a JSON value decoded as the slice of the input it was read
+// from, where json.RawMessage would be a copy: decoding a document into
+// views costs slice headers, not a second copy of its members. A view is
+// only valid while the input is, and keeps all of it alive: what a
+// transcript keeps must not be a view (see detach).
+type rawView []byte
+
+// UnmarshalJSON keeps data itself. encoding/json hands Unmarshal's input
+// (a subslice of it), which the readers never change.
+func (v *rawView) UnmarshalJSON(data []byte) error {
+	*v = data
+	return nil
+}
+
+// views returns vs as json.RawMessage values (the same bytes).
+func views(vs []rawView) []json.RawMessage {
+	if vs == nil {
+		return nil
+	}
+	out := make([]json.RawMessage, len(vs))
+	for i, v := range vs {
+		out[i] = json.RawMessage(v)
+	}
+	return out
+}
+
+// arrayItems returns the items of a JSON array as views of raw, or an
+// error when raw is not one (as unmarshalling into a []json.RawMessage).
+func arrayItems(raw json.RawMessage) ([]json.RawMessage, error) {
+	var vs []rawView
+	if err := json.Unmarshal(raw, &vs); err != nil {
+		return nil, err
+	}
+	return views(vs), nil
+}
+
 // objectKeys returns the keys of a JSON object, or nil when raw is not one.
+// The values are copies: a reader may keep them.
 func objectKeys(raw json.RawMessage) map[string]json.RawMessage {
 	if kind(raw) != '{' {
 		return nil
@@ -127,6 +164,23 @@ func objectKeys(raw json.RawMessage) map[string]json.RawMessage {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(raw, &m) != nil {
 		return nil
+	}
+	return m
+}
+
+// memberViews is objectKeys with the values as views of raw, not copies:
+// for looking at a document (Detect), never for keeping.
+func memberViews(raw json.RawMessage) map[string]json.RawMessage {
+	if kind(raw) != '{' {
+		return nil
+	}
+	var vs map[string]rawView
+	if json.Unmarshal(raw, &vs) != nil {
+		return nil
+	}
+	m := make(map[string]json.RawMessage, len(vs))
+	for k, v := range vs {
+		m[k] = json.RawMessage(v)
 	}
 	return m
 }
@@ -165,4 +219,26 @@ func validInput(s string) (json.RawMessage, bool) {
 		return nil, false
 	}
 	return json.RawMessage(s), true
+}
+
+// detach gives m its own copy of every text and raw value, so that
+// keeping it keeps none of the input it was decoded from: a codec may hand
+// out strings that share their bytes with the input (a view of a string
+// that needed no unescaping), and one such string keeps the whole input
+// alive.
+func detach(m *condense.Message) {
+	m.ID = strings.Clone(m.ID)
+	m.Parts = detachParts(m.Parts)
+}
+
+func detachParts(ps []condense.Part) []condense.Part {
+	for i := range ps {
+		p := &ps[i]
+		p.Text, p.ID, p.CallID, p.Name = strings.Clone(p.Text), strings.Clone(p.ID), strings.Clone(p.CallID), strings.Clone(p.Name)
+		p.Signature, p.Redacted, p.MediaType = strings.Clone(p.Signature), strings.Clone(p.Redacted), strings.Clone(p.MediaType)
+		p.URL, p.Provider = strings.Clone(p.URL), strings.Clone(p.Provider)
+		p.Input, p.Raw, p.Data = bytes.Clone(p.Input), bytes.Clone(p.Raw), bytes.Clone(p.Data)
+		p.Content = detachParts(p.Content)
+	}
+	return ps
 }

@@ -75,3 +75,73 @@ func BenchmarkReadLarge(b *testing.B) {
 	b.ReportMetric(float64(peak)/float64(size), "x-input-peak")
 	b.ReportMetric(float64(kept)/float64(size), "x-input-kept")
 }
+
+// writeLargeDocument writes the generated Claude Code session of rounds
+// rounds as one JSON document of format f (the whole history, uncompacted)
+// to a file under dir and returns its path and size.
+func writeLargeDocument(tb testing.TB, dir string, rounds int, f Format) (string, int64) {
+	tb.Helper()
+	src, _ := writeLargeSession(tb, dir, rounds)
+	tr, err := ReadFile(src, Options{MaxBytes: -1})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	path := filepath.Join(dir, "session-"+string(f)+".json")
+	out, err := os.Create(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	w := bufio.NewWriter(out)
+	if err := Write(w, f, tr.Request); err != nil {
+		tb.Fatal(err)
+	}
+	if err := w.Flush(); err != nil {
+		tb.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.Remove(src); err != nil {
+		tb.Fatal(err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return path, st.Size()
+}
+
+// BenchmarkReadLargeDocument reads the generated session written as one
+// OpenAI chat or Anthropic Messages document (about 17 MB; 170 MB under
+// CONDENSE_TEST_LONG=1) with ReadFile, detecting its format, and reports
+// the peak heap while reading (x-input-peak) and the heap the transcript
+// keeps (x-input-kept) as multiples of the input's size.
+func BenchmarkReadLargeDocument(b *testing.B) {
+	for _, f := range []Format{FormatOpenAI, FormatAnthropic} {
+		b.Run(string(f), func(b *testing.B) {
+			path, size := writeLargeDocument(b, b.TempDir(), largeRounds(), f)
+			b.SetBytes(size)
+			b.ReportAllocs()
+			var peak, kept uint64
+			for b.Loop() {
+				var tr *Transcript
+				p := memtest.Peak(func() {
+					var err error
+					if tr, err = ReadFile(path, Options{MaxBytes: -1}); err != nil {
+						b.Fatal(err)
+					}
+				})
+				if tr.Format != f {
+					b.Fatalf("read as %s", tr.Format)
+				}
+				runtime.GC()
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				runtime.KeepAlive(tr)
+				peak, kept = max(peak, p), max(kept, ms.HeapAlloc)
+			}
+			b.ReportMetric(float64(peak)/float64(size), "x-input-peak")
+			b.ReportMetric(float64(kept)/float64(size), "x-input-kept")
+		})
+	}
+}

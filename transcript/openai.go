@@ -14,12 +14,15 @@ import (
 // "messages" and optional "model", "tools" and "max_tokens" /
 // "max_completion_tokens".
 
+// oaiDoc is an OpenAI chat document. Its messages and tools are views of
+// the input, not copies: each is decoded in turn, and what is kept is
+// detached from the input.
 type oaiDoc struct {
-	Model               string            `json:"model"`
-	Messages            []json.RawMessage `json:"messages"`
-	Tools               []json.RawMessage `json:"tools"`
-	MaxTokens           int               `json:"max_tokens"`
-	MaxCompletionTokens int               `json:"max_completion_tokens"`
+	Model               string    `json:"model"`
+	Messages            []rawView `json:"messages"`
+	Tools               []rawView `json:"tools"`
+	MaxTokens           int       `json:"max_tokens"`
+	MaxCompletionTokens int       `json:"max_completion_tokens"`
 }
 
 type oaiMsg struct {
@@ -70,7 +73,7 @@ func readOpenAI(b *builder, data []byte) error {
 	for i, raw := range doc.Tools {
 		l := loc{path: fmt.Sprintf("tools[%d]", i)}
 		var t oaiTool
-		if err := decode(raw, &t); err != nil {
+		if err := decode(raw, &t); err != nil { // t's members are copies
 			if err := b.bad(l, "%v", err); err != nil {
 				return err
 			}
@@ -89,13 +92,14 @@ func readOpenAI(b *builder, data []byte) error {
 	var system []string
 	for i, raw := range doc.Messages {
 		path := fmt.Sprintf("messages[%d]", i)
-		m, err := oaiMessage(raw, path)
+		m, err := oaiMessage(json.RawMessage(raw), path)
 		if err != nil {
 			if err := b.bad(err.loc, "%s", err.msg); err != nil {
 				return err
 			}
 			continue
 		}
+		detach(&m)
 		if m.Role == condense.RoleSystem && leading {
 			system = append(system, m.TextContent())
 			continue

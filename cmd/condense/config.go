@@ -145,7 +145,7 @@ func (b *budgetFlags) registerRead(cmd *cobra.Command) {
 	fs := cmd.Flags()
 	fs.StringVar(&b.format, "format", "auto", formatHelp())
 	fs.BoolVar(&b.lenient, "lenient", false, "skip malformed records and orphan results instead of failing (each is noted on standard error)")
-	fs.Var(&b.maxInput, "max-input", "largest input read, in bytes, e.g. 512m (default 256 MiB; 0: no limit); compacting takes about 3 times the input's size in memory")
+	fs.Var(&b.maxInput, "max-input", "largest input read, in bytes, e.g. 512m (default 256 MiB; 0: no limit); compacting takes up to about 3 times the input's size in memory")
 	fs.BoolVar(&b.exact, "exact", false, "count Claude models exactly with Anthropic's count_tokens endpoint, one request per new message "+
 		"(needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL sets the address); OpenAI models are always counted exactly")
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(formatNames()...))
@@ -225,6 +225,11 @@ const headSize = 4096
 // returns the name the input is reported under.
 func (b *budgetFlags) readTranscript(e *env, path string) (*transcript.Transcript, string, error) {
 	opts := transcript.Options{Format: b.parsedFormat, Lenient: b.lenient, MaxBytes: b.maxBytes(), Name: path}
+	if e.sizeHint != nil {
+		if n := b.inputSize(e, path); n > 0 {
+			e.sizeHint(n)
+		}
+	}
 	var (
 		tr   *transcript.Transcript
 		err  error
@@ -256,6 +261,35 @@ func (b *budgetFlags) readTranscript(e *env, path string) (*transcript.Transcrip
 		return nil, opts.Name, &usageError{err: err}
 	}
 	return tr, opts.Name, nil
+}
+
+// inputSize returns how large the input at path (standard input for "-")
+// can be read: a regular file's size, else the --max-input cap; 0 when
+// neither is known (a pipe with the cap lifted). A file over the cap is
+// refused after reading at most the cap.
+func (b *budgetFlags) inputSize(e *env, path string) int64 {
+	limit := b.maxBytes()
+	if limit == 0 {
+		limit = transcript.DefaultMaxBytes
+	}
+	var fi os.FileInfo
+	var err error
+	if path == "-" {
+		f, ok := e.stdin.(*os.File)
+		if !ok {
+			return max(0, limit)
+		}
+		fi, err = f.Stat()
+	} else {
+		fi, err = os.Stat(path)
+	}
+	if err != nil || !fi.Mode().IsRegular() {
+		return max(0, limit)
+	}
+	if limit > 0 {
+		return min(fi.Size(), limit)
+	}
+	return fi.Size()
 }
 
 // fileHead returns the first bytes of the file at path (nil if it cannot

@@ -8,7 +8,7 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	err := Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	err := runEnv(ctx, os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, sizeHint: setMemoryLimit})
 	stop()
 	os.Exit(ExitCode(err))
 }

@@ -79,6 +79,12 @@ func ExitCode(err error) int {
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// sizeHint, when set, is told the size in bytes of the input a command
+	// is about to read (from the file's size, or the --max-input cap when
+	// standard input is a pipe) before reading starts. The binary's main
+	// sets its soft memory limit from it (setMemoryLimit); Run leaves it
+	// nil.
+	sizeHint func(size int64)
 }
 
 // terminal is implemented by writers and readers that know whether they
