@@ -95,6 +95,11 @@ type Item struct {
 	// Failed marks a command whose result was an error although no exit
 	// status was reported (KindCommand only).
 	Failed bool
+	// Loud marks an item found on a log line at warning level or above
+	// (WARN, ERROR, level=warn, "level":"error", …): among a log's routine
+	// lines, the number or id on the one that warns is the one that
+	// matters. It raises the item's salience and is not rendered.
+	Loud bool
 }
 
 // String formats the item the way it is rendered into placeholders and

@@ -264,6 +264,7 @@ func (s *scanner) addCapped(v string, at int) bool {
 	}
 	old := s.items[lowAt].Key()
 	s.items[lowAt].Value = c
+	s.items[lowAt].Loud = s.loud
 	if s.seen != nil {
 		delete(s.seen, old)
 		s.seen[s.items[lowAt].Key()] = lowAt

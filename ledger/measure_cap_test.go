@@ -27,3 +27,57 @@ func TestJSONLogOutlierPastTheCap(t *testing.T) {
 		t.Errorf("the slow request is lost: %q", got)
 	}
 }
+
+// TestLoudLines: items on a log line at warning level or above are marked
+// loud, in every common log shape, and outrank the same kind on routine
+// lines; a word like "warning" in prose or a path does not make a line
+// loud.
+func TestLoudLines(t *testing.T) {
+	for _, l := range []string{
+		`{"level":"warn","msg":"slow hydrate","took":"4182.3ms"}`,
+		`time=2026-04-19T08:23:50Z level=error msg="payment failed" order=ORD-7731`,
+		`[2026-04-25 08:12:24,841] WARNING invoicely.api: retry budget low`,
+		`2026-04-25T08:12:24Z WARN  cache: eviction storm`,
+		`severity: ERROR message: disk full`,
+	} {
+		if !loudLine(l) {
+			t.Errorf("not loud: %s", l)
+		}
+	}
+	for _, l := range []string{
+		`INFO request served took=12ms`,
+		`see docs/warnings.md for the list of ERRORS_OK flags`,
+		`{"level":"info","msg":"ok"}`,
+	} {
+		if loudLine(l) {
+			t.Errorf("loud: %s", l)
+		}
+	}
+	var b strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&b, "level=info msg=\"served\" took=%dms\n", 10+i)
+	}
+	b.WriteString("level=warn msg=\"slow request\" took=612ms\n")
+	res := condense.Part{Type: condense.PartToolResult, CallID: "a", Content: []condense.Part{condense.Text(b.String())}}
+	var tl Tally
+	items := ExtractResult(nil, &res, 3)
+	tl.Add(items)
+	var loud, quiet *Item
+	for i := range items {
+		switch {
+		case items[i].Value == "took=612ms":
+			loud = &items[i]
+		case quiet == nil && items[i].Kind == KindMeasurement:
+			quiet = &items[i]
+		}
+	}
+	if loud == nil || quiet == nil {
+		t.Fatalf("items %q", Strings(items))
+	}
+	if !loud.Loud || quiet.Loud {
+		t.Errorf("loud marks: warn line %v, info line %v", loud.Loud, quiet.Loud)
+	}
+	if tl.Salience(*loud) <= tl.Salience(*quiet) {
+		t.Errorf("the warning's measurement does not outrank a routine one: %d <= %d", tl.Salience(*loud), tl.Salience(*quiet))
+	}
+}

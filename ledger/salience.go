@@ -107,6 +107,11 @@ func (t *Tally) Salience(it Item) int {
 			s -= 50
 		}
 	}
+	// Loudness: what a warning or error log line holds beats the same
+	// kind on routine lines (the error line itself is already an error).
+	if it.Loud && it.Kind != KindError {
+		s += 150
+	}
 	// Rarity: once is worth most; a few times (said, then referred to
 	// again) is neutral; from then on each doubling costs.
 	if seen == 1 {

@@ -30,6 +30,7 @@ type scanner struct {
 
 	hot     map[int]uint8 // line start → the hot* marks of the line
 	hotLine uint8         // the marks of the current line
+	loud    bool          // the current line is a log line at warning level or above
 }
 
 // Marks of lines worth the slower checks, found by markLines.
@@ -37,6 +38,7 @@ const (
 	hotError  uint8 = 1 << iota // may be a log error, pod failure or "Error: " line
 	hotCounts                   // may be a test count summary
 	hotURL                      // may hold a URL
+	hotLevel                    // may name a warning level
 )
 
 // hotNeedles are the substrings that make a line hot: every slower check
@@ -50,6 +52,7 @@ var hotNeedles = []struct {
 	{"RITICAL", hotError}, {"BackOff", hotError}, {"ErrImage", hotError}, {"Killed", hotError},
 	{"Evicted", hotError}, {"Unhealthy", hotError}, {"Failed", hotError}, {"level", hotError},
 	{"xception", hotError}, {"InvalidImage", hotError}, {" passed", hotCounts}, {" failed", hotCounts}, {"://", hotURL},
+	{"WARN", hotLevel}, {"warn", hotLevel}, {"Warn", hotLevel},
 }
 
 var hotSet, hotMarks = func() (*needleSet, []uint8) {
@@ -96,10 +99,11 @@ func (s *scanner) add(k Kind, v string) *Item {
 	if v == "" {
 		return nil
 	}
-	it := Item{Kind: k, Value: v, Source: s.index}
+	it := Item{Kind: k, Value: v, Source: s.index, Loud: s.loud}
 	key := it.Key()
 	if i, ok := s.seen[key]; ok {
 		// A repeat does not count against the cap.
+		s.items[i].Loud = s.items[i].Loud || s.loud
 		return &s.items[i]
 	}
 	if max > 0 && k == KindError && s.counts[k] >= max-max/2 {
@@ -158,9 +162,11 @@ func (s *scanner) text(text string) {
 			end += start
 		}
 		s.hotLine = s.hot[start]
+		s.loud = s.output && s.hotLine&(hotError|hotLevel) != 0 && loudLine(text[start:end])
 		s.line(text[start:end])
 		start = end + 1
 	}
+	s.loud = false
 	s.flush()
 	for _, p := range s.e.Patterns {
 		if p.Regexp == nil {
@@ -253,4 +259,51 @@ func (s *scanner) keepItem(it Item) {
 		p.Exit = it.Exit
 	}
 	p.Failed = p.Failed || it.Failed
+}
+
+// loudLine reports whether a line of output is a log line at warning level
+// or above: an upper-case level word (WARN, WARNING, ERROR, FATAL,
+// CRITICAL, PANIC) standing alone or in brackets, or a level field
+// (level=warn, "level":"error", severity: WARNING) naming one.
+func loudLine(line string) bool {
+	for _, w := range []string{"WARN", "WARNING", "ERROR", "FATAL", "CRITICAL", "PANIC"} {
+		for off := 0; ; {
+			k := strings.Index(line[off:], w)
+			if k < 0 {
+				break
+			}
+			k += off
+			e := k + len(w)
+			if (k == 0 || !isAlnum(line[k-1]) && line[k-1] != '_') && (e == len(line) || !isAlnum(line[e]) && line[e] != '_') {
+				return true
+			}
+			off = e
+		}
+	}
+	for _, key := range []string{"level", "severity", "lvl"} {
+		for off := 0; ; {
+			k := indexFold(line[off:], key)
+			if k < 0 {
+				break
+			}
+			j := k + off + len(key)
+			off = j
+			for j < len(line) && (line[j] == '"' || line[j] == '\'' || line[j] == ' ') {
+				j++
+			}
+			if j >= len(line) || line[j] != '=' && line[j] != ':' {
+				continue
+			}
+			j++
+			for j < len(line) && (line[j] == '"' || line[j] == '\'' || line[j] == ' ') {
+				j++
+			}
+			for _, v := range []string{"warn", "error", "err", "fatal", "crit", "panic", "alert", "emerg"} {
+				if hasPrefixFold(line[j:], v) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
