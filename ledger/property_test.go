@@ -165,7 +165,16 @@ func FuzzExtract(f *testing.F) {
 		f.Add(readTestdata(f, name), 30)
 	}
 	f.Add("postgres://u:p@h/db ]] \"; sk-ant-xxxxxxxxxxxxxxxxxxxxxxx", 3)
+	f.Add("[condense: 2 messages dropped (90 tokens) · recall covers 3-4 · kept: error `a \"b\"`; command \"go test\" (exit 1); file x.go (written)]", 0)
 	f.Fuzz(func(t *testing.T, text string, split int) {
+		// A marker's kept list, however mangled, reads back as items that
+		// render and parse again unchanged.
+		for _, it := range KeptItems(text) {
+			back, ok := ParseItem(it.String())
+			if !ok || back.String() != it.String() {
+				t.Errorf("kept item %s does not read back (%v, %s)", it, ok, back)
+			}
+		}
 		if split < 0 {
 			split = -split
 		}
