@@ -179,7 +179,7 @@ note: run with ` + "`RUST_BACKTRACE=1`" + ` environment variable to display a ba
 [2026-04-04T08:28:58Z WARN  tern::db] slow query took=812ms`,
 			failed: []string{
 				"[2026-04-04T08:28:51Z ERROR tern::expr] called `Option::unwrap()` on a `None` value (looking up prec 34708)",
-				"[2026-04-04T08:28:58Z WARN tern::db] slow query took=812ms",
+				"[2026-04-04T08:28:58Z WARN  tern::db] slow query took=812ms",
 			},
 			passed: []string{"[2026-04-04T08:28:51Z ERROR tern::expr] called `Option::unwrap()` on a `None` value (looking up prec 34708)"},
 		},
@@ -230,14 +230,14 @@ ERROR 1062 (23000) at line 12: Duplicate entry 'ORD-42' for key 'orders.PRIMARY'
 2026-04-02 10:00:00.123 UTC [61] DETAIL:  Connection matched pg_hba.conf line 99
 ERROR:  relation "orders" does not exist at character 15`,
 			failed: []string{
-				`psql: error: connection to server at "db" (10.0.0.5), port 5432 failed: FATAL: password authentication failed for user "app"`,
-				`2026-04-02 10:00:00.123 UTC [61] FATAL: password authentication failed for user "app"`,
-				`ERROR: relation "orders" does not exist at character 15`,
+				`psql: error: connection to server at "db" (10.0.0.5), port 5432 failed: FATAL:  password authentication failed for user "app"`,
+				`2026-04-02 10:00:00.123 UTC [61] FATAL:  password authentication failed for user "app"`,
+				`ERROR:  relation "orders" does not exist at character 15`,
 			},
 			passed: []string{
-				`psql: error: connection to server at "db" (10.0.0.5), port 5432 failed: FATAL: password authentication failed for user "app"`,
-				`2026-04-02 10:00:00.123 UTC [61] FATAL: password authentication failed for user "app"`,
-				`ERROR: relation "orders" does not exist at character 15`,
+				`psql: error: connection to server at "db" (10.0.0.5), port 5432 failed: FATAL:  password authentication failed for user "app"`,
+				`2026-04-02 10:00:00.123 UTC [61] FATAL:  password authentication failed for user "app"`,
+				`ERROR:  relation "orders" does not exist at character 15`,
 			},
 		},
 		{
@@ -317,13 +317,13 @@ docker: Error response from daemon: driver failed programming external connectiv
 			failed: []string{
 				"api-7d9f8b6c5-x2k4q 0/1 OOMKilled 3 5m",
 				`Error from server (NotFound): deployments.apps "worker" not found`,
-				"Warning BackOff 2m (x12 over 5m) kubelet Back-off restarting failed container api in pod api-7d9f8b6c5-x2k4q",
+				"Warning  BackOff 2m (x12 over 5m)  kubelet  Back-off restarting failed container api in pod api-7d9f8b6c5-x2k4q",
 				"docker: Error response from daemon: driver failed programming external connectivity: Bind for 0.0.0.0:8080 failed: port is already allocated.",
 			},
 			passed: []string{
 				"api-7d9f8b6c5-x2k4q 0/1 OOMKilled 3 5m",
 				`Error from server (NotFound): deployments.apps "worker" not found`,
-				"Warning BackOff 2m (x12 over 5m) kubelet Back-off restarting failed container api in pod api-7d9f8b6c5-x2k4q",
+				"Warning  BackOff 2m (x12 over 5m)  kubelet  Back-off restarting failed container api in pod api-7d9f8b6c5-x2k4q",
 				"docker: Error response from daemon: driver failed programming external connectivity: Bind for 0.0.0.0:8080 failed: port is already allocated.",
 			},
 		},

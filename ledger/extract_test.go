@@ -222,9 +222,20 @@ func TestClean(t *testing.T) {
 		{"bad\xffbyte", 200, "bad\uFFFDbyte"},
 		{"zero\u200bwidth", 200, "zero width"},
 		{"\x00\x01", 200, ""},
+		// A two-space column gap is kept as printed; wider gaps and
+		// other white space become one space.
+		{"258.520 ± 16.569  us/op", 200, "258.520 ± 16.569  us/op"},
+		{"FATAL:  password", 200, "FATAL:  password"},
+		{"a   b", 200, "a b"},
+		{"a \tb", 200, "a b"},
+		{"a\n\nb", 200, "a b"},
+		{"a  b  ", 200, "a  b"},
 	}
 	for _, tc := range cases {
 		got := clean(tc.in, tc.max)
+		if isClean(tc.in) && len(tc.in) <= tc.max && got != tc.in {
+			t.Errorf("isClean(%q) but clean changes it", tc.in)
+		}
 		if got != tc.want {
 			t.Errorf("clean(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
 		}

@@ -58,7 +58,7 @@ func TestLines(t *testing.T) {
 		{"src/app.ts:12:5 - error TS2322: Type 'string' is not assignable", []string{`error "src/app.ts:12:5 - error TS2322: Type 'string' is not assignable"`, "file src/app.ts"}},
 		{"etl/run.py:12: error: Incompatible return value type", []string{`error "etl/run.py:12: error: Incompatible return value type"`, "file etl/run.py"}},
 		{"vet: internal/x.go:9:2: unreachable code", []string{`error "vet: internal/x.go:9:2: unreachable code"`, "file internal/x.go"}},
-		{"  12:5  error  'x' is not defined  no-undef", []string{`error "12:5 error 'x' is not defined no-undef"`}},
+		{"  12:5  error  'x' is not defined  no-undef", []string{`error "12:5  error  'x' is not defined  no-undef"`}},
 		{"Caused by: java.io.IOException: Broken pipe", []string{`error "Caused by: java.io.IOException: Broken pipe"`}},
 		{"main.go:42: starting server on :8080", nil},
 		{`opened C:\Users\dev\app\main.py: and D:\logs\ and \\server\share`, []string{`file C:\Users\dev\app\main.py`}},

@@ -101,7 +101,11 @@ func (s *scanner) measurements(t string, urlSpans [][2]int) {
 			continue
 		}
 		end := k + len(unit)
-		s.addMeasurement(t, i, end, &last)
+		at := i
+		if i > 0 && (t[i-1] == '-' || t[i-1] == '+') && (i == 1 || !isAlnum(t[i-2])) {
+			at = i - 1 // a signed figure: "-4.0%", "+1.0ms"
+		}
+		s.addMeasurement(t, at, end, &last)
 		i = end - 1
 	}
 }
@@ -405,6 +409,11 @@ func labelBefore(t string, i int) int {
 			p--
 		}
 		w := t[p:e]
+		// A word that is a signed number ("-4.0%" before "+0.4%") or only
+		// signs is another figure, not a label.
+		if bare := strings.TrimLeft(w, "+-±~("); bare == "" || isDigit(bare[0]) {
+			break
+		}
 		if w == "" || isDigit(w[0]) || unitSet[w] || strings.ContainsAny(w, ":=") && words > 0 || i-p > 48 {
 			break
 		}

@@ -21,7 +21,7 @@ func TestUnlabelledMeasurements(t *testing.T) {
 	}{
 		{"1 row in set, 1 warning (63.23 sec)", []string{`measurement "63.23 sec"`}, nil},
 		{"parse/1k                  time:   [142.63 µs 224.97 µs 402.11 µs]", []string{`measurement "224.97 µs"`}, nil},
-		{"Benchmark        Mode  Cnt     Score     Error  Units\nRouteBench.drive  avgt   25  258.520 ± 16.569  us/op", []string{`measurement "258.520 ± 16.569 us/op"`}, nil},
+		{"Benchmark        Mode  Cnt     Score     Error  Units\nRouteBench.drive  avgt   25  258.520 ± 16.569  us/op", []string{`measurement "258.520 ± 16.569  us/op"`}, nil},
 		{"(40 x)", nil, []string{`measurement "40 x"`}},
 	} {
 		res := condense.Part{Type: condense.PartToolResult, CallID: "a", Content: []condense.Part{condense.Text(tc.text)}}

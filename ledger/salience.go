@@ -29,7 +29,13 @@ import (
 type Tally struct {
 	seen  map[string]int // key → number of pieces it was extracted from
 	crowd map[string]int // key → fewest items of its kind in a piece it came from
-	shape map[string]int // shape of an error or command → pieces it was seen in
+	// Templates of errors, commands and measurements: the template of each
+	// key, and per template the pieces it was seen in and its distinct
+	// lines.
+	tmpl       templates
+	tmplOf     map[string]int
+	tmplPieces map[int]int
+	tmplLines  map[int]int
 }
 
 // Add tallies the items of one piece of the log (one tool result, one
@@ -38,10 +44,13 @@ func (t *Tally) Add(piece []Item) {
 	if t.seen == nil {
 		t.seen = make(map[string]int)
 		t.crowd = make(map[string]int)
-		t.shape = make(map[string]int)
+		t.tmplOf = make(map[string]int)
+		t.tmplPieces = make(map[int]int)
+		t.tmplLines = make(map[int]int)
 	}
 	perKind := make(map[Kind]int, 8)
 	keys := make(map[string]bool, len(piece))
+	var pieceTmpl map[int]bool
 	for i := range piece {
 		k := piece[i].Key()
 		if keys[k] {
@@ -57,9 +66,20 @@ func (t *Tally) Add(piece []Item) {
 		}
 		delete(keys, k)
 		t.seen[k]++
-		if sh, ok := shapeOf(&piece[i]); ok && !keys[sh] {
-			keys[sh] = true // count a shape once per piece too
-			t.shape[sh]++
+		if templated(piece[i].Kind) {
+			id, ok := t.tmplOf[k]
+			if !ok {
+				id = t.tmpl.assign(piece[i].Kind, piece[i].Value, true)
+				t.tmplOf[k] = id
+				t.tmplLines[id]++
+			}
+			if pieceTmpl == nil {
+				pieceTmpl = make(map[int]bool)
+			}
+			if !pieceTmpl[id] {
+				pieceTmpl[id] = true // count a template once per piece
+				t.tmplPieces[id]++
+			}
 		}
 		n := perKind[piece[i].Kind]
 		if c, ok := t.crowd[k]; !ok || n < c {
@@ -86,8 +106,14 @@ func (t *Tally) Salience(it Item) int {
 		if n := t.crowd[k]; n > 0 {
 			crowd = n
 		}
-		if sh, ok := shapeOf(&it); ok {
-			seen = max(seen, t.shape[sh])
+		if templated(it.Kind) {
+			id, ok := t.tmplOf[k]
+			if !ok {
+				id = t.tmpl.assign(it.Kind, it.Value, false)
+			}
+			if id >= 0 {
+				seen = max(seen, t.tmplPieces[id], t.tmplLines[id])
+			}
 		}
 	}
 	s := kindWeight(it.Kind)
@@ -97,6 +123,13 @@ func (t *Tally) Salience(it Item) int {
 		case (it.Exit != nil && *it.Exit != 0) || it.Failed:
 			s += 250
 		case routineCommand(it.Value):
+			s -= 150
+		}
+	case KindNote:
+		// A short remark ("Quick look at the deploy script.") says little;
+		// what the assistant concluded, chose or found takes a sentence,
+		// or names a figure, a path or a name ("p99 is 40.2ms now.").
+		if len(strings.Fields(it.Value)) < shortNote && !strings.ContainsAny(it.Value, "0123456789/`=_") {
 			s -= 150
 		}
 	case KindFile:
@@ -117,44 +150,18 @@ func (t *Tally) Salience(it Item) int {
 	if seen == 1 {
 		s += 100
 	} else if seen > 3 {
-		s -= 60 * (bits.Len(uint(seen)) - 2)
+		s -= 80 * (bits.Len(uint(seen)) - 2)
 	}
 	// Crowding: alone in its piece is worth most; each doubling of the
 	// crowd of its kind costs.
 	if crowd > 2 {
-		s -= 40 * (bits.Len(uint(crowd)) - 1)
+		s -= 50 * (bits.Len(uint(crowd)) - 1)
 	}
 	return s
 }
 
-// shapeOf returns the shape of an error or a command: its value with every
-// run of digits as one '#', so log lines that differ only in timestamps,
-// counts and ids ("timeout after 5s tenant=158", "… tenant=307") share one.
-// A shape seen piece after piece is routine however unique each line's
-// numbers are. Other kinds have no shape: in an identifier or a
-// measurement the number is the point.
-func shapeOf(it *Item) (string, bool) {
-	if it.Kind != KindError && it.Kind != KindCommand {
-		return "", false
-	}
-	v := it.Value
-	b := make([]byte, 0, len(v)+2)
-	b = append(b, '\x01', byte(len(it.Kind)))
-	digits := false
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		if c >= '0' && c <= '9' {
-			if !digits {
-				b = append(b, '#')
-			}
-			digits = true
-			continue
-		}
-		digits = false
-		b = append(b, c)
-	}
-	return string(b), true
-}
+// shortNote is the number of words under which a note is a short remark.
+const shortNote = 10
 
 // kindWeight is the starting salience of a kind.
 func kindWeight(k Kind) int {

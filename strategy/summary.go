@@ -160,6 +160,12 @@ type ledgerRules struct {
 func gateSummary(cc *condense.CompactionContext, sp *summarySpan, summary string, rules ledgerRules) (string, condense.Gate, []string) {
 	from, carried := sp.carriedLedger()
 	var t ledgerTally
+	// The log before the span is tallied too, so that what earlier
+	// summaries carried is ranked with what the whole log says of it (a
+	// figure printed in every step stays routine) instead of as seen once.
+	if from > 0 && len(carried) > 0 {
+		ledger.ExtractTally(cc.History[:min(from, len(cc.History))], 0, &t.salience)
+	}
 	items := spanItems(cc.History, from, sp.covers.End, rules.exclude, &t.salience)
 	body := withoutLedger(summary)
 	t.sortItems(items, body, rules.keep)
@@ -309,7 +315,9 @@ func (t *ledgerTally) writeLedger(body string, carry []string, budget int) strin
 			continue
 		}
 		carried[it.Key()] = true
-		t.salience.Add([]ledger.Item{it})
+		if t.salience.Seen(it.Key()) == 0 {
+			t.salience.Add([]ledger.Item{it})
+		}
 		all = append(all, it)
 	}
 	carry = opaque

@@ -52,6 +52,37 @@ func TestCarriedLedgerRanksWithNewItems(t *testing.T) {
 	}
 }
 
+// TestCarriedLedgerKeepsItsHistory: a carried line is ranked with what the
+// whole log says of it. An error line a noisy log printed in every step was
+// kept by an early summary while its ledger had room; read back as a line
+// seen once, it outranked, summary after summary, what later spans found
+// once.
+func TestCarriedLedgerKeepsItsHistory(t *testing.T) {
+	history := []condense.Message{condense.UserText("Find why jobs are lost.")}
+	step := func(i int, out string) {
+		id := fmt.Sprintf("call_%d", i)
+		history = append(history,
+			condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{condense.ToolCall(id, "bash", []byte(`{"command":"./status"}`))}},
+			condense.Message{Role: condense.RoleTool, Parts: []condense.Part{condense.ToolResult(id, false, condense.Text(out))}})
+	}
+	for i := range 30 {
+		step(i, "ERROR: lease lost for shard 7, retrying")
+	}
+	prevEnd := len(history)
+	step(30, "claim lost ticket=PAY-3041")
+	routine := `error "ERROR: lease lost for shard 7, retrying"`
+	cc := &condense.CompactionContext{History: history, Budget: condense.Budget{Window: 64_000}}
+	sp := summarySpan{covers: condense.Span{Start: 1, End: len(history)},
+		prev: &condense.Item{Covers: condense.Span{Start: 1, End: prevEnd}, Ledger: []string{routine}}}
+	fresh := ledger.Item{Kind: ledger.KindID, Value: "ticket=PAY-3041"}
+	// Room for either line, not both.
+	budget := max(ledger.ApproxTokens(fresh.String()), ledger.ApproxTokens(routine)) + 2
+	text, _, _ := gateSummary(cc, &sp, "## Task\nFind why jobs are lost.\n", ledgerRules{budget: budget})
+	if !strings.Contains(text, fresh.String()) {
+		t.Errorf("the error line printed in every step outranked the id seen once:\n%s", text)
+	}
+}
+
 // TestGrownLedger: a summary that replaces one with a ledger may keep that
 // ledger and add to it, past the room below the target, while it stays
 // within three quarters of the room below the threshold.

@@ -179,7 +179,7 @@ func checkLedger(history []condense.Message, res *condense.Result, verbatim map[
 				}
 			}
 		case (it.Edit == condense.EditMasked || it.Edit == condense.EditCleared) && it.Index >= 0:
-			note(replacedResultItems(history[it.Index], it), fmt.Sprintf("the %s results of log message %d", it.Edit, it.Index))
+			note(replacedResultItems(history, it), fmt.Sprintf("the %s results of log message %d", it.Edit, it.Index))
 		}
 	}
 	if len(missing) > demoted {
@@ -224,7 +224,11 @@ func spanOf(history []condense.Message, span condense.Span, verbatim map[int]boo
 
 // replacedResultItems returns the ledger items of the tool results of orig
 // that the item renders as a placeholder.
-func replacedResultItems(orig condense.Message, it condense.Item) []ledger.Item {
+//
+// Each result is read with its call, as the strategies read it: a result
+// of a call that reads a source file holds code, not figures.
+func replacedResultItems(history []condense.Message, it condense.Item) []ledger.Item {
+	orig := history[it.Index]
 	var items []ledger.Item
 	for k := range orig.Parts {
 		p := &orig.Parts[k]
@@ -232,10 +236,22 @@ func replacedResultItems(orig condense.Message, it condense.Item) []ledger.Item 
 			continue
 		}
 		if k >= len(it.Message.Parts) || isPlaceholder(&it.Message.Parts[k]) {
-			items = append(items, ledger.ExtractResult(nil, p, it.Index)...)
+			items = append(items, ledger.ExtractResult(callOf(history[:it.Index], p.CallID), p, it.Index)...)
 		}
 	}
 	return items
+}
+
+// callOf returns the latest tool call with the given id, or nil.
+func callOf(history []condense.Message, id string) *condense.Part {
+	for i := len(history) - 1; i >= 0; i-- {
+		for k := range history[i].Parts {
+			if p := &history[i].Parts[k]; p.Type == condense.PartToolCall && p.ID == id {
+				return p
+			}
+		}
+	}
+	return nil
 }
 
 // isPlaceholder reports whether a rendered tool result is a condense
