@@ -37,3 +37,35 @@ func TestAbsorbBefore(t *testing.T) {
 		t.Errorf("absorbBefore = %d, want 2", got)
 	}
 }
+
+// TestCollectSpanBringsBackDroppedRequests: a drop marker in a summary's
+// span keeps specifics, not the user's words; the requests it dropped come
+// back from the log, before it, so the summary lists them in ## Task.
+func TestCollectSpanBringsBackDroppedRequests(t *testing.T) {
+	history := []condense.Message{
+		condense.UserText("Fix the rounding bug."),
+		condense.AssistantText("Looking."),
+		condense.UserText("Also look at the CSV export; it double-counts retries."),
+		condense.AssistantText("On it."),
+		condense.UserText("<returncode>0</returncode>\n<output>\nok\n</output>"), // an observation, not a request
+		condense.AssistantText("Done."),
+	}
+	marker := condense.Item{Index: -1, Edit: condense.EditDropped, Covers: condense.Span{Start: 1, End: 5},
+		Message: condense.UserText(`[condense: 4 messages dropped (90 tokens) · recall covers 1-4 · kept: file export.py]`)}
+	cur := condense.Rendering{{Index: 0, Message: history[0]}, marker, {Index: 5, Message: history[5]}}
+	_, span := collectSpan(cur, plan{start: 1, boundary: 2, prev: -1}, history)
+	if len(span.msgs) != 2 || span.msgs[0].TextContent() != history[2].TextContent() || span.msgs[1].TextContent() != marker.Message.TextContent() {
+		t.Fatalf("span messages = %q, want the dropped request then the marker", texts(span.msgs))
+	}
+	if span.covers != (condense.Span{Start: 1, End: 5}) {
+		t.Errorf("covers = %v, want 1-5", span.covers)
+	}
+}
+
+func texts(msgs []condense.Message) []string {
+	out := make([]string, len(msgs))
+	for i := range msgs {
+		out[i] = msgs[i].TextContent()
+	}
+	return out
+}

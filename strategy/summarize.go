@@ -226,7 +226,7 @@ func (s Summarize) Compact(ctx context.Context, cc *condense.CompactionContext) 
 	if err != nil {
 		return nil, err
 	}
-	kept, span := collectSpan(cc.Current, p)
+	kept, span := collectSpan(cc.Current, p, cc.History)
 	if len(span.msgs) == 0 {
 		return nil, condense.ErrNothingToCompact
 	}
@@ -251,8 +251,10 @@ func (s Summarize) Compact(ctx context.Context, cc *condense.CompactionContext) 
 // collectSpan sorts the units of the planned span: the protected ones (the
 // task, pinned messages, the newest user message in a split turn) stay
 // verbatim and are returned as kept; the previous summary and the rest go
-// into the span.
-func collectSpan(cur condense.Rendering, p plan) (kept condense.Rendering, span summarySpan) {
+// into the span. A drop marker brings the user's requests it dropped back
+// from the log, before it: a marker keeps specifics, not the user's words,
+// and the summary lists every request whole.
+func collectSpan(cur condense.Rendering, p plan, history []condense.Message) (kept condense.Rendering, span summarySpan) {
 	span = newSummarySpan()
 	for _, u := range units(cur) {
 		if u.start < p.start || u.start >= p.boundary {
@@ -267,10 +269,26 @@ func collectSpan(cur condense.Rendering, p plan) (kept condense.Rendering, span 
 			continue
 		}
 		for i := u.start; i < u.end; i++ {
+			if cur[i].Edit == condense.EditDropped {
+				span.msgs = append(span.msgs, droppedRequests(history, cur[i].Covers)...)
+			}
 			span.add(&cur[i])
 		}
 	}
 	return kept, span
+}
+
+// droppedRequests returns the user's requests among the log messages a drop
+// marker covers.
+func droppedRequests(history []condense.Message, covers condense.Span) []condense.Message {
+	var reqs []condense.Message
+	for i := max(covers.Start, 0); i < min(covers.End, len(history)); i++ {
+		it := condense.Item{Index: i, Message: history[i]}
+		if isRequest(&it) && i > 0 {
+			reqs = append(reqs, history[i])
+		}
+	}
+	return reqs
 }
 
 // logIndexes returns the log indexes of the items of r.
