@@ -73,6 +73,9 @@ func (s *scanner) continueError(t string, indented bool) bool {
 func (s *scanner) tracebackLine(t string, indented bool) bool {
 	if strings.HasPrefix(t, `File "`) {
 		s.traceFrame = t
+		if !libraryFrame(t) {
+			s.traceOwn = t
+		}
 		return true
 	}
 	if !indented && (looksException(t) || raisedLine(t)) {
@@ -80,14 +83,26 @@ func (s *scanner) tracebackLine(t string, indented bool) bool {
 		if s.traceFrame != "" {
 			s.add(KindError, s.traceFrame)
 		}
-		s.inTrace, s.traceFrame = false, ""
+		if s.traceOwn != "" && s.traceOwn != s.traceFrame {
+			// The deepest frame is a library's: the project's own
+			// deepest frame says where its code went wrong.
+			s.add(KindError, s.traceOwn)
+		}
+		s.inTrace, s.traceFrame, s.traceOwn = false, "", ""
 		return true
 	}
 	if !indented && !strings.HasPrefix(t, "During handling") && !strings.HasPrefix(t, "The above exception") && !strings.HasPrefix(t, "Traceback") {
-		s.inTrace, s.traceFrame = false, ""
+		s.inTrace, s.traceFrame, s.traceOwn = false, "", ""
 		return false
 	}
 	return true
+}
+
+// libraryFrame reports whether a Python frame line is in the standard
+// library or an installed package rather than the project's own code.
+func libraryFrame(t string) bool {
+	return strings.Contains(t, "/site-packages/") || strings.Contains(t, "/dist-packages/") ||
+		strings.Contains(t, "/lib/python") || strings.Contains(t, `"<frozen `) || strings.Contains(t, `\Lib\`)
 }
 
 // runtimeOrTestLine recognises the start of a Python traceback or a Go
@@ -97,7 +112,7 @@ func (s *scanner) runtimeOrTestLine(t string) bool {
 	switch {
 	case strings.HasPrefix(t, "Traceback (most recent call last)") || strings.HasSuffix(t, " Traceback (most recent call last):"):
 		// The second form: a logger's line ends with the traceback it logs.
-		s.inTrace, s.traceFrame = true, ""
+		s.inTrace, s.traceFrame, s.traceOwn = true, "", ""
 	case strings.HasPrefix(t, "panic: "):
 		s.add(KindError, t)
 		s.goFrame = true

@@ -395,11 +395,18 @@ func labelBefore(t string, i int) int {
 	for p > 0 && (t[p-1] == ' ' || t[p-1] == '\t') {
 		p--
 	}
+	keyed := false
 	if p > 0 && (t[p-1] == ':' || t[p-1] == '=' || t[p-1] == '|') {
 		// "latency: 3ms", "latency=3ms", a table's "| latency | 3ms |".
+		keyed = t[p-1] != '|'
 		p--
 		for p > 0 && (t[p-1] == ' ' || t[p-1] == '\t') {
 			p--
+		}
+		if keyed {
+			if q := callKeyStart(t, p); q < p {
+				return q // "p(95)=293.27ms", "quantile(0.99)=812ms"
+			}
 		}
 	}
 	from := i
@@ -414,7 +421,10 @@ func labelBefore(t string, i int) int {
 		if bare := strings.TrimLeft(w, "+-±~("); bare == "" || isDigit(bare[0]) {
 			break
 		}
-		if w == "" || isDigit(w[0]) || unitSet[w] || strings.ContainsAny(w, ":=") && words > 0 || i-p > 48 {
+		// A key glued to its figure is a label even when it spells a unit
+		// ("min=10.2ms").
+		unit := unitSet[w] && !(keyed && words == 0)
+		if w == "" || isDigit(w[0]) || unit || strings.ContainsAny(w, ":=") && words > 0 || i-p > 48 {
 			break
 		}
 		if strings.ContainsAny(w, ":=") {
@@ -430,6 +440,28 @@ func labelBefore(t string, i int) int {
 		p-- // the single space between words
 	}
 	return from
+}
+
+// callKeyStart returns where a key written as a call ends at t[:p] starts:
+// "p(95)" in "p(95)=293.27ms", "quantile(0.99)"; p when t[:p] does not end
+// with one.
+func callKeyStart(t string, p int) int {
+	if p == 0 || t[p-1] != ')' {
+		return p
+	}
+	o := strings.LastIndexByte(t[max(0, p-24):p-1], '(')
+	if o < 0 {
+		return p
+	}
+	o += max(0, p-24)
+	q := o
+	for q > 0 && (isAlnum(t[q-1]) || t[q-1] == '_' || t[q-1] == '.') {
+		q--
+	}
+	if q == o || strings.ContainsAny(t[o:p], " \t") {
+		return p
+	}
+	return q
 }
 
 // labelAfter returns where a trailing label after t[:end] stops: up to three

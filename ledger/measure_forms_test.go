@@ -10,9 +10,11 @@ import (
 // TestUnlabelledMeasurements: a number with a unit of time, size or rate is
 // a measurement although nothing names it — a query's "(63.23 sec)", a
 // benchmark report's "[142.63 µs 224.97 µs 402.11 µs]", a score with its
-// margin of error "258.520 ± 16.569  us/op" (its column gap made one
-// space, as in every value) — while a bare percentage or a
-// count with a one-letter unit is not.
+// margin of error "258.520 ± 16.569  us/op" (its two-space column gap kept
+// as printed) — while a bare percentage or a count with a one-letter unit is
+// not. A key written as a call ("p(95)=", "quantile(0.99)=") or spelling a
+// unit ("min=") labels its figure, and a signed figure is never another's
+// label.
 func TestUnlabelledMeasurements(t *testing.T) {
 	for _, tc := range []struct {
 		text string
@@ -23,6 +25,12 @@ func TestUnlabelledMeasurements(t *testing.T) {
 		{"parse/1k                  time:   [142.63 µs 224.97 µs 402.11 µs]", []string{`measurement "224.97 µs"`}, nil},
 		{"Benchmark        Mode  Cnt     Score     Error  Units\nRouteBench.drive  avgt   25  258.520 ± 16.569  us/op", []string{`measurement "258.520 ± 16.569  us/op"`}, nil},
 		{"(40 x)", nil, []string{`measurement "40 x"`}},
+		{"http_req_duration..: avg=120.5ms min=10.2ms p(90)=250.3ms p(95)=293.27ms",
+			[]string{"measurement avg=120.5ms", "measurement min=10.2ms", "measurement p(90)=250.3ms", "measurement p(95)=293.27ms"},
+			[]string{`measurement "250.3ms p"`, "measurement 293.27ms"}},
+		{"quantile(0.99)=812ms", []string{"measurement quantile(0.99)=812ms"}, nil},
+		{"latency: 3.2ms +1.0ms", []string{`measurement "latency: 3.2ms"`, "measurement +1.0ms"}, []string{`measurement "3.2ms +1.0ms"`}},
+		{"change: [-4.0% +0.4% +2.1%]", nil, []string{`measurement "-4.0% +0.4%"`, `measurement "-4.0% +0.4% +2.1%"`}},
 	} {
 		res := condense.Part{Type: condense.PartToolResult, CallID: "a", Content: []condense.Part{condense.Text(tc.text)}}
 		got := Strings(ExtractResult(nil, &res, 3))

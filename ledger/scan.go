@@ -20,6 +20,7 @@ type scanner struct {
 
 	inTrace    bool   // inside a Python traceback
 	traceFrame string // its deepest `File "…", line N` so far
+	traceOwn   string // its deepest frame outside the standard library and installed packages
 	inFail     bool   // after a Go "--- FAIL:" line
 	goFrame    bool   // after a Go panic, waiting for its first user frame
 	atFrame    int    // after a JS/Java error, lines left to find its first "at" frame
@@ -206,7 +207,7 @@ func (s *scanner) flush() {
 		}
 	}
 	s.weak = s.weak[:0]
-	s.inTrace, s.traceFrame, s.inFail, s.goFrame, s.atFrame = false, "", false, false, 0
+	s.inTrace, s.traceFrame, s.traceOwn, s.inFail, s.goFrame, s.atFrame = false, "", "", false, false, 0
 }
 
 func (s *scanner) line(line string) {
