@@ -76,3 +76,35 @@ func (s *scanner) tracedCommand(t string) {
 		s.add(KindCommand, c)
 	}
 }
+
+// ciCommand returns the command a CI or build log line says it runs:
+// GitHub Actions' "##[group]Run go test ./..." and "[command]/usr/bin/git
+// fetch …", tox's "py312: commands[0]> pytest -x", and "Run …", "Running: …"
+// or "Executing: …" before a command line (a known runner, a script or a
+// ./ path), each after an optional timestamp.
+func ciCommand(t string) (string, bool) {
+	if sp := strings.IndexByte(t, ' '); sp > 0 && isDigit(t[0]) && strings.HasSuffix(t[:sp], "Z") && strings.Contains(t[:sp], "T") {
+		t = strings.TrimSpace(t[sp+1:]) // "2026-04-19T13:27:31.4260000Z ##[group]Run …"
+	}
+	if c, ok := strings.CutPrefix(t, "##[group]Run "); ok {
+		c = strings.TrimSpace(c)
+		return c, c != ""
+	}
+	if c, ok := strings.CutPrefix(t, "[command]"); ok {
+		c = strings.TrimSpace(c)
+		return c, strings.HasPrefix(c, "/") && strings.Contains(c, " ") || inlineCommand(c)
+	}
+	if i := strings.Index(t, "commands["); i >= 0 {
+		if j := strings.Index(t[i:], "]> "); j > 0 {
+			c := strings.TrimSpace(t[i+j+3:])
+			return c, c != ""
+		}
+	}
+	for _, lead := range []string{"Run ", "Running: ", "Running command: ", "Executing: ", "Executing command: "} {
+		if c, ok := strings.CutPrefix(t, lead); ok {
+			c = strings.TrimSpace(c)
+			return c, inlineCommand(c)
+		}
+	}
+	return "", false
+}

@@ -227,6 +227,8 @@ func (s *scanner) line(line string) {
 		if s.output {
 			if t[0] == '+' {
 				s.tracedCommand(t)
+			} else if c, ok := ciCommand(t); ok {
+				s.add(KindCommand, c)
 			}
 		} else if strings.IndexByte(t, '`') >= 0 {
 			s.inlineCommands(t)

@@ -41,3 +41,31 @@ KeyError: 'payment_number_80438'`
 		t.Errorf("the project's frame is listed %d times, want 1", n)
 	}
 }
+
+// TestCICommands: the commands a CI or build log says it runs are commands.
+func TestCICommands(t *testing.T) {
+	for text, want := range map[string]string{
+		"2026-04-19T13:27:31.4260000Z ##[group]Run mvn -B -pl . test": "mvn -B -pl . test",
+		"##[group]Run ./scripts/ci.sh --fast":                          "./scripts/ci.sh --fast",
+		"[command]/usr/bin/git fetch --depth=1 origin":                 "/usr/bin/git fetch --depth=1 origin",
+		"py312: commands[0]> pytest -x tests/billing":                  "pytest -x tests/billing",
+		"Run go test -race ./...":                                      "go test -race ./...",
+		"Executing: cargo build --release":                             "cargo build --release",
+	} {
+		res := condense.Part{Type: condense.PartToolResult, CallID: "a", Content: []condense.Part{condense.Text("log start\n" + text + "\nlog end")}}
+		got := Strings(ExtractResult(nil, &res, 3))
+		it := Item{Kind: KindCommand, Value: want}
+		if !slices.Contains(got, it.String()) {
+			t.Errorf("%q: %s missing from %q", text, it.String(), got)
+		}
+	}
+	// Prose that starts like one is not a command.
+	for _, text := range []string{"Run the tests again after the fix.", "Running: all good", "Executing: step 3 of 5"} {
+		res := condense.Part{Type: condense.PartToolResult, CallID: "a", Content: []condense.Part{condense.Text(text)}}
+		for _, it := range ExtractResult(nil, &res, 3) {
+			if it.Kind == KindCommand {
+				t.Errorf("%q: read as command %s", text, it.String())
+			}
+		}
+	}
+}
