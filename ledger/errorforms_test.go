@@ -46,11 +46,11 @@ KeyError: 'payment_number_80438'`
 func TestCICommands(t *testing.T) {
 	for text, want := range map[string]string{
 		"2026-04-19T13:27:31.4260000Z ##[group]Run mvn -B -pl . test": "mvn -B -pl . test",
-		"##[group]Run ./scripts/ci.sh --fast":                          "./scripts/ci.sh --fast",
-		"[command]/usr/bin/git fetch --depth=1 origin":                 "/usr/bin/git fetch --depth=1 origin",
-		"py312: commands[0]> pytest -x tests/billing":                  "pytest -x tests/billing",
-		"Run go test -race ./...":                                      "go test -race ./...",
-		"Executing: cargo build --release":                             "cargo build --release",
+		"##[group]Run ./scripts/ci.sh --fast":                         "./scripts/ci.sh --fast",
+		"[command]/usr/bin/git fetch --depth=1 origin":                "/usr/bin/git fetch --depth=1 origin",
+		"py312: commands[0]> pytest -x tests/billing":                 "pytest -x tests/billing",
+		"Run go test -race ./...":                                     "go test -race ./...",
+		"Executing: cargo build --release":                            "cargo build --release",
 	} {
 		res := condense.Part{Type: condense.PartToolResult, CallID: "a", Content: []condense.Part{condense.Text("log start\n" + text + "\nlog end")}}
 		got := Strings(ExtractResult(nil, &res, 3))
