@@ -381,6 +381,11 @@ func readsSource(items []Item) bool {
 	n := 0
 	src := false
 	for _, it := range items {
+		if it.Kind == KindCommand && !routineCommand(it.Value) {
+			// A command that runs something (mysql < q.sql, python
+			// x.py) prints what it does, not the file it read.
+			return false
+		}
 		if it.Kind != KindFile {
 			continue
 		}

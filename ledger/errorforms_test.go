@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/condense-dev/condense"
@@ -66,6 +67,21 @@ func TestCICommands(t *testing.T) {
 			if it.Kind == KindCommand {
 				t.Errorf("%q: read as command %s", text, it.String())
 			}
+		}
+	}
+}
+
+// TestRunWithInputIsNotSource: a command that feeds a file to a program
+// (mysql < q.sql) prints what the program does, so its figures are kept;
+// printing a source file (cat q.sql) still reads as code.
+func TestRunWithInputIsNotSource(t *testing.T) {
+	out := "(120160 rows affected)\nExecution Time: 6985.326 ms"
+	for cmd, want := range map[string]bool{"mysql -e 'source x' < q.sql": true, "psql app < migrate.sql": true, "cat q.sql": false} {
+		call := condense.ToolCall("c1", "bash", []byte(`{"command":"`+strings.ReplaceAll(cmd, `"`, `\"`)+`"}`))
+		res := condense.ToolResult("c1", false, condense.Text(out))
+		got := slices.Contains(Strings(ExtractResult(&call, &res, 3)), `measurement "120160 rows affected"`)
+		if got != want {
+			t.Errorf("%s: figure kept = %v, want %v", cmd, got, want)
 		}
 	}
 }
