@@ -274,7 +274,11 @@ func placeLedger(cc *condense.CompactionContext, work []pending, budget int, ver
 				work[i].skip, changed = true, true
 			}
 		}
-		if !changed || round == 3 {
+		// Every round skips one more result at least, so this ends; it
+		// must not stop while a result it just skipped still holds items
+		// no other placeholder repeats (its text stays, but an item's
+		// value is not always a verbatim substring of it).
+		if !changed || round > len(work) {
 			return texts, nKept, nDemoted
 		}
 	}
