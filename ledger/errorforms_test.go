@@ -85,3 +85,20 @@ func TestRunWithInputIsNotSource(t *testing.T) {
 		}
 	}
 }
+
+// TestSentencesKeepEllipsesAndAbbreviations: an ellipsis inside a sentence
+// or an abbreviation does not end it, so a decision that names an
+// alternative ("SELECT ... FOR UPDATE", "e.g. Redis") stays one item.
+func TestSentencesKeepEllipsesAndAbbreviations(t *testing.T) {
+	for text, want := range map[string][]string{
+		"I'm going with optimistic locking; SELECT ... FOR UPDATE would serialize every claim. Next I test it.": {
+			"I'm going with optimistic locking; SELECT ... FOR UPDATE would serialize every claim.", "Next I test it."},
+		"Use a cache, e.g. Redis for the sessions. Done.": {"Use a cache, e.g. Redis for the sessions.", "Done."},
+		"Postgres vs. MySQL was the question. We chose Postgres.": {"Postgres vs. MySQL was the question.", "We chose Postgres."},
+		"It works. Then it stops.": {"It works.", "Then it stops."},
+	} {
+		if got := sentences(text); !slices.Equal(got, want) {
+			t.Errorf("sentences(%q) = %q, want %q", text, got, want)
+		}
+	}
+}

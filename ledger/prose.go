@@ -570,7 +570,7 @@ func sentences(t string) []string {
 	var out []string
 	start := 0
 	for i := 0; i+2 < len(t); i++ {
-		if (t[i] == '.' || t[i] == '!' || t[i] == '?') && t[i+1] == ' ' && opensSentence(t[i+2]) {
+		if (t[i] == '.' || t[i] == '!' || t[i] == '?') && t[i+1] == ' ' && opensSentence(t[i+2]) && !midSentenceDot(t, i) {
 			out = append(out, strings.TrimSpace(t[start:i+1]))
 			start = i + 2
 		}
@@ -579,6 +579,24 @@ func sentences(t string) []string {
 		out = append(out, strings.TrimSpace(t[start:]))
 	}
 	return out
+}
+
+// midSentenceDot reports whether the '.' at t[i] ends an ellipsis inside a
+// sentence ("SELECT ... FOR UPDATE") or an abbreviation that does not end
+// one ("e.g.", "i.e.", "vs.").
+func midSentenceDot(t string, i int) bool {
+	if t[i] != '.' {
+		return false
+	}
+	if i >= 2 && t[i-1] == '.' && t[i-2] == '.' {
+		return true
+	}
+	for _, abbr := range []string{"e.g.", "i.e.", "vs."} {
+		if k := i + 1 - len(abbr); k >= 0 && strings.EqualFold(t[k:i+1], abbr) && (k == 0 || !isAlpha(t[k-1])) {
+			return true
+		}
+	}
+	return false
 }
 
 func opensSentence(c byte) bool {
