@@ -18,8 +18,7 @@ func TestTracebackKeepsProjectFrame(t *testing.T) {
   File "/srv/app/.venv/lib/python3.12/site-packages/money/core.py", line 10, in compute
     raise KeyError(key)
 KeyError: 'payment_number_80438'`
-	res := condense.Part{Type: condense.PartToolResult, CallID: "a", Content: []condense.Part{condense.Text(out)}}
-	got := Strings(ExtractResult(nil, &res, 3))
+	got := Strings(outputItems(out))
 	for _, want := range []string{
 		`error "KeyError: 'payment_number_80438'"`,
 		"error `File \"/srv/app/.venv/lib/python3.12/site-packages/money/core.py\", line 10, in compute`",
@@ -31,9 +30,8 @@ KeyError: 'payment_number_80438'`
 	}
 	// A traceback that ends in the project's code keeps that frame once.
 	own := "Traceback (most recent call last):\n  File \"app/main.py\", line 3, in <module>\n    run()\nValueError: bad"
-	res.Content = []condense.Part{condense.Text(own)}
 	n := 0
-	for _, s := range Strings(ExtractResult(nil, &res, 3)) {
+	for _, s := range Strings(outputItems(own)) {
 		if s == "error `File \"app/main.py\", line 3, in <module>`" {
 			n++
 		}
@@ -53,8 +51,7 @@ func TestCICommands(t *testing.T) {
 		"Run go test -race ./...":                                     "go test -race ./...",
 		"Executing: cargo build --release":                            "cargo build --release",
 	} {
-		res := condense.Part{Type: condense.PartToolResult, CallID: "a", Content: []condense.Part{condense.Text("log start\n" + text + "\nlog end")}}
-		got := Strings(ExtractResult(nil, &res, 3))
+		got := Strings(outputItems("log start\n" + text + "\nlog end"))
 		it := Item{Kind: KindCommand, Value: want}
 		if !slices.Contains(got, it.String()) {
 			t.Errorf("%q: %s missing from %q", text, it.String(), got)
@@ -62,8 +59,7 @@ func TestCICommands(t *testing.T) {
 	}
 	// Prose that starts like one is not a command.
 	for _, text := range []string{"Run the tests again after the fix.", "Running: all good", "Executing: step 3 of 5"} {
-		res := condense.Part{Type: condense.PartToolResult, CallID: "a", Content: []condense.Part{condense.Text(text)}}
-		for _, it := range ExtractResult(nil, &res, 3) {
+		for _, it := range outputItems(text) {
 			if it.Kind == KindCommand {
 				t.Errorf("%q: read as command %s", text, it.String())
 			}
@@ -93,12 +89,19 @@ func TestSentencesKeepEllipsesAndAbbreviations(t *testing.T) {
 	for text, want := range map[string][]string{
 		"I'm going with optimistic locking; SELECT ... FOR UPDATE would serialize every claim. Next I test it.": {
 			"I'm going with optimistic locking; SELECT ... FOR UPDATE would serialize every claim.", "Next I test it."},
-		"Use a cache, e.g. Redis for the sessions. Done.": {"Use a cache, e.g. Redis for the sessions.", "Done."},
+		"Use a cache, e.g. Redis for the sessions. Done.":         {"Use a cache, e.g. Redis for the sessions.", "Done."},
 		"Postgres vs. MySQL was the question. We chose Postgres.": {"Postgres vs. MySQL was the question.", "We chose Postgres."},
-		"It works. Then it stops.": {"It works.", "Then it stops."},
+		"It works. Then it stops.":                                {"It works.", "Then it stops."},
 	} {
 		if got := sentences(text); !slices.Equal(got, want) {
 			t.Errorf("sentences(%q) = %q, want %q", text, got, want)
 		}
 	}
+}
+
+// outputItems extracts the items of a tool result holding text, read
+// without its call.
+func outputItems(text string) []Item {
+	res := condense.Part{Type: condense.PartToolResult, CallID: "a", Content: []condense.Part{condense.Text(text)}}
+	return ExtractResult(nil, &res, 3)
 }

@@ -3,8 +3,6 @@ package ledger
 import (
 	"slices"
 	"testing"
-
-	"github.com/condense-dev/condense"
 )
 
 // TestUnlabelledMeasurements: a number with a unit of time, size or rate is
@@ -32,8 +30,7 @@ func TestUnlabelledMeasurements(t *testing.T) {
 		{"latency: 3.2ms +1.0ms", []string{`measurement "latency: 3.2ms"`, "measurement +1.0ms"}, []string{`measurement "3.2ms +1.0ms"`}},
 		{"change: [-4.0% +0.4% +2.1%]", nil, []string{`measurement "-4.0% +0.4%"`, `measurement "-4.0% +0.4% +2.1%"`}},
 	} {
-		res := condense.Part{Type: condense.PartToolResult, CallID: "a", Content: []condense.Part{condense.Text(tc.text)}}
-		got := Strings(ExtractResult(nil, &res, 3))
+		got := Strings(outputItems(tc.text))
 		for _, w := range tc.want {
 			if !slices.Contains(got, w) {
 				t.Errorf("%q: %s missing from %q", tc.text, w, got)
