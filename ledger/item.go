@@ -100,6 +100,11 @@ type Item struct {
 	// lines, the number or id on the one that warns is the one that
 	// matters. It raises the item's salience and is not rendered.
 	Loud bool
+	// Odd marks an item found on the one line of a uniform output shaped
+	// unlike the others (the commit with a pull-request number in a list
+	// of routine commits). It raises the item's salience and is not
+	// rendered.
+	Odd bool
 }
 
 // String formats the item the way it is rendered into placeholders and

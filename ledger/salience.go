@@ -21,6 +21,9 @@ import (
 //   - outcome: a failed command outranks a succeeding one, a written file a
 //     read one, a read one a mentioned one; a succeeding command that only
 //     looks (cat, grep, ls, git status, …) is routine;
+//   - oddness: what the one line of a uniform listing shaped unlike the
+//     others holds (oddlines.go), and what a warning or error log line
+//     holds, outranks what routine lines hold;
 //   - recency: among equals, the later item wins.
 
 // Tally counts what salience needs across the pieces of a compaction: in how
@@ -144,6 +147,10 @@ func (t *Tally) Salience(it Item) int {
 	// kind on routine lines (the error line itself is already an error).
 	if it.Loud && it.Kind != KindError {
 		s += 150
+	}
+	// Oddness: the one line of a uniform listing shaped unlike the rest.
+	if it.Odd {
+		s += 100
 	}
 	// Rarity: once is worth most; a few times (said, then referred to
 	// again) is neutral; from then on each doubling costs.

@@ -29,9 +29,12 @@ type scanner struct {
 	run  runState // how the command whose output this is ended
 	weak []Item   // error lines kept only if room is left under the cap
 
+	table tableState // the table the current line is in, if any
+
 	hot     map[int]uint8 // line start → the hot* marks of the line
 	hotLine uint8         // the marks of the current line
 	loud    bool          // the current line is a log line at warning level or above
+	odd     bool          // the current line is shaped unlike the rest of a uniform output
 }
 
 // Marks of lines worth the slower checks, found by markLines.
@@ -40,6 +43,7 @@ const (
 	hotCounts                   // may be a test count summary
 	hotURL                      // may hold a URL
 	hotLevel                    // may name a warning level
+	hotOdd                      // shaped unlike the rest of a uniform output (markOddLines)
 )
 
 // hotNeedles are the substrings that make a line hot: every slower check
@@ -100,11 +104,12 @@ func (s *scanner) add(k Kind, v string) *Item {
 	if v == "" {
 		return nil
 	}
-	it := Item{Kind: k, Value: v, Source: s.index, Loud: s.loud}
+	it := Item{Kind: k, Value: v, Source: s.index, Loud: s.loud, Odd: s.odd}
 	key := it.Key()
 	if i, ok := s.seen[key]; ok {
 		// A repeat does not count against the cap.
 		s.items[i].Loud = s.items[i].Loud || s.loud
+		s.items[i].Odd = s.items[i].Odd || s.odd
 		return &s.items[i]
 	}
 	if max > 0 && k == KindError && s.counts[k] >= max-max/2 {
@@ -155,6 +160,9 @@ func (s *scanner) text(text string) {
 		s.run = s.runOf(text, exit)
 	}
 	s.hot = markLines(text, s.hot)
+	if s.output {
+		markOddLines(text, s.hot)
+	}
 	for start := 0; start < len(text); {
 		end := strings.IndexByte(text[start:], '\n')
 		if end < 0 {
@@ -164,10 +172,11 @@ func (s *scanner) text(text string) {
 		}
 		s.hotLine = s.hot[start]
 		s.loud = s.output && s.hotLine&(hotError|hotLevel) != 0 && loudLine(text[start:end])
+		s.odd = s.hotLine&hotOdd != 0
 		s.line(text[start:end])
 		start = end + 1
 	}
-	s.loud = false
+	s.loud, s.odd = false, false
 	s.flush()
 	for _, p := range s.e.Patterns {
 		if p.Regexp == nil {
@@ -185,6 +194,7 @@ func (s *scanner) text(text string) {
 
 // flush ends pending multi-line shapes at the end of a text.
 func (s *scanner) flush() {
+	s.endTable()
 	if s.rustPanic != "" {
 		s.add(KindError, s.rustPanic)
 		s.rustPanic = ""
@@ -213,6 +223,7 @@ func (s *scanner) flush() {
 func (s *scanner) line(line string) {
 	t := strings.TrimSpace(line)
 	if t == "" {
+		s.endTable()
 		if s.rustPanic != "" {
 			s.add(KindError, s.rustPanic)
 			s.rustPanic = ""
@@ -245,7 +256,7 @@ func (s *scanner) line(line string) {
 		s.windowsPaths(t)
 	}
 	s.ids(t, urlSpans)
-	if !s.source && !s.lineMeasurement(t) {
+	if !s.source && !s.tableLine(t) && !s.lineMeasurement(t) {
 		s.measurements(t, urlSpans)
 	}
 }

@@ -34,6 +34,10 @@ type template struct {
 	tokens []string
 	wild   int
 	id     int
+	// head is the position of a figure's headline number (the first
+	// number of a measurement), which every line of the template shares
+	// with its order of magnitude; -1 for other kinds.
+	head int
 }
 
 // templates assigns lines to templates. The zero value is ready to use.
@@ -64,7 +68,14 @@ func (ts *templates) assign(k Kind, value string, add bool) int {
 	key := string(k) + "\x00" + strconv.Itoa(len(toks))
 	group := ts.groups[key]
 	exact := k == KindCommand
+	head := -1
+	if k == KindMeasurement {
+		head = headFigure(toks)
+	}
 	for _, t := range group {
+		if t.head != head || head >= 0 && t.tokens[head] != toks[head] {
+			continue
+		}
 		if joined, ok := t.match(toks, exact); ok {
 			if add && joined {
 				t.join(toks)
@@ -78,7 +89,7 @@ func (ts *templates) assign(k Kind, value string, add bool) int {
 	if ts.groups == nil {
 		ts.groups = make(map[string][]*template)
 	}
-	t := &template{tokens: toks, id: ts.next}
+	t := &template{tokens: toks, id: ts.next, head: head}
 	ts.next++
 	if len(group) < maxTemplates {
 		ts.groups[key] = append(group, t)
@@ -120,6 +131,24 @@ func (t *template) join(toks []string) {
 			t.wild++
 		}
 	}
+}
+
+// headFigure returns the position of the first token of a figure's line
+// that holds a number with its order of magnitude ("#6", "#3.#2",
+// "took=#2ms"), or -1. Lines of a figure join a template only when their
+// headline numbers agree in magnitude, whatever else they share: in a
+// benchmark's listing "BenchmarkClaim-8 118946 ns/op 1440 B/op" has a
+// template of its own among a dozen lines of five-digit ns/op, although
+// three quarters of its tokens match theirs.
+func headFigure(toks []string) int {
+	for i, t := range toks {
+		for k := 0; k+1 < len(t); k++ {
+			if t[k] == '#' && isDigit(t[k+1]) && (k == 0 || t[k-1] == '=' || t[k-1] == ':') {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // templateTokens cuts a line into tokens, each with its runs of letters and

@@ -1,0 +1,178 @@
+package ledger
+
+import "strings"
+
+// This file reads figures in tables. A benchmark or load tool's table
+// (autocannon's boxes, a Markdown table, psql's output) puts its figures in
+// cells whose meaning is in the column's header and the row's first cell:
+//
+//	│ Stat    │ 2.5% │ 50%  │ … │ Avg       │ Stdev    │
+//	├─────────┼──────┼──────┼───┼───────────┼──────────┤
+//	│ Latency │ 1 ms │ 8 ms │ … │ 189.73 ms │ 21.90 ms │
+//
+// Read as prose, "189.73 ms" has no label (the cell border stops it), and
+// every cell of every such table looks alike. Read as a table it is
+// "Latency Avg 189.73 ms": what it measures, and a line of its own shape.
+
+// tableState follows the table a text is in, line by line.
+type tableState struct {
+	// rows is the number of rows with cells since the table began
+	// (borders and rules do not count).
+	rows int
+	// head holds the header's cells once a rule confirmed it.
+	head []string
+	// pending is the table's first row, held back until the next line
+	// says whether it is a header (a rule follows) or data.
+	pending string
+}
+
+// reset ends the table.
+func (ts *tableState) reset() { *ts = tableState{} }
+
+// cellSeps are the characters that separate a table's cells.
+var cellSeps = []string{"|", "│", "┃", "║"}
+
+// tableCells splits a table row into its trimmed cells; ok is false when
+// the line is not one (no separator, or fewer than two cells). The empty
+// cells outside the outer borders ("| a | b |") are dropped; psql draws
+// none (" id | status").
+func tableCells(t string) (cells []string, ok bool) {
+	n := 0
+	for _, sep := range cellSeps {
+		n += strings.Count(t, sep)
+	}
+	if n == 0 {
+		return nil, false
+	}
+	norm := t
+	for _, sep := range cellSeps[1:] {
+		if strings.Contains(norm, sep) {
+			norm = strings.ReplaceAll(norm, sep, "|")
+		}
+	}
+	cells = strings.Split(norm, "|")
+	for i := range cells {
+		cells[i] = strings.TrimSpace(cells[i])
+	}
+	if len(cells) > 0 && cells[0] == "" {
+		cells = cells[1:]
+	}
+	if len(cells) > 0 && cells[len(cells)-1] == "" {
+		cells = cells[:len(cells)-1]
+	}
+	return cells, len(cells) >= 2
+}
+
+// tableRule reports whether a line only draws a table's border or the rule
+// under its header: dashes, equals signs, pluses, colons, pipes and
+// box-drawing characters, at least three of them.
+func tableRule(t string) bool {
+	n := 0
+	for _, r := range t {
+		switch {
+		case r == '-' || r == '=' || r == '+' || r == ':' || r == '|':
+		case r >= 0x2500 && r <= 0x257F: // box drawing
+		case r == ' ' || r == '\t':
+			continue
+		default:
+			return false
+		}
+		n++
+	}
+	return n >= 3
+}
+
+// tableLine takes line t of output as part of a table. It reports whether
+// t's figures were read here (the caller skips its own measurement pass),
+// and reads a held-back first row as data when t shows it was not a
+// header.
+func (s *scanner) tableLine(t string) bool {
+	ts := &s.table
+	if ts.rows == 0 && strings.IndexByte(t, '|') < 0 && strings.IndexByte(t, 0xE2) < 0 {
+		// Not in a table, and no separator ('|' or a box-drawing
+		// character, all of which start with the byte 0xE2).
+		return false
+	}
+	if tableRule(t) {
+		if ts.pending != "" {
+			ts.head, _ = tableCells(ts.pending)
+			ts.pending = ""
+		}
+		return true
+	}
+	cells, ok := tableCells(t)
+	if !ok {
+		s.endTable()
+		return false
+	}
+	ts.rows++
+	if ts.rows == 1 {
+		ts.pending = t
+		return true
+	}
+	s.releasePending()
+	if ts.head == nil {
+		return false
+	}
+	return s.tableRow(cells)
+}
+
+// endTable ends the current table, reading a held-back first row as data.
+func (s *scanner) endTable() {
+	s.releasePending()
+	s.table.reset()
+}
+
+// releasePending reads the held-back first row, which no rule followed, as
+// an ordinary line of figures.
+func (s *scanner) releasePending() {
+	if p := s.table.pending; p != "" {
+		s.table.pending = ""
+		s.measurements(p, nil)
+	}
+}
+
+// tableRow adds the figures of a data row under a header, each labelled
+// with the row's first cell and its column's header. It reports false when
+// the row holds no figure it could label, so the caller reads it as text.
+func (s *scanner) tableRow(cells []string) bool {
+	head := s.table.head
+	row := ""
+	if c := cells[0]; c != "" && !isDigit(c[0]) && len(c) <= 40 {
+		row = c
+	}
+	found := false
+	for i, c := range cells {
+		if c == "" || !isDigit(c[0]) && !(len(c) > 1 && (c[0] == '-' || c[0] == '+') && isDigit(c[1])) {
+			continue
+		}
+		at := 0
+		if !isDigit(c[0]) {
+			at = 1
+		}
+		j, ok := numberEnd(c, at)
+		if !ok {
+			continue
+		}
+		j = plusMinus(c, j)
+		k := j
+		spaced := k < len(c) && c[k] == ' '
+		if spaced {
+			k++
+		}
+		unit := unitAt(c, k, spaced)
+		if unit == "" {
+			continue
+		}
+		label := row
+		if i < len(head) && head[i] != "" && len(head[i]) <= 40 && head[i] != row {
+			label = strings.TrimSpace(label + " " + head[i])
+		}
+		if label == "" {
+			continue
+		}
+		s.addCapped(label+" "+c[:k+len(unit)], len(label)+1)
+		found = true
+	}
+	return found
+}

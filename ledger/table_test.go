@@ -1,0 +1,49 @@
+package ledger
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestTableFigures: a figure in a table cell is labelled with its row's
+// first cell and its column's header, whatever draws the table (box
+// characters, Markdown, psql); a table whose first row no rule follows has
+// no header, and its first row is read as figures like any line.
+func TestTableFigures(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		text string
+		want []string
+		not  []string
+	}{
+		{"box", "Running 30s test @ http://localhost:3012/cart\n" +
+			"┌─────────┬──────┬──────────┬──────────┐\n" +
+			"│ Stat    │ 50%  │ Avg      │ Stdev    │\n" +
+			"├─────────┼──────┼──────────┼──────────┤\n" +
+			"│ Latency │ 8 ms │ 189.73 ms │ 21.90 ms │\n" +
+			"└─────────┴──────┴──────────┴──────────┘\n",
+			[]string{`measurement "Latency 50% 8 ms"`, `measurement "Latency Avg 189.73 ms"`, `measurement "Latency Stdev 21.90 ms"`},
+			[]string{`measurement "│ 189.73 ms"`, `measurement "189.73 ms"`}},
+		{"markdown", "| Benchmark | Before | After |\n|---|---:|---:|\n| parse 1k | 142.6 µs | 98.2 µs |\n| encode | 1.2 ms | -0.4 ms |\n",
+			[]string{`measurement "parse 1k Before 142.6 µs"`, `measurement "parse 1k After 98.2 µs"`, `measurement "encode After -0.4 ms"`},
+			nil},
+		{"psql", " query      | mean_time\n------------+-----------\n select ... | 4771.4ms\n(1 row)\n",
+			[]string{`measurement "select ... mean_time 4771.4ms"`}, nil},
+		{"no header", "| warm | 12.5 ms |\n| cold | 340 ms |\n",
+			[]string{`measurement "warm | 12.5 ms"`, `measurement "cold | 340 ms"`}, nil},
+		{"header ends with the table", "| stage | time |\n|---|---|\n| build | 3.2s |\n\nfetch took 812ms\n",
+			[]string{`measurement "build time 3.2s"`, `measurement "fetch took 812ms"`}, []string{`measurement "fetch time 812ms"`}},
+	} {
+		got := Strings(outputItems(tc.text))
+		for _, w := range tc.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("%s: %s missing from %q", tc.name, w, got)
+			}
+		}
+		for _, n := range tc.not {
+			if slices.Contains(got, n) {
+				t.Errorf("%s: %s should not be an item (%q)", tc.name, n, got)
+			}
+		}
+	}
+}
