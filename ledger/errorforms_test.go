@@ -50,6 +50,14 @@ func TestCICommands(t *testing.T) {
 		"py312: commands[0]> pytest -x tests/billing":                 "pytest -x tests/billing",
 		"Run go test -race ./...":                                     "go test -race ./...",
 		"Executing: cargo build --release":                            "cargo build --release",
+		"##[command]/usr/bin/bash --noprofile --norc /tmp/x.sh":       "/usr/bin/bash --noprofile --norc /tmp/x.sh",
+		"py311 run-test: commands[0] | pytest -q tests/api":           "pytest -q tests/api",
+		"nox > python -m pytest --cov=app":                            "python -m pytest --cov=app",
+		"task: [test] go test -count=1 ./store/...":                   "go test -count=1 ./store/...",
+		"> vitest run src/cart.test.ts":                               "vitest run src/cart.test.ts",
+		"Step 5/9 : RUN go build -o /out/app ./cmd/app":               "go build -o /out/app ./cmd/app",
+		"#8 [build 4/6] RUN npm ci --omit=dev":                        "npm ci --omit=dev",
+		"[CI/test] ⭐ Run Main make lint":                              "make lint",
 	} {
 		got := Strings(outputItems("log start\n" + text + "\nlog end"))
 		it := Item{Kind: KindCommand, Value: want}
@@ -58,7 +66,8 @@ func TestCICommands(t *testing.T) {
 		}
 	}
 	// Prose that starts like one is not a command.
-	for _, text := range []string{"Run the tests again after the fix.", "Running: all good", "Executing: step 3 of 5"} {
+	for _, text := range []string{"Run the tests again after the fix.", "Running: all good", "Executing: step 3 of 5",
+		"> shopfront@1.2.0 build", "> Task :app:test", "Step 2/9 : COPY go.mod ./", "task: [lint] all good"} {
 		for _, it := range outputItems(text) {
 			if it.Kind == KindCommand {
 				t.Errorf("%q: read as command %s", text, it.String())

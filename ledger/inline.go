@@ -77,11 +77,20 @@ func (s *scanner) tracedCommand(t string) {
 	}
 }
 
-// ciCommand returns the command a CI or build log line says it runs:
-// GitHub Actions' "##[group]Run go test ./..." and "[command]/usr/bin/git
-// fetch …", tox's "py312: commands[0]> pytest -x", and "Run …", "Running: …"
-// or "Executing: …" before a command line (a known runner, a script or a
-// ./ path), each after an optional timestamp.
+// ciCommand returns the command a CI or build log line says it runs, each
+// after an optional timestamp:
+//
+//   - GitHub Actions' "##[group]Run go test ./..." and "[command]/usr/bin/git
+//     fetch …", Azure Pipelines' "##[command]…", act's "⭐ Run Main …";
+//   - tox's "py312: commands[0]> pytest -x" (tox 3: "commands[0] | …"), nox's
+//     "nox > pytest -x", Task's "task: [test] go test ./...";
+//   - npm, yarn and pnpm scripts' "> jest --ci" under "> pkg@1.0.0 test";
+//   - a Dockerfile step: "Step 5/9 : RUN go build ./...", BuildKit's
+//     "#8 [build 4/6] RUN go mod download";
+//   - "Run …", "Running: …" or "Executing: …" before a command line.
+//
+// Where the form alone does not say the rest is a command, it must read as
+// one (a known runner, a script or a ./ path).
 func ciCommand(t string) (string, bool) {
 	if sp := strings.IndexByte(t, ' '); sp > 0 && isDigit(t[0]) && strings.HasSuffix(t[:sp], "Z") && strings.Contains(t[:sp], "T") {
 		t = strings.TrimSpace(t[sp+1:]) // "2026-04-19T13:27:31.4260000Z ##[group]Run …"
@@ -90,21 +99,52 @@ func ciCommand(t string) (string, bool) {
 		c = strings.TrimSpace(c)
 		return c, c != ""
 	}
-	if c, ok := strings.CutPrefix(t, "[command]"); ok {
-		c = strings.TrimSpace(c)
-		return c, strings.HasPrefix(c, "/") && strings.Contains(c, " ") || inlineCommand(c)
+	if i := strings.Index(t, "⭐ Run Main "); i >= 0 && (i == 0 || t[0] == '[') {
+		c := strings.TrimSpace(t[i+len("⭐ Run Main "):]) // act: "[CI/test]   ⭐ Run Main make lint"
+		return c, c != ""
 	}
-	if i := strings.Index(t, "commands["); i >= 0 {
-		if j := strings.Index(t[i:], "]> "); j > 0 {
-			c := strings.TrimSpace(t[i+j+3:])
-			return c, c != ""
+	for _, lead := range []string{"[command]", "##[command]"} {
+		if c, ok := strings.CutPrefix(t, lead); ok {
+			c = strings.TrimSpace(c)
+			return c, strings.HasPrefix(c, "/") && strings.Contains(c, " ") || inlineCommand(c)
 		}
 	}
-	for _, lead := range []string{"Run ", "Running: ", "Running command: ", "Executing: ", "Executing command: "} {
+	if i := strings.Index(t, "commands["); i >= 0 {
+		for _, sep := range []string{"]> ", "] | "} {
+			if j := strings.Index(t[i:], sep); j > 0 {
+				c := strings.TrimSpace(t[i+j+len(sep):])
+				return c, c != ""
+			}
+		}
+	}
+	if c, ok := strings.CutPrefix(t, "task: ["); ok {
+		if j := strings.Index(c, "] "); j > 0 {
+			c = strings.TrimSpace(c[j+2:])
+			return c, inlineCommand(c)
+		}
+	}
+	if i := strings.Index(t, " RUN "); i > 0 && dockerStep(t[:i]) {
+		c := strings.TrimSpace(t[i+5:])
+		return c, inlineCommand(c)
+	}
+	for _, lead := range []string{"Run ", "Running: ", "Running command: ", "Executing: ", "Executing command: ", "nox > ", "> "} {
 		if c, ok := strings.CutPrefix(t, lead); ok {
 			c = strings.TrimSpace(c)
 			return c, inlineCommand(c)
 		}
 	}
 	return "", false
+}
+
+// dockerStep reports whether p starts a Dockerfile step line before its
+// instruction: "Step 5/9 :" (the classic builder) or "#8 [build 4/6]"
+// (BuildKit).
+func dockerStep(p string) bool {
+	if rest, ok := strings.CutPrefix(p, "Step "); ok {
+		return strings.HasSuffix(rest, " :") && strings.IndexByte(rest, '/') > 0
+	}
+	if rest, ok := strings.CutPrefix(p, "#"); ok && rest != "" && isDigit(rest[0]) {
+		return strings.HasSuffix(rest, "]") && strings.IndexByte(rest, '[') > 0
+	}
+	return false
 }
