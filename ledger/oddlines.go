@@ -1,6 +1,10 @@
 package ledger
 
-import "strings"
+import (
+	"slices"
+	"strings"
+	"sync"
+)
 
 // This file finds the odd lines of uniform output: in a listing of forty
 // commits, pods or files that all look alike, the one line shaped unlike the
@@ -33,32 +37,52 @@ func lineShape(t string) uint64 {
 	)
 	h := uint64(offset)
 	n := 0
-	for _, f := range strings.Fields(t) {
-		n++
-		if n > maxShapeTokens {
-			continue
+	for i := 0; i < len(t); {
+		for i < len(t) && (t[i] == ' ' || t[i] == '\t') {
+			i++
+		}
+		if i == len(t) {
+			break
 		}
 		c := byte('w')
-		switch {
-		case strings.ContainsAny(f, "0123456789"):
-			c = 'n'
-		case strings.ContainsAny(f, "()[]{}<>\"'`#=:|@"):
-			c = 'p'
+		for ; i < len(t) && t[i] != ' ' && t[i] != '\t'; i++ {
+			switch b := t[i]; {
+			case isDigit(b):
+				c = 'n'
+			case c == 'w' && strings.IndexByte("()[]{}<>\"'`#=:|@", b) >= 0:
+				c = 'p'
+			}
 		}
-		h = (h ^ uint64(c)) * prime
+		n++
+		if n <= maxShapeTokens {
+			h = (h ^ uint64(c)) * prime
+		}
 	}
 	return (h ^ uint64(n)) * prime
 }
 
+// oddBuf holds markOddLines' buffers, reused from text to text.
+type oddBuf struct {
+	starts []int
+	shapes []uint64
+	sorted []uint64
+}
+
+var oddBufs = sync.Pool{New: func() any { return new(oddBuf) }}
+
 // markOddLines adds hotOdd to the marks of the odd lines of text (m holds
 // the marks by line start, as markLines left them).
 func markOddLines(text string, m map[int]uint8) {
-	type line struct {
-		start int
-		shape uint64
+	if strings.Count(text, "\n") < minUniformLines-1 {
+		return
 	}
-	var lines []line
-	count := map[uint64]int{}
+	b := oddBufs.Get().(*oddBuf)
+	defer oddBufs.Put(b)
+	b.mark(text, m)
+}
+
+func (b *oddBuf) mark(text string, m map[int]uint8) {
+	b.starts, b.shapes = b.starts[:0], b.shapes[:0]
 	for start := 0; start < len(text); {
 		end := strings.IndexByte(text[start:], '\n')
 		if end < 0 {
@@ -67,28 +91,41 @@ func markOddLines(text string, m map[int]uint8) {
 			end += start
 		}
 		if t := strings.TrimSpace(text[start:end]); t != "" {
-			sh := lineShape(t)
-			lines = append(lines, line{start, sh})
-			count[sh]++
+			b.starts = append(b.starts, start)
+			b.shapes = append(b.shapes, lineShape(t))
 		}
 		start = end + 1
 	}
-	if len(lines) < minUniformLines {
+	n := len(b.shapes)
+	if n < minUniformLines {
 		return
 	}
+	b.sorted = append(b.sorted[:0], b.shapes...)
+	slices.Sort(b.sorted)
 	top, odd := 0, 0
-	for _, n := range count {
-		top = max(top, n)
-		if n == 1 {
+	for i := 0; i < n; {
+		j := i + 1
+		for j < n && b.sorted[j] == b.sorted[i] {
+			j++
+		}
+		top = max(top, j-i)
+		if j-i == 1 {
 			odd++
 		}
+		i = j
 	}
-	if top*2 < len(lines) || odd == 0 || odd*10 > len(lines) {
+	if top*2 < n || odd == 0 || odd*10 > n {
 		return
 	}
-	for _, l := range lines {
-		if count[l.shape] == 1 {
-			m[l.start] |= hotOdd
+	for k, sh := range b.shapes {
+		if _, found := slices.BinarySearch(b.sorted, sh); found && once(b.sorted, sh) {
+			m[b.starts[k]] |= hotOdd
 		}
 	}
+}
+
+// once reports whether v occurs exactly once in the sorted slice s.
+func once(s []uint64, v uint64) bool {
+	i, _ := slices.BinarySearch(s, v)
+	return i+1 >= len(s) || s[i+1] != v
 }
