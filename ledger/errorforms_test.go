@@ -58,6 +58,9 @@ func TestCICommands(t *testing.T) {
 		"Step 5/9 : RUN go build -o /out/app ./cmd/app":               "go build -o /out/app ./cmd/app",
 		"#8 [build 4/6] RUN npm ci --omit=dev":                        "npm ci --omit=dev",
 		"[CI/test] ⭐ Run Main make lint":                              "make lint",
+		"[12:01:07] ==> pytest -x tests/api":                          "pytest -x tests/api",
+		"build | 2026-04-19 13:27:31 ▶ cargo test -p tern-core":       "cargo test -p tern-core",
+		"ci> go vet ./...":                                            "go vet ./...",
 	} {
 		got := Strings(outputItems("log start\n" + text + "\nlog end"))
 		it := Item{Kind: KindCommand, Value: want}
@@ -67,7 +70,8 @@ func TestCICommands(t *testing.T) {
 	}
 	// Prose that starts like one is not a command.
 	for _, text := range []string{"Run the tests again after the fix.", "Running: all good", "Executing: step 3 of 5",
-		"> shopfront@1.2.0 build", "> Task :app:test", "Step 2/9 : COPY go.mod ./", "task: [lint] all good"} {
+		"> shopfront@1.2.0 build", "> Task :app:test", "Step 2/9 : COPY go.mod ./", "task: [lint] all good",
+		"INFO go test passed in ./store", "[12:01:07] make sure the tests pass", "12:01:07 the go build finished"} {
 		for _, it := range outputItems(text) {
 			if it.Kind == KindCommand {
 				t.Errorf("%q: read as command %s", text, it.String())

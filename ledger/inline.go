@@ -1,6 +1,9 @@
 package ledger
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // This file finds commands written inline: in backticks in what the user
 // or the assistant wrote ("Run `pytest -x tests/api` when it's fixed",
@@ -133,7 +136,93 @@ func ciCommand(t string) (string, bool) {
 			return c, inlineCommand(c)
 		}
 	}
+	return echoedCommand(t)
+}
+
+// echoedCommand returns the command of a log line that echoes one after
+// decorations only: timestamps, markers and labels such as "[12:01:07]",
+// "==>", "▶", "[ci]", "build:", "step|" — up to six of them, at least one —
+// then a known runner with an argument that looks like one (a flag, a path,
+// a dotted name): "[12:01:07] ==> pytest -x tests/api". A line whose first
+// words are prose ("INFO go test passed") is not one.
+func echoedCommand(t string) (string, bool) {
+	decorations := 0
+	for i := 0; i < len(t) && decorations <= 6; {
+		for i < len(t) && (t[i] == ' ' || t[i] == '\t') {
+			i++
+		}
+		j := i
+		for j < len(t) && t[j] != ' ' && t[j] != '\t' {
+			j++
+		}
+		if i == j {
+			break
+		}
+		w := t[i:j]
+		if decoration(w) || len(w) <= 24 && symbolNext(t[j:]) {
+			// A decoration, or a label before a separator ("build | …").
+			decorations++
+			i = j
+			continue
+		}
+		c := t[i:]
+		if decorations == 0 || !inlineCommand(c) || !hasArgument(c) || strings.HasSuffix(c, "then") || strings.HasSuffix(c, "do") {
+			return "", false // none, or a script's "if ! cmd; then"
+		}
+		return c, true
+	}
 	return "", false
+}
+
+// decoration reports whether a word of a log line only decorates it: it
+// holds no letter ("12:01:07", "==>", "▶", "#12"), is bracketed ("[ci]",
+// "(venv)"), or is a short label ending in ':', '>', ']' or '|'.
+func decoration(w string) bool {
+	letters := false
+	for k := 0; k < len(w); k++ {
+		if isAlpha(w[k]) {
+			letters = true
+			break
+		}
+	}
+	switch {
+	case !letters:
+		return true
+	case w[0] == '[' && w[len(w)-1] == ']', w[0] == '(' && w[len(w)-1] == ')':
+		return true
+	}
+	last := w[len(w)-1]
+	return len(w) <= 24 && len(w) > 1 && (last == ':' || last == '>' || last == ']' || last == '|')
+}
+
+// symbolNext reports whether the next word of rest is only symbols ("|",
+// "=>", "▶"): a separator after a label.
+func symbolNext(rest string) bool {
+	w := strings.TrimLeft(rest, " \t")
+	if e := strings.IndexAny(w, " \t"); e >= 0 {
+		w = w[:e]
+	}
+	if w == "" {
+		return false
+	}
+	for _, r := range w {
+		if r < 0x80 && (isAlnum(byte(r)) || r == '_') || unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// hasArgument reports whether a command line has an argument that reads as
+// one: a flag, a path or a dotted or colon-joined name.
+func hasArgument(c string) bool {
+	f := strings.Fields(c)
+	for _, a := range f[1:] {
+		if strings.HasPrefix(a, "-") || strings.ContainsAny(a, "/.:=") {
+			return true
+		}
+	}
+	return false
 }
 
 // dockerStep reports whether p starts a Dockerfile step line before its
