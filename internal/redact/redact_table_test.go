@@ -127,7 +127,7 @@ func ExampleString() {
 // FuzzRedact: a secret of a known shape, set off by a space from whatever
 // text the fuzzer writes around it, never survives String, and String is
 // idempotent on every input.
-func FuzzString(f *testing.F) {
+func FuzzRedact(f *testing.F) {
 	f.Add("export X=", "done", uint8(0), "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8s9T0")
 	f.Add("Authorization: Bearer", "", uint8(3), "Zq8vN3xK7pL2mR9tZq8vN3xK7pL2mR9t")
 	f.Add("{\"k\": \"", "\"}", uint8(5), "0000000000000000000000000000000000000000")
