@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/dustin/go-humanize"
+
+	"github.com/condense-dev/condense/internal/redact"
 )
 
 // DefaultMaxPressured is how many consecutive pressured preflights may
@@ -51,7 +53,9 @@ type Options struct {
 	// messages) per call.
 	VerifyPrefix bool
 	// Logger receives warnings (unknown models, rejected candidates). nil
-	// means slog.Default().
+	// means slog.Default(). Error values in its lines (a strategy's or a
+	// summarizer's error may quote the history) have their secrets
+	// redacted, as ledger.Redact does.
 	Logger *slog.Logger
 }
 
@@ -565,9 +569,9 @@ func (p *Preflight) refuse(res *Result, err error, ps pass) {
 	switch {
 	case errors.Is(err, ErrNothingToCompact):
 	case errors.Is(err, errNoReduction):
-		p.log.Info("condense: compaction candidate refused", "strategy", name, "emergency", ps.emergency, "err", err)
+		p.log.Info("condense: compaction candidate refused", "strategy", name, "emergency", ps.emergency, "err", redact.Err(err))
 	default:
-		p.log.Warn("condense: compaction candidate refused", "strategy", name, "emergency", ps.emergency, "err", err)
+		p.log.Warn("condense: compaction candidate refused", "strategy", name, "emergency", ps.emergency, "err", redact.Err(err))
 	}
 }
 

@@ -125,7 +125,10 @@ type CompactionContext struct {
 	// the extractive summarizer (summarize.Extractive). A custom strategy
 	// that needs a summary calls it the same way.
 	Summarizer Summarizer
-	Logger     *slog.Logger
+	// Logger is the preflight's (Options.Logger). The library redacts
+	// secrets in the error values it logs; a strategy logging text of the
+	// history itself should pass it through ledger.Redact first.
+	Logger *slog.Logger
 
 	overhead int
 	hist     []int // cached counts of verbatim log messages (0 = unknown)

@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/dustin/go-humanize"
+
+	"github.com/condense-dev/condense/internal/redact"
 )
 
 // Truncation says which tool results of the newest step a preflight cut to
@@ -524,7 +526,7 @@ func (p *Preflight) adoptTruncation(cc *CompactionContext, res *Result, cand Ren
 	if err != nil {
 		err = &StrategyError{Strategy: TruncateStrategy, Err: err}
 		res.Rejected = append(res.Rejected, err)
-		p.log.Warn("condense: truncated rendering refused", "err", err)
+		p.log.Warn("condense: truncated rendering refused", "err", redact.Err(err))
 		return before
 	}
 	p.st.checkpoints++

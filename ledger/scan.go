@@ -3,6 +3,8 @@ package ledger
 import (
 	"math/bits"
 	"strings"
+
+	"github.com/condense-dev/condense/internal/needles"
 )
 
 // scanner extracts the items of one message or tool result. It holds the
@@ -48,7 +50,7 @@ const (
 
 // hotNeedles are the substrings that make a line hot: every slower check
 // needs one of them, so a text is searched for all of them in one pass
-// (needleSet) instead of every line for each.
+// (needles.Set) instead of every line for each.
 var hotNeedles = []struct {
 	s    string
 	mark uint8
@@ -60,14 +62,14 @@ var hotNeedles = []struct {
 	{"WARN", hotLevel}, {"warn", hotLevel}, {"Warn", hotLevel},
 }
 
-var hotSet, hotMarks = func() (*needleSet, []uint8) {
+var hotSet, hotMarks = func() (*needles.Set, []uint8) {
 	var ns []string
 	var marks []uint8
 	for _, n := range hotNeedles {
 		ns = append(ns, n.s)
 		marks = append(marks, n.mark)
 	}
-	return newNeedleSet(ns...), marks
+	return needles.New(ns...), marks
 }()
 
 // markLines returns the marks of the lines of text, by line start.
@@ -77,7 +79,7 @@ func markLines(text string, m map[int]uint8) map[int]uint8 {
 	} else {
 		clear(m)
 	}
-	hotSet.lines(text, func(start int, found uint64) {
+	hotSet.Lines(text, func(start int, found uint64) {
 		var mark uint8
 		for found != 0 {
 			k := bits.TrailingZeros64(found)
@@ -296,7 +298,7 @@ func loudLine(line string) bool {
 	}
 	for _, key := range []string{"level", "severity", "lvl"} {
 		for off := 0; ; {
-			k := indexFold(line[off:], key)
+			k := needles.IndexFold(line[off:], key)
 			if k < 0 {
 				break
 			}
@@ -313,7 +315,7 @@ func loudLine(line string) bool {
 				j++
 			}
 			for _, v := range []string{"warn", "error", "err", "fatal", "crit", "panic", "alert", "emerg"} {
-				if hasPrefixFold(line[j:], v) {
+				if needles.HasPrefixFold(line[j:], v) {
 					return true
 				}
 			}

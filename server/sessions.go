@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/internal/redact"
 	"github.com/condense-dev/condense/session"
 	"github.com/condense-dev/condense/store"
 	"github.com/condense-dev/condense/strategy"
@@ -112,7 +113,7 @@ func (h *hosted) summarizer(c SessionConfig) condense.Summarizer {
 		if sm, err := h.s.opts.NewSummarizer(c.Provider, c.Model); err == nil {
 			inner = sm
 		} else {
-			h.s.log.Warn("condense/server: no summarizer for the session's model; summarizing extractively", "session", h.id, "err", err)
+			h.s.log.Warn("condense/server: no summarizer for the session's model; summarizing extractively", "session", h.id, "err", redact.Err(err))
 		}
 	}
 	return &eventSummarizer{h: h, inner: inner}

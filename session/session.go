@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/internal/redact"
 	"github.com/condense-dev/condense/store"
 	"github.com/condense-dev/condense/strategy"
 	"github.com/condense-dev/condense/tokens"
@@ -37,7 +38,8 @@ type Options struct {
 	// empty stand-ins. Set it for custom strategies that read History
 	// beyond the rendering.
 	LoadAll bool
-	// Logger receives warnings. nil means slog.Default().
+	// Logger receives warnings, their error values with secrets redacted
+	// (ledger.Redact). nil means slog.Default().
 	Logger *slog.Logger
 	// Now is the clock of checkpoint times; nil means time.Now.
 	Now func() time.Time
@@ -433,7 +435,7 @@ func (s *Session) failed(b store.Batch, err error) error {
 	if s.saveErr == nil {
 		s.saveErr = err
 	}
-	s.logger.Warn("condense/session: save failed; holding unsaved state until Flush", "session", s.id, "err", err)
+	s.logger.Warn("condense/session: save failed; holding unsaved state until Flush", "session", s.id, "err", redact.Err(err))
 	return &SaveError{Pending: len(s.pending), Err: err}
 }
 
@@ -627,7 +629,7 @@ func (s *Session) checkpoint(ctx context.Context, recs []condense.Record) error 
 // refuse puts the preflight back to the last saved overlay after a
 // compaction whose checkpoint could not be restored; s.mu held.
 func (s *Session) refuse(ctx context.Context, err error) error {
-	s.logger.Warn("condense/session: compaction refused: its checkpoint would not restore", "session", s.id, "err", err)
+	s.logger.Warn("condense/session: compaction refused: its checkpoint would not restore", "session", s.id, "err", redact.Err(err))
 	if rerr := s.restoreOverlay(ctx, len(s.cps)); rerr != nil {
 		return errors.Join(err, rerr)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/internal/redact"
 )
 
 // Pipeline chains strategies, cheapest first, and stops once the request is
@@ -60,7 +61,7 @@ func (p *Pipeline) Compact(ctx context.Context, cc *condense.CompactionContext) 
 		if err != nil {
 			errs = append(errs, &condense.StrategyError{Strategy: stage.Name(), Err: err})
 			if cc.Logger != nil {
-				cc.Logger.Warn("condense: pipeline stage failed; trying the next", "stage", stage.Name(), "err", err)
+				cc.Logger.Warn("condense: pipeline stage failed; trying the next", "stage", stage.Name(), "err", redact.Err(err))
 			}
 			continue
 		}

@@ -356,3 +356,23 @@ func TestNewCounterNoKey(t *testing.T) {
 		t.Error("NewCounter without a key succeeded")
 	}
 }
+
+// TestCounterFallbackLogRedacted: the warning of a failed count carries
+// the API's error message with any key it quotes redacted.
+func TestCounterFallbackLogRedacted(t *testing.T) {
+	const key = "sk-ant-api03-Zk9Xq2Lm8Vb1Nc7Jd3Pr6Wy0Ae5Hf4Tg7Qm2Xv9Lr4Tz8Nc1Pb6W"
+	srv := replay.New(t, replay.Step{Status: 500, Body: `{"type":"error","error":{"type":"api_error","message":"upstream rejected x-api-key ` + key + `"}}`})
+	var logs bytes.Buffer
+	c := newTestCounter(t, srv.URL, srv.Client(), func(o *Options) {
+		o.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	})
+	m := condense.UserText("some words of text")
+	c.CountMessage(&m)
+	out := logs.String()
+	if strings.Contains(out, key[:20]) {
+		t.Errorf("key in the log: %s", out)
+	}
+	if !strings.Contains(out, "upstream rejected x-api-key [REDACTED]") {
+		t.Errorf("the error's message is missing from the log: %s", out)
+	}
+}

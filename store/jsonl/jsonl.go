@@ -8,6 +8,10 @@
 // a log line; anything bad earlier is an error naming the line. Opening a
 // session reads the file once to index where each message lies (checking
 // every line's CRC) but decodes no message: Messages decodes on demand.
+// Before Open returns it syncs the file, and the directory while the file
+// holds no more than its header, so the session it reports, and a new
+// session's name, survive a power cut even when the process that wrote
+// them died before its own syncs.
 //
 // The file grows in preallocated, zero-filled chunks (PreallocChunk), so an
 // append overwrites blocks that already exist and its fdatasync flushes data
@@ -57,7 +61,8 @@ type Options struct {
 	// Logger receives the torn-tail notices. nil means slog.Default().
 	Logger *slog.Logger
 	// WrapFile, when set, wraps each session file once it is open and
-	// locked (fault injection in tests).
+	// locked (fault injection in tests): every write, truncate and sync of
+	// the file goes through it, from the header of a new session on.
 	WrapFile func(name string, f File) File
 }
 
@@ -66,6 +71,9 @@ type Store struct {
 	dir  string
 	opts Options
 	log  *slog.Logger
+	// syncDir makes the names of the files in a directory durable
+	// (replaced by tests that simulate a disk).
+	syncDir func(dir string) error
 }
 
 var _ store.Store = (*Store)(nil)
@@ -75,7 +83,7 @@ func Open(dir string, opts *Options) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	s := &Store{dir: dir}
+	s := &Store{dir: dir, syncDir: syncDir}
 	if opts != nil {
 		s.opts = *opts
 	}
@@ -137,9 +145,13 @@ func (s *Store) Open(ctx context.Context, id string) (store.Log, error) {
 		}
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
-	l, err := s.load(f, path, id)
+	var file File = osFile{f}
+	if s.opts.WrapFile != nil {
+		file = s.opts.WrapFile(path, file)
+	}
+	l, err := s.load(f, file, path, id)
 	if err != nil {
-		f.Close()
+		file.Close()
 		return nil, err
 	}
 	return l, nil
@@ -160,7 +172,10 @@ func trimZeros(data []byte) int {
 	return end
 }
 
-func (s *Store) load(f *os.File, path, id string) (*log, error) {
+// load reads the session file f, which is written through file: it writes
+// the header of a new file, cuts off a torn tail, and makes what it found
+// durable before the session is handed out.
+func (s *Store) load(f *os.File, file File, path, id string) (*log, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, err
@@ -175,24 +190,17 @@ func (s *Store) load(f *os.File, path, id string) (*log, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	var file File = osFile{f}
 	switch {
 	case ix.headerless:
 		if len(data) > 0 {
 			s.log.Warn("condense/jsonl: dropping a torn header", "file", path, "bytes", len(data))
+			if err := file.Truncate(0); err != nil {
+				return nil, err
+			}
 		}
 		h, _ := json.Marshal(header{Condense: "session", Version: Version, ID: id})
 		h = append(h, '\n')
-		if err := file.Truncate(0); err != nil {
-			return nil, err
-		}
 		if _, err := file.WriteAt(h, 0); err != nil {
-			return nil, err
-		}
-		if err := file.Sync(); err != nil {
-			return nil, err
-		}
-		if err := syncDir(filepath.Dir(path)); err != nil {
 			return nil, err
 		}
 		ix.size = int64(len(h))
@@ -203,13 +211,28 @@ func (s *Store) load(f *os.File, path, id string) (*log, error) {
 		if err := file.Truncate(ix.size); err != nil {
 			return nil, err
 		}
-		if err := file.Sync(); err != nil {
-			return nil, err
-		}
 		physical = ix.size
 	}
-	if s.opts.WrapFile != nil {
-		file = s.opts.WrapFile(path, file)
+	// What Open reports must survive a power cut before Open returns: the
+	// header just written or the torn tail just cut off, and lines that a
+	// process killed before its sync left in the page cache only. On a
+	// file already durable the sync finds nothing to write.
+	if err := file.Sync(); err != nil {
+		return nil, err
+	}
+	// So must the file's name, which is not durable until its directory
+	// is synced: without it, appends acknowledged later could vanish with
+	// the file. A file holding nothing past its header may have been
+	// created by this Open or by a process that died before its own
+	// directory sync, so the directory is synced. Anything past the header
+	// was written after an Open of the session had returned, and that Open
+	// synced the directory first (this rule, from the file's creation on),
+	// so other files are spared a directory sync, which costs a journal
+	// commit.
+	if ix.headerless || len(data) == bytes.IndexByte(data, '\n')+1 {
+		if err := s.syncDir(filepath.Dir(path)); err != nil {
+			return nil, err
+		}
 	}
 	l := &log{f: file, path: path, ix: ix, alloc: physical}
 	l.cond = sync.NewCond(&l.mu)

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -24,14 +25,31 @@ type model struct {
 	msgs  []condense.Message
 	cps   []string
 	undos int
+	// opened: an Open of the session returned, so its file and name are
+	// durable; before that, a cut may leave no file at all.
+	opened bool
 }
 
-// TestPowerCut runs appends, checkpoints and undos against a store whose
-// file loses every write not yet synced at a simulated power cut (a random
-// subset of the unsynced sectors survives), at 60 random points (2,000
-// under CONDENSE_TEST_LONG=1), mid-checkpoint and mid-undo included. Every
-// acknowledged batch must be there after the cut, the batch in flight must
-// be there whole or not at all, and the session must open.
+// cutStats counts what the cuts hit.
+type cutStats struct {
+	midCreate, vanished, midCheckpoint, midUndo, kills, killedCreating int
+}
+
+// TestPowerCut runs sessions over a simulated disk that, at a power cut,
+// keeps only what was synced plus a random subset of the sectors written
+// since, and loses half the time a file whose directory was not synced
+// since its creation. Each of 60 rounds (2,000 under CONDENSE_TEST_LONG=1)
+// opens a session, a new one a third of the time, and appends messages,
+// checkpoints and undos until the power goes: while a new session is
+// created (at its header write, the header's sync or the directory's
+// sync), mid-append, mid-checkpoint, mid-undo, and in about a quarter of
+// the rounds after a killed process (page cache intact; some killed while
+// creating the session) whose successor reopens the session and goes on.
+// After the cut, a session whose Open had returned is there with every
+// acknowledged batch and the one in flight whole or not at all (what a
+// reopen after a kill found counts as acknowledged: Open makes it
+// durable); one whose creation never finished is absent or opens empty,
+// never unopenable or corrupt.
 func TestPowerCut(t *testing.T) {
 	cuts := 60
 	if os.Getenv(storetest.EnvLong) == "1" {
@@ -46,82 +64,189 @@ func TestPowerCut(t *testing.T) {
 	ctx := context.Background()
 	quietLog := slog.New(slog.DiscardHandler)
 	dir := t.TempDir()
-	var m model
-	midCheckpoint, midUndo := 0, 0
+	models := map[string]*model{}
+	var ids []string
+	var st cutStats
 	for cut := 0; cut < cuts; cut++ {
-		// The store syncs the file and its directory before it wraps it:
-		// what is there is durable.
-		d := faultfs.New(faultfs.Plan{Cut: 1 + r.IntN(12)})
-		proc := d.Process()
-		s, err := jsonl.Open(dir, &jsonl.Options{Logger: quietLog, WrapFile: func(name string, f jsonl.File) jsonl.File {
-			return proc.Wrap(name, f, true)
-		}})
-		if err != nil {
-			t.Fatal(err)
+		fail := fmt.Sprintf("cut %d (seed %d)", cut, seed)
+		id := ""
+		if len(ids) == 0 || r.IntN(3) == 0 {
+			id = fmt.Sprintf("s%d", len(ids)+1)
+			ids = append(ids, id)
+			models[id] = &model{}
+		} else {
+			id = ids[r.IntN(len(ids))]
 		}
-		l, err := s.Open(ctx, "s")
-		if err != nil {
-			t.Fatalf("cut %d: the session does not open after the previous cut: %v", cut, err)
+		m := models[id]
+		plan := faultfs.Plan{Cut: 1 + r.IntN(12)}
+		switch k := r.IntN(6); {
+		case k == 0 && !m.opened:
+			// Cut the power while the session is created: at its header
+			// write, the header's sync or the directory's sync.
+			plan.Cut = 1 + r.IntN(3)
+		case k < 3 && !m.opened:
+			// Kill the process creating the session once its header is
+			// written, at the header's sync or the directory's: its
+			// successor finds a file holding the header only, whose name
+			// may not be durable, and appends before the cut.
+			plan.Kill = 2 + r.IntN(2)
+			plan.Cut = plan.Kill + 8 + r.IntN(10)
+		case k == 3:
+			// Kill a process anywhere; the cut follows soon, in its
+			// successor's Open or first append, before an append of its
+			// own would sync what the killed one left unsynced.
+			plan.Kill = 1 + r.IntN(12)
+			plan.Cut = plan.Kill + 1 + r.IntN(3)
 		}
-		if err := check(ctx, l, m, nil); err != nil {
-			t.Fatalf("cut %d: %v", cut, err)
+		d := faultfs.New(plan)
+		// The files in the directory now are durable, names included: the
+		// previous round's cut left only what the disk kept.
+		named := namesIn(t, dir)
+		// openLog opens the session as a new process of the disk would.
+		openLog := func(id string) (store.Log, error) {
+			proc := d.Process()
+			s, err := jsonl.Open(dir, &jsonl.Options{Logger: quietLog, WrapFile: func(name string, f jsonl.File) jsonl.File {
+				return proc.Wrap(name, f, named[name])
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			jsonl.SetSyncDir(s, proc.SyncDir)
+			return s.Open(ctx, id)
 		}
-		// Append until the power goes.
-		var inflight *store.Batch
-		for !d.Cut() {
-			b := nextBatch(r, &m, l.Len())
-			if _, err := l.Append(ctx, b); err != nil {
-				if !errors.Is(err, faultfs.ErrPowerCut) {
-					t.Fatalf("cut %d: append: %v", cut, err)
+		var (
+			l        store.Log
+			inflight *store.Batch
+		)
+		// Open, and append until the power goes. A killed process's
+		// successor reopens the session and finds the acknowledged
+		// batches, and the one in flight if its write was done.
+		for l == nil && !d.Cut() {
+			var err error
+			l, err = openLog(id)
+			switch {
+			case err == nil:
+				if err := check(ctx, l, m, inflight); err != nil {
+					t.Fatalf("%s: session %s as opened: %v", fail, id, err)
+				}
+				m.adopt(l, inflight)
+				m.opened, inflight = true, nil
+			case errors.Is(err, faultfs.ErrKilled):
+				st.kills++
+				if !m.opened {
+					st.killedCreating++
+				}
+				l = nil
+				continue
+			case errors.Is(err, faultfs.ErrPowerCut):
+				if !m.opened {
+					st.midCreate++
+				}
+				l = nil
+				continue
+			default:
+				t.Fatalf("%s: open %s: %v", fail, id, err)
+			}
+			for !d.Cut() {
+				b := nextBatch(r, m, l.Len())
+				_, err := l.Append(ctx, b)
+				if err == nil {
+					m.acknowledge(b)
+					continue
 				}
 				inflight = &b
-				if b.Checkpoint != nil {
-					midCheckpoint++
-				}
-				if b.Undo != nil {
-					midUndo++
+				switch {
+				case errors.Is(err, faultfs.ErrPowerCut):
+					if b.Checkpoint != nil {
+						st.midCheckpoint++
+					}
+					if b.Undo != nil {
+						st.midUndo++
+					}
+				case errors.Is(err, faultfs.ErrKilled):
+					st.kills++
+					l.Close()
+					l = nil
+				default:
+					t.Fatalf("%s: append: %v", fail, err)
 				}
 				break
 			}
-			m.msgs = append(m.msgs, b.Messages...)
-			if b.Checkpoint != nil {
-				m.cps = append(m.cps, b.Checkpoint.ID)
-			}
-			if b.Undo != nil {
-				m.undos++
-			}
 		}
-		l.Close()
+		if l != nil {
+			l.Close()
+		}
 		if err := d.Restore(r); err != nil {
 			t.Fatal(err)
 		}
-		// Power back: the session opens with every acknowledged batch, and
-		// the batch in flight whole or not at all.
+		// Power back.
+		path := filepath.Join(dir, id+".jsonl")
+		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+			if m.opened {
+				t.Fatalf("%s: session %s is gone, yet an Open of it had returned", fail, id)
+			}
+			st.vanished++
+			continue
+		}
 		s2, _ := jsonl.Open(dir, &jsonl.Options{Logger: quietLog})
-		l2, err := s2.Open(ctx, "s")
+		l2, err := s2.Open(ctx, id)
 		if err != nil {
-			t.Fatalf("cut %d (seed %d): the session does not open after a power cut: %v", cut, seed, err)
+			t.Fatalf("%s: session %s (opened before: %v) does not open after a power cut: %v", fail, id, m.opened, err)
+		}
+		if !m.opened && (l2.Len() != 0 || len(l2.Checkpoints()) != 0 || len(l2.Undos()) != 0) {
+			t.Fatalf("%s: session %s was never created, yet opens with %d messages", fail, id, l2.Len())
 		}
 		if err := check(ctx, l2, m, inflight); err != nil {
-			t.Fatalf("cut %d (seed %d): %v", cut, seed, err)
+			t.Fatalf("%s: session %s: %v", fail, id, err)
 		}
-		if inflight != nil && l2.Len() > len(m.msgs) || inflight != nil && inflight.Checkpoint != nil && len(l2.Checkpoints()) > len(m.cps) {
-			m.msgs = append(m.msgs, inflight.Messages...)
-			if inflight.Checkpoint != nil {
-				m.cps = append(m.cps, inflight.Checkpoint.ID)
-			}
-			if inflight.Undo != nil {
-				m.undos++
-			}
-		} else if inflight != nil && inflight.Undo != nil && len(inflight.Messages) == 0 && len(l2.Undos()) > m.undos {
-			m.undos++
-		}
+		m.adopt(l2, inflight)
+		m.opened = true
 		l2.Close()
 	}
-	if midCheckpoint == 0 || midUndo == 0 {
-		t.Errorf("no cut landed mid-checkpoint (%d) or mid-undo (%d)", midCheckpoint, midUndo)
+	if st.midCreate == 0 || st.vanished == 0 || st.midCheckpoint == 0 || st.midUndo == 0 || st.killedCreating == 0 {
+		t.Errorf("a kind of cut never happened: %+v", st)
 	}
-	t.Logf("%d cuts, %d mid-checkpoint, %d mid-undo, %d messages", cuts, midCheckpoint, midUndo, len(m.msgs))
+	n := 0
+	for _, m := range models {
+		n += len(m.msgs)
+	}
+	t.Logf("%d cuts over %d sessions: %+v; %d messages", cuts, len(ids), st, n)
+}
+
+// acknowledge adds an acknowledged batch to the model.
+func (m *model) acknowledge(b store.Batch) {
+	m.msgs = append(m.msgs, b.Messages...)
+	if b.Checkpoint != nil {
+		m.cps = append(m.cps, b.Checkpoint.ID)
+	}
+	if b.Undo != nil {
+		m.undos++
+	}
+}
+
+// adopt acknowledges the batch in flight when l, opened after it failed,
+// holds it (check has said it holds it whole or not at all).
+func (m *model) adopt(l store.Log, inflight *store.Batch) {
+	switch {
+	case inflight == nil:
+	case l.Len() > len(m.msgs) || inflight.Checkpoint != nil && len(l.Checkpoints()) > len(m.cps):
+		m.acknowledge(*inflight)
+	case inflight.Undo != nil && len(inflight.Messages) == 0 && len(l.Undos()) > m.undos:
+		m.acknowledge(*inflight)
+	}
+}
+
+// namesIn returns the files in dir.
+func namesIn(t *testing.T, dir string) map[string]bool {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := map[string]bool{}
+	for _, e := range ents {
+		named[filepath.Join(dir, e.Name())] = true
+	}
+	return named
 }
 
 // nextBatch returns a random batch: messages, sometimes with a checkpoint,
@@ -148,7 +273,7 @@ func nextBatch(r *rand.Rand, m *model, n int) store.Batch {
 
 // check compares a log with the model: the acknowledged state, plus the
 // batch in flight whole or not at all.
-func check(ctx context.Context, l store.Log, m model, inflight *store.Batch) error {
+func check(ctx context.Context, l store.Log, m *model, inflight *store.Batch) error {
 	want := len(m.msgs)
 	if inflight != nil && l.Len() == want+len(inflight.Messages) {
 		want = l.Len()

@@ -43,6 +43,7 @@ import (
 	"time"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/internal/redact"
 	"github.com/condense-dev/condense/store"
 
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
@@ -287,7 +288,7 @@ func (l *log) renew() {
 			_, err := l.s.db.Exec(`UPDATE leases SET expires = ? WHERE session = ? AND owner = ?`,
 				time.Now().Add(LeaseTTL).UnixMilli(), l.id, l.owner)
 			if err != nil {
-				l.s.log.Warn("condense/sqlite: lease renewal failed", "session", l.id, "err", err)
+				l.s.log.Warn("condense/sqlite: lease renewal failed", "session", l.id, "err", redact.Err(err))
 			}
 			if l.s.hooks.renewed != nil {
 				l.s.hooks.renewed(l.id, err)

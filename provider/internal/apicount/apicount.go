@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/internal/redact"
 )
 
 // Defaults of Config.
@@ -198,7 +199,7 @@ func (c *Counter) count(api func(context.Context) (int, error), fallback func() 
 	}
 	c.cfg.Logger.Log(context.Background(), level, "token count API failed; using the heuristic counter",
 		slog.String("counter", c.cfg.Name), slog.String("fallback", c.cfg.Fallback.Name()),
-		slog.Bool("disabled", permanent), slog.Any("error", err))
+		slog.Bool("disabled", permanent), slog.Any("error", redact.Err(err)))
 	return c.fallback(fallback), perMessage
 }
 

@@ -1,29 +1,33 @@
-package ledger
+// Package needles finds many short substrings in a text in one pass, line
+// by line. The ledger's line marker and the secret redactor both use it to
+// skip the lines none of their slower checks could match.
+package needles
 
 import (
 	"math/bits"
 	"strings"
 )
 
-// needleSet finds many short needles in a text in one pass: a byte-trigram
+// Set finds many short needles in a text in one pass: a byte-trigram
 // filter (one bit per needle in each of three tables) rules out almost
 // every position with three table loads, and the rare candidates are
 // checked with HasPrefix. Needles must be at least three bytes long; a set
 // holds at most 64.
-type needleSet struct {
+type Set struct {
 	needles []string
 	tab     [3][256]uint64
-	fold    bool // ASCII letters match in either case (newFoldNeedleSet)
+	fold    bool // ASCII letters match in either case (NewFold)
 }
 
-func newNeedleSet(needles ...string) *needleSet {
+// New returns the Set of needles, matched exactly.
+func New(needles ...string) *Set {
 	if len(needles) > 64 {
-		panic("ledger: more than 64 needles")
+		panic("needles: more than 64 needles")
 	}
-	n := &needleSet{needles: needles}
+	n := &Set{needles: needles}
 	for k, s := range needles {
 		if len(s) < 3 {
-			panic("ledger: needle shorter than 3 bytes: " + s)
+			panic("needles: needle shorter than 3 bytes: " + s)
 		}
 		for j := 0; j < 3; j++ {
 			n.tab[j][s[j]] |= 1 << k
@@ -32,9 +36,9 @@ func newNeedleSet(needles ...string) *needleSet {
 	return n
 }
 
-// lines calls f with the start of each line of text holding a needle and
+// Lines calls f with the start of each line of text holding a needle and
 // the set of needles (bit k for needles[k]) found in that line, in order.
-func (n *needleSet) lines(text string, f func(start int, found uint64)) {
+func (n *Set) Lines(text string, f func(start int, found uint64)) {
 	start, found := 0, uint64(0)
 	for i := 0; i+2 < len(text); i++ {
 		c := text[i]
@@ -50,7 +54,7 @@ func (n *needleSet) lines(text string, f func(start int, found uint64)) {
 		for b != 0 {
 			k := bits.TrailingZeros64(b)
 			b &= b - 1
-			if n.fold && hasPrefixFold(text[i:], n.needles[k]) || !n.fold && strings.HasPrefix(text[i:], n.needles[k]) {
+			if n.fold && HasPrefixFold(text[i:], n.needles[k]) || !n.fold && strings.HasPrefix(text[i:], n.needles[k]) {
 				found |= 1 << k
 			}
 		}
@@ -60,15 +64,15 @@ func (n *needleSet) lines(text string, f func(start int, found uint64)) {
 	}
 }
 
-// newFoldNeedleSet is newNeedleSet matching ASCII letters in either case:
+// NewFold is New matching ASCII letters in either case:
 // a needle "api" is found in "API", "Api" and "aPi". The needles are given
 // in lower case.
-func newFoldNeedleSet(needles ...string) *needleSet {
-	n := newNeedleSet(needles...)
+func NewFold(needles ...string) *Set {
+	n := New(needles...)
 	n.fold = true
 	for k, s := range needles {
 		if s != strings.ToLower(s) {
-			panic("ledger: fold needle not in lower case: " + s)
+			panic("needles: fold needle not in lower case: " + s)
 		}
 		for j := 0; j < 3; j++ {
 			n.tab[j][upperASCII(s[j])] |= 1 << k
@@ -84,9 +88,9 @@ func upperASCII(c byte) byte {
 	return c
 }
 
-// hasPrefixFold reports whether s begins with the lower-case prefix,
+// HasPrefixFold reports whether s begins with the lower-case prefix,
 // ignoring the case of ASCII letters in s.
-func hasPrefixFold(s, prefix string) bool {
+func HasPrefixFold(s, prefix string) bool {
 	if len(s) < len(prefix) {
 		return false
 	}
@@ -100,4 +104,15 @@ func hasPrefixFold(s, prefix string) bool {
 		}
 	}
 	return true
+}
+
+// IndexFold is strings.Index ignoring the case of ASCII letters in s; the
+// needle is lower case.
+func IndexFold(s, needle string) int {
+	for i := 0; i+len(needle) <= len(s); i++ {
+		if HasPrefixFold(s[i:], needle) {
+			return i
+		}
+	}
+	return -1
 }

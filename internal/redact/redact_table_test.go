@@ -1,4 +1,4 @@
-package ledger
+package redact
 
 import (
 	"fmt"
@@ -29,8 +29,8 @@ func TestRedactKeySpellings(t *testing.T) {
 	for _, k := range keys {
 		for _, sp := range seps {
 			in := sp.before + k + sp.mid + secret + sp.after
-			if got := Redact(in); strings.Contains(got, secret[:8]) {
-				t.Errorf("Redact(%q) = %q", in, got)
+			if got := String(in); strings.Contains(got, secret[:8]) {
+				t.Errorf("String(%q) = %q", in, got)
 			}
 		}
 	}
@@ -65,14 +65,14 @@ func TestRedactSecretShapes(t *testing.T) {
 		{"anthropic admin", "sk-ant-admin01-Zk9Xq2Lm8Vb1Nc7Jd3Pr6Wy0Ae5Hf4Tg", "Zk9Xq2Lm8Vb1Nc7Jd3Pr6Wy0Ae5Hf4Tg"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := Redact(tc.text)
+			got := String(tc.text)
 			if strings.Contains(got, tc.secret) {
 				t.Errorf("secret survives: %q", got)
 			}
 			if !strings.Contains(got, Redacted) {
 				t.Errorf("nothing redacted: %q", got)
 			}
-			if again := Redact(got); again != got {
+			if again := String(got); again != got {
 				t.Errorf("not idempotent: %q → %q", got, again)
 			}
 		})
@@ -87,8 +87,8 @@ func TestRedactLeavesOrdinaryText(t *testing.T) {
 		"cache-key: go-mod-v1", "monkey: 5", "the password is wrong", "mysql -u root -p app", "docker login --password-stdin",
 		"Asia/Tokyo", "KeyError: 'creditnote_period_81403'", "RUST_LOG=token=trace cargo run", "secret_scanning: enabled", "PASSWORD=none", "signing_key: payment_webhook_secret_name_2026", "go test -run TestAPI ./api/...", "--passes=3", "sk-learn", "author: Ann",
 	} {
-		if got := Redact(s); got != s {
-			t.Errorf("Redact(%q) = %q", s, got)
+		if got := String(s); got != s {
+			t.Errorf("String(%q) = %q", s, got)
 		}
 	}
 }
@@ -107,7 +107,7 @@ func TestRedactPrefilterAgreesWithPatterns(t *testing.T) {
 					return // the generator's idea of the pattern is wider than RE2's
 				}
 				found := false
-				triggerSet.lines(s, func(int, uint64) { found = true })
+				triggerSet.Lines(s, func(int, uint64) { found = true })
 				if !found {
 					t.Fatalf("no trigger in %q", s)
 				}
@@ -119,13 +119,13 @@ func TestRedactPrefilterAgreesWithPatterns(t *testing.T) {
 	}
 }
 
-func ExampleRedact() {
-	fmt.Println(Redact("export Api-Key=Zq8vN3xK7pL2mR9t; mysql -uroot -pS3cr3t app"))
+func ExampleString() {
+	fmt.Println(String("export Api-Key=Zq8vN3xK7pL2mR9t; mysql -uroot -pS3cr3t app"))
 	// Output: export Api-Key=[REDACTED]; mysql -uroot -p[REDACTED] app
 }
 
 // FuzzRedact: a secret of a known shape, set off by a space from whatever
-// text the fuzzer writes around it, never survives Redact, and Redact is
+// text the fuzzer writes around it, never survives String, and String is
 // idempotent on every input.
 func FuzzRedact(f *testing.F) {
 	f.Add("export X=", "done", uint8(0), "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8s9T0")
@@ -155,14 +155,14 @@ func FuzzRedact(f *testing.F) {
 		body[0] = '7' // a digit, as the sk- shape asks
 		secret := shapes[int(shape)%len(shapes)](string(body))
 		text := before + " " + secret + " " + after
-		got := Redact(text)
+		got := String(text)
 		if strings.Contains(got, secret) {
 			t.Fatalf("secret survives in %q", got)
 		}
-		if again := Redact(got); again != got {
+		if again := String(got); again != got {
 			t.Fatalf("not idempotent: %q → %q", got, again)
 		}
-		if again := Redact(text); again != got {
+		if again := String(text); again != got {
 			t.Fatalf("not deterministic")
 		}
 	})
