@@ -87,15 +87,7 @@ func (s *scanner) measurements(t string, urlSpans [][2]int) {
 			continue
 		}
 		j = plusMinus(t, j)
-		k := j
-		spaced := k < len(t) && t[k] == ' '
-		if spaced {
-			k++
-			if k+1 < len(t) && t[k] == ' ' && t[k+1] != ' ' {
-				k++ // a column gap of two spaces before a unit word
-			}
-		}
-		unit := unitAt(t, k, spaced)
+		k, unit := unitAfter(t, j)
 		if unit == "" || inSpans(i, urlSpans) >= 0 {
 			i = j - 1
 			continue
@@ -108,6 +100,21 @@ func (s *scanner) measurements(t string, urlSpans [][2]int) {
 		s.addMeasurement(t, at, end, &last)
 		i = end - 1
 	}
+}
+
+// unitAfter returns the unit after a number ending at t[j] and where it
+// starts: right after the number, after a space, or after a column gap of
+// two spaces before a unit word; unit is "" when there is none.
+func unitAfter(t string, j int) (k int, unit string) {
+	k = j
+	spaced := k < len(t) && t[k] == ' '
+	if spaced {
+		k++
+		if k+1 < len(t) && t[k] == ' ' && t[k+1] != ' ' {
+			k++
+		}
+	}
+	return k, unitAt(t, k, spaced)
 }
 
 // numberEnd returns the end of the number that starts at t[i], thousands

@@ -61,6 +61,15 @@ func lineShape(t string) uint64 {
 	return (h ^ uint64(n)) * prime
 }
 
+// lineEnd returns the end of the line of text that starts at start, before
+// its newline.
+func lineEnd(text string, start int) int {
+	if e := strings.IndexByte(text[start:], '\n'); e >= 0 {
+		return start + e
+	}
+	return len(text)
+}
+
 // oddBuf holds markOddLines' buffers, reused from text to text.
 type oddBuf struct {
 	starts []int
@@ -84,12 +93,7 @@ func markOddLines(text string, m map[int]uint8) {
 func (b *oddBuf) mark(text string, m map[int]uint8) {
 	b.starts, b.shapes = b.starts[:0], b.shapes[:0]
 	for start := 0; start < len(text); {
-		end := strings.IndexByte(text[start:], '\n')
-		if end < 0 {
-			end = len(text)
-		} else {
-			end += start
-		}
+		end := lineEnd(text, start)
 		if t := strings.TrimSpace(text[start:end]); t != "" {
 			b.starts = append(b.starts, start)
 			b.shapes = append(b.shapes, lineShape(t))

@@ -166,12 +166,7 @@ func (s *scanner) text(text string) {
 		markOddLines(text, s.hot)
 	}
 	for start := 0; start < len(text); {
-		end := strings.IndexByte(text[start:], '\n')
-		if end < 0 {
-			end = len(text)
-		} else {
-			end += start
-		}
+		end := lineEnd(text, start)
 		s.hotLine = s.hot[start]
 		s.loud = s.output && s.hotLine&(hotError|hotLevel) != 0 && loudLine(text[start:end])
 		s.odd = s.hotLine&hotOdd != 0

@@ -154,13 +154,7 @@ func (s *scanner) tableRow(cells []string) bool {
 		if !ok {
 			continue
 		}
-		j = plusMinus(c, j)
-		k := j
-		spaced := k < len(c) && c[k] == ' '
-		if spaced {
-			k++
-		}
-		unit := unitAt(c, k, spaced)
+		k, unit := unitAfter(c, plusMinus(c, j))
 		if unit == "" {
 			continue
 		}
