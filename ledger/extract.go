@@ -200,7 +200,11 @@ func (e *Extractor) message(m *condense.Message, index int, sp *span) []Item {
 			if IsMarker(text) {
 				// A drop marker or placeholder of an earlier compaction:
 				// what it kept, not the marker's own words and counts.
-				out = append(out, keptFrom(text, index)...)
+				for _, it := range keptFrom(text, index) {
+					if it.Value = clean(it.Value, e.maxValueLen()); it.Value != "" {
+						out = append(out, it)
+					}
+				}
 				continue
 			}
 			// An observation (tool output an agent relays as a user
