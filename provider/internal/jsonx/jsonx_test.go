@@ -1,6 +1,7 @@
 package jsonx
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"strconv"
@@ -101,19 +102,30 @@ func walk(t *testing.T, v []byte) any {
 		}
 		return s
 	}
-	var x any
-	if err := json.Unmarshal(v, &x); err != nil {
+	x, err := decodeAny(v)
+	if err != nil {
 		t.Fatalf("value %q: %v", v, err)
 	}
 	return x
+}
+
+// decodeAny decodes data as encoding/json does into an any, but keeping
+// numbers as json.Number: a valid number too large for a float64 ("5" times
+// 300) is still JSON.
+func decodeAny(data []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	var x any
+	err := d.Decode(&x)
+	return x, err
 }
 
 func checkWalk(t *testing.T, data []byte) {
 	if !Valid(data) {
 		return
 	}
-	var want any
-	if err := json.Unmarshal(data, &want); err != nil {
+	want, err := decodeAny(data)
+	if err != nil {
 		t.Fatalf("%q: %v", data, err)
 	}
 	if got := walk(t, data); !reflect.DeepEqual(got, want) {
