@@ -39,9 +39,11 @@ func readAnthropic(b *builder, data []byte) error {
 	var msgs []json.RawMessage
 	switch kind(data) {
 	case '[':
-		if err := decode(data, &msgs); err != nil {
+		var vs []rawView
+		if err := decode(data, &vs); err != nil {
 			return b.docErr(data, err)
 		}
+		msgs = views(vs)
 	case '{':
 		head, raws, err := anthropic.DecodeHead(data)
 		if err != nil && b.opts.Lenient && inTools(err) {
@@ -72,6 +74,7 @@ func readAnthropic(b *builder, data []byte) error {
 			}
 			continue
 		}
+		b.release(raw)
 		for _, m := range ms {
 			m.Parts = withoutMessageFields(m.Parts)
 			b.add(m, loc{path: path})

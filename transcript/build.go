@@ -51,6 +51,9 @@ type builder struct {
 	// (replayed SWE-agent demonstrations).
 	rekey    bool
 	original map[string]string
+	// arena is the document being read, which texts may be kept in (nil
+	// for the JSONL formats read line by line).
+	arena *docArena
 }
 
 // note records what the reader did to a record that was not read as is.
@@ -76,11 +79,13 @@ func (b *builder) bad(l loc, format string, args ...any) error {
 	return b.errAt(l, format, args...)
 }
 
-// add appends a message. Messages without parts are left out.
+// add appends a message, keeping its texts (see keep). Messages without
+// parts are left out.
 func (b *builder) add(m condense.Message, l loc) {
 	if len(m.Parts) == 0 {
 		return
 	}
+	b.keep(&m)
 	b.msgs = append(b.msgs, rawMsg{m: m, loc: l, origin: len(b.msgs)})
 }
 

@@ -89,10 +89,13 @@ func readCline(b *builder, data []byte) error {
 	if kind(data) != '[' {
 		return b.errAt(loc{}, "want a JSON array of messages (a task's api_conversation_history.json)")
 	}
-	var raws []json.RawMessage
-	if err := decode(data, &raws); err != nil {
+	var vs []rawView
+	if err := decode(data, &vs); err != nil {
 		return b.docErr(data, err)
 	}
+	// The messages are views of data, each released once read (see
+	// docArena).
+	raws := views(vs)
 	if isClineUIMessages(raws) {
 		return b.errAt(loc{}, "%s", uiMessagesProblem)
 	}
@@ -113,13 +116,14 @@ func readCline(b *builder, data []byte) error {
 	for i, raw := range raws {
 		path := fmt.Sprintf("[%d]", i)
 		l := loc{path: path}
+		n := len(msgs)
 		var head struct {
-			Role             string          `json:"role"`
-			Type             string          `json:"type"`
-			Content          json.RawMessage `json:"content"`
-			ReasoningContent string          `json:"reasoning_content"`
-			EncryptedContent json.RawMessage `json:"encrypted_content"`
-			Text             string          `json:"text"`
+			Role             string  `json:"role"`
+			Type             string  `json:"type"`
+			Content          rawView `json:"content"`
+			ReasoningContent string  `json:"reasoning_content"`
+			EncryptedContent rawView `json:"encrypted_content"`
+			Text             string  `json:"text"`
 			ModelInfo        struct {
 				ModelID string `json:"modelId"`
 				ID      string `json:"id"`
@@ -139,7 +143,7 @@ func readCline(b *builder, data []byte) error {
 		}
 		if head.Role == "" && head.Type == "reasoning" {
 			switch {
-			case !isNull(head.EncryptedContent):
+			case !isNull(json.RawMessage(head.EncryptedContent)):
 				pending = append(pending, condense.ProviderBlock("openai", append(json.RawMessage(nil), raw...)))
 			case head.Text != "":
 				pending = append(pending, condense.Thinking(head.Text, ""))
@@ -168,7 +172,7 @@ func readCline(b *builder, data []byte) error {
 		} else if m := head.ModelInfo.ID; m != "" {
 			b.req.Model = m
 		}
-		parts, rerr := clineContent(head.Content, path+".content", role)
+		parts, rerr := clineContent(json.RawMessage(head.Content), path+".content", role)
 		if rerr != nil {
 			if err := b.bad(rerr.loc, "%s", rerr.msg); err != nil {
 				return err
@@ -199,11 +203,15 @@ func readCline(b *builder, data []byte) error {
 				pending = nil
 			}
 			msgs = append(msgs, clineMsg{m: condense.Message{Role: role, Parts: parts}, loc: l, index: i})
+			b.release(raw)
+			keepCline(b, msgs[n:])
 			continue
 		}
 		for _, m := range splitResults(parts) {
 			msgs = append(msgs, clineMsg{m: m, loc: l, index: i})
 		}
+		b.release(raw)
+		keepCline(b, msgs[n:])
 	}
 	if len(pending) > 0 {
 		msgs = append(msgs, clineMsg{m: condense.Message{Role: condense.RoleAssistant, Parts: pending}, loc: loc{path: fmt.Sprintf("[%d]", len(raws)-1)}, index: len(raws) - 1})
@@ -236,6 +244,15 @@ func readCline(b *builder, data []byte) error {
 	return nil
 }
 
+// keepCline keeps the messages of ms (see builder.keep).
+func keepCline(b *builder, ms []clineMsg) {
+	ptrs := make([]*condense.Message, len(ms))
+	for i := range ms {
+		ptrs[i] = &ms[i].m
+	}
+	b.keep(ptrs...)
+}
+
 // uiMessagesProblem is the error for a ui_messages.json file.
 const uiMessagesProblem = "this is a Cline or Roo Code ui_messages.json (the chat as the extension shows it, " +
 	"not what the model saw); read api_conversation_history.json from the same task folder instead"
@@ -247,7 +264,7 @@ func isClineUIMessages(msgs []json.RawMessage) bool {
 	if len(msgs) == 0 {
 		return false
 	}
-	k := objectKeys(msgs[0])
+	k := memberViews(msgs[0])
 	if k == nil || k["role"] != nil || k["ts"] == nil {
 		return false
 	}

@@ -251,9 +251,8 @@ func readGeminiCLI(b *builder, data []byte) error {
 	if d, ok := first.(json.Delim); ok && d == '[' {
 		return readGeminiContents(b, data)
 	}
-	var head json.RawMessage
-	_ = json.NewDecoder(bytes.NewReader(data)).Decode(&head)
-	keys := objectKeys(head)
+	head, _ := firstValue(data) // data itself when it is one value
+	keys := memberViews(head)
 	switch {
 	case keys["history"] != nil || keys["clientHistory"] != nil || keys["contents"] != nil:
 		return readGeminiContents(b, data)
@@ -271,9 +270,13 @@ func readGeminiContents(b *builder, data []byte) error {
 	var list json.RawMessage = data
 	base := ""
 	if kind(data) == '{' {
-		var doc map[string]json.RawMessage
-		if err := decode(data, &doc); err != nil {
+		var vs map[string]rawView
+		if err := decode(data, &vs); err != nil {
 			return b.docErr(data, err)
+		}
+		doc := make(map[string]json.RawMessage, len(vs))
+		for k, v := range vs {
+			doc[k] = json.RawMessage(v)
 		}
 		list, base = doc["clientHistory"], "clientHistory"
 		if list == nil {
@@ -286,10 +289,16 @@ func readGeminiContents(b *builder, data []byte) error {
 			}
 		}
 	}
+	// The items are views of data, each released once read (see
+	// docArena).
 	var items []json.RawMessage
-	if kind(list) != '[' || json.Unmarshal(list, &items) != nil {
+	var err error
+	if kind(list) == '[' {
+		items, err = arrayItems(list)
+	}
+	if kind(list) != '[' || err != nil {
 		if base == "" {
-			return b.docErr(data, decode(data, &items))
+			return b.docErr(data, decode(data, new([]json.RawMessage)))
 		}
 		return b.errAt(loc{path: base}, "want an array of Content objects")
 	}
@@ -297,8 +306,8 @@ func readGeminiContents(b *builder, data []byte) error {
 	for i, raw := range items {
 		l := loc{path: fmt.Sprintf("%s[%d]", base, i)}
 		var c struct {
-			Role  string          `json:"role"`
-			Parts json.RawMessage `json:"parts"`
+			Role  string  `json:"role"`
+			Parts rawView `json:"parts"`
 		}
 		if kind(raw) != '{' || json.Unmarshal(raw, &c) != nil {
 			if err := b.bad(l, "want a Content object {role, parts}"); err != nil {
@@ -318,14 +327,17 @@ func readGeminiContents(b *builder, data []byte) error {
 			}
 			continue
 		}
-		parts, rerr := g.parts(c.Parts, "parts", "")
+		parts, rerr := g.parts(json.RawMessage(c.Parts), "parts", "")
 		if rerr != nil {
 			if err := b.bad(l, "%s: %s", rerr.loc.path, rerr.msg); err != nil {
 				return err
 			}
 			continue
 		}
+		start := len(b.msgs)
 		g.addContent(role, "", parts, l)
+		b.release(raw)
+		b.keepFrom(start)
 	}
 	return nil
 }
@@ -386,17 +398,18 @@ func gmRequestHead(b *builder, doc map[string]json.RawMessage) error {
 	return nil
 }
 
-// gmRecord is a message record of a session file.
+// gmRecord is a message record of a session file; its values are views
+// of the record.
 type gmRecord struct {
-	ID        string          `json:"id"`
-	Type      string          `json:"type"`
-	Content   json.RawMessage `json:"content"`
-	Model     string          `json:"model"`
+	ID        string  `json:"id"`
+	Type      string  `json:"type"`
+	Content   rawView `json:"content"`
+	Model     string  `json:"model"`
 	ToolCalls []struct {
-		ID     string          `json:"id"`
-		Name   string          `json:"name"`
-		Args   json.RawMessage `json:"args"`
-		Result json.RawMessage `json:"result"`
+		ID     string  `json:"id"`
+		Name   string  `json:"name"`
+		Args   rawView `json:"args"`
+		Result rawView `json:"result"`
 	} `json:"toolCalls"`
 	Thoughts []struct {
 		Subject     string `json:"subject"`
@@ -422,7 +435,11 @@ func readGeminiSession(b *builder, data []byte) error {
 	reset := func() { msgs, byID = nil, map[string]int{} }
 	addList := func(raw json.RawMessage, path string, line int) error {
 		var items []json.RawMessage
-		if kind(raw) != '[' || json.Unmarshal(raw, &items) != nil {
+		var err error
+		if kind(raw) == '[' {
+			items, err = arrayItems(raw)
+		}
+		if kind(raw) != '[' || err != nil {
 			return b.bad(loc{line: line, path: path}, "want an array of messages")
 		}
 		for i, it := range items {
@@ -439,7 +456,7 @@ func readGeminiSession(b *builder, data []byte) error {
 	}
 
 	handle := func(raw json.RawMessage, line int) error {
-		keys := objectKeys(raw)
+		keys := memberViews(raw)
 		l := loc{line: line}
 		switch {
 		case keys == nil:
@@ -461,7 +478,7 @@ func readGeminiSession(b *builder, data []byte) error {
 			}
 			return err
 		case kind(keys["$set"]) == '{':
-			if m, ok := objectKeys(keys["$set"])["messages"]; ok {
+			if m, ok := memberViews(keys["$set"])["messages"]; ok {
 				reset()
 				return addList(m, "$set.messages", line)
 			}
@@ -491,17 +508,32 @@ func readGeminiSession(b *builder, data []byte) error {
 		return err
 	}
 
+	// The records are views of data (a replaced record keeps its place
+	// with the bytes of the record that replaced it, further on): once a
+	// record is read, what comes before the next of the records still to
+	// read is released (see docArena).
+	rest := make([]int, len(msgs)+1) // where the records from the i-th on start
+	rest[len(msgs)] = len(data)
+	for i := len(msgs) - 1; i >= 0; i-- {
+		rest[i] = min(rest[i+1], b.offsetOf(msgs[i].raw))
+	}
 	g := newGMReader(b)
-	for _, r := range msgs {
+	for i, r := range msgs {
+		start := len(b.msgs)
 		if err := g.record(r); err != nil {
 			return err
 		}
+		b.releaseUpTo(rest[i+1])
+		b.keepFrom(start)
 	}
 	return nil
 }
 
 // gmOneValue reports whether data holds exactly one JSON value.
 func gmOneValue(data []byte) bool {
+	if json.Valid(data) {
+		return true // without a decoder's copy of a whole document
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var v json.RawMessage
 	if dec.Decode(&v) != nil {
@@ -545,7 +577,7 @@ func (g *gmReader) record(r *gmRecord) error {
 	case "info", "error", "warning":
 		return nil // shown to the user, never sent
 	case "user":
-		parts, rerr := g.parts(r.Content, "", r.ID)
+		parts, rerr := g.parts(json.RawMessage(r.Content), "", r.ID)
 		if rerr != nil {
 			return bad("content", rerr)
 		}
@@ -567,7 +599,7 @@ func (g *gmReader) record(r *gmRecord) error {
 	if r.Model != "" {
 		b.req.Model = r.Model
 	}
-	content, rerr := g.parts(r.Content, "", r.ID)
+	content, rerr := g.parts(json.RawMessage(r.Content), "", r.ID)
 	if rerr != nil {
 		return bad("content", rerr)
 	}
@@ -607,7 +639,7 @@ func (g *gmReader) record(r *gmRecord) error {
 				continue
 			}
 			args := json.RawMessage("{}")
-			switch kind(tc.Args) {
+			switch kind(json.RawMessage(tc.Args)) {
 			case 0, 'n':
 			case '{':
 				args = append(json.RawMessage(nil), tc.Args...)
@@ -629,16 +661,16 @@ func (g *gmReader) record(r *gmRecord) error {
 
 	var results []condense.Part
 	for i, tc := range r.ToolCalls {
-		if isNull(tc.Result) || callIDs[i] == "\x00" {
+		if isNull(json.RawMessage(tc.Result)) || callIDs[i] == "\x00" {
 			continue
 		}
 		path := fmt.Sprintf("toolCalls[%d].result", i)
-		switch kind(tc.Result) {
+		switch kind(json.RawMessage(tc.Result)) {
 		case '"':
 			id := g.answer(callIDs[i], tc.Name)
-			results = append(results, condense.ToolResult(id, false, condense.Text(jsonString(tc.Result))))
+			results = append(results, condense.ToolResult(id, false, condense.Text(jsonString(json.RawMessage(tc.Result)))))
 		case '[', '{':
-			ps, rerr := g.parts(tc.Result, "", r.ID)
+			ps, rerr := g.parts(json.RawMessage(tc.Result), "", r.ID)
 			if rerr != nil {
 				if err := bad(path, rerr); err != nil {
 					return err

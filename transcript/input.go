@@ -10,8 +10,10 @@ import (
 	"unicode/utf8"
 )
 
-// How input is read. JSON document formats are read whole: a document is
-// one value, decoded at once. JSONL formats whose reader takes one line at
+// How input is read. JSON document formats are read whole, into one
+// buffer of the input's size when it is known, and decoded record by
+// record; the transcript's texts are then kept in that buffer (see
+// docArena). JSONL formats whose reader takes one line at
 // a time (claude-code, codex) are streamed when Read or ReadFile reads
 // them: only the line being decoded is in memory besides what the reader
 // keeps, so reading costs little more than the transcript it returns.
@@ -80,7 +82,7 @@ func readStream(r io.Reader, size int64, opts Options) (*Transcript, error) {
 	for {
 		start := len(head)
 		var err error
-		head, err = appendLine(head, br)
+		head, err = appendHead(head, br, size)
 		if err != nil && err != io.EOF {
 			return nil, readErr(err, &opts)
 		}
@@ -110,6 +112,9 @@ func readStream(r io.Reader, size int64, opts Options) (*Transcript, error) {
 		}
 	}
 	if streamed(f) {
+		// The line gets its own copy: head may have the room of the
+		// whole input (see appendHead).
+		first = bytes.Clone(first)
 		b := &builder{opts: opts, format: f, src: &source{first: first, firstN: n, r: br}}
 		t, err := b.read()
 		if err != nil {
@@ -119,7 +124,7 @@ func readStream(r io.Reader, size int64, opts Options) (*Transcript, error) {
 	}
 	// A document: read it whole, into one buffer of its size when known.
 	data := head
-	if size > int64(len(head)) {
+	if size >= int64(cap(head)) {
 		data = append(make([]byte, 0, size+1), head...)
 	}
 	data, err := readAll(data, br)
@@ -129,7 +134,29 @@ func readStream(r io.Reader, size int64, opts Options) (*Transcript, error) {
 	if f != "" {
 		opts.Format = f
 	}
-	return ReadBytes(data, opts)
+	return readBytes(data, opts, true)
+}
+
+// bigLine is the length from which appendHead gives a first line known to
+// be in a sized input the room of the whole input at once: a line this
+// long is nearly always a document on one line, which is read whole
+// anyway, and growing it step by step would hold it twice while it is
+// copied into a larger buffer.
+const bigLine = 1 << 20
+
+// appendHead is appendLine for the first lines of an input of size bytes
+// (0 when unknown), which may be all of it (see bigLine).
+func appendHead(buf []byte, br *bufio.Reader, size int64) ([]byte, error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if need := len(buf) + len(chunk); need > cap(buf) && need >= bigLine && size >= int64(need) {
+			buf = append(make([]byte, 0, size+1), buf...)
+		}
+		buf = append(buf, chunk...)
+		if err != bufio.ErrBufferFull {
+			return buf, err
+		}
+	}
 }
 
 // readAll appends what r holds to data.
@@ -186,7 +213,7 @@ func (b *builder) eachLine(fn func(n int, line []byte) error) error {
 	}
 	n := s.firstN
 	if s.first != nil {
-		if err := each(n, bytes.Clone(s.first)); err != nil {
+		if err := each(n, s.first); err != nil { // readStream's own copy
 			return err
 		}
 	}

@@ -15,7 +15,9 @@ import (
 
 // Streaming changes nothing: ReadFile and Read (a byte at a time, with a
 // buffer smaller than most lines, so long lines are put together) give
-// what ReadBytes gives, for every sample, strict and lenient.
+// what ReadBytes gives, for every sample, strict and lenient. Nor does
+// keeping a document's texts in the input's own buffer, which ReadFile and
+// Read do and ReadBytes does not.
 func TestStreamedSameAsBytes(t *testing.T) {
 	defer func(n int) { readerBufSize = n }(readerBufSize)
 	readerBufSize = 16

@@ -123,7 +123,7 @@ func (b *builder) docErr(data []byte, err error) error {
 // from, where json.RawMessage would be a copy: decoding a document into
 // views costs slice headers, not a second copy of its members. A view is
 // only valid while the input is, and keeps all of it alive: what a
-// transcript keeps must not be a view (see detach).
+// transcript keeps must not be a view (see builder.keep).
 type rawView []byte
 
 // UnmarshalJSON keeps data itself. encoding/json hands Unmarshal's input
@@ -219,26 +219,4 @@ func validInput(s string) (json.RawMessage, bool) {
 		return nil, false
 	}
 	return json.RawMessage(s), true
-}
-
-// detach gives m its own copy of every text and raw value, so that
-// keeping it keeps none of the input it was decoded from: a codec may hand
-// out strings that share their bytes with the input (a view of a string
-// that needed no unescaping), and one such string keeps the whole input
-// alive.
-func detach(m *condense.Message) {
-	m.ID = strings.Clone(m.ID)
-	m.Parts = detachParts(m.Parts)
-}
-
-func detachParts(ps []condense.Part) []condense.Part {
-	for i := range ps {
-		p := &ps[i]
-		p.Text, p.ID, p.CallID, p.Name = strings.Clone(p.Text), strings.Clone(p.ID), strings.Clone(p.CallID), strings.Clone(p.Name)
-		p.Signature, p.Redacted, p.MediaType = strings.Clone(p.Signature), strings.Clone(p.Redacted), strings.Clone(p.MediaType)
-		p.URL, p.Provider = strings.Clone(p.URL), strings.Clone(p.Provider)
-		p.Input, p.Raw, p.Data = bytes.Clone(p.Input), bytes.Clone(p.Raw), bytes.Clone(p.Data)
-		p.Content = detachParts(p.Content)
-	}
-	return ps
 }

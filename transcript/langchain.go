@@ -67,7 +67,7 @@ var lcTypes = map[string]string{
 // and the path of the fields under the message. ok is false when raw is
 // none of them.
 func lcMessage(raw json.RawMessage) (typ string, fields json.RawMessage, sub string, ok bool) {
-	k := objectKeys(raw)
+	k := memberViews(raw)
 	if k == nil || k["role"] != nil {
 		return "", nil, "", false
 	}
@@ -109,7 +109,7 @@ func lcMessage(raw json.RawMessage) (typ string, fields json.RawMessage, sub str
 func isLangChainList(msgs []json.RawMessage) bool {
 	found := false
 	for _, raw := range msgs {
-		k := objectKeys(raw)
+		k := memberViews(raw)
 		if k == nil || k["role"] != nil {
 			return false
 		}
@@ -127,7 +127,7 @@ func lcList(keys map[string]json.RawMessage) (json.RawMessage, string) {
 		return m, "messages"
 	}
 	for _, outer := range []string{"values", "channel_values"} {
-		if m, ok := objectKeys(keys[outer])["messages"]; ok {
+		if m, ok := memberViews(keys[outer])["messages"]; ok {
 			return m, outer + ".messages"
 		}
 	}
@@ -138,31 +138,40 @@ func lcList(keys map[string]json.RawMessage) (json.RawMessage, string) {
 // message list (see Detect).
 func isLangChainState(keys map[string]json.RawMessage) bool {
 	list, _ := lcList(keys)
-	var msgs []json.RawMessage
-	if kind(list) != '[' || json.Unmarshal(list, &msgs) != nil {
+	if kind(list) != '[' {
 		return false
 	}
-	return isLangChainList(msgs)
+	msgs, err := arrayItems(list)
+	return err == nil && isLangChainList(msgs)
 }
 
+// readLangChain reads the messages as views of data, each released once
+// read (see docArena).
 func readLangChain(b *builder, data []byte) error {
 	var msgs []json.RawMessage
 	base := ""
 	switch kind(data) {
 	case '[':
-		if err := decode(data, &msgs); err != nil {
+		var vs []rawView
+		if err := decode(data, &vs); err != nil {
 			return b.docErr(data, err)
 		}
+		msgs = views(vs)
 	case '{':
-		var top map[string]json.RawMessage
-		if err := decode(data, &top); err != nil {
+		var vs map[string]rawView
+		if err := decode(data, &vs); err != nil {
 			return b.docErr(data, err)
+		}
+		top := make(map[string]json.RawMessage, len(vs))
+		for k, v := range vs {
+			top[k] = json.RawMessage(v)
 		}
 		list, path := lcList(top)
 		if list == nil {
 			return b.errAt(loc{path: "messages"}, "missing (want \"messages\", \"values\".messages or \"channel_values\".messages)")
 		}
-		if err := json.Unmarshal(list, &msgs); err != nil || kind(list) != '[' {
+		var err error
+		if msgs, err = arrayItems(list); err != nil || kind(list) != '[' {
 			return b.errAt(loc{path: path}, "not an array of messages")
 		}
 		base = path
@@ -183,6 +192,8 @@ func readLangChain(b *builder, data []byte) error {
 		if model != "" {
 			b.req.Model = model
 		}
+		b.release(raw)
+		b.keepAll(ms)
 		for _, m := range ms {
 			if m.Role == condense.RoleSystem && leading {
 				system = append(system, m.TextContent())

@@ -77,8 +77,8 @@ func BenchmarkReadLarge(b *testing.B) {
 }
 
 // writeLargeDocument writes the generated Claude Code session of rounds
-// rounds as one JSON document of format f (the whole history, uncompacted)
-// to a file under dir and returns its path and size.
+// rounds as one JSON document of format f (the whole history, uncompacted;
+// see writeDocument) to a file under dir and returns its path and size.
 func writeLargeDocument(tb testing.TB, dir string, rounds int, f Format) (string, int64) {
 	tb.Helper()
 	src, _ := writeLargeSession(tb, dir, rounds)
@@ -91,11 +91,7 @@ func writeLargeDocument(tb testing.TB, dir string, rounds int, f Format) (string
 	if err != nil {
 		tb.Fatal(err)
 	}
-	w := bufio.NewWriter(out)
-	if err := Write(w, f, tr.Request); err != nil {
-		tb.Fatal(err)
-	}
-	if err := w.Flush(); err != nil {
+	if err := writeDocument(out, f, tr.Request); err != nil {
 		tb.Fatal(err)
 	}
 	if err := out.Close(); err != nil {
@@ -112,12 +108,12 @@ func writeLargeDocument(tb testing.TB, dir string, rounds int, f Format) (string
 }
 
 // BenchmarkReadLargeDocument reads the generated session written as one
-// OpenAI chat or Anthropic Messages document (about 17 MB; 170 MB under
-// CONDENSE_TEST_LONG=1) with ReadFile, detecting its format, and reports
-// the peak heap while reading (x-input-peak) and the heap the transcript
-// keeps (x-input-kept) as multiples of the input's size.
+// document of each whole-document format (docFormats; about 17 MB, 170 MB
+// under CONDENSE_TEST_LONG=1) with ReadFile, detecting its format, and
+// reports the peak heap while reading (x-input-peak) and the heap the
+// transcript keeps (x-input-kept) as multiples of the input's size.
 func BenchmarkReadLargeDocument(b *testing.B) {
-	for _, f := range []Format{FormatOpenAI, FormatAnthropic} {
+	for _, f := range docFormats {
 		b.Run(string(f), func(b *testing.B) {
 			path, size := writeLargeDocument(b, b.TempDir(), largeRounds(), f)
 			b.SetBytes(size)

@@ -53,13 +53,13 @@ func readMiniSWEAgent(b *builder, data []byte) error {
 				} `json:"model"`
 			} `json:"config"`
 		} `json:"info"`
-		Messages []json.RawMessage `json:"messages"`
+		Messages []rawView `json:"messages"` // views of data, not copies
 	}
 	if kind(data) == '[' {
 		if err := decode(data, &doc.Messages); err != nil {
 			return b.docErr(data, err)
 		}
-		return readMiniMessages(b, doc.Messages, "")
+		return readMiniMessages(b, views(doc.Messages), "")
 	}
 	if err := decode(data, &doc); err != nil {
 		return b.docErr(data, err)
@@ -68,27 +68,30 @@ func readMiniSWEAgent(b *builder, data []byte) error {
 		return b.errAt(loc{path: "messages"}, "missing")
 	}
 	b.req.Model = doc.Info.Config.Model.ModelName
-	return readMiniMessages(b, doc.Messages, "messages")
+	return readMiniMessages(b, views(doc.Messages), "messages")
 }
 
-// miniHead is what tells mini-swe-agent's message shapes apart.
+// miniHead is what tells mini-swe-agent's message shapes apart; its values
+// are views of the message.
 type miniHead struct {
-	Role    string          `json:"role"`
-	Type    string          `json:"type"`
-	Object  string          `json:"object"`
-	Content json.RawMessage `json:"content"`
-	Output  json.RawMessage `json:"output"`
-	Extra   json.RawMessage `json:"extra"`
+	Role    string  `json:"role"`
+	Type    string  `json:"type"`
+	Object  string  `json:"object"`
+	Content rawView `json:"content"`
+	Output  rawView `json:"output"`
+	Extra   rawView `json:"extra"`
 }
 
 // readMiniMessages reads the messages of a trajectory; path is the JSON
-// path of the array ("" for a bare array).
+// path of the array ("" for a bare array). msgs are views of the
+// document, each released once read (see docArena).
 func readMiniMessages(b *builder, msgs []json.RawMessage, path string) error {
 	leading := true
 	var system []string
 	for i, raw := range msgs {
 		p := fmt.Sprintf("%s[%d]", path, i)
 		l := loc{path: p}
+		start := len(b.msgs)
 		var h miniHead
 		if err := decode(raw, &h); err != nil {
 			if err := b.bad(l, "%v", err); err != nil {
@@ -102,12 +105,16 @@ func readMiniMessages(b *builder, msgs []json.RawMessage, path string) error {
 			if err := readMiniExit(b, &h, l); err != nil {
 				return err
 			}
+			b.release(raw)
+			b.keepFrom(start)
 			continue
 		case h.Object == "response":
 			leading = false
 			if err := readMiniResponse(b, &h, l); err != nil {
 				return err
 			}
+			b.release(raw)
+			b.keepFrom(start)
 			continue
 		case h.Type != "":
 			// A Responses API input item: a prompt, a format error, an
@@ -119,6 +126,8 @@ func readMiniMessages(b *builder, msgs []json.RawMessage, path string) error {
 				}
 				continue
 			}
+			b.release(raw)
+			b.keep(m)
 			if m.Role == condense.RoleSystem && leading {
 				system = append(system, m.TextContent())
 				continue
@@ -134,14 +143,16 @@ func readMiniMessages(b *builder, msgs []json.RawMessage, path string) error {
 			}
 			continue
 		}
+		if m.Role == condense.RoleAssistant {
+			m.Parts = append(litellmThinking(raw), m.Parts...)
+		}
+		b.release(raw)
+		b.keep(&m)
 		if m.Role == condense.RoleSystem && leading {
 			system = append(system, m.TextContent())
 			continue
 		}
 		leading = false
-		if m.Role == condense.RoleAssistant {
-			m.Parts = append(litellmThinking(raw), m.Parts...)
-		}
 		b.add(m, l)
 	}
 	b.req.System = strings.Join(system, "\n\n")
@@ -151,11 +162,11 @@ func readMiniMessages(b *builder, msgs []json.RawMessage, path string) error {
 // readMiniExit reads the exit message that ends a run (see readMiniSWEAgent).
 func readMiniExit(b *builder, h *miniHead, l loc) error {
 	content := ""
-	switch kind(h.Content) {
+	switch kind(json.RawMessage(h.Content)) {
 	case '"':
 		_ = json.Unmarshal(h.Content, &content)
 	case '[':
-		parts, rerr := oaiContent(h.Content, l.path+".content")
+		parts, rerr := oaiContent(json.RawMessage(h.Content), l.path+".content")
 		if rerr != nil {
 			return b.bad(rerr.loc, "%s", rerr.msg)
 		}
@@ -205,7 +216,7 @@ func readMiniExit(b *builder, h *miniHead, l loc) error {
 // message made of its output items.
 func readMiniResponse(b *builder, h *miniHead, l loc) error {
 	var items []json.RawMessage
-	if kind(h.Output) != '[' || json.Unmarshal(h.Output, &items) != nil {
+	if kind(json.RawMessage(h.Output)) != '[' || json.Unmarshal(h.Output, &items) != nil {
 		return b.bad(loc{path: l.path + ".output"}, "want an array of output items")
 	}
 	var parts []condense.Part

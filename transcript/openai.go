@@ -16,7 +16,7 @@ import (
 
 // oaiDoc is an OpenAI chat document. Its messages and tools are views of
 // the input, not copies: each is decoded in turn, and what is kept is
-// detached from the input.
+// kept apart from the input or in its released bytes (see docArena).
 type oaiDoc struct {
 	Model               string    `json:"model"`
 	Messages            []rawView `json:"messages"`
@@ -25,12 +25,14 @@ type oaiDoc struct {
 	MaxCompletionTokens int       `json:"max_completion_tokens"`
 }
 
+// oaiMsg is what oaiMessage checks of a message before the codec reads
+// it; its values are views of the message, not copies.
 type oaiMsg struct {
-	Role         string            `json:"role"`
-	Content      json.RawMessage   `json:"content"`
-	ToolCalls    []json.RawMessage `json:"tool_calls"`
-	ToolCallID   string            `json:"tool_call_id"`
-	FunctionCall json.RawMessage   `json:"function_call"`
+	Role         string    `json:"role"`
+	Content      rawView   `json:"content"`
+	ToolCalls    []rawView `json:"tool_calls"`
+	ToolCallID   string    `json:"tool_call_id"`
+	FunctionCall rawView   `json:"function_call"`
 }
 
 type oaiToolCall struct {
@@ -99,7 +101,8 @@ func readOpenAI(b *builder, data []byte) error {
 			}
 			continue
 		}
-		detach(&m)
+		b.release(raw)
+		b.keep(&m)
 		if m.Role == condense.RoleSystem && leading {
 			system = append(system, m.TextContent())
 			continue
@@ -134,7 +137,7 @@ func oaiMessage(raw json.RawMessage, path string) (condense.Message, *recErr) {
 	if err := decode(raw, &om); err != nil {
 		return condense.Message{}, pathErr(path, "%v", err)
 	}
-	if om.Role == "function" || !isNull(om.FunctionCall) {
+	if om.Role == "function" || !isNull(json.RawMessage(om.FunctionCall)) {
 		return condense.Message{}, pathErr(path, "legacy function_call messages are not supported; use tool_calls and role \"tool\"")
 	}
 	switch om.Role {

@@ -77,9 +77,14 @@ func readOpenHands(b *builder, data []byte) error {
 	r := &ohReader{b: b, callByEvent: map[string]string{}, respMsg: map[string]int{}}
 	r.scanCondensations(events)
 	for i, ev := range events {
+		start := len(b.msgs)
 		if err := r.event(ev.raw, i, ev.loc(path, i)); err != nil {
 			return err
 		}
+		// The events are views of data, each released once read (see
+		// docArena); an event may add parts to the message before.
+		b.release(ev.raw)
+		b.keepFrom(start)
 	}
 	b.req.System = strings.Join(r.system, "\n\n")
 	if b.req.Model == "" {
@@ -105,14 +110,14 @@ func (e ohEvent) loc(path string, i int) loc {
 // ohEvents finds the events of data and the JSON path of their array.
 func ohEvents(b *builder, data []byte) ([]ohEvent, string, error) {
 	var evs []ohEvent
-	add := func(raws []json.RawMessage) {
+	add := func(raws []rawView) {
 		for _, r := range raws {
-			evs = append(evs, ohEvent{raw: r})
+			evs = append(evs, ohEvent{raw: json.RawMessage(r)})
 		}
 	}
 	switch kind(data) {
 	case '[':
-		var raws []json.RawMessage
+		var raws []rawView
 		if err := decode(data, &raws); err != nil {
 			return nil, "", b.docErr(data, err)
 		}
@@ -123,8 +128,8 @@ func ohEvents(b *builder, data []byte) ([]ohEvent, string, error) {
 		return nil, "", b.errAt(loc{}, "want a JSON array of events, JSONL events, or an object with \"history\" or \"events\"")
 	}
 	var doc struct {
-		History  []json.RawMessage `json:"history"`
-		Events   []json.RawMessage `json:"events"`
+		History  []rawView `json:"history"`
+		Events   []rawView `json:"events"`
 		Metadata struct {
 			LLMConfig struct {
 				Model string `json:"model"`
@@ -147,7 +152,7 @@ func ohEvents(b *builder, data []byte) ([]ohEvent, string, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	for {
 		start := dec.InputOffset()
-		var raw json.RawMessage
+		var raw rawView // a view of the decoder's copy: the event is data's
 		if err := dec.Decode(&raw); err != nil {
 			if err == io.EOF {
 				return evs, "", nil
@@ -158,7 +163,8 @@ func ohEvents(b *builder, data []byte) ([]ohEvent, string, error) {
 		for start < int64(len(data)) && strings.IndexByte(" \t\r\n", data[start]) >= 0 {
 			start++
 		}
-		evs = append(evs, ohEvent{raw: raw, line: 1 + bytes.Count(data[:start], []byte("\n"))})
+		end := dec.InputOffset()
+		evs = append(evs, ohEvent{raw: data[start:end:end], line: 1 + bytes.Count(data[:start], []byte("\n"))})
 	}
 	evs = evs[:0]
 	for n, line := range bytes.Split(data, []byte("\n")) {

@@ -10,7 +10,8 @@ import (
 
 // readChatList reads chat messages (OpenAI shape), leading system messages
 // becoming the system text. toolIDs, when set, returns the call ids a tool
-// message answers (SWE-agent's tool_call_ids).
+// message answers (SWE-agent's tool_call_ids). msgs are views of the
+// document, each released once read (see docArena).
 func readChatList(b *builder, msgs []json.RawMessage, path string, toolIDs func(json.RawMessage) []string) error {
 	leading := true
 	var system []string
@@ -20,10 +21,10 @@ func readChatList(b *builder, msgs []json.RawMessage, path string, toolIDs func(
 		if toolIDs != nil {
 			if ids := toolIDs(raw); len(ids) > 0 {
 				var e struct {
-					Content json.RawMessage `json:"content"`
+					Content rawView `json:"content"`
 				}
 				_ = json.Unmarshal(raw, &e)
-				content, rerr := oaiContent(e.Content, p+".content")
+				content, rerr := oaiContent(json.RawMessage(e.Content), p+".content")
 				if rerr != nil {
 					if err := b.bad(rerr.loc, "%s", rerr.msg); err != nil {
 						return err
@@ -35,6 +36,7 @@ func readChatList(b *builder, msgs []json.RawMessage, path string, toolIDs func(
 					m.Parts = append(m.Parts, condense.ToolResult(id, false, content...))
 				}
 				leading = false
+				b.release(raw)
 				b.add(m, l)
 				continue
 			}
@@ -46,14 +48,16 @@ func readChatList(b *builder, msgs []json.RawMessage, path string, toolIDs func(
 			}
 			continue
 		}
+		if m.Role == condense.RoleAssistant {
+			m.Parts = append(litellmThinking(raw), m.Parts...)
+		}
+		b.release(raw)
+		b.keep(&m)
 		if m.Role == condense.RoleSystem && leading {
 			system = append(system, m.TextContent())
 			continue
 		}
 		leading = false
-		if m.Role == condense.RoleAssistant {
-			m.Parts = append(litellmThinking(raw), m.Parts...)
-		}
 		b.add(m, l)
 	}
 	b.req.System = strings.Join(system, "\n\n")
@@ -73,18 +77,18 @@ func readChatList(b *builder, msgs []json.RawMessage, path string, toolIDs func(
 // thought and action) and a user message (its observation). The model is
 // replay_config's agent.model.name when there is one.
 func readSWEAgent(b *builder, data []byte) error {
-	var doc struct {
-		Trajectory   []json.RawMessage `json:"trajectory"`
-		History      []json.RawMessage `json:"history"`
-		ReplayConfig json.RawMessage   `json:"replay_config"`
+	var doc struct { // views of data, not copies
+		Trajectory   []rawView `json:"trajectory"`
+		History      []rawView `json:"history"`
+		ReplayConfig rawView   `json:"replay_config"`
 	}
 	if err := decode(data, &doc); err != nil {
 		return b.docErr(data, err)
 	}
-	b.req.Model = sweModel(doc.ReplayConfig)
+	b.req.Model = sweModel(json.RawMessage(doc.ReplayConfig))
 	b.rekey = true
 	if len(doc.History) > 0 {
-		return readChatList(b, doc.History, "history", func(raw json.RawMessage) []string {
+		return readChatList(b, views(doc.History), "history", func(raw json.RawMessage) []string {
 			var e struct {
 				Role        string          `json:"role"`
 				ToolCallIDs json.RawMessage `json:"tool_call_ids"`
@@ -126,6 +130,7 @@ func readSWEAgent(b *builder, data []byte) error {
 		if reply != "" {
 			b.add(condense.AssistantText(reply), loc{path: p + ".response"})
 		}
+		b.release(raw)
 		if st.Observation != nil && *st.Observation != "" {
 			b.add(condense.UserText(*st.Observation), loc{path: p + ".observation"})
 		}

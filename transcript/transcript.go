@@ -76,9 +76,12 @@ type Options struct {
 	Name string
 	// MaxBytes caps the input's size: a larger input is an error wrapping
 	// ErrTooLarge, returned before it is read whole (a file by its size, a
-	// reader once more than MaxBytes bytes came). Reading a JSON document
-	// holds the input and the transcript at once, about twice the input's
-	// size. 0 means DefaultMaxBytes; a negative value means no cap.
+	// reader once more than MaxBytes bytes came). Read and ReadFile hold
+	// a JSON document whole while they read it and keep the transcript's
+	// texts in the document's own memory, so the transcript is about the
+	// input's size and reading peaks at a little over twice it; ReadBytes
+	// keeps its caller's input apart from the transcript. 0 means
+	// DefaultMaxBytes; a negative value means no cap.
 	MaxBytes int64
 }
 
@@ -327,8 +330,15 @@ func Read(r io.Reader, opts Options) (*Transcript, error) {
 	return readStream(r, 0, opts)
 }
 
-// ReadBytes is Read on a byte slice. data is not retained.
+// ReadBytes is Read on a byte slice. data is not retained: the transcript
+// shares none of its memory.
 func ReadBytes(data []byte, opts Options) (*Transcript, error) {
+	return readBytes(data, opts, false)
+}
+
+// readBytes is ReadBytes; owned says data is the reader's own, which a
+// document reader may then keep its texts in (see docArena).
+func readBytes(data []byte, opts Options, owned bool) (*Transcript, error) {
 	if max := opts.limit(); max >= 0 && int64(len(data)) > max {
 		return nil, opts.tooLarge(int64(len(data)), false)
 	}
@@ -341,6 +351,9 @@ func ReadBytes(data []byte, opts Options) (*Transcript, error) {
 		}
 	}
 	b := &builder{opts: opts, format: f, src: &source{data: data}}
+	if !streamed(f) {
+		b.arena = &docArena{buf: data, owned: owned}
+	}
 	return b.read()
 }
 
