@@ -1,46 +1,28 @@
 package condense_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"strings"
 	"testing"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/internal/redact/redacttest"
 )
 
 // Made-up secrets of real shapes, planted where a history can put them.
 const (
-	plantedOpenAI = "sk-proj-7Qm2Xv9Lr4Tz8Nc1Pb6Wd3Ky5Hf0Js2Ga7Ue4Io9Ol1Mn3Bq"
-	plantedGitHub = "ghp_4Fq9Zt2Lm7Xc1Vb8Nw3Kr6Yp0Hd5Js2Ge7Ta"
-	plantedAWS    = "AKIAZ7Q2M8V1N7J3P6W0"
+	plantedOpenAI = redacttest.OpenAIKey
+	plantedGitHub = redacttest.GitHubKey
+	plantedAWS    = redacttest.AWSKey
 )
 
-// capture returns a logger writing every level to a buffer.
-func capture() (*slog.Logger, *bytes.Buffer) {
-	var buf bytes.Buffer
-	return slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug})), &buf
-}
-
-// checkRedacted fails unless out holds each of keep and none of the
-// planted secrets.
-func checkRedacted(t *testing.T, out string, keep ...string) {
-	t.Helper()
-	for _, k := range []string{plantedOpenAI, plantedGitHub, plantedAWS} {
-		if strings.Contains(out, k) {
-			t.Errorf("secret %s… in the logs:\n%s", k[:8], out)
-		}
-	}
-	for _, s := range keep {
-		if !strings.Contains(out, s) {
-			t.Errorf("%q missing from the logs:\n%s", s, out)
-		}
-	}
-}
+var (
+	capture       = redacttest.Logger
+	checkRedacted = redacttest.Check
+)
 
 // TestPreflightLogsRedactRefusals: a strategy's error quoting tool output
 // with keys in it is logged with the keys redacted and the rest intact; the

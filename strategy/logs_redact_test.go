@@ -1,51 +1,36 @@
 package strategy_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"log/slog"
-	"strings"
 	"testing"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/internal/redact/redacttest"
 	"github.com/condense-dev/condense/strategy"
 	"github.com/condense-dev/condense/tokens"
 )
 
 // Made-up secrets of real shapes.
 const (
-	plantedOpenAI = "sk-proj-7Qm2Xv9Lr4Tz8Nc1Pb6Wd3Ky5Hf0Js2Ga7Ue4Io9Ol1Mn3Bq"
-	plantedGitHub = "ghp_4Fq9Zt2Lm7Xc1Vb8Nw3Kr6Yp0Hd5Js2Ge7Ta"
-	plantedAWS    = "AKIAZ7Q2M8V1N7J3P6W0"
+	plantedOpenAI = redacttest.OpenAIKey
+	plantedGitHub = redacttest.GitHubKey
+	plantedAWS    = redacttest.AWSKey
 )
+
+var checkLogRedacted = redacttest.Check
 
 // prepareLogged runs one Prepare of s over msgs at window and returns what
 // it logged, every level included.
 func prepareLogged(t *testing.T, s condense.Strategy, window int, msgs []condense.Message) (*condense.Result, string) {
 	t.Helper()
-	var buf bytes.Buffer
-	log := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	log, buf := redacttest.Logger()
 	pf := condense.NewPreflight(tokens.Heuristic("anthropic"), s, &condense.Options{Settings: condense.Settings{Window: window, ReservedOutput: 500}, Logger: log})
 	res, err := pf.Prepare(context.Background(), condense.Request{Messages: msgs})
 	if err != nil {
 		t.Fatalf("Prepare: %v", err)
 	}
 	return res, buf.String()
-}
-
-func checkLogRedacted(t *testing.T, out string, keep ...string) {
-	t.Helper()
-	for _, k := range []string{plantedOpenAI, plantedGitHub, plantedAWS} {
-		if strings.Contains(out, k) {
-			t.Errorf("secret %s… in the logs:\n%s", k[:8], out)
-		}
-	}
-	for _, s := range keep {
-		if !strings.Contains(out, s) {
-			t.Errorf("%q missing from the logs:\n%s", s, out)
-		}
-	}
 }
 
 // TestPipelineLogRedactsStageError: a stage whose error quotes a tool

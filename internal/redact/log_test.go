@@ -10,13 +10,14 @@ import (
 	"testing"
 
 	"github.com/condense-dev/condense/internal/redact"
+	"github.com/condense-dev/condense/internal/redact/redacttest"
 )
 
 // Made-up secrets of real shapes.
 const (
-	openAIKey = "sk-proj-7Qm2Xv9Lr4Tz8Nc1Pb6Wd3Ky5Hf0Js2Ga7Ue4Io9Ol1Mn3Bq"
-	githubKey = "ghp_4Fq9Zt2Lm7Xc1Vb8Nw3Kr6Yp0Hd5Js2Ge7Ta"
-	awsKey    = "AKIAZ7Q2M8V1N7J3P6W0"
+	openAIKey = redacttest.OpenAIKey
+	githubKey = redacttest.GitHubKey
+	awsKey    = redacttest.AWSKey
 )
 
 // countingErr counts the calls of its Error method.
