@@ -96,6 +96,7 @@ type messageJSON struct {
 // MarshalJSON writes d in the condense JSON form.
 func (d Document) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
+	b.Grow(d.encodedSize())
 	b.WriteString(`{"version":`)
 	v := d.Version
 	if v == 0 {
@@ -143,6 +144,33 @@ func (d Document) MarshalJSON() ([]byte, error) {
 	}
 	b.WriteString("]}")
 	return b.Bytes(), nil
+}
+
+// encodedSize guesses the size of d in the condense JSON form, a little
+// over rather than under, so that the body is allocated once (a buffer
+// doubled as it grows holds up to three times the body while it copies).
+func (d *Document) encodedSize() int {
+	n := 256 + len(d.Model) + len(d.System)
+	for i := range d.Tools {
+		t := &d.Tools[i]
+		n += 96 + len(t.Name) + len(t.Description) + len(t.InputSchema)
+	}
+	for i := range d.Messages {
+		n += 64 + len(d.Messages[i].ID) + partsSize(d.Messages[i].Parts)
+	}
+	return n + n/8 // an eighth more for escapes
+}
+
+// partsSize is the bytes of parts' fields, with room for their keys and
+// for inputs re-encoded and data in base64.
+func partsSize(parts []Part) int {
+	n := 0
+	for i := range parts {
+		p := &parts[i]
+		n += 96 + len(p.Text) + len(p.ID) + len(p.CallID) + len(p.Name) + len(p.Input)*9/8 +
+			len(p.Signature) + len(p.Redacted) + len(p.URL) + len(p.Data)*4/3 + len(p.Raw) + partsSize(p.Content)
+	}
+	return n
 }
 
 // MarshalJSON writes m in the condense JSON form.

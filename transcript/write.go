@@ -65,6 +65,18 @@ type WriteOptions struct {
 
 // WriteWith is Write with options.
 func WriteWith(w io.Writer, f Format, req condense.Request, opts WriteOptions) error {
+	out, err := Encode(f, req, opts)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(out)
+	return err
+}
+
+// Encode returns the body WriteWith writes, newline included. It is
+// allocated once, at about its size: a caller that needs the body as well
+// as writing it (to check it, say) holds it once.
+func Encode(f Format, req condense.Request, opts WriteOptions) ([]byte, error) {
 	var out []byte
 	var err error
 	switch f {
@@ -75,14 +87,12 @@ func WriteWith(w io.Writer, f Format, req condense.Request, opts WriteOptions) e
 	case FormatCondense:
 		out, err = writeCondense(req, opts.OriginalIDs)
 	default:
-		return fmt.Errorf("%w %q for writing (want %s)", ErrUnknownFormat, f, formatList(WriteFormats))
+		return nil, fmt.Errorf("%w %q for writing (want %s)", ErrUnknownFormat, f, formatList(WriteFormats))
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
-	out = append(out, '\n')
-	_, err = w.Write(out)
-	return err
+	return append(out, '\n'), nil
 }
 
 // failedReply reports whether m is a failed assistant reply that provider

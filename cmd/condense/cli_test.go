@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -533,5 +534,52 @@ func TestInvalidUTF8Notes(t *testing.T) {
 	}
 	if len(st.Notes) != 1 || st.Notes[0].Action != transcript.NoteReplaced || st.Notes[0].Line != 1 || st.Notes[0].Column != 105 {
 		t.Errorf("stats notes %+v", st.Notes)
+	}
+}
+
+// A long piped input is copied to a temporary file and read with its size
+// known: the memory limit is set again from its real size, the counts are
+// those of the same file, the cap still holds, a malformed document is
+// named as standard input, and no temporary file is left behind.
+func TestPipedInputSpooled(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	text := strings.Repeat("the parser fails on nested arrays in internal/parse/array.go; ", spoolFrom/60+1000)
+	doc := `{"model":"gpt-4o","messages":[{"role":"user","content":` + strconv.Quote(text) + `}]}`
+	path := filepath.Join(t.TempDir(), "doc.json")
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fromFile, errOut, code := runCLI(t, "count", "--window", "1m", path)
+	if code != 0 {
+		t.Fatalf("file: exit %d: %s", code, errOut)
+	}
+	pipe := func(input string, args ...string) (string, string, int, []int64) {
+		var out, errb bytes.Buffer
+		var hints []int64
+		err := runEnv(context.Background(), args, &env{stdin: strings.NewReader(input), stdout: &out, stderr: &errb,
+			sizeHint: func(n int64) { hints = append(hints, n) }})
+		return out.String(), errb.String(), ExitCode(err), hints
+	}
+	out, errOut, code, hints := pipe(doc, "count", "--window", "1m", "-")
+	if code != 0 {
+		t.Fatalf("pipe: exit %d: %s", code, errOut)
+	}
+	if out != strings.ReplaceAll(fromFile, path, stdinName) {
+		t.Errorf("piped counts differ from the file's:\n%s\n%s", out, fromFile)
+	}
+	if len(hints) != 2 || hints[1] != int64(len(doc)) {
+		t.Errorf("size hints %v, want the cap then %d", hints, len(doc))
+	}
+	_, errOut, code, _ = pipe(doc, "count", "--window", "1m", "--max-input", strconv.Itoa(spoolFrom+10), "-")
+	if code != 2 || !strings.Contains(errOut, fmt.Sprintf("more than %d bytes", spoolFrom+10)) {
+		t.Errorf("over the cap: exit %d: %s", code, errOut)
+	}
+	_, errOut, code, _ = pipe(doc[:len(doc)-3], "count", "--window", "1m", "-")
+	if code != 2 || !strings.Contains(errOut, stdinName) || strings.Contains(errOut, tmp) {
+		t.Errorf("truncated: exit %d: %s", code, errOut)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("left in the temporary directory: %v", left)
 	}
 }

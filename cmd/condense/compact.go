@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -198,17 +197,18 @@ func runCompact(cmd *cobra.Command, e *env, o *compactOptions, args []string) er
 	if outReq.MaxOutputTokens <= 0 {
 		outReq.MaxOutputTokens = l.budget.ReservedOutput
 	}
-	// Write to memory first: the stats say whether the provider accepts
-	// the body as it is, by its API's own rules.
-	var body bytes.Buffer
-	if err := transcript.WriteWith(&body, toFormat, outReq, transcript.WriteOptions{OriginalIDs: l.tr.OriginalIDs}); err != nil {
+	// Encode first, so a failed encoding leaves no partial file; the stats
+	// then say whether the provider accepts the body as it is, by its
+	// API's own rules.
+	body, err := transcript.Encode(toFormat, outReq, transcript.WriteOptions{OriginalIDs: l.tr.OriginalIDs})
+	if err != nil {
 		return err
 	}
 	w, closeOut, err := openOut(o.out, e.stdout)
 	if err != nil {
 		return err
 	}
-	if _, err := w.Write(body.Bytes()); err != nil {
+	if _, err := w.Write(body); err != nil {
 		closeOut()
 		return err
 	}
@@ -216,7 +216,9 @@ func runCompact(cmd *cobra.Command, e *env, o *compactOptions, args []string) er
 		return err
 	}
 	st := buildStats(l, s, res, inputTokens, toFormat)
-	st.Violations = transcript.CheckWritten(toFormat, body.Bytes())
+	// From here on the transcript and the compacted request are garbage:
+	// the check holds the body and what it parses of it, not those too.
+	st.Violations = transcript.CheckWritten(toFormat, body)
 	for i := range st.Violations { // a message may quote the body
 		st.Violations[i].Message = ledger.Redact(st.Violations[i].Message)
 	}
@@ -294,7 +296,7 @@ func buildStats(l *loaded, s condense.Strategy, res *condense.Result, inputToken
 		Version:          1,
 		Input:            StatsSide{Format: string(l.tr.Format), Messages: len(l.tr.Request.Messages), Tokens: inputTokens},
 		Output:           StatsSide{Format: string(to), Messages: len(res.Request.Messages), Tokens: res.Tokens},
-		Model:            l.model,
+		Model:            strings.Clone(l.model), // not a window on the input's buffer, which it would keep
 		Window:           res.Budget.Window,
 		InputLimit:       res.Budget.InputLimit(),
 		Threshold:        res.Budget.Threshold(),

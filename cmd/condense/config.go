@@ -246,7 +246,7 @@ func (b *budgetFlags) readTranscript(e *env, path string) (*transcript.Transcrip
 			return nil, stdinName, usagef("no FILE given and standard input is empty: pass one FILE, or pipe the transcript in")
 		}
 		head = bytes.Clone(peek)
-		tr, err = transcript.Read(br, opts)
+		tr, err = b.readPipe(e, br, opts)
 	} else {
 		tr, err = transcript.ReadFile(path, opts)
 		if err != nil && errors.Is(err, transcript.ErrUnknownFormat) {
@@ -261,6 +261,67 @@ func (b *budgetFlags) readTranscript(e *env, path string) (*transcript.Transcrip
 		return nil, opts.Name, &usageError{err: err}
 	}
 	return tr, opts.Name, nil
+}
+
+// spoolFrom is the size from which standard input that is not a regular
+// file (a pipe) is copied to a temporary file before it is read: read from
+// a reader of unknown size, a JSON document grows its buffer step by step
+// and the memory limit can only guess its size (see setMemoryLimit), which
+// took a piped 170 MB document to 3.6 times its size in resident memory
+// against 2.7 times from the file.
+const spoolFrom = 1 << 20
+
+// readPipe reads the transcript on standard input, through br. A regular
+// file (a redirect) and a pipe that ends within spoolFrom bytes are read as
+// they are; a longer pipe is copied to a temporary file (at most the cap
+// and one byte more) and read from there with its size known, as
+// transcript.ReadFile reads files. When no temporary file can be made, the
+// pipe is read as it is.
+func (b *budgetFlags) readPipe(e *env, br *bufio.Reader, opts transcript.Options) (*transcript.Transcript, error) {
+	if f, ok := e.stdin.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			return transcript.Read(br, opts)
+		}
+	}
+	first := make([]byte, spoolFrom)
+	n, err := io.ReadFull(br, first)
+	first = first[:n]
+	switch {
+	case err == io.EOF || err == io.ErrUnexpectedEOF:
+		return transcript.Read(bytes.NewReader(first), opts)
+	case err != nil:
+		return nil, fmt.Errorf("reading standard input: %w", err)
+	}
+	rest := io.MultiReader(bytes.NewReader(first), br)
+	tmp, err := os.CreateTemp("", "condense-stdin-*")
+	if err != nil {
+		return transcript.Read(rest, opts)
+	}
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+	limit := opts.MaxBytes
+	if limit == 0 {
+		limit = transcript.DefaultMaxBytes
+	}
+	src := rest
+	if limit > 0 {
+		src = io.LimitReader(rest, limit+1)
+	}
+	size, err := io.Copy(tmp, src)
+	if err != nil {
+		return nil, fmt.Errorf("reading standard input into %s: %w", tmp.Name(), err)
+	}
+	if limit > 0 && size > limit {
+		return nil, &transcript.ReadError{File: opts.Name, Err: fmt.Errorf("%w: the input is more than %d bytes, over the limit of %d bytes (--max-input)",
+			transcript.ErrTooLarge, limit, limit)}
+	}
+	if err := tmp.Close(); err != nil {
+		return nil, fmt.Errorf("reading standard input into %s: %w", tmp.Name(), err)
+	}
+	if e.sizeHint != nil {
+		e.sizeHint(size)
+	}
+	return transcript.ReadFile(tmp.Name(), opts)
 }
 
 // inputSize returns how large the input at path (standard input for "-")
