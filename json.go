@@ -76,7 +76,17 @@ type docJSON struct {
 	MaxTokens int               `json:"max_tokens,omitempty"`
 	Thinking  int               `json:"thinking_budget,omitempty"`
 	Tools     []json.RawMessage `json:"tools,omitempty"`
-	Messages  []json.RawMessage `json:"messages"`
+	Messages  []jsonView        `json:"messages"`
+}
+
+// jsonView is a JSON value as a view of the bytes it was decoded from,
+// where json.RawMessage would copy them: a document's messages are parsed
+// from views of the decoder's buffer, one copy of the document fewer.
+type jsonView []byte
+
+func (v *jsonView) UnmarshalJSON(data []byte) error {
+	*v = data
+	return nil
 }
 
 type toolJSON struct {
