@@ -48,7 +48,8 @@ type Options struct {
 	// run's model). nil means such sessions summarize extractively outside
 	// hosted runs.
 	NewSummarizer func(provider, model string) (condense.Summarizer, error)
-	// Tools are the tools hosted runs may call; none by default.
+	// Tools are the tools hosted runs may call; none by default
+	// (agent/workspace gives read-only tools over a directory).
 	Tools []agent.Tool
 	// Registry supplies model windows; nil means tokens.Models.
 	Registry condense.Registry
