@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -74,13 +75,14 @@ type Server struct {
 	st       store.Store
 	journals journal.Store
 	state    *stateDir
+	wal      *eventWAL // the events of every session, group-committed
 	tel      Telemetry
 	mux      *http.ServeMux
+	logins   *logins  // the login cookies, kept across restarts
 	patterns []string // the routes, for the OpenAPI test
 
 	mu       sync.Mutex
 	sessions map[string]*hosted
-	logins   map[string]string // login cookie → owner
 	closed   bool
 	closing  chan struct{}
 	stopOnce sync.Once
@@ -90,7 +92,7 @@ type Server struct {
 // New returns a server over the backend's stores. It reads the sessions'
 // records; each session's log is opened on first use.
 func New(b *Backend, opts *Options) (*Server, error) {
-	s := &Server{st: b.Store, journals: b.Journal, sessions: map[string]*hosted{}, logins: map[string]string{}, closing: make(chan struct{})}
+	s := &Server{st: b.Store, journals: b.Journal, sessions: map[string]*hosted{}, closing: make(chan struct{})}
 	if opts != nil {
 		s.opts = *opts
 	}
@@ -118,6 +120,21 @@ func New(b *Backend, opts *Options) (*Server, error) {
 	s.state = st
 	recs, err := st.all()
 	if err != nil {
+		return nil, err
+	}
+	live := map[string]bool{}
+	for _, rec := range recs {
+		live[rec.ID] = true
+	}
+	gen, err := replayEventWAL(st, live, s.opts.EventsKept)
+	if err != nil {
+		return nil, fmt.Errorf("event journal: %w", err)
+	}
+	if s.wal, err = openEventWAL(st.dir, gen, s.log); err != nil {
+		return nil, fmt.Errorf("event journal: %w", err)
+	}
+	if s.logins, err = openLogins(st.dir, s.opts.Tokens, s.opts.Now); err != nil {
+		s.wal.close()
 		return nil, err
 	}
 	for _, rec := range recs {
@@ -157,6 +174,7 @@ func (s *Server) Close() error {
 	for _, h := range hs {
 		errs = append(errs, h.close())
 	}
+	errs = append(errs, s.wal.close())
 	return errors.Join(errs...)
 }
 

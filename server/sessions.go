@@ -179,7 +179,7 @@ func (h *hosted) openEvents() error {
 	if h.events != nil {
 		return nil
 	}
-	ev, err := openEventLog(h.s.state.eventsPath(h.id), h.s.opts.EventsKept, h.s.opts.Now)
+	ev, err := openEventLog(h.s.state.eventsPath(h.id), h.id, h.s.wal, h.s.opts.EventsKept, h.s.opts.Now)
 	if err != nil {
 		return err
 	}

@@ -67,7 +67,12 @@ func (s *stateDir) put(rec *record) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	path := s.recordPath(rec.ID)
+	return writeFileAtomic(s.recordPath(rec.ID), data)
+}
+
+// writeFileAtomic replaces path with data (0600): a synced new file renamed
+// over the old one, and the directory synced.
+func writeFileAtomic(path string, data []byte) error {
 	tmp := path + ".tmp"
 	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
 	if err != nil {
