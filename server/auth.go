@@ -203,6 +203,9 @@ func (s *Server) accessLog(next http.Handler) http.Handler {
 		if r.URL.Path == "/healthz" || r.URL.Path == "/metrics" {
 			lvl = slog.LevelDebug
 		}
+		if !s.log.Enabled(r.Context(), lvl) {
+			return
+		}
 		s.log.LogAttrs(r.Context(), lvl, "http",
 			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("route", r.Pattern),
 			slog.Int("status", sw.status), slog.Int64("bytes", sw.bytes), slog.Duration("duration", d),

@@ -228,7 +228,15 @@ func (s *Server) routes() *http.ServeMux {
 // decode reads a JSON body into v; an empty body leaves v as it is.
 func (s *Server) decode(w http.ResponseWriter, r *http.Request, v any) error {
 	body := http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
-	data, err := io.ReadAll(body)
+	var data []byte
+	var err error
+	if n := r.ContentLength; n > 0 && n <= s.opts.MaxBodyBytes {
+		// The length is known: one read into a buffer of that size.
+		data = make([]byte, n)
+		_, err = io.ReadFull(body, data)
+	} else {
+		data, err = io.ReadAll(body)
+	}
 	if err != nil {
 		return err
 	}
