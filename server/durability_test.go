@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
@@ -189,7 +190,73 @@ func TestEventsSurviveLostEventFile(t *testing.T) {
 	}
 	c.must(200, "POST", p+"/messages", server.AppendRequest{Messages: []condense.Message{condense.UserText("four")}}, nil)
 	next := events.until(t, server.EventAppended, nil)
-	if next[len(next)-1].ID != before.LastEventID+1 {
-		t.Fatalf("the next event has id %d, want %d", next[len(next)-1].ID, before.LastEventID+1)
+	if id := next[len(next)-1].ID; id <= before.LastEventID {
+		t.Fatalf("the next event has id %d, not after %d", id, before.LastEventID)
+	}
+}
+
+// Appended events are not synced on their own: the messages they describe
+// are durable in the store, and when a crash loses the newest of them —
+// here, from the session's event file and the journal both — the session
+// makes one appended event for the messages its log holds beyond the last
+// kept one, under an id no event before the crash had.
+func TestLostAppendedEventsAreMadeFromTheLog(t *testing.T) {
+	r := newRestartable(t)
+	c, stop := r.start(nil)
+	snap := newSession(t, c, server.CreateRequest{SessionConfig: server.SessionConfig{Model: "gpt-4o"},
+		Messages: []condense.Message{condense.UserText("hello")}})
+	p := "/v1/sessions/" + snap.ID
+	var first server.Snapshot
+	c.must(200, "GET", p, nil, &first)
+	stop()
+	c, stop = r.start(nil)
+	for _, text := range []string{"one", "two"} {
+		c.must(200, "POST", p+"/messages", server.AppendRequest{Messages: []condense.Message{condense.AssistantText(text)}}, nil)
+	}
+	var mid server.Snapshot
+	c.must(200, "GET", p, nil, &mid)
+	stop()
+	// Lose the appended events after the first from the session's file
+	// and the journal; the reservations, synced, stay.
+	files, _ := filepath.Glob(filepath.Join(r.state, "events-*.wal"))
+	files = append(files, filepath.Join(r.state, "events", snap.ID+".jsonl"))
+	lost := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var keep []string
+		for _, line := range strings.SplitAfter(string(data), "\n") {
+			var ev server.Event
+			if json.Unmarshal([]byte(line), &ev) == nil && ev.Type == server.EventAppended && ev.ID > first.LastEventID {
+				lost++
+				continue
+			}
+			keep = append(keep, line)
+		}
+		if err := os.WriteFile(f, []byte(strings.Join(keep, "")), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if lost == 0 {
+		t.Fatal("no appended event to lose")
+	}
+
+	c, _ = r.start(nil)
+	var after server.Snapshot
+	c.must(200, "GET", p, nil, &after)
+	if after.Messages != 3 || after.LastEventID <= mid.LastEventID {
+		t.Fatalf("after the restart: %d messages, last event %d (before the crash %d)", after.Messages, after.LastEventID, mid.LastEventID)
+	}
+	events := c.subscribe(snap.ID, mid.LastEventID)
+	defer events.close()
+	got := events.until(t, server.EventAppended, nil)
+	var d struct {
+		From, Count int
+		IDs         []string
+	}
+	if err := json.Unmarshal(got[len(got)-1].Data, &d); err != nil || d.From != 1 || d.Count != 2 || len(d.IDs) != 2 {
+		t.Fatalf("the appended event made from the log: %s (%v)", got[len(got)-1].Data, err)
 	}
 }

@@ -40,25 +40,34 @@ type Event struct {
 // more. The file is not synced on each event: every event also goes into
 // the server's event journal (eventWAL), whose group-committed sync makes
 // it durable before it is shown to a client or the request that caused it
-// is answered.
+// is answered — except the appended events, which describe what the store
+// already holds durably: when the newest of them are lost in a crash, the
+// session makes them again from its log when it is next opened
+// (hosted.reconcile). So that an event lost that way never shares its id
+// with a later one, ids are reserved ahead, reserveStep at a time, with a
+// durable line; a restart goes on after the reservation.
 type eventLog struct {
-	mu      sync.Mutex
-	id      string // the session's
-	wal     *eventWAL
-	f       *os.File
-	kept    []Event
-	keep    int
-	next    int64
-	visible int64 // the newest event that is durable, and shown
-	written int   // lines in the file
-	changed chan struct{}
-	now     func() time.Time
+	mu       sync.Mutex
+	id       string // the session's
+	wal      *eventWAL
+	f        *os.File
+	kept     []Event
+	keep     int
+	next     int64
+	reserved int64 // ids up to this one are durably reserved
+	visible  int64 // the newest event shown
+	written  int   // lines in the file
+	changed  chan struct{}
+	now      func() time.Time
 }
+
+// reserveStep is how many ids a durable reservation covers.
+const reserveStep = 1000
 
 // openEventLog opens the stream stored at path, rewriting the file to its
 // kept tail when it has grown to twice that.
 func openEventLog(path, id string, wal *eventWAL, keep int, now func() time.Time) (*eventLog, error) {
-	evs, err := readEvents(path, keep)
+	evs, reserved, err := readEvents(path, keep)
 	if err != nil {
 		return nil, err
 	}
@@ -66,16 +75,40 @@ func openEventLog(path, id string, wal *eventWAL, keep int, now func() time.Time
 	if len(evs) > 0 {
 		l.next = evs[len(evs)-1].ID + 1
 	}
-	l.visible = l.next - 1
+	// Ids shown before a crash but lost with their events are never
+	// given again: numbering goes on after the reservation.
+	if len(evs) > 0 {
+		l.visible = evs[len(evs)-1].ID
+	}
+	l.next = max(l.next, reserved+1)
+	l.reserved = l.next - 1
 	if err := l.rewrite(path); err != nil {
 		return nil, err
 	}
 	return l, nil
 }
 
+// appendedTo returns the log length the kept appended events account for,
+// and false when it cannot be told (none kept, among a full tail).
+func (l *eventLog) appendedTo() (int, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for i := len(l.kept) - 1; i >= 0; i-- {
+		if l.kept[i].Type != EventAppended {
+			continue
+		}
+		var d struct{ From, Count int }
+		if json.Unmarshal(l.kept[i].Data, &d) != nil {
+			return 0, false
+		}
+		return d.From + d.Count, true
+	}
+	return 0, len(l.kept) < l.keep
+}
+
 // rewrite writes the kept events to a fresh file and opens it for appends.
 func (l *eventLog) rewrite(path string) error {
-	f, err := writeEvents(path, l.kept)
+	f, err := writeEvents(path, l.kept, l.reserved)
 	if err != nil {
 		return err
 	}
@@ -89,7 +122,7 @@ func (l *eventLog) rewrite(path string) error {
 
 // writeEvents writes evs to path atomically (a synced file renamed over
 // the old one) and returns the new file, open for appends.
-func writeEvents(path string, evs []Event) (*os.File, error) {
+func writeEvents(path string, evs []Event, reserved int64) (*os.File, error) {
 	tmp := path + ".tmp"
 	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
@@ -98,6 +131,9 @@ func writeEvents(path string, evs []Event) (*os.File, error) {
 	var buf []byte
 	for i := range evs {
 		buf = appendEventLine(buf, "", &evs[i])
+	}
+	if reserved > 0 {
+		buf = appendReserveLine(buf, "", reserved)
 	}
 	if _, err := f.Write(buf); err != nil {
 		f.Close()
@@ -135,9 +171,22 @@ func appendEventLine(b []byte, session string, ev *Event) []byte {
 	return append(b, '}', '\n')
 }
 
-// publish appends an event, makes it durable and wakes the clients
-// waiting.
-func (l *eventLog) publish(typ string, data any) {
+// appendReserveLine appends the line that reserves ids up to n.
+func appendReserveLine(b []byte, session string, n int64) []byte {
+	b = append(b, '{')
+	if session != "" {
+		b = append(b, `"session":`...)
+		b = strconv.AppendQuote(b, session)
+		b = append(b, ',')
+	}
+	b = append(b, `"reserve":`...)
+	b = strconv.AppendInt(b, n, 10)
+	return append(b, '}', '\n')
+}
+
+// publish appends an event, makes it durable (unless it is an appended
+// event: the caller passes sync false) and wakes the clients waiting.
+func (l *eventLog) publish(typ string, data any, sync bool) {
 	raw, err := json.Marshal(data)
 	if err != nil {
 		raw = []byte("null")
@@ -153,21 +202,31 @@ func (l *eventLog) publish(typ string, data any) {
 	if len(l.kept) > 2*l.keep {
 		l.kept = append([]Event(nil), l.kept[len(l.kept)-l.keep:]...)
 	}
-	line := appendEventLine(make([]byte, 0, 96+len(l.id)+len(raw)), "", &ev)
+	line := appendEventLine(make([]byte, 0, 128+len(l.id)+len(raw)), "", &ev)
+	var reserve int64
+	if ev.ID > l.reserved {
+		reserve = ev.ID + reserveStep - 1
+		l.reserved, sync = reserve, true
+		line = appendReserveLine(line, "", reserve)
+	}
 	if _, err := l.f.Write(line); err == nil {
 		l.written++
 	}
 	if l.written > 4*l.keep {
 		_ = l.rewrite(l.f.Name())
 	}
-	// The journal's line is written in id order (under l.mu), then synced
-	// together with the lines of other sessions and requests.
+	// The journal's lines are written in id order (under l.mu), then
+	// synced together with the lines of other sessions and requests.
 	var seq uint64
 	if l.wal != nil {
-		seq = l.wal.add(l, appendEventLine(line[:0], l.id, &ev))
+		jl := appendEventLine(line[:0], l.id, &ev)
+		if reserve > 0 {
+			jl = appendReserveLine(jl, l.id, reserve)
+		}
+		seq = l.wal.add(l, jl)
 	}
 	l.mu.Unlock()
-	if l.wal != nil {
+	if l.wal != nil && sync {
 		l.wal.sync(seq)
 	}
 	l.mu.Lock()

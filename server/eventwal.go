@@ -83,6 +83,7 @@ func replayEventWAL(st *stateDir, live map[string]bool, keep int) (int, error) {
 		return 1, err
 	}
 	bySession := map[string][]Event{}
+	reserves := map[string]int64{}
 	for _, g := range gens {
 		data, err := os.ReadFile(filepath.Join(st.dir, walName(g)))
 		if err != nil {
@@ -94,18 +95,34 @@ func replayEventWAL(st *stateDir, live map[string]bool, keep int) (int, error) {
 			var line struct {
 				Session string `json:"session"`
 				Event
+				Reserve int64 `json:"reserve"`
 			}
 			// A torn last line (a crash mid-write) was never synced, so
 			// never acknowledged: it is skipped.
-			if err := json.Unmarshal(sc.Bytes(), &line); err != nil || line.ID == 0 || !live[line.Session] {
+			if err := json.Unmarshal(sc.Bytes(), &line); err != nil || !live[line.Session] {
+				continue
+			}
+			if line.Reserve > 0 {
+				reserves[line.Session] = max(reserves[line.Session], line.Reserve)
+				continue
+			}
+			if line.ID == 0 {
 				continue
 			}
 			bySession[line.Session] = append(bySession[line.Session], line.Event)
 		}
 	}
-	for id, evs := range bySession {
+	ids := map[string]bool{}
+	for id := range bySession {
+		ids[id] = true
+	}
+	for id := range reserves {
+		ids[id] = true
+	}
+	for id := range ids {
+		evs := bySession[id]
 		path := st.eventsPath(id)
-		have, err := readEvents(path, keep)
+		have, reserved, err := readEvents(path, keep)
 		if err != nil {
 			return 0, err
 		}
@@ -121,13 +138,13 @@ func replayEventWAL(st *stateDir, live map[string]bool, keep int) (int, error) {
 				add++
 			}
 		}
-		if add == 0 {
+		if add == 0 && reserves[id] <= reserved {
 			continue
 		}
 		if len(have) > keep {
 			have = have[len(have)-keep:]
 		}
-		f, err := writeEvents(path, have)
+		f, err := writeEvents(path, have, max(reserved, reserves[id]))
 		if err != nil {
 			return 0, err
 		}

@@ -33,7 +33,7 @@ func TestEventWALRotates(t *testing.T) {
 		logs = append(logs, l)
 	}
 	for i := 0; i < 100; i++ {
-		logs[i%2].publish(EventAppended, map[string]any{"from": i, "count": 1})
+		logs[i%2].publish(EventBusy, map[string]any{"n": i}, true)
 	}
 	gens, err := walFiles(dir)
 	if err != nil {
@@ -50,7 +50,7 @@ func TestEventWALRotates(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := 0; i < 3; i++ {
-		logs[0].publish(EventAppended, map[string]any{"from": 100 + i, "count": 1})
+		logs[0].publish(EventBusy, map[string]any{"n": 100 + i}, true)
 	}
 	for _, l := range logs {
 		l.close()
@@ -69,7 +69,7 @@ func TestEventWALRotates(t *testing.T) {
 	if left, _ := walFiles(dir); len(left) != 0 {
 		t.Fatalf("journals left after the replay: %v", left)
 	}
-	b, err := readEvents(st.eventsPath("s-b"), 1000)
+	b, _, err := readEvents(st.eventsPath("s-b"), 1000)
 	if err != nil || len(b) != 50 {
 		t.Fatalf("s-b holds %d events, want 50: %v", len(b), err)
 	}
@@ -78,7 +78,7 @@ func TestEventWALRotates(t *testing.T) {
 			t.Fatalf("s-b event %d has id %d", i, ev.ID)
 		}
 	}
-	a, err := readEvents(st.eventsPath("s-a"), 1000)
+	a, reserved, err := readEvents(st.eventsPath("s-a"), 1000)
 	if err != nil || len(a) != 53 {
 		t.Fatalf("s-a after the replay: %d events, want 53: %v", len(a), err)
 	}
@@ -86,6 +86,9 @@ func TestEventWALRotates(t *testing.T) {
 		if ev.ID != int64(i+1) {
 			t.Fatalf("s-a event %d has id %d", i, ev.ID)
 		}
+	}
+	if reserved != reserveStep {
+		t.Fatalf("s-a reserves ids up to %d, want %d", reserved, reserveStep)
 	}
 	if _, err := os.Stat(filepath.Join(dir, walName(next-1))); !os.IsNotExist(err) {
 		t.Fatal(fmt.Sprint("the replayed journal is still there: ", err))
