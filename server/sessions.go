@@ -219,6 +219,7 @@ func (h *hosted) openSession(ctx context.Context, cfg SessionConfig) (*session.S
 	if err != nil {
 		return nil, err
 	}
+	st = h.withPhases(st, "")
 	return session.Open(ctx, h.s.st, h.id, &session.Options{
 		Request:  cfg.template(),
 		Counter:  tokens.ForModel(cfg.Model, h.s.registry()),
