@@ -230,8 +230,9 @@ func (s *Server) decode(w http.ResponseWriter, r *http.Request, v any) error {
 	body := http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
 	var data []byte
 	var err error
-	if n := r.ContentLength; n > 0 && n <= s.opts.MaxBodyBytes {
-		// The length is known: one read into a buffer of that size.
+	if n := r.ContentLength; n > 0 && n <= min(s.opts.MaxBodyBytes, 1<<20) {
+		// The length is known (and small enough to trust before the
+		// bytes come): one read into a buffer of that size.
 		data = make([]byte, n)
 		_, err = io.ReadFull(body, data)
 	} else {
