@@ -69,10 +69,7 @@ func (s *Server) owner(r *http.Request) (string, bool) {
 		return s.tokenOwner(strings.TrimPrefix(h, "Bearer "))
 	}
 	if c, err := r.Cookie(CookieName); err == nil {
-		s.mu.Lock()
-		o, ok := s.logins[c.Value]
-		s.mu.Unlock()
-		return o, ok
+		return s.logins.owner(c.Value)
 	}
 	return "", false
 }
@@ -137,20 +134,22 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		writeError(w, unauthorized())
 		return
 	}
-	key := newID("")
-	s.mu.Lock()
-	s.logins[key] = owner
-	s.mu.Unlock()
-	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: key, Path: "/", HttpOnly: true,
+	key, expires, err := s.logins.add(owner, req.Token)
+	if err != nil {
+		writeError(w, fmt.Errorf("login: %w", err))
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: key, Path: "/", HttpOnly: true, Expires: expires,
 		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
 	writeJSON(w, http.StatusOK, map[string]string{"owner": owner})
 }
 
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 	if c, err := r.Cookie(CookieName); err == nil {
-		s.mu.Lock()
-		delete(s.logins, c.Value)
-		s.mu.Unlock()
+		if err := s.logins.remove(c.Value); err != nil {
+			writeError(w, fmt.Errorf("logout: %w", err))
+			return
+		}
 	}
 	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	w.WriteHeader(http.StatusNoContent)
@@ -203,6 +202,9 @@ func (s *Server) accessLog(next http.Handler) http.Handler {
 		lvl := slog.LevelInfo
 		if r.URL.Path == "/healthz" || r.URL.Path == "/metrics" {
 			lvl = slog.LevelDebug
+		}
+		if !s.log.Enabled(r.Context(), lvl) {
+			return
 		}
 		s.log.LogAttrs(r.Context(), lvl, "http",
 			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("route", r.Pattern),

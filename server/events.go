@@ -35,59 +35,81 @@ type Event struct {
 	Data json.RawMessage `json:"data"`
 }
 
-// eventLog is a session's event stream: the last kept events in memory, all
-// of them appended to a file (written, not synced: a process crash keeps
-// them, a power cut may lose the newest), and the clients waiting for more.
+// eventLog is a session's event stream: the last kept events in memory,
+// all of them appended to the session's file, and the clients waiting for
+// more. The file is not synced on each event: every event also goes into
+// the server's event journal (eventWAL), whose group-committed sync makes
+// it durable before it is shown to a client or the request that caused it
+// is answered — except the appended events, which describe what the store
+// already holds durably: when the newest of them are lost in a crash, the
+// session makes them again from its log when it is next opened
+// (hosted.reconcile). So that an event lost that way never shares its id
+// with a later one, ids are reserved ahead, reserveStep at a time, with a
+// durable line; a restart goes on after the reservation.
 type eventLog struct {
-	mu      sync.Mutex
-	f       *os.File
-	kept    []Event
-	keep    int
-	next    int64
-	written int // lines in the file
-	changed chan struct{}
-	now     func() time.Time
+	mu       sync.Mutex
+	id       string // the session's
+	wal      *eventWAL
+	f        *os.File
+	kept     []Event
+	keep     int
+	next     int64
+	reserved int64 // ids up to this one are durably reserved
+	visible  int64 // the newest event shown
+	written  int   // lines in the file
+	changed  chan struct{}
+	now      func() time.Time
 }
+
+// reserveStep is how many ids a durable reservation covers.
+const reserveStep = 1000
 
 // openEventLog opens the stream stored at path, rewriting the file to its
 // kept tail when it has grown to twice that.
-func openEventLog(path string, keep int, now func() time.Time) (*eventLog, error) {
-	evs, err := readEvents(path, keep)
+func openEventLog(path, id string, wal *eventWAL, keep int, now func() time.Time) (*eventLog, error) {
+	evs, reserved, err := readEvents(path, keep)
 	if err != nil {
 		return nil, err
 	}
-	l := &eventLog{kept: evs, keep: keep, next: 1, changed: make(chan struct{}), now: now}
+	l := &eventLog{id: id, wal: wal, kept: evs, keep: keep, next: 1, changed: make(chan struct{}), now: now}
 	if len(evs) > 0 {
 		l.next = evs[len(evs)-1].ID + 1
 	}
+	// Ids shown before a crash but lost with their events are never
+	// given again: numbering goes on after the reservation.
+	if len(evs) > 0 {
+		l.visible = evs[len(evs)-1].ID
+	}
+	l.next = max(l.next, reserved+1)
+	l.reserved = l.next - 1
 	if err := l.rewrite(path); err != nil {
 		return nil, err
 	}
 	return l, nil
 }
 
+// appendedTo returns the log length the kept appended events account for,
+// and false when it cannot be told (none kept, among a full tail).
+func (l *eventLog) appendedTo() (int, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for i := len(l.kept) - 1; i >= 0; i-- {
+		if l.kept[i].Type != EventAppended {
+			continue
+		}
+		var d struct{ From, Count int }
+		if json.Unmarshal(l.kept[i].Data, &d) != nil {
+			return 0, false
+		}
+		return d.From + d.Count, true
+	}
+	return 0, len(l.kept) < l.keep
+}
+
 // rewrite writes the kept events to a fresh file and opens it for appends.
 func (l *eventLog) rewrite(path string) error {
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	f, err := writeEvents(path, l.kept, l.reserved)
 	if err != nil {
-		return err
-	}
-	var buf []byte
-	for _, ev := range l.kept {
-		line, _ := json.Marshal(ev)
-		buf = append(append(buf, line...), '\n')
-	}
-	if _, err := f.Write(buf); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		f.Close()
 		return err
 	}
 	if l.f != nil {
@@ -98,15 +120,80 @@ func (l *eventLog) rewrite(path string) error {
 	return nil
 }
 
-// publish appends an event and wakes the clients waiting.
-func (l *eventLog) publish(typ string, data any) {
+// writeEvents writes evs to path atomically (a synced file renamed over
+// the old one) and returns the new file, open for appends.
+func writeEvents(path string, evs []Event, reserved int64) (*os.File, error) {
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	var buf []byte
+	for i := range evs {
+		buf = appendEventLine(buf, "", &evs[i])
+	}
+	if reserved > 0 {
+		buf = appendReserveLine(buf, "", reserved)
+	}
+	if _, err := f.Write(buf); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// appendEventLine appends ev as one JSON line, with the session id first
+// when session is not "" (a line of the event journal). It is what
+// json.Marshal makes of an Event, without validating Data again.
+func appendEventLine(b []byte, session string, ev *Event) []byte {
+	b = append(b, '{')
+	if session != "" {
+		b = append(b, `"session":`...)
+		b = strconv.AppendQuote(b, session) // ids are plain ASCII
+		b = append(b, ',')
+	}
+	b = append(b, `"id":`...)
+	b = strconv.AppendInt(b, ev.ID, 10)
+	b = append(b, `,"type":`...)
+	b = strconv.AppendQuote(b, ev.Type) // one of the Event constants
+	b = append(b, `,"time":"`...)
+	b = ev.Time.AppendFormat(b, time.RFC3339Nano)
+	b = append(b, `","data":`...)
+	b = append(b, ev.Data...)
+	return append(b, '}', '\n')
+}
+
+// appendReserveLine appends the line that reserves ids up to n.
+func appendReserveLine(b []byte, session string, n int64) []byte {
+	b = append(b, '{')
+	if session != "" {
+		b = append(b, `"session":`...)
+		b = strconv.AppendQuote(b, session)
+		b = append(b, ',')
+	}
+	b = append(b, `"reserve":`...)
+	b = strconv.AppendInt(b, n, 10)
+	return append(b, '}', '\n')
+}
+
+// publish appends an event, makes it durable (unless it is an appended
+// event: the caller passes sync false) and wakes the clients waiting.
+func (l *eventLog) publish(typ string, data any, sync bool) {
 	raw, err := json.Marshal(data)
 	if err != nil {
 		raw = []byte("null")
 	}
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	if l.f == nil {
+		l.mu.Unlock()
 		return
 	}
 	ev := Event{ID: l.next, Type: typ, Time: l.now().UTC(), Data: raw}
@@ -115,15 +202,48 @@ func (l *eventLog) publish(typ string, data any) {
 	if len(l.kept) > 2*l.keep {
 		l.kept = append([]Event(nil), l.kept[len(l.kept)-l.keep:]...)
 	}
-	line, _ := json.Marshal(ev)
-	if _, err := l.f.Write(append(line, '\n')); err == nil {
+	line := appendEventLine(make([]byte, 0, 128+len(l.id)+len(raw)), "", &ev)
+	var reserve int64
+	if ev.ID > l.reserved {
+		reserve = ev.ID + reserveStep - 1
+		l.reserved, sync = reserve, true
+		line = appendReserveLine(line, "", reserve)
+	}
+	if _, err := l.f.Write(line); err == nil {
 		l.written++
 	}
 	if l.written > 4*l.keep {
 		_ = l.rewrite(l.f.Name())
 	}
+	// The journal's lines are written in id order (under l.mu), then
+	// synced together with the lines of other sessions and requests.
+	var seq uint64
+	if l.wal != nil {
+		jl := appendEventLine(line[:0], l.id, &ev)
+		if reserve > 0 {
+			jl = appendReserveLine(jl, l.id, reserve)
+		}
+		seq = l.wal.add(l, jl)
+	}
+	l.mu.Unlock()
+	if l.wal != nil && sync {
+		l.wal.sync(seq)
+	}
+	l.mu.Lock()
+	l.visible = max(l.visible, ev.ID)
 	close(l.changed)
 	l.changed = make(chan struct{})
+	l.mu.Unlock()
+}
+
+// sync syncs the session's file (a checkpoint of the event journal).
+func (l *eventLog) sync() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return nil
+	}
+	return l.f.Sync()
 }
 
 // after returns the kept events with ids above id, whether events between
@@ -133,6 +253,9 @@ func (l *eventLog) after(id int64) (evs []Event, gap bool, changed <-chan struct
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	kept := l.kept
+	for len(kept) > 0 && kept[len(kept)-1].ID > l.visible {
+		kept = kept[:len(kept)-1] // not durable yet
+	}
 	if len(kept) > l.keep {
 		kept = kept[len(kept)-l.keep:]
 	}
@@ -149,6 +272,9 @@ func (l *eventLog) after(id int64) (evs []Event, gap bool, changed <-chan struct
 }
 
 func (l *eventLog) close() {
+	if l.wal != nil {
+		l.wal.forget(l)
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f != nil {
@@ -211,5 +337,5 @@ func (s *Server) serveSSE(w http.ResponseWriter, r *http.Request, h *hosted) {
 func (l *eventLog) lastID() int64 {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.next - 1
+	return l.visible
 }

@@ -67,14 +67,14 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, h *hosted) {
 	}
 	end(nil)
 	h.changed()
-	var body bytes.Buffer
+	var body sliceWriter
 	if err := transcript.Write(&body, f, res.Request); err != nil {
 		writeError(w, err)
 		return
 	}
 	out := RenderResponse{
 		Format:       string(f),
-		Request:      bytes.TrimRight(body.Bytes(), "\n"),
+		Request:      bytes.TrimRight(body.b, "\n"),
 		Usage:        usageOf(res.Tokens, res.Budget, res.Counter, res.Exact),
 		TokensBefore: res.TokensBefore,
 		Compactions:  records(res.Records),
@@ -84,6 +84,19 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, h *hosted) {
 	}
 	h.recordUsage(out, sess.Len())
 	writeRender(w, &out)
+}
+
+// sliceWriter keeps the one slice transcript.Write writes (a request body
+// of tens of kilobytes) rather than copying it into a growing buffer.
+type sliceWriter struct{ b []byte }
+
+func (w *sliceWriter) Write(p []byte) (int, error) {
+	if w.b == nil {
+		w.b = p // transcript.Write hands over a slice it made and drops
+	} else {
+		w.b = append(w.b, p...)
+	}
+	return len(p), nil
 }
 
 // writeRender writes a render's answer. The request body, most of the

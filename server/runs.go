@@ -145,6 +145,7 @@ func (h *hosted) runAgent(ctx context.Context, id string, model agent.Model, cfg
 	if err != nil {
 		return nil, err
 	}
+	st = h.withPhases(st, id)
 	a := &agent.Agent{
 		Name: "condense-serve", Model: tracedModel{m: model, h: h}, ModelName: cfg.Model, Tools: h.s.opts.Tools,
 		Strategy: st, Settings: cfg.settings(), Registry: h.s.registry(), Journal: h.s.journals, Logger: h.s.log,

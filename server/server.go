@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -48,7 +49,8 @@ type Options struct {
 	// run's model). nil means such sessions summarize extractively outside
 	// hosted runs.
 	NewSummarizer func(provider, model string) (condense.Summarizer, error)
-	// Tools are the tools hosted runs may call; none by default.
+	// Tools are the tools hosted runs may call; none by default
+	// (agent/workspace gives read-only tools over a directory).
 	Tools []agent.Tool
 	// Registry supplies model windows; nil means tokens.Models.
 	Registry condense.Registry
@@ -73,13 +75,14 @@ type Server struct {
 	st       store.Store
 	journals journal.Store
 	state    *stateDir
+	wal      *eventWAL // the events of every session, group-committed
 	tel      Telemetry
 	mux      *http.ServeMux
+	logins   *logins  // the login cookies, kept across restarts
 	patterns []string // the routes, for the OpenAPI test
 
 	mu       sync.Mutex
 	sessions map[string]*hosted
-	logins   map[string]string // login cookie → owner
 	closed   bool
 	closing  chan struct{}
 	stopOnce sync.Once
@@ -89,7 +92,7 @@ type Server struct {
 // New returns a server over the backend's stores. It reads the sessions'
 // records; each session's log is opened on first use.
 func New(b *Backend, opts *Options) (*Server, error) {
-	s := &Server{st: b.Store, journals: b.Journal, sessions: map[string]*hosted{}, logins: map[string]string{}, closing: make(chan struct{})}
+	s := &Server{st: b.Store, journals: b.Journal, sessions: map[string]*hosted{}, closing: make(chan struct{})}
 	if opts != nil {
 		s.opts = *opts
 	}
@@ -117,6 +120,21 @@ func New(b *Backend, opts *Options) (*Server, error) {
 	s.state = st
 	recs, err := st.all()
 	if err != nil {
+		return nil, err
+	}
+	live := map[string]bool{}
+	for _, rec := range recs {
+		live[rec.ID] = true
+	}
+	gen, err := replayEventWAL(st, live, s.opts.EventsKept)
+	if err != nil {
+		return nil, fmt.Errorf("event journal: %w", err)
+	}
+	if s.wal, err = openEventWAL(st.dir, gen, s.log); err != nil {
+		return nil, fmt.Errorf("event journal: %w", err)
+	}
+	if s.logins, err = openLogins(st.dir, s.opts.Tokens, s.opts.Now); err != nil {
+		s.wal.close()
 		return nil, err
 	}
 	for _, rec := range recs {
@@ -156,6 +174,7 @@ func (s *Server) Close() error {
 	for _, h := range hs {
 		errs = append(errs, h.close())
 	}
+	errs = append(errs, s.wal.close())
 	return errors.Join(errs...)
 }
 
@@ -209,7 +228,16 @@ func (s *Server) routes() *http.ServeMux {
 // decode reads a JSON body into v; an empty body leaves v as it is.
 func (s *Server) decode(w http.ResponseWriter, r *http.Request, v any) error {
 	body := http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
-	data, err := io.ReadAll(body)
+	var data []byte
+	var err error
+	if n := r.ContentLength; n > 0 && n <= min(s.opts.MaxBodyBytes, 1<<20) {
+		// The length is known (and small enough to trust before the
+		// bytes come): one read into a buffer of that size.
+		data = make([]byte, n)
+		_, err = io.ReadFull(body, data)
+	} else {
+		data, err = io.ReadAll(body)
+	}
 	if err != nil {
 		return err
 	}

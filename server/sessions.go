@@ -167,10 +167,37 @@ func (h *hosted) session(ctx context.Context) (*session.Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := h.reconcile(ctx, sess); err != nil {
+		sess.Close()
+		return nil, err
+	}
 	h.mu.Lock()
 	h.sess = sess
 	h.mu.Unlock()
 	return sess, nil
+}
+
+// reconcile publishes the appended event a crash lost: the messages the
+// log holds beyond those the kept appended events account for.
+func (h *hosted) reconcile(ctx context.Context, sess *session.Session) error {
+	h.mu.Lock()
+	ev := h.events
+	h.mu.Unlock()
+	to, ok := ev.appendedTo()
+	n := sess.Len()
+	if !ok || n <= to {
+		return nil
+	}
+	spans, err := sess.Recall(ctx, strconv.Itoa(to)+"-"+strconv.Itoa(n-1))
+	if err != nil {
+		return err
+	}
+	var msgs []condense.Message
+	for _, sp := range spans {
+		msgs = append(msgs, sp.Messages...)
+	}
+	h.publishAppended(to, msgs)
+	return nil
 }
 
 func (h *hosted) openEvents() error {
@@ -179,7 +206,7 @@ func (h *hosted) openEvents() error {
 	if h.events != nil {
 		return nil
 	}
-	ev, err := openEventLog(h.s.state.eventsPath(h.id), h.s.opts.EventsKept, h.s.opts.Now)
+	ev, err := openEventLog(h.s.state.eventsPath(h.id), h.id, h.s.wal, h.s.opts.EventsKept, h.s.opts.Now)
 	if err != nil {
 		return err
 	}
@@ -192,6 +219,7 @@ func (h *hosted) openSession(ctx context.Context, cfg SessionConfig) (*session.S
 	if err != nil {
 		return nil, err
 	}
+	st = h.withPhases(st, "")
 	return session.Open(ctx, h.s.st, h.id, &session.Options{
 		Request:  cfg.template(),
 		Counter:  tokens.ForModel(cfg.Model, h.s.registry()),
@@ -213,7 +241,9 @@ func (h *hosted) publish(typ string, data any) {
 	ev := h.events
 	h.mu.Unlock()
 	if ev != nil {
-		ev.publish(typ, data)
+		// Appended events are made again from the log if a crash loses
+		// them (reconcile): they need no sync of their own.
+		ev.publish(typ, data, typ != EventAppended)
 	}
 }
 

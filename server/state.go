@@ -67,7 +67,12 @@ func (s *stateDir) put(rec *record) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	path := s.recordPath(rec.ID)
+	return writeFileAtomic(s.recordPath(rec.ID), data)
+}
+
+// writeFileAtomic replaces path with data (0600): a synced new file renamed
+// over the old one, and the directory synced.
+func writeFileAtomic(path string, data []byte) error {
 	tmp := path + ".tmp"
 	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
 	if err != nil {
@@ -142,28 +147,37 @@ func (s *stateDir) remove(id string) error {
 	return syncDir(filepath.Join(s.dir, "sessions"))
 }
 
-// readEvents reads a session's stored events, the last keep of them. A
-// torn last line (a crash mid-write) is ignored.
-func readEvents(path string, keep int) ([]Event, error) {
+// readEvents reads a session's stored events, the last keep of them, and
+// the ids reserved (reserveLine). A torn last line (a crash mid-write) is
+// ignored.
+func readEvents(path string, keep int) ([]Event, int64, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+		return nil, 0, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	var out []Event
+	var reserved int64
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	for sc.Scan() {
-		var ev Event
-		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil || ev.ID == 0 {
+		var ev struct {
+			Event
+			Reserve int64 `json:"reserve"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
 			continue
 		}
-		out = append(out, ev)
+		reserved = max(reserved, ev.Reserve)
+		if ev.ID == 0 {
+			continue
+		}
+		out = append(out, ev.Event)
 	}
 	if len(out) > keep {
 		out = out[len(out)-keep:]
 	}
-	return out, nil
+	return out, reserved, nil
 }

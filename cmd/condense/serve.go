@@ -16,6 +16,7 @@ import (
 	"github.com/condense-dev/condense/agent"
 	"github.com/condense-dev/condense/agent/anthropicmodel"
 	"github.com/condense-dev/condense/agent/openaimodel"
+	"github.com/condense-dev/condense/agent/workspace"
 	"github.com/condense-dev/condense/server"
 	"github.com/condense-dev/condense/server/telemetry"
 )
@@ -33,6 +34,7 @@ type serveOptions struct {
 	shutdown      time.Duration
 	verbose       bool
 	metricsOpen   bool
+	workspace     string
 }
 
 const serveLong = `Serve compaction over HTTP: sessions, append, render, compact, abort, undo,
@@ -51,7 +53,9 @@ sets, and each token sees only its own sessions.
 
 Hosted runs use the session's provider: "fake" (an echo model for demos),
 "anthropic" ($ANTHROPIC_API_KEY) or "openai" ($OPENAI_API_KEY; --openai-base-url
-for any OpenAI-compatible server). No tools are enabled.
+for any OpenAI-compatible server). They have no tools unless --workspace DIR
+gives them read-only ones over that directory: read_file, list_files and
+search, confined to it (package agent/workspace).
 
 Prometheus metrics are at /metrics, behind the same auth as the API unless
 --metrics-open. OpenTelemetry spans (render, compaction, summary, run, model
@@ -82,6 +86,7 @@ func newServeCmd(e *env) *cobra.Command {
 	f.DurationVar(&o.shutdown, "shutdown-timeout", server.DefaultTimeouts.Shutdown, "longest wait for requests in flight on shutdown")
 	f.BoolVar(&o.verbose, "verbose", false, "log every request (the access log) and debug messages")
 	f.BoolVar(&o.metricsOpen, "metrics-open", false, "serve /metrics without a token even when --tokens is given")
+	f.StringVar(&o.workspace, "workspace", "", "give hosted runs read-only tools (read_file, list_files, search) over this directory")
 	return cmd
 }
 
@@ -127,6 +132,14 @@ func runServe(cmd *cobra.Command, e *env, o *serveOptions) error {
 			return nil, fmt.Errorf("the fake provider writes no summaries")
 		}
 		return newSummarizer(provider, model)
+	}
+	if o.workspace != "" {
+		ws, err := workspace.Open(o.workspace, nil)
+		if err != nil {
+			return usagef("--workspace: %v", err)
+		}
+		defer ws.Close()
+		opts.Tools = ws.Tools()
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

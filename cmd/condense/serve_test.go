@@ -49,3 +49,12 @@ func (b *syncBuffer) Write(p []byte) (int, error) {
 	}
 	return n, err
 }
+
+// A --workspace that is not a directory is refused before serving.
+func TestServeWorkspaceMustExist(t *testing.T) {
+	var out, errb bytes.Buffer
+	err := Run(context.Background(), []string{"serve", "--addr", "127.0.0.1:0", "--store", "jsonl:" + t.TempDir(), "--workspace", t.TempDir() + "/missing"}, &out, &errb)
+	if ExitCode(err) != exitUsage || !strings.Contains(errb.String(), "--workspace") {
+		t.Fatalf("exit %d: %s", ExitCode(err), errb.String())
+	}
+}
