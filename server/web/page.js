@@ -215,6 +215,7 @@
         st.snap = snap; st.overlay = overlay.items; st.checkpoints = cps.checkpoints; st.series = usage.series; st.messages = msgs;
         st.ledger = Object.fromEntries(ledger.checkpoints.map((l) => [l.checkpoint, l]));
         if (!snap.busy && st.busy && !es) st.busy = null;
+        if (snap.busy && !st.busy) st.busy = { activity: snap.activity, since: Date.now(), phase: "" };
         renderAll();
       } catch (err) {
         if (stopped || err.status === 401) return;
@@ -322,7 +323,10 @@
       clearTimeout(noticeTimer);
       noticeEl.textContent = text;
       noticeEl.hidden = false;
-      noticeTimer = setTimeout(() => { noticeEl.hidden = true; noticeEl.textContent = ""; }, noticeMs);
+      // data-shown counts the notices shown (tests read it; the text stays
+      // in the hidden element until the next one).
+      noticeEl.dataset.shown = String(Number(noticeEl.dataset.shown || 0) + 1);
+      noticeTimer = setTimeout(() => { noticeEl.hidden = true; }, noticeMs);
     }
 
     function setResult(text) {
