@@ -22,6 +22,9 @@ import (
 
 // findBrowser returns a Chromium to drive: $CONDENSE_CHROMIUM, else the
 // first of the usual names on PATH.
+// stepTimeout guards each subtest against a hang.
+var stepTimeout = time.Minute
+
 func findBrowser() string {
 	if p := os.Getenv("CONDENSE_CHROMIUM"); p != "" {
 		return p
@@ -95,6 +98,9 @@ func TestPageInBrowser(t *testing.T) {
 	if browser == "" {
 		t.Skip("no Chromium found (apt-get install -y chromium, or set CONDENSE_CHROMIUM): the page's browser tests did not run")
 	}
+	if d, err := time.ParseDuration(os.Getenv("CONDENSE_BROWSER_STEP")); err == nil {
+		stepTimeout = d
+	}
 	c := pageServer(t)
 	shots := screenshotDir(t)
 	t.Logf("screenshots in %s", shots)
@@ -113,7 +119,7 @@ func TestPageInBrowser(t *testing.T) {
 	for _, p := range []string{"l1", "l2", "l3"} {
 		c.must(200, "POST", "/v1/sessions/"+long.ID+"/messages", server.AppendRequest{Messages: workTurn(p, 3)}, nil)
 	}
-	short := newSession(t, c, server.CreateRequest{SessionConfig: cfg(100000, "summarize", ""),
+	short := newSession(t, c, server.CreateRequest{SessionConfig: cfg(100000, "mask", ""),
 		Messages: []condense.Message{condense.UserText("the task"), condense.AssistantText("on it")}})
 	hosted := newSession(t, c, server.CreateRequest{SessionConfig: cfg(6000, "summarize", "model")})
 	for _, p := range []string{"h1", "h2", "h3"} {
@@ -134,7 +140,7 @@ func TestPageInBrowser(t *testing.T) {
 	// of the test: every step waits for the page.
 	var tab context.Context
 	step := func(t *testing.T) {
-		ctx, cancel := context.WithTimeout(base, time.Minute)
+		ctx, cancel := context.WithTimeout(base, stepTimeout)
 		t.Cleanup(cancel)
 		tab = ctx
 		t.Cleanup(func() {
@@ -154,8 +160,10 @@ func TestPageInBrowser(t *testing.T) {
 	css := func(sel string) chromedp.CSS { return chromedp.CSS(sel) }
 	run := func(t *testing.T, steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
-		if err := chromedp.Do(tab, steps...); err != nil {
-			t.Fatal(err)
+		for i, st := range steps {
+			if _, err := chromedp.Run(tab, st); err != nil {
+				t.Fatalf("step %d of %d: %v", i+1, len(steps), err)
+			}
 		}
 	}
 	get := func(t *testing.T, a chromedp.Action[string]) string {
@@ -191,6 +199,15 @@ func TestPageInBrowser(t *testing.T) {
 	waitJS := func(cond string) chromedp.Action[chromedp.Void] {
 		return chromedp.Poll[chromedp.Void](cond, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(0))
 	}
+	// visible and hidden wait for the first element matching sel to be
+	// shown, or for none to be shown; they query it again at every poll,
+	// since the page replaces what it renders.
+	visible := func(sel string) chromedp.Action[chromedp.Void] {
+		return waitJS(`((e) => e !== null && e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden")(document.querySelector(` + strconv.Quote(sel) + `))`)
+	}
+	hidden := func(sel string) chromedp.Action[chromedp.Void] {
+		return waitJS(`((e) => e === null || e.getClientRects().length === 0)(document.querySelector(` + strconv.Quote(sel) + `))`)
+	}
 	text := func(t *testing.T, sel string) string {
 		t.Helper()
 		return get(t, chromedp.TextContent(css(sel)))
@@ -218,7 +235,7 @@ func TestPageInBrowser(t *testing.T) {
 	// typeInComposer empties the composer, focuses it and types s with
 	// key events.
 	typeInComposer := func(s string) chromedp.Action[chromedp.Void] {
-		return chromedp.Steps(chromedp.SetValue(css("#composer-input"), ""), chromedp.Focus(css("#composer-input")), chromedp.SendKeys(css("#composer-input"), s))
+		return chromedp.Steps(waitJS(`(document.querySelector("#composer-input").value = "", true)`), chromedp.Focus(css("#composer-input")), chromedp.SendKeys(css("#composer-input"), s))
 	}
 	openSession := func(t *testing.T, id string) {
 		t.Helper()
@@ -228,9 +245,9 @@ func TestPageInBrowser(t *testing.T) {
 
 	t.Run("LoginAndList", func(t *testing.T) {
 		step(t)
-		run(t, chromedp.Navigate(c.base+"/"), chromedp.WaitVisible(css("#token")),
+		run(t, chromedp.Navigate(c.base+"/"), visible("#token"),
 			chromedp.SendKeys(css("#token"), aliceToken), chromedp.Click(css(".login button[type=submit]")),
-			chromedp.WaitVisible(css(`tr[data-session="`+history.ID+`"]`)))
+			visible(`tr[data-session="`+history.ID+`"]`))
 		row := text(t, `tr[data-session="`+history.ID+`"]`)
 		for _, want := range []string{"gpt-4o", "task p1", "c", "tokens", "%"} {
 			if !strings.Contains(row, want) {
@@ -247,8 +264,8 @@ func TestPageInBrowser(t *testing.T) {
 	t.Run("SessionWithCheckpointsAndChart", func(t *testing.T) {
 		step(t)
 		openSession(t, history.ID)
-		run(t, chromedp.EmulateViewport(1280, 900), chromedp.WaitVisible(css("#chart .compaction-mark")),
-			chromedp.WaitVisible(css("#checkpoints li[data-checkpoint] button.undo")))
+		run(t, chromedp.EmulateViewport(1280, 900), visible("#chart .compaction-mark"),
+			visible("#checkpoints li[data-checkpoint] button.undo"))
 		marks, cps, masked := count(t, "#chart .compaction-mark"), count(t, "#checkpoints li[data-checkpoint]"), count(t, "#conversation .masked-box")
 		if marks == 0 || cps == 0 || masked == 0 {
 			t.Fatalf("%d compaction marks, %d checkpoints, %d masked outputs shown", marks, cps, masked)
@@ -271,29 +288,29 @@ func TestPageInBrowser(t *testing.T) {
 		openSession(t, long.ID)
 		before := usageTokens(t)
 		// The slash menu offers Compact, with the next request's usage.
-		run(t, typeInComposer("/"), chromedp.WaitVisible(css("#slash-menu")),
-			chromedp.WaitVisible(css(`#menu-compact[aria-disabled="false"][aria-selected="true"]`)))
+		run(t, typeInComposer("/"), visible("#slash-menu"),
+			visible(`#menu-compact[aria-disabled="false"][aria-selected="true"]`))
 		if u := text(t, "#menu-usage"); !strings.Contains(u, strconv.Itoa(before%1000)) || !strings.Contains(u, "%") {
 			t.Errorf("menu usage line %q, usage %d", u, before)
 		}
 		// Keyboard only: Enter picks /compact, Enter again runs it.
 		run(t, chromedp.KeyEvent(kb.Enter), waitJS(`document.querySelector("#composer-input").value === "/compact "`),
 			chromedp.KeyEvent(kb.Enter),
-			chromedp.WaitVisible(css(`#checkpoints li[data-checkpoint="c1"]`)),
+			visible(`#checkpoints li[data-checkpoint="c1"]`),
 			waitJS(`document.querySelector("#result-status")?.textContent.includes("Compacted c1")`),
-			chromedp.WaitVisible(css("#conversation .masked-box button.recall")))
+			visible("#conversation .masked-box button.recall"))
 		if after := usageTokens(t); after >= before {
 			t.Fatalf("usage %d after /compact, %d before", after, before)
 		}
 		// Recall a masked output: the original comes back.
 		run(t, chromedp.Click(css("#conversation .masked-box button.recall")),
-			chromedp.WaitVisible(css("#conversation .recalled pre")))
+			visible("#conversation .recalled pre"))
 		if orig := text(t, "#conversation .recalled pre"); !strings.Contains(orig, "line of output from l1-call0") {
 			t.Fatalf("recalled %q", orig)
 		}
 		// Undo: the checkpoint goes, usage returns.
 		run(t, chromedp.Click(css(`button.undo[data-checkpoint="c1"]`)),
-			chromedp.WaitVisible(css("#no-checkpoints")),
+			visible("#no-checkpoints"),
 			waitJS(`document.querySelector("#conversation .masked-box") === null`))
 		if after := usageTokens(t); after != before {
 			t.Fatalf("usage %d after undo, %d before the compaction", after, before)
@@ -303,7 +320,7 @@ func TestPageInBrowser(t *testing.T) {
 	t.Run("NothingToCompact", func(t *testing.T) {
 		step(t)
 		openSession(t, short.ID)
-		run(t, typeInComposer("/"), chromedp.WaitVisible(css(`#menu-compact[aria-disabled="true"]`)))
+		run(t, typeInComposer("/"), visible(`#menu-compact[aria-disabled="true"]`))
 		if why := text(t, "#menu-compact .why"); !strings.Contains(why, "Nothing to compact") {
 			t.Errorf("disabled entry says %q", why)
 		}
@@ -313,19 +330,19 @@ func TestPageInBrowser(t *testing.T) {
 		if n := text(t, "#notice"); !strings.Contains(n, "Nothing to compact") {
 			t.Errorf("notice %q", n)
 		}
-		run(t, chromedp.WaitNotVisible(css("#notice")))
+		run(t, hidden("#notice"))
 		// Still offered as disabled, and trying again sends nothing.
-		run(t, typeInComposer("/"), chromedp.WaitVisible(css(`#menu-compact[aria-disabled="true"]`)))
+		run(t, typeInComposer("/"), visible(`#menu-compact[aria-disabled="true"]`))
 		if why := text(t, "#menu-compact .why"); !strings.Contains(why, "after a new message") {
 			t.Errorf("disabled entry after the attempt says %q", why)
 		}
 		run(t, chromedp.KeyEvent(kb.Escape), waitJS(`document.querySelector("#slash-menu").hidden`))
 		// New messages (appended by an agent): the entry is offered again.
 		for _, p := range []string{"s1", "s2", "s3"} {
-			c.must(200, "POST", "/v1/sessions/"+short.ID+"/messages", server.AppendRequest{Messages: workTurn(p, 1)}, nil)
+			c.must(200, "POST", "/v1/sessions/"+short.ID+"/messages", server.AppendRequest{Messages: workTurn(p, 3)}, nil)
 		}
 		run(t, waitJS(`document.querySelector(".composer").dataset.compact === "available"`),
-			typeInComposer("/"), chromedp.WaitVisible(css(`#menu-compact[aria-disabled="false"]`)),
+			typeInComposer("/"), visible(`#menu-compact[aria-disabled="false"]`),
 			chromedp.KeyEvent(kb.Escape))
 	})
 
@@ -334,15 +351,15 @@ func TestPageInBrowser(t *testing.T) {
 		openSession(t, hosted.ID)
 		run(t, typeInComposer("go on"), chromedp.KeyEvent(kb.Enter),
 			waitJS(`document.querySelector("#busy-status")?.textContent.includes("Compacting (writing the summary)")`),
-			chromedp.WaitVisible(css("#stop")))
+			visible("#stop"))
 		shot(t, "session-compacting-desktop", 1280, "")
 		// A reload during the run still shows it.
 		run(t, chromedp.Reload(),
 			waitJS(`document.querySelector("#busy-status")?.textContent.includes("Compacting (writing the summary)")`),
-			chromedp.WaitVisible(css("#stop")))
+			visible("#stop"))
 		run(t, chromedp.Click(css("#stop")),
 			waitJS(`document.querySelector("#result-status")?.textContent === "Stopped."`),
-			chromedp.WaitNotVisible(css("#stop")))
+			hidden("#stop"))
 		var snap server.Snapshot
 		c.must(200, "GET", "/v1/sessions/"+hosted.ID, nil, &snap)
 		var ri server.RunInfo

@@ -184,7 +184,10 @@
     const menu = el("ul", { class: "menu", id: "slash-menu", role: "listbox", "aria-label": "Commands", hidden: true });
     const stopBtn = el("button", { type: "button", id: "stop", class: "danger", hidden: true, onclick: () => abort() }, "Stop");
     const sendBtn = el("button", { type: "submit", class: "primary", id: "send" }, "Send");
-    const form = el("form", { onsubmit: (e) => { e.preventDefault(); submit(); } },
+    // menuEnter is set while an Enter the slash menu took is down: the
+    // form must not also submit it.
+    let menuEnter = false;
+    const form = el("form", { onsubmit: (e) => { e.preventDefault(); if (!menuEnter) submit(); } },
       el("label", { for: "composer-input", class: "visually-hidden", style: "position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)" }, "Message or command"),
       input, sendBtn, stopBtn);
     const composer = el("div", { class: "composer" }, menu, form,
@@ -455,12 +458,12 @@
       ];
       const typed = input.value.split(/\s/)[0];
       const shown = menuItems.filter((m) => m.cmd.startsWith(typed));
-      menu.replaceChildren(...shown.map((m, i) => el("li", {
+      menu.replaceChildren(...[...shown.map((m) => el("li", {
         role: "option", id: "menu-" + m.cmd.slice(1), "aria-disabled": m.ok ? "false" : "true", "aria-selected": "false",
         "data-cmd": m.cmd, onmousedown: (e) => { e.preventDefault(); pick(m); },
       }, el("span", { class: "cmd" }, m.cmd + m.arg), " ", el("span", {}, m.label), el("span", { class: "why" }, m.why))),
       u ? el("li", { role: "presentation", class: "usage-line", id: "menu-usage" },
-        `Next request: ${num(u.tokens)} of ${num(u.input_limit)} tokens (${u.percent.toFixed(1)}%), threshold ${num(u.threshold)}`) : null);
+        `Next request: ${num(u.tokens)} of ${num(u.input_limit)} tokens (${u.percent.toFixed(1)}%), threshold ${num(u.threshold)}`) : null].filter(Boolean));
       menuItems = shown;
       menu.hidden = shown.length === 0;
       input.setAttribute("aria-expanded", String(!menu.hidden));
@@ -493,7 +496,9 @@
       if (input.value.startsWith("/") && !input.value.includes(" ")) openMenu();
       else closeMenu();
     });
+    input.addEventListener("keyup", (e) => { if (e.key === "Enter") menuEnter = false; });
     input.addEventListener("keydown", (e) => {
+      menuEnter = false;
       if (!menuOpen()) return;
       if (e.key === "ArrowDown" || e.key === "ArrowUp") {
         e.preventDefault();
@@ -507,6 +512,7 @@
         // Enter on a complete command runs it; otherwise it is chosen.
         if (e.key === "Enter" && input.value.trim() === m.cmd) { e.preventDefault(); submit(); return; }
         e.preventDefault();
+        menuEnter = e.key === "Enter";
         pick(m);
       }
     });
@@ -714,7 +720,7 @@
       for (let k = 0; k <= 4; k++) {
         const v = (ymax / 1.08) * (k / 4);
         g.append(svg("line", { x1: L, x2: W - R, y1: Y(v), y2: Y(v), stroke: "#e3e6ea" }),
-          svg("text", { x: L - 6, y: Y(v) + 4, "text-anchor": "end", fill: "#525a66" }, v >= 1000 ? num(v / 1000) + "k" : num(v)));
+          svg("text", { x: L - 6, y: Y(v) + 4, "text-anchor": "end", fill: "#525a66" }, v >= 1000 ? (v / 1000).toFixed(v >= 10000 ? 0 : 1) + "k" : num(v)));
       }
       g.append(svg("text", { x: L, y: H - 8, fill: "#525a66" }, "request 1"),
         svg("text", { x: W - R, y: H - 8, "text-anchor": "end", fill: "#525a66" }, "next"));
@@ -741,12 +747,12 @@
           g.append(svg("line", { x1: x, x2: x, y1: Y(m.before), y2: Y(m.after), stroke: "#6a3fb5", "stroke-width": 3, opacity: 0.5 }));
         }
       });
-      chartEl.replaceChildren(el("h2", { id: "chart-h" }, "Context usage"), g,
+      chartEl.replaceChildren(...[el("h2", { id: "chart-h" }, "Context usage"), g,
         el("div", { class: "legend", "aria-hidden": "true" },
           el("span", { class: "l-tokens" }, "tokens sent"), el("span", { class: "l-before" }, "before compaction"),
           el("span", { class: "l-threshold" }, "threshold"), el("span", { class: "l-limit" }, "input limit"),
           el("span", { class: "l-compaction" }, "compaction")),
-        st.series.length ? null : el("p", { class: "small muted" }, "No request rendered yet: the chart shows the next request's estimate."));
+        st.series.length ? null : el("p", { class: "small muted" }, "No request rendered yet: the chart shows the next request's estimate.")].filter(Boolean));
     }
 
     function renderCheckpoints() {
