@@ -51,6 +51,17 @@ type LedgerInfo struct {
 	Demoted    int      `json:"demoted"`
 }
 
+// PageStatus is GET …/status: whether the session is busy and the id of
+// its newest event, read without waiting for the session (a snapshot waits
+// while a compaction holds the session), so that a page loaded during a
+// run can show it at once and replay the latest events.
+type PageStatus struct {
+	Busy        bool   `json:"busy"`
+	Activity    string `json:"activity,omitempty"`
+	Run         string `json:"run,omitempty"`
+	LastEventID int64  `json:"last_event_id"`
+}
+
 // titleChars bounds a PageSession's title.
 const titleChars = 80
 
@@ -59,6 +70,16 @@ const titleChars = 80
 func (s *Server) pageSessions(w http.ResponseWriter, r *http.Request, owner string) {
 	out := []PageSession{}
 	for _, h := range s.visible(owner) {
+		h.mu.Lock()
+		activity := h.activity
+		if activity != "" {
+			// A busy session is listed from its record: its snapshot would
+			// wait for the work to end.
+			out = append(out, PageSession{ID: h.id, Created: h.rec.Created, Model: h.rec.Config.Model, Busy: true, Activity: activity})
+			h.mu.Unlock()
+			continue
+		}
+		h.mu.Unlock()
 		snap, err := h.snapshot(r.Context())
 		if err != nil {
 			// A session that cannot be opened is listed with what its
@@ -90,6 +111,21 @@ func (s *Server) pageSessions(w http.ResponseWriter, r *http.Request, owner stri
 		out = append(out, ps)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"sessions": out})
+}
+
+// pageStatus answers GET …/status.
+func (s *Server) pageStatus(w http.ResponseWriter, r *http.Request, h *hosted) {
+	if err := h.openEvents(); err != nil {
+		writeError(w, err)
+		return
+	}
+	h.mu.Lock()
+	out := PageStatus{Busy: h.activity != "", Activity: h.activity, Run: h.lastRun}
+	if h.events != nil {
+		out.LastEventID = h.events.lastID()
+	}
+	h.mu.Unlock()
+	writeJSON(w, http.StatusOK, out)
 }
 
 // firstUserText returns the start of the first user message's text.

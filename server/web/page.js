@@ -240,9 +240,7 @@
       // Replay the latest events so that a page loaded during a run shows
       // what runs and since when; events up to the snapshot's last id only
       // update the status.
-      const from = st.lastSeen || Math.max(0, (st.snap?.last_event_id || 0) - 50);
-      st.replayUpTo = Math.max(st.replayUpTo, st.snap?.last_event_id || 0);
-      es = new EventSource(`${base}/events?last_event_id=${from}`);
+      es = new EventSource(`${base}/events?last_event_id=${st.lastSeen}`);
       es.onopen = () => { st.conn = "live"; renderStatus(); };
       for (const type of ["busy", "compacting", "compacted", "settled", "error", "appended", "gap"]) {
         es.addEventListener(type, (e) => {
@@ -785,7 +783,20 @@
 
     // ---- start
 
-    loadAll().then(connect);
+    // The status comes first and does not wait for the session (a
+    // snapshot waits while a compaction runs): the stream starts 50 events
+    // back, and those events up to now only set the status.
+    api("GET", base + "/status").then((s) => {
+      if (stopped) return;
+      st.replayUpTo = s.last_event_id;
+      st.lastSeen = Math.max(0, s.last_event_id - 50);
+      if (s.busy && !st.busy) st.busy = { activity: s.activity, since: Date.now(), phase: "" };
+      renderStatus();
+      connect();
+    }).catch((err) => {
+      if (err.status === 404) main.replaceChildren(el("p", { class: "error", role: "alert" }, "No session " + id + "."), el("a", { href: "#/" }, "← Sessions"));
+    });
+    loadAll();
     return {
       stop() {
         stopped = true;
