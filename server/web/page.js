@@ -142,11 +142,11 @@
         el("td", { "data-label": "State", class: s.busy ? "state-busy" : "state-idle" }, s.busy ? (s.activity === "compaction" ? "compacting…" : s.activity === "prompt" ? "running…" : "busy") : "idle")));
       main.replaceChildren(
         el("h1", {}, "Sessions"),
-        rows.length ? el("table", { class: "sessions" },
-          el("caption", { class: "muted small", style: "caption-side:bottom;text-align:left;padding:0.4em" }, `${rows.length} session${rows.length === 1 ? "" : "s"}`),
+        rows.length ? el("table", { class: "sessions", "aria-describedby": "sessions-count" },
           el("thead", {}, el("tr", {}, ["Session", "Model", "Messages", "Context", "Last compaction", "State"].map((h) => el("th", { scope: "col" }, h)))),
           el("tbody", {}, rows))
-          : el("p", { class: "panel empty muted" }, "No sessions yet. Create one with POST /v1/sessions."));
+          : el("p", { class: "panel empty muted" }, "No sessions yet. Create one with POST /v1/sessions."),
+        el("p", { class: "muted small", id: "sessions-count" }, `${rows.length} session${rows.length === 1 ? "" : "s"}`));
       timer = setTimeout(load, 10000);
     }
     load();
@@ -708,7 +708,7 @@
       const W = 560, H = 260, L = 58, R = 12, T = 14, B = 34;
       const ymax = Math.max(1, ...pts.map((p) => Math.max(p.limit, p.before, p.tokens))) * 1.08;
       const n = Math.max(1, pts.length - 1);
-      const X = (x) => L + ((W - L - R) * Math.max(0, x)) / n;
+      const X = (x) => pts.length > 1 ? L + ((W - L - R) * Math.max(0, x)) / n : W - R - 8;
       const Y = (y) => T + (H - T - B) * (1 - y / ymax);
       const g = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-labelledby": "chart-title chart-desc", "font-size": 11, "font-family": "system-ui, sans-serif" });
       const last = pts[pts.length - 1];
@@ -720,8 +720,8 @@
         g.append(svg("line", { x1: L, x2: W - R, y1: Y(v), y2: Y(v), stroke: "#e3e6ea" }),
           svg("text", { x: L - 6, y: Y(v) + 4, "text-anchor": "end", fill: "#525a66" }, v >= 1000 ? (v / 1000).toFixed(v >= 10000 ? 0 : 1) + "k" : num(v)));
       }
-      g.append(svg("text", { x: L, y: H - 8, fill: "#525a66" }, "request 1"),
-        svg("text", { x: W - R, y: H - 8, "text-anchor": "end", fill: "#525a66" }, "next"));
+      if (pts.length > 1) g.append(svg("text", { x: L, y: H - 8, fill: "#525a66" }, "request 1"));
+      g.append(svg("text", { x: W - R, y: H - 8, "text-anchor": "end", fill: "#525a66" }, pts.length > 1 ? "next" : "next request"));
       const path = (key) => pts.map((p, i) => `${i ? "L" : "M"}${X(p.x).toFixed(1)},${Y(p[key]).toFixed(1)}`).join("");
       g.append(svg("path", { d: path("limit"), fill: "none", stroke: "#b3261e", "stroke-width": 1.5, class: "limit" }),
         svg("path", { d: path("threshold"), fill: "none", stroke: "#8a4b00", "stroke-width": 1.5, "stroke-dasharray": "6 4", class: "threshold" }),
