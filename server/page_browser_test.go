@@ -134,7 +134,7 @@ func TestPageInBrowser(t *testing.T) {
 	// The first run starts the browser, with no deadline (it would stop
 	// the browser).
 	if err := chromedp.Do(base); err != nil {
-		t.Skipf("cannot start %s: %v", browser, err)
+		t.Fatalf("cannot start %s: %v", browser, err)
 	}
 	// Each subtest runs with a deadline as a hang guard, not a condition
 	// of the test: every step waits for the page.
