@@ -115,6 +115,10 @@ func TestPageInBrowser(t *testing.T) {
 	for _, p := range []string{"p1", "p2", "p3", "p4"} {
 		c.must(200, "POST", "/v1/sessions/"+history.ID+"/render", server.RenderRequest{Messages: workTurn(p, 3)}, nil)
 	}
+	summarized := newSession(t, c, server.CreateRequest{SessionConfig: cfg(6000, "summarize", "")})
+	for _, p := range []string{"q1", "q2", "q3", "q4"} {
+		c.must(200, "POST", "/v1/sessions/"+summarized.ID+"/render", server.RenderRequest{Messages: workTurn(p, 3)}, nil)
+	}
 	long := newSession(t, c, server.CreateRequest{SessionConfig: cfg(40000, "mask", "")})
 	for _, p := range []string{"l1", "l2", "l3"} {
 		c.must(200, "POST", "/v1/sessions/"+long.ID+"/messages", server.AppendRequest{Messages: workTurn(p, 3)}, nil)
@@ -240,7 +244,7 @@ func TestPageInBrowser(t *testing.T) {
 	openSession := func(t *testing.T, id string) {
 		t.Helper()
 		run(t, chromedp.Navigate(c.base+"/?notice_ms=300#/s/"+id),
-			waitJS(`document.querySelector("#conversation article") !== null && document.querySelector("#conn-status") === null`))
+			waitJS(`document.querySelector("#conversation article") !== null && document.querySelector("#conn-status") === null && document.querySelector("#status").dataset.replayed === "true"`))
 	}
 
 	t.Run("LoginAndList", func(t *testing.T) {
@@ -281,6 +285,22 @@ func TestPageInBrowser(t *testing.T) {
 		shot(t, "session-phone", 390, "")
 		shot(t, "chart-phone", 390, "#chart")
 		run(t, chromedp.EmulateViewport(1280, 900))
+
+		// A summarized span is collapsed under its summary.
+		openSession(t, summarized.ID)
+		run(t, visible(`#conversation .span-block[data-rendering="summary"] details`))
+		if l := text(t, `#conversation .span-block[data-rendering="summary"] .label`); !strings.Contains(l, "messages summarized") {
+			t.Errorf("summary block labelled %q", l)
+		}
+		if n := count(t, `#conversation .span-block[data-rendering="summary"] details:not([open]) article`); n == 0 {
+			t.Error("no summarized message collapsed under the summary")
+		}
+		// Idle: the compactions of its renders are over, nothing to stop.
+		if n := count(t, "#busy-status"); n != 0 || !strings.Contains(text(t, "#result-status"), "Compacted c1") {
+			t.Errorf("an idle session shows %d busy status, result %q", n, text(t, "#status"))
+		}
+		run(t, hidden("#stop"))
+		shot(t, "session-summary-desktop", 1280, "")
 	})
 
 	t.Run("CompactRecallUndo", func(t *testing.T) {

@@ -159,12 +159,13 @@
     const base = "/v1/sessions/" + encodeURIComponent(id);
     const st = {
       snap: null, messages: [], overlay: [], checkpoints: [], ledger: {}, series: [],
-      busy: null, // {activity, since, phase}
+      busy: null, // {activity, since}: a prompt, compaction or configuration change runs
+      compacting: null, // {since, phase}: a compaction runs (in a run, a render or on demand)
       result: "", // the last result, when idle
       blockedKey: null, // the session state in which compaction found nothing
       open: new Set(), // keys of <details> the user opened
       recalled: new Map(), // recall reference → messages
-      lastSeen: 0, replayUpTo: 0, conn: "connecting",
+      lastSeen: 0, replayUpTo: null, conn: "connecting",
     };
     let stopped = false, es = null, tick = null, reloadTimer = null, reconnectTimer = null, noticeTimer = null;
 
@@ -267,27 +268,30 @@
 
     function onEvent(type, ev) {
       if (ev.id) st.lastSeen = Math.max(st.lastSeen, ev.id);
-      const replay = ev.id && ev.id <= st.replayUpTo;
+      const replay = ev.id && st.replayUpTo !== null && ev.id <= st.replayUpTo;
       const d = ev.data || {};
       switch (type) {
         case "busy":
           st.busy = { activity: d.activity, since: new Date(ev.time).getTime(), phase: "" };
           break;
         case "compacting":
-          if (!st.busy || st.busy.activity === "configuration") st.busy = { activity: "compaction", since: new Date(ev.time).getTime() };
-          st.busy.phase = d.phase === "summary" ? "writing the summary" : "";
-          st.busy.compacting = true;
+          // A compaction inside a render has no busy event: it shows
+          // until its compacted or error event.
+          if (!st.compacting) st.compacting = { since: new Date(ev.time).getTime(), phase: "" };
+          if (d.phase === "summary") st.compacting.phase = "writing the summary";
           break;
         case "compacted":
           st.result = `Compacted ${d.checkpoint} (${d.strategy}${d.manual ? ", manual" : ""}): ${num(d.tokens_before)} → ${num(d.tokens_after)} tokens.`;
-          if (st.busy) st.busy.compacting = false;
+          st.compacting = null;
           if (!replay) reload();
           break;
         case "error":
           st.result = d.code === "cancelled" ? "Stopped." : `Failed: ${d.message || d.code}`;
+          st.compacting = null;
           break;
         case "settled":
           st.busy = null;
+          st.compacting = null;
           if (!replay) reload();
           break;
         case "appended":
@@ -343,18 +347,21 @@
         renderComposer();
         return;
       }
-      st.busy = { activity: "compaction", since: Date.now(), compacting: true, phase: "" };
+      st.busy = { activity: "compaction", since: Date.now() };
+      st.compacting = st.compacting || { since: Date.now(), phase: "" };
       renderStatus();
       renderComposer();
       try {
         const res = await api("POST", base + "/compact", focus ? { instructions: focus } : {});
         st.snap = res.snapshot;
         st.busy = null;
+        st.compacting = null;
         const r = res.compactions[res.compactions.length - 1];
         if (r) setResult(`Compacted ${r.checkpoint} (${r.strategy}, manual): ${num(r.tokens_before)} → ${num(r.tokens_after)} tokens.`);
         reload();
       } catch (err) {
         st.busy = null;
+        st.compacting = null;
         if (err.code === "nothing_to_compact") {
           st.blockedKey = stateKey();
           notice("Nothing to compact: no older complete turn to summarize. Offered again after a new message, an undo or a model change.");
@@ -540,25 +547,31 @@
 
     function renderStatus() {
       const kids = [];
-      if (st.busy) {
-        const secs = Math.max(0, Math.floor((Date.now() - st.busy.since) / 1000));
-        const what = st.busy.compacting || st.busy.activity === "compaction" ? "Compacting" : st.busy.activity === "prompt" ? "Running the prompt" : "Busy";
-        kids.push(el("span", { class: "busy", id: "busy-status", "data-activity": st.busy.activity || "" },
-          `${what}${st.busy.phase ? " (" + st.busy.phase + ")" : ""}… ${secs}s`));
+      const shown = st.compacting || st.busy;
+      if (shown) {
+        const secs = Math.max(0, Math.floor((Date.now() - shown.since) / 1000));
+        const what = st.compacting ? "Compacting" : st.busy.activity === "prompt" ? "Running the prompt" : st.busy.activity === "compaction" ? "Compacting" : "Busy";
+        const phase = st.compacting?.phase;
+        kids.push(el("span", { class: "busy", id: "busy-status", "data-activity": st.busy?.activity || "compaction" },
+          `${what}${phase ? " (" + phase + ")" : ""}… ${secs}s`));
       } else if (st.result) {
         kids.push(el("span", { id: "result-status" }, st.result));
       }
       if (st.conn !== "live") kids.push(el("span", { class: "conn", id: "conn-status" }, st.conn === "reconnecting" ? "reconnecting…" : "connecting…"));
       statusEl.replaceChildren(...kids);
+      // Whether the events that happened before the page loaded are in
+      // (tests wait for it).
+      if (st.replayUpTo !== null && st.lastSeen >= st.replayUpTo) statusEl.dataset.replayed = "true";
       stopBtn.hidden = !st.busy && !st.snap?.busy;
       clearInterval(tick);
-      if (st.busy) tick = setInterval(renderStatusTick, 1000);
+      if (shown) tick = setInterval(renderStatusTick, 1000);
     }
 
     function renderStatusTick() {
       const b = document.getElementById("busy-status");
-      if (!b || !st.busy) return;
-      const secs = Math.max(0, Math.floor((Date.now() - st.busy.since) / 1000));
+      const shown = st.compacting || st.busy;
+      if (!b || !shown) return;
+      const secs = Math.max(0, Math.floor((Date.now() - shown.since) / 1000));
       b.textContent = b.textContent.replace(/\d+s$/, secs + "s");
     }
 
