@@ -292,8 +292,11 @@ func TestPageInBrowser(t *testing.T) {
 		if l := text(t, `#conversation .span-block[data-rendering="summary"] .label`); !strings.Contains(l, "messages summarized") {
 			t.Errorf("summary block labelled %q", l)
 		}
-		if n := count(t, `#conversation .span-block[data-rendering="summary"] details:not([open]) article`); n == 0 {
-			t.Error("no summarized message collapsed under the summary")
+		if n := count(t, `#conversation .span-block[data-rendering="summary"] details:not([open]) article[data-index="1"]`); n != 1 {
+			t.Error("the first summarized message is not collapsed under the summary")
+		}
+		if n := count(t, `#conversation > article[data-index="1"]`); n != 0 {
+			t.Error("a summarized message is shown outside its summary")
 		}
 		// Idle: the compactions of its renders are over, nothing to stop.
 		if n := count(t, "#busy-status"); n != 0 || !strings.Contains(text(t, "#result-status"), "Compacted c1") {

@@ -663,8 +663,23 @@
           el("div", {}, `Tool output ${rov.rendering}${rov.checkpoint ? " by " + rov.checkpoint : ""} · recall `, el("code", {}, rov.recall), " "), btn, target);
       }
 
+      // A log message renders as its own overlay item, inside the span a
+      // summary or drop marker covers, or (appended after the overlay was
+      // read) after them. A span may leave a message of its own outside
+      // (the task a summary keeps verbatim before it).
+      const itemized = new Set();
+      for (const it of st.overlay) if (it.index >= 0 && !it.covers) itemized.add(it.index);
+      const covered = new Set();
+      for (const it of st.overlay) if (it.covers) for (let i = it.covers[0]; i < it.covers[1]; i++) if (!itemized.has(i)) covered.add(i);
       const out = [];
-      let emitted = 0; // log messages before this index are laid out
+      let gap = 0; // log messages before gap that are neither items nor covered are laid out
+      const flushGaps = (k) => {
+        for (; gap < Math.min(k, msgs.length); gap++) {
+          if (itemized.has(gap) || covered.has(gap)) continue;
+          const v = messageView(gap);
+          if (v) out.push(v);
+        }
+      };
       const seenSpans = new Set();
       for (const it of st.overlay) {
         if (it.covers) {
@@ -672,13 +687,18 @@
           const key = `${it.rendering}-${a}-${b}`;
           if (seenSpans.has(key)) continue;
           seenSpans.add(key);
-          for (; emitted < a; emitted++) { const v = messageView(emitted); if (v) out.push(v); }
+          flushGaps(a);
           const inner = [];
-          for (let i = a; i < b; i++) { const v = messageView(i); if (v) inner.push(v); }
-          emitted = Math.max(emitted, b);
+          let n = 0;
+          for (let i = a; i < b; i++) {
+            if (itemized.has(i)) continue;
+            n++;
+            const v = messageView(i);
+            if (v) inner.push(v);
+          }
           const cp = cps.get(it.checkpoint);
           const dropped = it.rendering === "dropped";
-          const label = dropped ? `${b - a} messages dropped (#${a}–#${b - 1})` : `${b - a} messages summarized (#${a}–#${b - 1})`;
+          const label = `${n} message${n === 1 ? "" : "s"} ${dropped ? "dropped" : "summarized"} (#${a}–#${b - 1})`;
           const d = remember(el("details", {}, el("summary", {}, dropped ? "Show the dropped messages" : "Show the summarized messages"), el("div", { class: "inner" }, inner)), `span-${key}`);
           out.push(el("section", { class: "span-block" + (dropped ? " dropped" : ""), "data-covers": `${a}-${b}`, "data-rendering": it.rendering, "aria-label": label },
             el("div", { class: "label" }, label + (it.checkpoint ? " by " + it.checkpoint : "")),
@@ -687,10 +707,12 @@
         } else if (it.index < 0) {
           out.push(el("div", { class: "muted small" }, "[" + it.rendering + "]"));
         } else {
-          for (; emitted <= it.index; emitted++) { const v = messageView(emitted); if (v) out.push(v); }
+          flushGaps(it.index);
+          const v = messageView(it.index);
+          if (v) out.push(v);
         }
       }
-      for (; emitted < msgs.length; emitted++) { const v = messageView(emitted); if (v) out.push(v); }
+      flushGaps(msgs.length);
       convEl.replaceChildren(...(out.length ? out : [el("p", { class: "muted" }, "No messages yet.")]));
       if (atBottom) convEl.lastElementChild?.scrollIntoView?.({ block: "nearest" });
     }
