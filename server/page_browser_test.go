@@ -170,6 +170,11 @@ func TestPageInBrowser(t *testing.T) {
 			}
 		}
 	}
+	// waitJS waits until the JavaScript condition holds (no timeout of its
+	// own: the context's deadline guards against a hang).
+	waitJS := func(cond string) chromedp.Action[chromedp.Void] {
+		return chromedp.Poll[chromedp.Void](cond, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(0))
+	}
 	get := func(t *testing.T, a chromedp.Action[string]) string {
 		t.Helper()
 		v, err := chromedp.Run(tab, a)
@@ -178,16 +183,21 @@ func TestPageInBrowser(t *testing.T) {
 		}
 		return v
 	}
-	// shot writes a screenshot of the page (sel "") or of one element at
-	// the given width.
+	// shot writes a screenshot of the whole page (sel ""), of what a phone
+	// shows first ("viewport") or of one element, at the given width.
 	shot := func(t *testing.T, name string, width int, sel string) {
 		t.Helper()
-		run(t, chromedp.EmulateViewport(int64(width), 900))
+		// The chart is drawn again for the new width.
+		run(t, chromedp.EmulateViewport(int64(width), 900), waitJS(`((c) => c === null || Math.abs(c.querySelector("svg").viewBox.baseVal.width - Math.round(Math.max(300, Math.min(900, c.clientWidth - 32)))) < 1)(document.querySelector("#chart"))`))
 		var buf []byte
 		var err error
-		if sel == "" {
+		switch sel {
+		case "":
 			buf, err = chromedp.Run(tab, chromedp.FullScreenshot(100))
-		} else {
+		case "viewport":
+			run(t, chromedp.EmulateViewport(int64(width), 844), waitJS(`(window.scrollTo(0, 0), true)`))
+			buf, err = chromedp.Run(tab, chromedp.CaptureScreenshot())
+		default:
 			run(t, chromedp.ScrollIntoView(css(sel)))
 			buf, err = chromedp.Run(tab, chromedp.Screenshot(css(sel)))
 		}
@@ -197,11 +207,6 @@ func TestPageInBrowser(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(shots, name+".png"), buf, 0o644); err != nil {
 			t.Fatal(err)
 		}
-	}
-	// waitJS waits until the JavaScript condition holds (no timeout of its
-	// own: the context's deadline guards against a hang).
-	waitJS := func(cond string) chromedp.Action[chromedp.Void] {
-		return chromedp.Poll[chromedp.Void](cond, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(0))
 	}
 	// visible and hidden wait for the first element matching sel to be
 	// shown, or for none to be shown; they query it again at every poll,
@@ -263,6 +268,7 @@ func TestPageInBrowser(t *testing.T) {
 		}
 		shot(t, "list-desktop", 1280, "")
 		shot(t, "list-phone", 390, "")
+		run(t, chromedp.EmulateViewport(1280, 900))
 	})
 
 	t.Run("SessionWithCheckpointsAndChart", func(t *testing.T) {
@@ -283,6 +289,7 @@ func TestPageInBrowser(t *testing.T) {
 		shot(t, "session-desktop", 1280, "")
 		shot(t, "chart-desktop", 1280, "#chart")
 		shot(t, "session-phone", 390, "")
+		shot(t, "session-phone-top", 390, "viewport")
 		shot(t, "chart-phone", 390, "#chart")
 		run(t, chromedp.EmulateViewport(1280, 900))
 

@@ -189,7 +189,7 @@
     // form must not also submit it.
     let menuEnter = false;
     const form = el("form", { onsubmit: (e) => { e.preventDefault(); if (!menuEnter) submit(); } },
-      el("label", { for: "composer-input", class: "visually-hidden", style: "position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)" }, "Message or command"),
+      el("label", { for: "composer-input", class: "visually-hidden" }, "Message or command"),
       input, sendBtn, stopBtn);
     const composer = el("div", { class: "composer" }, menu, form,
       el("div", { class: "hint", id: "composer-hint" }, "Type / for commands: /compact [focus] summarizes older turns now, /abort stops a run."));
@@ -740,7 +740,9 @@
         const rec = c.records?.[c.records.length - 1];
         return { x: k - 0.5, id: c.id, before: c.records?.[0]?.tokens_before, after: rec?.tokens_after };
       });
-      const W = 560, H = 260, L = 58, R = 12, T = 14, B = 34;
+      // One SVG unit per CSS pixel, so that the labels keep their size on
+      // a phone.
+      const W = Math.round(Math.max(300, Math.min(900, (chartEl.clientWidth || 592) - 32))), H = 260, L = 48, R = 12, T = 14, B = 34;
       const ymax = Math.max(1, ...pts.map((p) => Math.max(p.limit, p.before, p.tokens))) * 1.08;
       const n = Math.max(1, pts.length - 1);
       const X = (x) => pts.length > 1 ? L + ((W - L - R) * Math.max(0, x)) / n : W - R - 8;
@@ -818,6 +820,13 @@
 
     // ---- start
 
+    let resizeTimer = null;
+    const onResize = () => {
+      clearTimeout(resizeTimer);
+      resizeTimer = setTimeout(() => { if (st.snap && !stopped) renderChart(); }, 100);
+    };
+    window.addEventListener("resize", onResize);
+
     // The status comes first and does not wait for the session (a
     // snapshot waits while a compaction runs): the stream starts 50 events
     // back, and those events up to now only set the status.
@@ -835,6 +844,7 @@
     return {
       stop() {
         stopped = true;
+        window.removeEventListener("resize", onResize);
         es?.close();
         clearInterval(tick);
         clearTimeout(reloadTimer); clearTimeout(reconnectTimer); clearTimeout(noticeTimer);
