@@ -133,8 +133,8 @@
           el("a", { href: "#/s/" + encodeURIComponent(s.id) }, s.title || s.id),
           el("div", { class: "small muted mono" }, s.id)),
         el("td", { "data-label": "Model" }, s.model),
-        el("td", { "data-label": "Messages" }, num(s.messages)),
-        el("td", { "data-label": "Context" }, usageBar(s.usage, "Context usage of " + s.id)),
+        el("td", { "data-label": "Messages" }, s.busy && !s.usage.input_limit ? "—" : num(s.messages)),
+        el("td", { "data-label": "Context" }, s.usage.input_limit ? usageBar(s.usage, "Context usage of " + s.id) : el("span", { class: "muted" }, "— (busy)")),
         el("td", { "data-label": "Last compaction" }, s.checkpoint
           ? [el("span", {}, `${s.checkpoint.id} · ${s.checkpoint.strategy}`), el("div", { class: "small muted" },
             `${num(s.checkpoint.tokens_before)} → ${num(s.checkpoint.tokens_after)} tokens · ${ago(s.checkpoint.time)}`)]
