@@ -383,10 +383,15 @@ func TestPageInBrowser(t *testing.T) {
 			waitJS(`document.querySelector("#busy-status")?.textContent.includes("Compacting (writing the summary)")`),
 			visible("#stop"))
 		shot(t, "session-compacting-desktop", 1280, "")
-		// A reload during the run still shows it.
+		// A reload during the run still shows it, and the conversation
+		// (the snapshot waits until the compaction ends).
 		run(t, chromedp.Reload(),
 			waitJS(`document.querySelector("#busy-status")?.textContent.includes("Compacting (writing the summary)")`),
-			visible("#stop"))
+			visible("#stop"), visible(`#conversation article[data-index="30"]`))
+		if n := count(t, "#busy-status"); n != 1 {
+			t.Fatal("the run's status went before Stop")
+		}
+		shot(t, "session-reloaded-during-run-desktop", 1280, "")
 		run(t, chromedp.Click(css("#stop")),
 			waitJS(`document.querySelector("#result-status")?.textContent === "Stopped."`),
 			hidden("#stop"))

@@ -203,11 +203,26 @@
 
     // ---- loading
 
+    // loadAll loads the snapshot and the rest apart: a snapshot waits while
+    // a compaction holds the session, the conversation need not. A load
+    // older than one already shown is dropped.
+    let loads = 0, shownSnap = 0, shownRest = 0;
     async function loadAll() {
-      try {
-        const [snap, overlay, cps, ledger, usage] = await Promise.all([
-          api("GET", base), api("GET", base + "/overlay"), api("GET", base + "/checkpoints"),
-          api("GET", base + "/ledger"), api("GET", base + "/usage")]);
+      const g = ++loads;
+      const snapPart = api("GET", base).then((snap) => {
+        if (stopped || g < shownSnap) return;
+        shownSnap = g;
+        st.snap = snap;
+        if (!snap.busy && st.busy && !es) st.busy = null;
+        if (snap.busy && !st.busy) st.busy = { activity: snap.activity, since: Date.now(), phase: "" };
+        renderHead();
+        if (shownRest) renderChart();
+        renderStatus();
+        renderComposer();
+      });
+      const restPart = (async () => {
+        const [overlay, cps, ledger, usage] = await Promise.all([
+          api("GET", base + "/overlay"), api("GET", base + "/checkpoints"), api("GET", base + "/ledger"), api("GET", base + "/usage")]);
         const msgs = [];
         for (let from = 0; ; ) {
           const page = await api("GET", `${base}/messages?from=${from}&limit=1000`);
@@ -215,12 +230,16 @@
           from += page.messages.length;
           if (!page.messages.length || from >= page.total) break;
         }
-        if (stopped) return;
-        st.snap = snap; st.overlay = overlay.items; st.checkpoints = cps.checkpoints; st.series = usage.series; st.messages = msgs;
+        if (stopped || g < shownRest) return;
+        shownRest = g;
+        st.overlay = overlay.items; st.checkpoints = cps.checkpoints; st.series = usage.series; st.messages = msgs;
         st.ledger = Object.fromEntries(ledger.checkpoints.map((l) => [l.checkpoint, l]));
-        if (!snap.busy && st.busy && !es) st.busy = null;
-        if (snap.busy && !st.busy) st.busy = { activity: snap.activity, since: Date.now(), phase: "" };
-        renderAll();
+        renderConversation();
+        renderChart();
+        renderCheckpoints();
+      })();
+      try {
+        await Promise.all([snapPart, restPart]);
       } catch (err) {
         if (stopped || err.status === 401) return;
         if (err.status === 404) main.replaceChildren(el("p", { class: "error", role: "alert" }, "No session " + id + "."), el("a", { href: "#/" }, "← Sessions"));
@@ -525,15 +544,6 @@
 
     // ---- rendering
 
-    function renderAll() {
-      renderHead();
-      renderConversation();
-      renderChart();
-      renderCheckpoints();
-      renderStatus();
-      renderComposer();
-    }
-
     function renderHead() {
       const s = st.snap;
       document.title = (s.id) + " · condense";
@@ -728,8 +738,12 @@
     // estimate.
     function renderChart() {
       const pts = st.series.map((p, i) => ({ x: i, tokens: p.tokens, before: p.tokens_before, threshold: p.threshold, limit: p.input_limit, cps: p.compactions || [], time: new Date(p.time).getTime() }));
-      const u = st.snap.usage;
-      pts.push({ x: pts.length, tokens: u.tokens, before: u.tokens, threshold: u.threshold, limit: u.input_limit, cps: [], next: true, time: Date.now() });
+      const u = st.snap?.usage;
+      if (u) pts.push({ x: pts.length, tokens: u.tokens, before: u.tokens, threshold: u.threshold, limit: u.input_limit, cps: [], next: true, time: Date.now() });
+      if (!pts.length) {
+        chartEl.replaceChildren(el("h2", { id: "chart-h" }, "Context usage"), el("p", { class: "small muted" }, "Loading…"));
+        return;
+      }
       // Compactions outside rendered requests (manual ones, undone
       // series marks aside) are marked between the requests around them.
       const inSeries = new Set(pts.flatMap((p) => p.cps));
@@ -750,7 +764,7 @@
       const g = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-labelledby": "chart-title chart-desc", "font-size": 11, "font-family": "system-ui, sans-serif" });
       const last = pts[pts.length - 1];
       g.append(svg("title", { id: "chart-title" }, "Context usage per request"),
-        svg("desc", { id: "chart-desc" }, `${pts.length - 1} rendered requests; next request ${num(last.tokens)} tokens of ${num(last.limit)}; ${st.checkpoints.length} live checkpoints.`));
+        svg("desc", { id: "chart-desc" }, `${st.series.length} rendered requests; ${u ? "next" : "last"} request ${num(last.tokens)} tokens of ${num(last.limit)}; ${st.checkpoints.length} live checkpoints.`));
       // axes and grid
       for (let k = 0; k <= 4; k++) {
         const v = (ymax / 1.08) * (k / 4);
@@ -758,7 +772,7 @@
           svg("text", { x: L - 6, y: Y(v) + 4, "text-anchor": "end", fill: "#525a66" }, v >= 1000 ? (v / 1000).toFixed(v >= 10000 ? 0 : 1) + "k" : num(v)));
       }
       if (pts.length > 1) g.append(svg("text", { x: L, y: H - 8, fill: "#525a66" }, "request 1"));
-      g.append(svg("text", { x: W - R, y: H - 8, "text-anchor": "end", fill: "#525a66" }, pts.length > 1 ? "next" : "next request"));
+      g.append(svg("text", { x: W - R, y: H - 8, "text-anchor": "end", fill: "#525a66" }, !u ? "request " + pts.length : pts.length > 1 ? "next" : "next request"));
       const path = (key) => pts.map((p, i) => `${i ? "L" : "M"}${X(p.x).toFixed(1)},${Y(p[key]).toFixed(1)}`).join("");
       g.append(svg("path", { d: path("limit"), fill: "none", stroke: "#b3261e", "stroke-width": 1.5, class: "limit" }),
         svg("path", { d: path("threshold"), fill: "none", stroke: "#8a4b00", "stroke-width": 1.5, "stroke-dasharray": "6 4", class: "threshold" }),
