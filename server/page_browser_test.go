@@ -188,7 +188,7 @@ func TestPageInBrowser(t *testing.T) {
 	shot := func(t *testing.T, name string, width int, sel string) {
 		t.Helper()
 		// The chart is drawn again for the new width.
-		run(t, chromedp.EmulateViewport(int64(width), 900), waitJS(`((c) => c === null || Math.abs(c.querySelector("svg").viewBox.baseVal.width - Math.round(Math.max(300, Math.min(900, c.clientWidth - 32)))) < 1)(document.querySelector("#chart"))`))
+		run(t, chromedp.EmulateViewport(int64(width), 900), waitJS(`((c) => c === null || c.querySelector("svg") === null || Math.abs(c.querySelector("svg").viewBox.baseVal.width - Math.round(Math.max(300, Math.min(900, c.clientWidth - 32)))) < 1)(document.querySelector("#chart"))`))
 		var buf []byte
 		var err error
 		switch sel {
