@@ -172,7 +172,7 @@
     // The skeleton; parts are filled in by the render functions.
     const statusEl = el("div", { class: "status", role: "status", "aria-live": "polite", id: "status" });
     const noticeEl = el("div", { class: "notice", role: "status", id: "notice", hidden: true });
-    const headEl = el("div", { class: "session-head" });
+    const headEl = el("div", { class: "session-head" }, el("h1", {}, id));
     const usageEl = el("div", { id: "usage" });
     const convEl = el("div", { class: "conversation", id: "conversation", "aria-label": "Conversation" });
     const chartEl = el("section", { class: "panel chart", id: "chart", "aria-labelledby": "chart-h" });
@@ -741,7 +741,7 @@
       const u = st.snap?.usage;
       if (u) pts.push({ x: pts.length, tokens: u.tokens, before: u.tokens, threshold: u.threshold, limit: u.input_limit, cps: [], next: true, time: Date.now() });
       if (!pts.length) {
-        chartEl.replaceChildren(el("h2", { id: "chart-h" }, "Context usage"), el("p", { class: "small muted" }, "Loading…"));
+        chartEl.replaceChildren(el("h2", { id: "chart-h" }, "Context usage"), el("p", { class: "small muted" }, "Waiting for the session (a compaction in progress holds it)…"));
         return;
       }
       // Compactions outside rendered requests (manual ones, undone
