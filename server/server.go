@@ -219,6 +219,10 @@ func (s *Server) routes() *http.ServeMux {
 	handle("POST /v1/sessions/{id}/prompt", http.HandlerFunc(s.withSession(s.prompt)))
 	handle("GET /v1/sessions/{id}/runs/{run}", http.HandlerFunc(s.withSession(s.getRun)))
 	handle("GET /v1/sessions/{id}/runs/{run}/journal", http.HandlerFunc(s.withSession(s.runJournal)))
+	handle("GET /v1/page/sessions", http.HandlerFunc(s.auth(s.pageSessions)))
+	handle("GET /v1/sessions/{id}/ledger", http.HandlerFunc(s.withSession(s.ledgerInfo)))
+	handle("GET /v1/sessions/{id}/status", http.HandlerFunc(s.withSession(s.pageStatus)))
+	s.pageRoutes(m)
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &Error{Code: CodeNotFound, Message: r.Method + " " + r.URL.Path + " is not an endpoint (GET /v1/openapi.json lists them)", status: http.StatusNotFound})
 	})
