@@ -260,3 +260,45 @@ func TestLostAppendedEventsAreMadeFromTheLog(t *testing.T) {
 		t.Fatalf("the appended event made from the log: %s (%v)", got[len(got)-1].Data, err)
 	}
 }
+
+// The usage series of rendered requests survives a restart: each render
+// appends its point to the session's usage file, and the record holds
+// none of them.
+func TestUsageSeriesSurvivesRestart(t *testing.T) {
+	r := newRestartable(t)
+	c, stop := r.start(nil)
+	snap := newSession(t, c, server.CreateRequest{SessionConfig: server.SessionConfig{Model: "gpt-4o", Window: 6000, ReservedOutput: 500, Strategy: "mask"}})
+	p := "/v1/sessions/" + snap.ID
+	for _, turn := range []string{"p1", "p2", "p3"} {
+		c.must(200, "POST", p+"/messages", server.AppendRequest{Messages: workTurn(turn, 4)}, nil)
+		c.must(200, "POST", p+"/render", nil, nil)
+	}
+	var before struct{ Series []server.UsagePoint }
+	c.must(200, "GET", p+"/usage", nil, &before)
+	if len(before.Series) != 3 {
+		t.Fatalf("usage series before the restart: %+v", before.Series)
+	}
+	// A change of settings rewrites the record: the series stays whole.
+	c.must(200, "PATCH", p, map[string]any{"window": 7000}, nil)
+	stop()
+	rec, err := os.ReadFile(filepath.Join(r.state, "sessions", snap.ID+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(rec), `"series"`) {
+		t.Fatalf("the record holds the usage series: %s", rec)
+	}
+
+	c, _ = r.start(nil)
+	var after struct{ Series []server.UsagePoint }
+	c.must(200, "GET", p+"/usage", nil, &after)
+	if len(after.Series) != 3 {
+		t.Fatalf("usage series after the restart: %d points, want 3", len(after.Series))
+	}
+	for i := range after.Series {
+		a, b := after.Series[i], before.Series[i]
+		if a.Tokens != b.Tokens || a.TokensBefore != b.TokensBefore || !a.Time.Equal(b.Time) || len(a.Compactions) != len(b.Compactions) {
+			t.Fatalf("point %d: %+v after the restart, %+v before", i, a, b)
+		}
+	}
+}

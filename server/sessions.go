@@ -43,8 +43,11 @@ type hosted struct {
 	runs     map[string]*RunInfo
 	lastRun  string
 	avail    *bool // compaction_available, nil when it must be computed again
-	gone     bool
-	deleted  chan struct{}
+	// usageLines counts the lines of the usage file since it was last
+	// rewritten (see recordUsage).
+	usageLines int
+	gone       bool
+	deleted    chan struct{}
 }
 
 // strategyByName builds a strategy from its API name.

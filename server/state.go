@@ -34,13 +34,14 @@ const maxSeries = 2000
 //
 //	DIR/sessions/<id>.json   the record
 //	DIR/events/<id>.jsonl    the event stream, one event per line
+//	DIR/usage/<id>.jsonl     the usage series, one rendered request per line
 type stateDir struct {
 	dir string
 	mu  sync.Mutex // serializes record writes
 }
 
 func openStateDir(dir string) (*stateDir, error) {
-	for _, d := range []string{"sessions", "events"} {
+	for _, d := range []string{"sessions", "events", "usage"} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o700); err != nil {
 			return nil, err
 		}
@@ -56,12 +57,19 @@ func (s *stateDir) eventsPath(id string) string {
 	return filepath.Join(s.dir, "events", id+".jsonl")
 }
 
-// put writes rec durably.
+func (s *stateDir) usagePath(id string) string {
+	return filepath.Join(s.dir, "usage", id+".jsonl")
+}
+
+// put writes rec durably. Its usage series is not in the record: it is
+// appended to its own file as requests are rendered (appendUsage).
 func (s *stateDir) put(rec *record) error {
 	if err := store.ValidID(rec.ID); err != nil {
 		return err
 	}
-	data, err := json.Marshal(rec)
+	bare := *rec
+	bare.Series = nil
+	data, err := json.Marshal(&bare)
 	if err != nil {
 		return err
 	}
@@ -124,6 +132,9 @@ func (s *stateDir) all() ([]*record, error) {
 		if err := json.Unmarshal(data, &rec); err != nil {
 			return nil, fmt.Errorf("session record %s: %w", name, err)
 		}
+		if err := s.loadUsage(&rec); err != nil {
+			return nil, err
+		}
 		out = append(out, &rec)
 	}
 	return out, nil
@@ -138,13 +149,72 @@ func (s *stateDir) remove(id string) error {
 	if errors.Is(err, os.ErrNotExist) {
 		err = nil
 	}
-	if rerr := os.Remove(s.eventsPath(id)); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
-		err = errors.Join(err, rerr)
+	for _, path := range []string{s.eventsPath(id), s.usagePath(id)} {
+		if rerr := os.Remove(path); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+			err = errors.Join(err, rerr)
+		}
 	}
 	if err != nil {
 		return err
 	}
 	return syncDir(filepath.Join(s.dir, "sessions"))
+}
+
+// appendUsage adds p to the usage file of session id, unsynced: the
+// series is a record of what was rendered, for the page's chart, and a
+// crash of the machine may cost its newest points (a crash of the server
+// alone costs none).
+func (s *stateDir) appendUsage(id string, p UsagePoint) error {
+	line, err := json.Marshal(p)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(s.usagePath(id), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(append(line, '\n'))
+	return errors.Join(err, f.Close())
+}
+
+// rewriteUsage replaces session id's usage file with series.
+func (s *stateDir) rewriteUsage(id string, series []UsagePoint) error {
+	var b bytes.Buffer
+	for _, p := range series {
+		line, err := json.Marshal(p)
+		if err != nil {
+			return err
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	return writeFileAtomic(s.usagePath(id), b.Bytes())
+}
+
+// loadUsage reads rec's usage series: what an older record held itself,
+// then its usage file, the last maxSeries points. A torn last line (a crash
+// mid-write) is left out. A series found in the record moves to the file,
+// and a file longer than the series is cut to it.
+func (s *stateDir) loadUsage(rec *record) error {
+	legacy := len(rec.Series) > 0
+	data, err := os.ReadFile(s.usagePath(rec.ID))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	for line := range bytes.Lines(data) {
+		var p UsagePoint
+		if json.Unmarshal(line, &p) == nil {
+			rec.Series = append(rec.Series, p)
+		}
+	}
+	trimmed := len(rec.Series) > maxSeries
+	if trimmed {
+		rec.Series = append([]UsagePoint(nil), rec.Series[len(rec.Series)-maxSeries:]...)
+	}
+	if legacy || trimmed {
+		return s.rewriteUsage(rec.ID, rec.Series)
+	}
+	return nil
 }
 
 // readEvents reads a session's stored events, the last keep of them, and
