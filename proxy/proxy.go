@@ -356,6 +356,9 @@ func (p *Proxy) report(w http.ResponseWriter, api *wireAPI, out *outcome) {
 	}
 }
 
+// maxCounters bounds the counters kept by model name.
+const maxCounters = 64
+
 // counterFor returns the token counter of a model, shared by its
 // conversations (counters cache per message).
 func (p *Proxy) counterFor(model string) condense.Counter {
@@ -364,7 +367,9 @@ func (p *Proxy) counterFor(model string) condense.Counter {
 	c, ok := p.counters[model]
 	if !ok {
 		c = tokens.ForModel(model, p.registry)
-		p.counters[model] = c
+		if len(p.counters) < maxCounters { // model names come from clients: keep the map bounded
+			p.counters[model] = c
+		}
 	}
 	return c
 }
