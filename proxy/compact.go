@@ -43,7 +43,7 @@ func (p *Proxy) prepare(ctx context.Context, client digest, api *wireAPI, body [
 	links := chainOf(client, api, head.Model, pb.elems)
 	conv, _ := p.convs.find(links, func() *conversation {
 		return &conversation{pf: condense.NewPreflight(p.counterFor(head.Model), p.strategy, &condense.Options{
-			Registry: p.registry, Settings: p.opts.Settings, Logger: p.log})}
+			Registry: p.registry, Settings: p.opts.Settings, Summarizer: p.opts.Summarizer, Logger: p.log})}
 	})
 	conv.mu.Lock()
 	defer conv.mu.Unlock()

@@ -54,6 +54,9 @@ type Options struct {
 	Transport http.RoundTripper
 	// Strategy compacts; nil means strategy.Default().
 	Strategy condense.Strategy
+	// Summarizer writes the summaries of the strategies that ask for one;
+	// nil means the embedded extractive summarizer (no model call).
+	Summarizer condense.Summarizer
 	// Registry gives model windows; nil means tokens.Models. A model it
 	// does not know is forwarded without a window guard (and a warning)
 	// unless Settings.Window is set.
