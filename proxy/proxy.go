@@ -286,7 +286,7 @@ func (p *Proxy) compacting(api *wireAPI) http.HandlerFunc {
 			p.forward(w, r, api.provider, nil)
 			return
 		}
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, p.opts.MaxBodyBytes))
+		body, err := readAll(http.MaxBytesReader(w, r.Body, p.opts.MaxBodyBytes), r.ContentLength, p.opts.MaxBodyBytes)
 		if err != nil {
 			var tooBig *http.MaxBytesError
 			if errors.As(err, &tooBig) {
@@ -380,4 +380,14 @@ func (p *Proxy) counterFor(model string) condense.Counter {
 // streaming reports whether a request body asks for a streamed answer.
 func streaming(body []byte) bool {
 	return gjsonBool(body, "stream")
+}
+
+// readAll reads a body, in one allocation when its length is known.
+func readAll(r io.Reader, n, limit int64) ([]byte, error) {
+	if n <= 0 || n > limit {
+		return io.ReadAll(r)
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, n+1))
+	_, err := buf.ReadFrom(r)
+	return buf.Bytes(), err
 }
