@@ -25,6 +25,8 @@ type outcome struct {
 	rendering     condense.Rendering
 	// masked: the rendering holds content recall can bring back.
 	masked bool
+	// limit is the request's input limit, 0 when its model is unknown.
+	limit int
 }
 
 // prepare runs one request body through the preflight of its conversation
@@ -58,6 +60,9 @@ func (p *Proxy) prepare(ctx context.Context, client digest, api *wireAPI, body [
 	}
 	out := &outcome{body: body, before: res.Tokens, after: res.Tokens, records: res.Records, conv: conv,
 		req: req, rendering: res.Rendering}
+	if res.Budget.Known() {
+		out.limit = res.Budget.InputLimit()
+	}
 	if verbatim(res.Rendering, len(conv.msgs)) {
 		return out, nil
 	}
