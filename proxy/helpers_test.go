@@ -60,6 +60,15 @@ func newUpstream(t *testing.T) *upstream {
 	return u
 }
 
+// answer sets the upstream's handler. It takes the lock: requests can
+// reach the upstream through another process (the Node clients), which
+// the race detector cannot see as ordering them after the test's writes.
+func (u *upstream) answer(h http.HandlerFunc) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.handler = h
+}
+
 func (u *upstream) calls() int {
 	u.mu.Lock()
 	defer u.mu.Unlock()

@@ -84,13 +84,13 @@ func TestPerClientLimits(t *testing.T) {
 	}
 
 	entered, release := make(chan struct{}), make(chan struct{})
-	h.up.handler = func(w http.ResponseWriter, r *http.Request) {
+	h.up.answer(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") == "Bearer first" {
 			close(entered)
 			<-release
 		}
 		io.WriteString(w, cannedReply(r.URL.Path))
-	}
+	})
 	small := []byte(`{"model":"gpt-4o","messages":[{"role":"user","content":"hi"}]}`)
 	send := func(key string) *http.Response {
 		req, _ := http.NewRequest("POST", h.srv.URL+"/v1/chat/completions", bytes.NewReader(small))

@@ -22,7 +22,7 @@ var reRef = regexp.MustCompile(`recall (r\d+-[0-9a-f]{8})|covers=\\"(\d+-\d+)\\"
 // recall tool for the first reference in the body, and the second with
 // "done" after checking the recalled content came back.
 func recallUpstream(t *testing.T, h *harness, api string) {
-	h.up.handler = func(w http.ResponseWriter, r *http.Request) {
+	h.up.answer(func(w http.ResponseWriter, r *http.Request) {
 		b := h.up.body(-1)
 		w.Header().Set("Content-Type", "application/json")
 		if !strings.Contains(string(b), `"`+RecallToolName+`"`) {
@@ -55,7 +55,7 @@ func recallUpstream(t *testing.T, h *harness, api string) {
 			t.Errorf("the recalled content did not reach the model")
 		}
 		io.WriteString(w, cannedReply(r.URL.Path))
-	}
+	})
 }
 
 // With recall on, the model can ask for what compaction hid: the proxy

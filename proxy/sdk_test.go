@@ -230,17 +230,7 @@ func TestStreamingRelayedUnbuffered(t *testing.T) {
 	t.Run("chat", func(t *testing.T) {
 		h := newHarness(t, Options{})
 		ack := make(chan int)
-		h.up.handler = func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/event-stream")
-			for i := range n {
-				fmt.Fprintf(w, "data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"gpt-4o\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"%d\"},\"finish_reason\":null}]}\n\n", i)
-				w.(http.Flusher).Flush()
-				if got := <-ack; got != i {
-					t.Errorf("client acknowledged chunk %d, want %d", got, i)
-				}
-			}
-			io.WriteString(w, "data: [DONE]\n\n")
-		}
+		h.up.answer(func(w http.ResponseWriter, r *http.Request) { streamChat(t, w, n, ack) })
 		oc := openaiClient(h)
 		s := oc.Chat.Completions.NewStreaming(ctx, openaisdk.ChatCompletionNewParams{
 			Model: "gpt-4o", Messages: []openaisdk.ChatCompletionMessageParamUnion{openaisdk.UserMessage("count")}})
@@ -260,24 +250,7 @@ func TestStreamingRelayedUnbuffered(t *testing.T) {
 	t.Run("messages", func(t *testing.T) {
 		h := newHarness(t, Options{})
 		ack := make(chan int)
-		h.up.handler = func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/event-stream")
-			ev := func(typ, data string) {
-				fmt.Fprintf(w, "event: %s\ndata: %s\n\n", typ, data)
-				w.(http.Flusher).Flush()
-			}
-			ev("message_start", `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":0}}}`)
-			ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`)
-			for i := range n {
-				ev("content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"%d"}}`, i))
-				if got := <-ack; got != i {
-					t.Errorf("client acknowledged delta %d, want %d", got, i)
-				}
-			}
-			ev("content_block_stop", `{"type":"content_block_stop","index":0}`)
-			ev("message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":8}}`)
-			ev("message_stop", `{"type":"message_stop"}`)
-		}
+		h.up.answer(func(w http.ResponseWriter, r *http.Request) { streamMessages(t, w, n, ack) })
 		ac := anthropicClient(h)
 		s := ac.Messages.NewStreaming(ctx, anthropicsdk.MessageNewParams{
 			Model: "claude-sonnet-4-5", MaxTokens: 100,
@@ -304,13 +277,13 @@ func TestStreamingRelayedUnbuffered(t *testing.T) {
 func TestClientDisconnectCancelsUpstream(t *testing.T) {
 	h := newHarness(t, Options{})
 	cancelled := make(chan struct{})
-	h.up.handler = func(w http.ResponseWriter, r *http.Request) {
+	h.up.answer(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		io.WriteString(w, "data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"gpt-4o\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"a\"},\"finish_reason\":null}]}\n\n")
 		w.(http.Flusher).Flush()
 		<-r.Context().Done()
 		close(cancelled)
-	}
+	})
 	ctx, cancel := context.WithCancel(context.Background())
 	oc := openaiClient(h)
 	s := oc.Chat.Completions.NewStreaming(ctx, openaisdk.ChatCompletionNewParams{
@@ -321,4 +294,38 @@ func TestClientDisconnectCancelsUpstream(t *testing.T) {
 	cancel()
 	s.Close()
 	<-cancelled // the upstream handler returns only when its request is cancelled
+}
+
+// streamChat answers with n chunks of a streamed chat completion, chunk i
+// holding the text i, and sends chunk i+1 only after ack has received i.
+func streamChat(t *testing.T, w http.ResponseWriter, n int, ack <-chan int) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	for i := range n {
+		fmt.Fprintf(w, "data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"gpt-4o\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"%d\"},\"finish_reason\":null}]}\n\n", i)
+		w.(http.Flusher).Flush()
+		if got := <-ack; got != i {
+			t.Errorf("client acknowledged chunk %d, want %d", got, i)
+		}
+	}
+	io.WriteString(w, "data: [DONE]\n\n")
+}
+
+// streamMessages is streamChat for the Messages API: n text deltas.
+func streamMessages(t *testing.T, w http.ResponseWriter, n int, ack <-chan int) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	ev := func(typ, data string) {
+		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", typ, data)
+		w.(http.Flusher).Flush()
+	}
+	ev("message_start", `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":0}}}`)
+	ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`)
+	for i := range n {
+		ev("content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"%d"}}`, i))
+		if got := <-ack; got != i {
+			t.Errorf("client acknowledged delta %d, want %d", got, i)
+		}
+	}
+	ev("content_block_stop", `{"type":"content_block_stop","index":0}`)
+	ev("message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":8}}`)
+	ev("message_stop", `{"type":"message_stop"}`)
 }
