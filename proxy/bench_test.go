@@ -104,3 +104,38 @@ func BenchmarkProxy(b *testing.B) {
 		run(b, srv.URL, func(int) []byte { return base }, func(i int) string { return "bench-" + strconv.Itoa(i) })
 	})
 }
+
+// BenchmarkPrepareKnown is the proxy's own work on a call of a known
+// conversation under the threshold, without the network: finding the
+// elements, the hash chain, the lookup and the preflight of the new
+// messages.
+//
+//	go test ./proxy -run '^$' -bench PrepareKnown -benchmem -count 5
+func BenchmarkPrepareKnown(b *testing.B) {
+	p, err := New(&Options{Logger: slog.New(slog.DiscardHandler), Settings: condense.Settings{Window: 1_000_000}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	base := body(b, `{"model":"gpt-4o","temperature":0}`, "messages", chatHistory(100, 3600))
+	var tail []byte
+	next := func(i int) []byte {
+		tail = fmt.Appendf(tail, `,{"role":"user","content":"Now look at case %d."},{"role":"assistant","content":"Case %d is fine."}`, i, i)
+		out := append(slices.Clip(base[:len(base)-2]), tail...)
+		return append(out, "]}"...)
+	}
+	ctx := b.Context()
+	out, err := p.prepare(ctx, digest{}, chatAPI, base)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(out.before), "tokens")
+	b.SetBytes(int64(len(base)))
+	for i := 0; b.Loop(); i++ {
+		b.StopTimer()
+		in := next(i)
+		b.StartTimer()
+		if out, err := p.prepare(ctx, digest{}, chatAPI, in); err != nil || out.compacted {
+			b.Fatal(err)
+		}
+	}
+}

@@ -247,3 +247,5 @@ func elements(body []byte, name string) []string {
 	})
 	return out
 }
+
+func quietLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/internal/redact"
@@ -216,6 +217,8 @@ func (p *Proxy) rewrite(pr *httputil.ProxyRequest) {
 
 // forward sends r upstream with body and relays the answer.
 func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, provider string, body []byte) {
+	// A server with a write timeout must not cut a long stream.
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
 	ctx := context.WithValue(r.Context(), targetKey{}, p.upstreamFor(provider, r.URL))
 	out := r.Clone(ctx)
 	if body != nil {

@@ -131,19 +131,127 @@ var errNoArray = errors.New("proxy: no message array")
 // only the structure, without checking it: the codec reads the rest of the
 // body and every element the proxy has not seen before, and a body that
 // is not JSON either fails there or reaches the upstream as it came, to be
-// refused by it.
+// refused by it. It is one pass over the body, most of it spent in
+// bytes.IndexByte looking for the ends of strings.
 func splitBody(body []byte, api *wireAPI) (parsedBody, error) {
 	pb := parsedBody{body: body}
-	v := gjson.GetBytes(body, api.array)
-	if !v.IsArray() || v.Index <= 0 {
-		return pb, errNoArray
+	i := skipSpace(body, 0)
+	if i >= len(body) || body[i] != '{' {
+		return pb, errNotObject
 	}
-	pb.start, pb.end = v.Index, v.Index+len(v.Raw)
-	v.ForEach(func(_, e gjson.Result) bool {
-		pb.elems = append(pb.elems, body[e.Index:e.Index+len(e.Raw)])
-		return true
-	})
-	return pb, nil
+	i = skipSpace(body, i+1)
+	for i < len(body) && body[i] != '}' {
+		if body[i] != '"' {
+			return pb, errNotObject
+		}
+		kend := skipString(body, i)
+		if kend < 0 {
+			return pb, errNotObject
+		}
+		key := body[i+1 : kend-1]
+		i = skipSpace(body, kend)
+		if i >= len(body) || body[i] != ':' {
+			return pb, errNotObject
+		}
+		i = skipSpace(body, i+1)
+		if string(key) == api.array && i < len(body) && body[i] == '[' {
+			return pb, pb.elements(i)
+		}
+		if i = skipValue(body, i); i < 0 {
+			return pb, errNotObject
+		}
+		if i = skipSpace(body, i); i < len(body) && body[i] == ',' {
+			i = skipSpace(body, i+1)
+		}
+	}
+	return pb, errNoArray
+}
+
+// errNotObject: the body is not a JSON object the proxy can find its way in.
+var errNotObject = errors.New("proxy: the request body is not a JSON object")
+
+// elements records the elements of the array at body[start].
+func (pb *parsedBody) elements(start int) error {
+	b := pb.body
+	i := skipSpace(b, start+1)
+	for i < len(b) && b[i] != ']' {
+		end := skipValue(b, i)
+		if end < 0 {
+			return errNotObject
+		}
+		pb.elems = append(pb.elems, b[i:end])
+		if i = skipSpace(b, end); i < len(b) && b[i] == ',' {
+			i = skipSpace(b, i+1)
+		} else if i >= len(b) || b[i] != ']' {
+			return errNotObject
+		}
+	}
+	if i >= len(b) {
+		return errNotObject
+	}
+	pb.start, pb.end = start, i+1
+	return nil
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index after the string starting at b[i] (a
+// quote), or -1.
+func skipString(b []byte, i int) int {
+	for from := i + 1; ; {
+		k := bytes.IndexByte(b[from:], '"')
+		if k < 0 {
+			return -1
+		}
+		j := from + k
+		n := 0 // backslashes right before the quote: an odd number escapes it
+		for p := j - 1; p >= from && b[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
+			return j + 1
+		}
+		from = j + 1
+	}
+}
+
+// skipValue returns the index after the JSON value starting at b[i], or
+// -1. Scalars end at the next delimiter; nothing is checked beyond what
+// finding the end needs.
+func skipValue(b []byte, i int) int {
+	depth := 0
+	for i < len(b) {
+		switch b[i] {
+		case '"':
+			if i = skipString(b, i); i < 0 || depth == 0 {
+				return i
+			}
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				return i + 1
+			} else if depth < 0 {
+				return -1
+			}
+		default:
+			if depth == 0 {
+				j := i
+				for j < len(b) && !bytes.ContainsRune([]byte(",}] \t\r\n"), rune(b[j])) {
+					j++
+				}
+				return j
+			}
+		}
+		i++
+	}
+	return -1
 }
 
 // withArray returns the body with the content of its array replaced by
