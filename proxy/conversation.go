@@ -40,10 +40,11 @@ func clientOf(r *http.Request) digest {
 }
 
 // chainOf returns the hash chain of a history: element j's link is
-// SHA-256(link j-1 ‖ element j's bytes), starting from a seed that holds
+// SHA-256(link j-1 ‖ element j's bytes, cache markers left out), starting from a seed that holds
 // the client, the API and the model. Two requests share link j exactly
 // when they come from the same client for the same API and model and
-// their first j+1 elements are the same bytes.
+// their first j+1 elements are the same bytes but for cache markers (see
+// withoutMarkers).
 func chainOf(client digest, api *wireAPI, model string, elems [][]byte) []digest {
 	h := sha256.New()
 	h.Write(client[:])
@@ -54,7 +55,7 @@ func chainOf(client digest, api *wireAPI, model string, elems [][]byte) []digest
 	for j, e := range elems {
 		h.Reset()
 		h.Write(prev[:])
-		h.Write(e)
+		h.Write(withoutMarkers(e))
 		h.Sum(out[j][:0])
 		prev = out[j]
 	}
@@ -125,7 +126,7 @@ func (c *conversation) sync(api *wireAPI, elems [][]byte, links []digest, skip i
 		if j < skip {
 			continue
 		}
-		msgs, err := api.element(bytes.Clone(elems[j]))
+		msgs, err := api.element(bytes.Clone(withoutMarkers(elems[j])))
 		if err != nil {
 			return fmt.Errorf("%s[%d]: %w", api.array, j, err)
 		}
