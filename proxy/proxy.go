@@ -69,7 +69,8 @@ type Options struct {
 	// Conversations bounds the conversations remembered (least recently
 	// used first out); 0 means DefaultConversations.
 	Conversations int
-	// MaxBodyBytes bounds a request body; 0 means DefaultMaxBodyBytes.
+	// MaxBodyBytes bounds the body of a request the proxy reads to compact
+	// (other requests stream through unread); 0 means DefaultMaxBodyBytes.
 	// MaxConcurrent bounds the requests in flight per client (per API key);
 	// 0 means DefaultMaxConcurrent.
 	MaxBodyBytes  int64
@@ -247,7 +248,8 @@ func (p *Proxy) passthrough(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer release()
-	r.Body = http.MaxBytesReader(w, r.Body, p.opts.MaxBodyBytes)
+	// The body streams through unread: no size limit (file uploads are
+	// large), the upstream applies its own.
 	p.metrics.request(provider, "passthrough")
 	p.forward(w, r, provider, nil)
 }
