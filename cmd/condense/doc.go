@@ -8,6 +8,7 @@
 //	condense inspect [flags] [FILE]  where the tokens are and what each strategy would do
 //	condense eval [flags] FILE...    retention, compression, validity and cost of compaction policies
 //	condense replay JOURNAL          verify a recorded agent run offline
+//	condense proxy [flags]           compact transparently between an agent and the OpenAI or Anthropic API
 //	condense completion SHELL        a completion script for bash, zsh, fish or powershell
 //
 // The command line follows GNU conventions (github.com/spf13/cobra):

@@ -174,7 +174,7 @@ func newRoot(e *env) *cobra.Command {
 		msg := strings.Replace(err.Error(), "unknown flag: ", "unknown flag ", 1)
 		return &usageError{err: errors.New(msg), cmd: cmd.CommandPath()}
 	})
-	root.AddCommand(newCompactCmd(e), newCountCmd(e), newInspectCmd(e), newEvalCmd(e), newReplayCmd(e), newServeCmd(e))
+	root.AddCommand(newCompactCmd(e), newCountCmd(e), newInspectCmd(e), newEvalCmd(e), newReplayCmd(e), newServeCmd(e), newProxyCmd(e))
 	return root
 }
 

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// proxy starts, forwards a request to its upstream with the condense
+// headers, serves its metrics, and stops cleanly when its context ends.
+func TestProxyCommand(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/chat/completions" {
+			t.Errorf("upstream path %s", r.URL.Path)
+		}
+		io.WriteString(w, `{"id":"x","object":"chat.completion","choices":[]}`)
+	}))
+	defer up.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addr := make(chan string, 1)
+	e := &env{stdin: strings.NewReader(""), stdout: &bytes.Buffer{}, stderr: &addrWriter{addr: addr}}
+	done := make(chan error, 1)
+	go func() {
+		done <- runEnv(ctx, []string{"proxy", "--listen", "127.0.0.1:0", "--openai-upstream", up.URL + "/v1"}, e)
+	}()
+	var base string
+	select {
+	case base = <-addr:
+	case err := <-done:
+		t.Fatalf("proxy exited: %v", err)
+	}
+	resp, err := http.Post(base+"/v1/chat/completions", "application/json",
+		strings.NewReader(`{"model":"gpt-4o","messages":[{"role":"user","content":"hi"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Condense-Compacted") != "false" {
+		t.Errorf("status %d, headers %v", resp.StatusCode, resp.Header)
+	}
+	resp, err = http.Get(base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(b), `condense_proxy_requests_total{api="chat",outcome="forwarded"} 1`) {
+		t.Errorf("metrics: %s", b)
+	}
+	cancel()
+	if err := <-done; ExitCode(err) != exitOK && ExitCode(err) != exitCancelled {
+		t.Fatalf("proxy: %v", err)
+	}
+}
+
+// A bad upstream URL is a usage error.
+func TestProxyBadUpstream(t *testing.T) {
+	var out, errb bytes.Buffer
+	err := Run(context.Background(), []string{"proxy", "--listen", "127.0.0.1:0", "--anthropic-upstream", "ftp://x"}, &out, &errb)
+	if ExitCode(err) != exitUsage || !strings.Contains(errb.String(), "Anthropic upstream") {
+		t.Fatalf("exit %d: %s", ExitCode(err), errb.String())
+	}
+}
+
+// addrWriter sends the address of the proxy's first line.
+type addrWriter struct {
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	addr chan string
+}
+
+var proxyAddr = regexp.MustCompile(`proxying on (http://[0-9.:]+)`)
+
+func (w *addrWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	if m := proxyAddr.FindSubmatch(w.buf.Bytes()); m != nil && w.addr != nil {
+		w.addr <- string(m[1])
+		w.addr = nil
+	}
+	return len(p), nil
+}
