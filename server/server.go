@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -64,6 +65,12 @@ type Options struct {
 	// token like the API; any owner's token may read it, since the metrics
 	// add up every session and name none.
 	OpenMetrics bool
+	// Mounts serves other handlers beside the API, each under its path
+	// prefix ("/proxy" serves /proxy/…, with the prefix stripped), outside
+	// the API's auth and body limit and without a write timeout: a
+	// compacting proxy (package proxy) is one, authorized by the provider
+	// keys its callers send.
+	Mounts map[string]http.Handler
 }
 
 // Server serves condense sessions over HTTP (docs/server.md). Create it
@@ -95,6 +102,11 @@ func New(b *Backend, opts *Options) (*Server, error) {
 	s := &Server{st: b.Store, journals: b.Journal, sessions: map[string]*hosted{}, closing: make(chan struct{})}
 	if opts != nil {
 		s.opts = *opts
+	}
+	for prefix := range s.opts.Mounts {
+		if err := checkMount(prefix); err != nil {
+			return nil, err
+		}
 	}
 	s.log = s.opts.Logger
 	if s.log == nil {
@@ -223,6 +235,9 @@ func (s *Server) routes() *http.ServeMux {
 	handle("GET /v1/sessions/{id}/ledger", http.HandlerFunc(s.withSession(s.ledgerInfo)))
 	handle("GET /v1/sessions/{id}/status", http.HandlerFunc(s.withSession(s.pageStatus)))
 	s.pageRoutes(m)
+	for prefix, h := range s.opts.Mounts {
+		m.Handle(prefix+"/", mounted(prefix, h))
+	}
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &Error{Code: CodeNotFound, Message: r.Method + " " + r.URL.Path + " is not an endpoint (GET /v1/openapi.json lists them)", status: http.StatusNotFound})
 	})
@@ -293,4 +308,28 @@ func (s *Server) visible(owner string) []*hosted {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].id < out[j].id })
 	return out
+}
+
+// checkMount refuses a mount prefix that is not a path of its own or that
+// would take routes of the server.
+func checkMount(prefix string) error {
+	if !strings.HasPrefix(prefix, "/") || strings.HasSuffix(prefix, "/") || strings.ContainsAny(prefix, "{}? ") {
+		return fmt.Errorf("server: mount %q: want a path such as /proxy", prefix)
+	}
+	first, _, _ := strings.Cut(prefix[1:], "/")
+	switch first {
+	case "v1", "page", "metrics", "healthz":
+		return fmt.Errorf("server: mount %q: /%s is the server's own", prefix, first)
+	}
+	return nil
+}
+
+// mounted serves h under prefix, without the server's write deadline (a
+// streamed answer lasts as long as it lasts).
+func mounted(prefix string, h http.Handler) http.Handler {
+	strip := http.StripPrefix(prefix, h)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
+		strip.ServeHTTP(w, r)
+	})
 }

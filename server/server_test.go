@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"encoding/json"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
@@ -173,5 +174,31 @@ func TestUndoPatchOverlay(t *testing.T) {
 	}
 	if after.Usage.Percent >= before.Usage.Percent {
 		t.Fatalf("percent %v after a larger window, %v before", after.Usage.Percent, before.Usage.Percent)
+	}
+}
+
+// A mount serves its handler under its prefix, stripped, outside the API's
+// auth; a prefix that would take the server's own routes is refused.
+func TestMounts(t *testing.T) {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "mounted "+r.URL.Path) })
+	c := inProcess(t, &server.Options{Tokens: map[string]string{"tok-0123456789abcdef": "alice"}, Mounts: map[string]http.Handler{"/proxy": h}})
+	resp, err := http.Get(c.base + "/proxy/v1/messages")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || string(b) != "mounted /v1/messages" {
+		t.Fatalf("status %d: %s", resp.StatusCode, b)
+	}
+	if st, _ := c.do("GET", "/v1/sessions", nil); st != 401 {
+		t.Fatalf("the API without a token: %d", st)
+	}
+	for _, bad := range []string{"proxy", "/proxy/", "/v1", "/v1/proxy", "/page", "/metrics", "/healthz", "/{x}"} {
+		_, err := server.New(&server.Backend{Store: memstore.New(), Journal: journal.NewMemory(), StateDir: t.TempDir()},
+			&server.Options{Mounts: map[string]http.Handler{bad: h}})
+		if err == nil {
+			t.Errorf("mount %q accepted", bad)
+		}
 	}
 }

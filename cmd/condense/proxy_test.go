@@ -76,7 +76,7 @@ type addrWriter struct {
 	addr chan string
 }
 
-var proxyAddr = regexp.MustCompile(`proxying on (http://[0-9.:]+)`)
+var proxyAddr = regexp.MustCompile(`(?:proxying|serving \S+) on (http://[0-9.:]+)`)
 
 func (w *addrWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
@@ -87,4 +87,55 @@ func (w *addrWriter) Write(p []byte) (int, error) {
 		w.addr = nil
 	}
 	return len(p), nil
+}
+
+// serve --proxy mounts the proxy under /proxy: a request there reaches the
+// upstream without the prefix and answers with the condense headers, the
+// API still answers under /v1, and the proxy's counters are on /metrics.
+func TestServeMountsProxy(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/chat/completions" {
+			t.Errorf("upstream path %s", r.URL.Path)
+		}
+		io.WriteString(w, `{"id":"x","object":"chat.completion","choices":[]}`)
+	}))
+	defer up.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addr := make(chan string, 1)
+	e := &env{stdin: strings.NewReader(""), stdout: &bytes.Buffer{}, stderr: &addrWriter{addr: addr}}
+	done := make(chan error, 1)
+	go func() {
+		done <- runEnv(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--store", "jsonl:" + t.TempDir(), "--proxy", "--openai-base-url", up.URL + "/v1"}, e)
+	}()
+	var base string
+	select {
+	case base = <-addr:
+	case err := <-done:
+		t.Fatalf("serve exited: %v", err)
+	}
+	resp, err := http.Post(base+"/proxy/v1/chat/completions", "application/json",
+		strings.NewReader(`{"model":"gpt-4o","messages":[{"role":"user","content":"hi"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Condense-Compacted") != "false" {
+		t.Errorf("through /proxy: status %d, headers %v", resp.StatusCode, resp.Header)
+	}
+	for path, want := range map[string]string{"/v1/sessions": `"sessions"`, "/metrics": `condense_proxy_requests_total{api="chat",outcome="forwarded"} 1`} {
+		resp, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(b), want) {
+			t.Errorf("%s: status %d: %.300s", path, resp.StatusCode, b)
+		}
+	}
+	cancel()
+	if err := <-done; ExitCode(err) != exitOK && ExitCode(err) != exitCancelled {
+		t.Fatalf("serve: %v", err)
+	}
 }

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/spf13/cobra"
 
 	"github.com/condense-dev/condense"
@@ -17,6 +19,7 @@ import (
 	"github.com/condense-dev/condense/agent/anthropicmodel"
 	"github.com/condense-dev/condense/agent/openaimodel"
 	"github.com/condense-dev/condense/agent/workspace"
+	"github.com/condense-dev/condense/proxy"
 	"github.com/condense-dev/condense/server"
 	"github.com/condense-dev/condense/server/telemetry"
 )
@@ -35,6 +38,8 @@ type serveOptions struct {
 	verbose       bool
 	metricsOpen   bool
 	workspace     string
+	proxy         bool
+	anthropicURL  string
 }
 
 const serveLong = `Serve compaction over HTTP: sessions, append, render, compact, abort, undo,
@@ -56,6 +61,12 @@ Hosted runs use the session's provider: "fake" (an echo model for demos),
 for any OpenAI-compatible server). They have no tools unless --workspace DIR
 gives them read-only ones over that directory: read_file, list_files and
 search, confined to it (package agent/workspace).
+
+--proxy also serves the compacting proxy of "condense proxy" (docs/proxy.md)
+under /proxy: OPENAI_BASE_URL=http://ADDR/proxy/v1, ANTHROPIC_BASE_URL=
+http://ADDR/proxy. Its upstreams are --openai-base-url and --anthropic-base-url
+(default: the providers' public APIs); it is authorized by the provider keys
+its callers send, not by --tokens.
 
 Prometheus metrics are at /metrics, behind the same auth as the API unless
 --metrics-open. OpenTelemetry spans (render, compaction, summary, run, model
@@ -82,11 +93,13 @@ func newServeCmd(e *env) *cobra.Command {
 	f.IntVar(&o.eventsKept, "events-kept", server.DefaultEventsKept, "events each session keeps for reconnecting clients")
 	f.StringVar(&o.provider, "provider", "fake", "provider of sessions that name none: fake, anthropic, openai")
 	f.StringVar(&o.openaiBaseURL, "openai-base-url", "", "base URL of an OpenAI-compatible API (with its /v1)")
+	f.StringVar(&o.anthropicURL, "anthropic-base-url", "", "base URL of the Anthropic API (default https://api.anthropic.com)")
 	f.DurationVar(&o.writeTimeout, "write-timeout", server.DefaultTimeouts.Write, "longest time to write an answer (renders that summarize with a model must fit)")
 	f.DurationVar(&o.shutdown, "shutdown-timeout", server.DefaultTimeouts.Shutdown, "longest wait for requests in flight on shutdown")
 	f.BoolVar(&o.verbose, "verbose", false, "log every request (the access log) and debug messages")
 	f.BoolVar(&o.metricsOpen, "metrics-open", false, "serve /metrics without a token even when --tokens is given")
 	f.StringVar(&o.workspace, "workspace", "", "give hosted runs read-only tools (read_file, list_files, search) over this directory")
+	f.BoolVar(&o.proxy, "proxy", false, "also serve the compacting proxy under /proxy (upstreams: --openai-base-url, --anthropic-base-url)")
 	return cmd
 }
 
@@ -121,7 +134,7 @@ func runServe(cmd *cobra.Command, e *env, o *serveOptions) error {
 		case "fake", "":
 			return server.EchoModel{}, nil
 		case "anthropic":
-			return anthropicmodel.New(anthropicmodel.Options{}), nil
+			return anthropicmodel.New(anthropicmodel.Options{BaseURL: o.anthropicURL}), nil
 		case "openai":
 			return openaimodel.New(openaimodel.Options{BaseURL: o.openaiBaseURL}), nil
 		}
@@ -155,8 +168,20 @@ func runServe(cmd *cobra.Command, e *env, o *serveOptions) error {
 			log.Warn("condense: flushing traces", "err", err)
 		}
 	}()
-	if opts.Telemetry, err = telemetry.New(&telemetry.Options{TracerProvider: tp}); err != nil {
+	reg := prometheus.NewRegistry()
+	if opts.Telemetry, err = telemetry.New(&telemetry.Options{TracerProvider: tp, Registry: reg}); err != nil {
 		return err
+	}
+	if o.proxy {
+		metrics, err := proxy.NewMetrics(reg)
+		if err != nil {
+			return err
+		}
+		p, err := proxy.New(&proxy.Options{OpenAIUpstream: o.openaiBaseURL, AnthropicUpstream: o.anthropicURL, Logger: log, Metrics: metrics})
+		if err != nil {
+			return usagef("--proxy: %v", err)
+		}
+		opts.Mounts = map[string]http.Handler{"/proxy": p}
 	}
 	b, err := server.OpenBackend(ctx, o.store, log)
 	if err != nil {
