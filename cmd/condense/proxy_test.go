@@ -15,27 +15,9 @@ import (
 // proxy starts, forwards a request to its upstream with the condense
 // headers, serves its metrics, and stops cleanly when its context ends.
 func TestProxyCommand(t *testing.T) {
-	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/v1/chat/completions" {
-			t.Errorf("upstream path %s", r.URL.Path)
-		}
-		io.WriteString(w, `{"id":"x","object":"chat.completion","choices":[]}`)
-	}))
-	defer up.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	addr := make(chan string, 1)
-	e := &env{stdin: strings.NewReader(""), stdout: &bytes.Buffer{}, stderr: &addrWriter{addr: addr}}
-	done := make(chan error, 1)
-	go func() {
-		done <- runEnv(ctx, []string{"proxy", "--listen", "127.0.0.1:0", "--openai-upstream", up.URL + "/v1"}, e)
-	}()
-	var base string
-	select {
-	case base = <-addr:
-	case err := <-done:
-		t.Fatalf("proxy exited: %v", err)
-	}
+	base, stop := startListening(t, func(upstream string) []string {
+		return []string{"proxy", "--listen", "127.0.0.1:0", "--openai-upstream", upstream}
+	})
 	resp, err := http.Post(base+"/v1/chat/completions", "application/json",
 		strings.NewReader(`{"model":"gpt-4o","messages":[{"role":"user","content":"hi"}]}`))
 	if err != nil {
@@ -54,10 +36,7 @@ func TestProxyCommand(t *testing.T) {
 	if !strings.Contains(string(b), `condense_proxy_requests_total{api="chat",outcome="forwarded"} 1`) {
 		t.Errorf("metrics: %s", b)
 	}
-	cancel()
-	if err := <-done; ExitCode(err) != exitOK && ExitCode(err) != exitCancelled {
-		t.Fatalf("proxy: %v", err)
-	}
+	stop()
 }
 
 // A bad upstream URL is a usage error.
@@ -93,27 +72,10 @@ func (w *addrWriter) Write(p []byte) (int, error) {
 // upstream without the prefix and answers with the condense headers, the
 // API still answers under /v1, and the proxy's counters are on /metrics.
 func TestServeMountsProxy(t *testing.T) {
-	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/v1/chat/completions" {
-			t.Errorf("upstream path %s", r.URL.Path)
-		}
-		io.WriteString(w, `{"id":"x","object":"chat.completion","choices":[]}`)
-	}))
-	defer up.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	addr := make(chan string, 1)
-	e := &env{stdin: strings.NewReader(""), stdout: &bytes.Buffer{}, stderr: &addrWriter{addr: addr}}
-	done := make(chan error, 1)
-	go func() {
-		done <- runEnv(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--store", "jsonl:" + t.TempDir(), "--proxy", "--openai-base-url", up.URL + "/v1"}, e)
-	}()
-	var base string
-	select {
-	case base = <-addr:
-	case err := <-done:
-		t.Fatalf("serve exited: %v", err)
-	}
+	dir := t.TempDir()
+	base, stop := startListening(t, func(upstream string) []string {
+		return []string{"serve", "--addr", "127.0.0.1:0", "--store", "jsonl:" + dir, "--proxy", "--openai-base-url", upstream}
+	})
 	resp, err := http.Post(base+"/proxy/v1/chat/completions", "application/json",
 		strings.NewReader(`{"model":"gpt-4o","messages":[{"role":"user","content":"hi"}]}`))
 	if err != nil {
@@ -134,8 +96,37 @@ func TestServeMountsProxy(t *testing.T) {
 			t.Errorf("%s: status %d: %.300s", path, resp.StatusCode, b)
 		}
 	}
-	cancel()
-	if err := <-done; ExitCode(err) != exitOK && ExitCode(err) != exitCancelled {
-		t.Fatalf("serve: %v", err)
+	stop()
+}
+
+// startListening runs the command args(upstream) gives, with upstream the
+// /v1 base URL of a fake OpenAI API that answers chat completions, and
+// returns the address the command says it listens on and a stop that ends
+// it and checks it ended cleanly.
+func startListening(t *testing.T, args func(upstream string) []string) (base string, stop func()) {
+	t.Helper()
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/chat/completions" {
+			t.Errorf("upstream path %s", r.URL.Path)
+		}
+		io.WriteString(w, `{"id":"x","object":"chat.completion","choices":[]}`)
+	}))
+	t.Cleanup(up.Close)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	addr := make(chan string, 1)
+	e := &env{stdin: strings.NewReader(""), stdout: &bytes.Buffer{}, stderr: &addrWriter{addr: addr}}
+	done := make(chan error, 1)
+	go func() { done <- runEnv(ctx, args(up.URL+"/v1"), e) }()
+	select {
+	case base = <-addr:
+	case err := <-done:
+		t.Fatalf("exited: %v", err)
+	}
+	return base, func() {
+		cancel()
+		if err := <-done; ExitCode(err) != exitOK && ExitCode(err) != exitCancelled {
+			t.Fatalf("stopped: %v", err)
+		}
 	}
 }
