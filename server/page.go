@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/session"
 )
 
 // usageSeries returns the usage of every request rendered (the last
@@ -37,17 +38,7 @@ func (s *Server) overlay(w http.ResponseWriter, r *http.Request, h *hosted) {
 		return
 	}
 	cps := sess.Checkpoints()
-	// owner returns the newest checkpoint with an edit over log index i.
-	owner := func(i int, e condense.Edit) string {
-		for k := len(cps) - 1; k >= 0; k-- {
-			for _, ed := range cps[k].Edits {
-				if ed.Edit == e && ed.Start <= i && i < max(ed.End, ed.Start+1) {
-					return cps[k].ID
-				}
-			}
-		}
-		return ""
-	}
+	owner := func(i int, e condense.Edit) string { return editOwner(cps, i, e) }
 	items := []OverlayItem{}
 	seen := 0
 	for _, it := range sess.Rendering() {
@@ -85,4 +76,17 @@ func placeholderText(m *condense.Message) string {
 		}
 	}
 	return out
+}
+
+// editOwner returns the newest of cps with an edit of kind e over log index
+// i, or "".
+func editOwner(cps []session.Checkpoint, i int, e condense.Edit) string {
+	for k := len(cps) - 1; k >= 0; k-- {
+		for _, ed := range cps[k].Edits {
+			if ed.Edit == e && ed.Start <= i && i < max(ed.End, ed.Start+1) {
+				return cps[k].ID
+			}
+		}
+	}
+	return ""
 }

@@ -168,18 +168,7 @@ func (s *Server) ledgerInfo(w http.ResponseWriter, r *http.Request, h *hosted) {
 		byID[cp.ID] = li
 		out = append(out, li)
 	}
-	// owner is the newest checkpoint with an edit of kind e over log index
-	// i, as the overlay finds it.
-	owner := func(i int, e condense.Edit) string {
-		for k := len(cps) - 1; k >= 0; k-- {
-			for _, ed := range cps[k].Edits {
-				if ed.Edit == e && ed.Start <= i && i < max(ed.End, ed.Start+1) {
-					return cps[k].ID
-				}
-			}
-		}
-		return ""
-	}
+	owner := func(i int, e condense.Edit) string { return editOwner(cps, i, e) }
 	seen := map[string]map[string]bool{}
 	add := func(cp string, items []string) {
 		li := byID[cp]

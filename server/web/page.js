@@ -213,8 +213,12 @@
         if (stopped || g < shownSnap) return;
         shownSnap = g;
         st.snap = snap;
-        if (!snap.busy && st.busy && !es) st.busy = null;
-        if (snap.busy && !st.busy) st.busy = { activity: snap.activity, since: Date.now(), phase: "" };
+        // A snapshot that waited for a compaction may come after events
+        // newer than it (the run's settled event): its busy state is then
+        // out of date and the events decide.
+        const fresh = !(snap.last_event_id < st.lastSeen);
+        if (fresh && !snap.busy && st.busy) st.busy = null;
+        if (fresh && snap.busy && !st.busy) st.busy = { activity: snap.activity, since: Date.now(), phase: "" };
         renderHead();
         if (shownRest) renderChart();
         renderStatus();
