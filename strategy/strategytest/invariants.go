@@ -3,6 +3,7 @@ package strategytest
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"sort"
 	"strings"
@@ -159,6 +160,17 @@ func checkLedger(history []condense.Message, res *condense.Result, verbatim map[
 		demoted += r.Demoted
 	}
 	text := requestText(res.Request.Messages)
+	// A summary's span may hold messages that stay in the rendering with
+	// their tool output masked (the segments strategy keeps dense segments
+	// so, inside the span it summarizes): their items are the
+	// placeholder's to keep, checked with the placeholder below, not the
+	// summary's.
+	elsewhere := maps.Clone(verbatim)
+	for _, it := range res.Rendering {
+		if it.Index >= 0 && (it.Edit == condense.EditMasked || it.Edit == condense.EditCleared) {
+			elsewhere[it.Index] = true
+		}
+	}
 	missing := map[string]string{} // item key → what compacted it
 	note := func(items []ledger.Item, where string) {
 		for _, li := range items {
@@ -170,7 +182,7 @@ func checkLedger(history []condense.Message, res *condense.Result, verbatim map[
 	for i, it := range res.Rendering {
 		switch {
 		case it.Edit == condense.EditSummary && it.Covers.End <= len(history) && it.Covers.Len() > 0:
-			note(ledger.Extract(spanOf(history, it.Covers, verbatim), it.Covers.Start),
+			note(ledger.Extract(spanOf(history, it.Covers, elsewhere), it.Covers.Start),
 				fmt.Sprintf("the summary at %d, covering %d-%d", i, it.Covers.Start, it.Covers.End-1))
 		case it.Edit == condense.EditDropped && it.Covers.End <= len(history) && it.Covers.Len() > 0:
 			for k := it.Covers.Start; k < it.Covers.End; k++ {
@@ -208,8 +220,9 @@ func requestText(msgs []condense.Message) string {
 	return text.String()
 }
 
-// spanOf returns the log messages of span, those rendered verbatim
-// elsewhere left empty (their index kept).
+// spanOf returns the log messages of span, those rendered elsewhere
+// (verbatim, or with a placeholder of their own) left empty (their index
+// kept).
 func spanOf(history []condense.Message, span condense.Span, verbatim map[int]bool) []condense.Message {
 	out := make([]condense.Message, 0, span.Len())
 	for i := span.Start; i < span.End; i++ {
