@@ -61,6 +61,9 @@ func TestCICommands(t *testing.T) {
 		"[12:01:07] ==> pytest -x tests/api":                          "pytest -x tests/api",
 		"build | 2026-04-19 13:27:31 ▶ cargo test -p tern-core":       "cargo test -p tern-core",
 		"ci> go vet ./...":                                            "go vet ./...",
+		// gh run view --log: job and step names, then the runner's line.
+		"unit tests\tRun tests\t2026-04-19T13:27:31.4260000Z ##[group]Run make test-race":   "make test-race",
+		"lint\tSet up job\t2026-04-19T13:27:31.4260000Z [command]/usr/bin/git fetch origin": "/usr/bin/git fetch origin",
 	} {
 		got := Strings(outputItems("log start\n" + text + "\nlog end"))
 		it := Item{Kind: KindCommand, Value: want}
@@ -71,7 +74,8 @@ func TestCICommands(t *testing.T) {
 	// Prose that starts like one is not a command.
 	for _, text := range []string{"Run the tests again after the fix.", "Running: all good", "Executing: step 3 of 5",
 		"> shopfront@1.2.0 build", "> Task :app:test", "Step 2/9 : COPY go.mod ./", "task: [lint] all good",
-		"INFO go test passed in ./store", "[12:01:07] make sure the tests pass", "12:01:07 the go build finished"} {
+		"INFO go test passed in ./store", "[12:01:07] make sure the tests pass", "12:01:07 the go build finished",
+		"test\tRun tests\t2026-04-19T13:27:31.4260000Z ok internal/api/handler.go"} {
 		for _, it := range outputItems(text) {
 			if it.Kind == KindCommand {
 				t.Errorf("%q: read as command %s", text, it.String())

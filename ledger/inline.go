@@ -95,6 +95,13 @@ func (s *scanner) tracedCommand(t string) {
 // Where the form alone does not say the rest is a command, it must read as
 // one (a known runner, a script or a ./ path).
 func ciCommand(t string) (string, bool) {
+	if i := strings.LastIndexByte(t, '\t'); i >= 0 && strings.Count(t[:i], "\t") <= 2 {
+		// gh run view --log: "JOB\tSTEP\t2026-04-19T13:27:31.4260000Z ##[group]Run …";
+		// other tools put a job or step name before a tab too.
+		if c, ok := ciCommand(strings.TrimSpace(t[i+1:])); ok {
+			return c, true
+		}
+	}
 	if sp := strings.IndexByte(t, ' '); sp > 0 && isDigit(t[0]) && strings.HasSuffix(t[:sp], "Z") && strings.Contains(t[:sp], "T") {
 		t = strings.TrimSpace(t[sp+1:]) // "2026-04-19T13:27:31.4260000Z ##[group]Run …"
 	}
