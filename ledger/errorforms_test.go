@@ -122,3 +122,28 @@ func outputItems(text string) []Item {
 	res := condense.Part{Type: condense.PartToolResult, CallID: "a", Content: []condense.Part{condense.Text(text)}}
 	return ExtractResult(nil, &res, 3)
 }
+
+// TestStackFrames: a crash keeps the program's frames it went through, with
+// the function named, in Python, Go, Rust, Java and JavaScript; the
+// runtime's and frameworks' frames are passed over.
+func TestStackFrames(t *testing.T) {
+	for out, want := range map[string][]string{
+		"Traceback (most recent call last):\n  File \"/usr/lib/python3.12/runpy.py\", line 198, in _run_module_as_main\n  File \"/repo/app/settle.py\", line 88, in settle_orphaned_leases\n    total = compute(x)\n  File \"/repo/app/compute.py\", line 12, in compute\n    return a / b\nZeroDivisionError: division by zero": {
+			`File "/repo/app/compute.py", line 12, in compute`, `File "/repo/app/settle.py", line 88, in settle_orphaned_leases`},
+		"panic: runtime error: index out of range [7] with length 1\n\ngoroutine 1 [running]:\nmain.(*Store).reapDanglingSlots(0xc000010000)\n\t/repo/internal/store/reap.go:42 +0x1d\nmain.main()\n\t/repo/cmd/app/main.go:10 +0x25\nexit status 2": {
+			"main.(*Store).reapDanglingSlots(…) at /repo/internal/store/reap.go:42"},
+		"thread 'main' panicked at src/lease.rs:77:9:\ncalled `Option::unwrap()` on a `None` value\nstack backtrace:\n   0: rust_begin_unwind\n   1: core::panicking::panic\n   2: tern_core::lease::drop_legacy_holds\n             at ./src/lease.rs:77:9\n   3: tern::main\n             at ./src/main.rs:5:5": {
+			"tern_core::lease::drop_legacy_holds at ./src/lease.rs:77:9"},
+		"Exception in thread \"main\" java.lang.IllegalStateException: lease expired\n\tat java.base/java.util.Objects.requireNonNull(Objects.java:233)\n\tat com.fleet.lease.LeaseManager.renewStaleTokens(LeaseManager.java:118)": {
+			"at com.fleet.lease.LeaseManager.renewStaleTokens(LeaseManager.java:118)"},
+		"TypeError: Cannot read properties of undefined (reading 'x')\n    at Array.map (<anonymous>)\n    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)\n    at hydrateShadowEntries (/repo/src/cart.ts:41:13)": {
+			"at hydrateShadowEntries (/repo/src/cart.ts:41:13)"},
+	} {
+		got := Strings(outputItems(out))
+		for _, w := range want {
+			if it := (Item{Kind: KindError, Value: w}); !slices.Contains(got, it.String()) {
+				t.Errorf("%s missing from %q", it.String(), got)
+			}
+		}
+	}
+}

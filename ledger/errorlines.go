@@ -49,21 +49,131 @@ func (s *scanner) continueError(t string, indented bool) bool {
 	if s.goFrame {
 		if frame, ok := goFrame(t); ok {
 			if !goRuntimeFrame(frame) {
+				// The function the panic went through, with where:
+				// "main.(*Store).reap(…) at /repo/store/reap.go:42".
+				if f := goFuncName(s.goFunc); f != "" {
+					frame = f + " at " + frame
+				}
 				s.add(KindError, frame)
 				s.goFrame = false
 			}
+			s.goFunc = ""
 			return true
 		}
+		if goFuncLine(t) {
+			s.goFunc = t
+			return true
+		}
+	}
+	if s.rustFn != "" {
+		f := s.rustFn
+		s.rustFn = ""
+		if strings.HasPrefix(t, "at ") {
+			s.add(KindError, f+" "+t) // "tern_core::lease::drop at ./src/lease.rs:77:9"
+			return true
+		}
+		s.add(KindError, f)
+	}
+	if s.rustFrames {
+		if f, ok := rustFrame(t); ok {
+			if !rustLibraryFrame(f) {
+				s.rustFn = f
+				s.rustFrames = false
+			}
+			return true
+		}
+		if strings.HasPrefix(t, "at ") {
+			return true
+		}
+		s.rustFrames = false
 	}
 	if s.atFrame > 0 {
 		if strings.HasPrefix(t, "at ") {
+			if atLibraryFrame(t) {
+				if s.atFirst == "" {
+					s.atFirst = t
+				}
+				return true // the project's own frame may follow
+			}
 			s.add(KindError, t)
-			s.atFrame = 0
+			s.atFrame, s.atFirst = 0, ""
 			return true
 		}
 		s.atFrame--
+		if s.atFirst != "" {
+			// Only the runtime's frames: the first says where it failed.
+			s.add(KindError, s.atFirst)
+			s.atFrame, s.atFirst = 0, ""
+		}
 	}
 	return false
+}
+
+// goFuncLine reports whether t is the function line of a Go stack frame
+// ("main.(*Store).reap(0xc000010000)", "created by main.main in goroutine
+// 1"), which the frame's location line follows.
+func goFuncLine(t string) bool {
+	if strings.HasPrefix(t, "created by ") {
+		return true
+	}
+	open := strings.IndexByte(t, '(')
+	return open > 0 && strings.HasSuffix(t, ")") && strings.Contains(t[:open], ".") && !strings.ContainsAny(t[:open], " \t/")
+}
+
+// goFuncName returns the function of a Go frame's function line, its
+// arguments elided: "main.(*Store).reap(0xc0, 0x1)" → "main.(*Store).reap(…)".
+func goFuncName(t string) string {
+	t = strings.TrimPrefix(t, "created by ")
+	if i := strings.Index(t, " in goroutine"); i > 0 {
+		return t[:i]
+	}
+	if i := strings.LastIndexByte(t, '('); i > 0 && strings.HasSuffix(t, ")") {
+		if t[i+1:len(t)-1] == "" {
+			return t
+		}
+		return t[:i] + "(…)"
+	}
+	return t
+}
+
+// rustFrame reads a frame of a Rust backtrace: "   3: tern_core::lease::drop
+// _holds" → "tern_core::lease::drop_holds".
+func rustFrame(t string) (string, bool) {
+	i := 0
+	for i < len(t) && isDigit(t[i]) {
+		i++
+	}
+	if i == 0 || !strings.HasPrefix(t[i:], ": ") {
+		return "", false
+	}
+	f := strings.TrimSpace(t[i+2:])
+	return f, f != "" && !strings.Contains(f, " ")
+}
+
+// rustLibraryFrame reports whether a Rust frame is the standard library's,
+// the panic machinery's or the test harness's.
+func rustLibraryFrame(f string) bool {
+	f = strings.TrimPrefix(f, "<")
+	for _, p := range []string{"std::", "core::", "alloc::", "rust_begin_unwind", "rust_panic", "__rust", "backtrace::", "test::", "tokio::runtime", "_start", "__libc", "main"} {
+		if strings.HasPrefix(f, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// atLibraryFrame reports whether an "at …" frame of a Java, Kotlin, C# or
+// JavaScript stack is the runtime's or a framework's rather than the
+// program's.
+func atLibraryFrame(t string) bool {
+	f := strings.TrimPrefix(t, "at ")
+	for _, p := range []string{"java.", "javax.", "jdk.", "sun.", "kotlin.", "kotlinx.coroutines.", "org.junit.", "junit.",
+		"System.", "Microsoft.", "node:", "process.", "Module.", "new Promise", "async Promise.", "Promise."} {
+		if strings.HasPrefix(f, p) {
+			return true
+		}
+	}
+	return strings.Contains(f, "(node:") || strings.Contains(f, "/node_modules/") || strings.Contains(f, "<anonymous>")
 }
 
 // tracebackLine takes a line inside a Python traceback: it remembers the
@@ -74,6 +184,9 @@ func (s *scanner) tracebackLine(t string, indented bool) bool {
 	if strings.HasPrefix(t, `File "`) {
 		s.traceFrame = t
 		if !libraryFrame(t) {
+			if s.traceOwn != "" && s.traceOwn != t {
+				s.traceOwn2 = s.traceOwn
+			}
 			s.traceOwn = t
 		}
 		return true
@@ -88,11 +201,16 @@ func (s *scanner) tracebackLine(t string, indented bool) bool {
 			// deepest frame says where its code went wrong.
 			s.add(KindError, s.traceOwn)
 		}
-		s.inTrace, s.traceFrame, s.traceOwn = false, "", ""
+		if s.traceOwn2 != "" {
+			// And the project's frame that called it: the function the
+			// failure went through.
+			s.add(KindError, s.traceOwn2)
+		}
+		s.inTrace, s.traceFrame, s.traceOwn, s.traceOwn2 = false, "", "", ""
 		return true
 	}
 	if !indented && !strings.HasPrefix(t, "During handling") && !strings.HasPrefix(t, "The above exception") && !strings.HasPrefix(t, "Traceback") {
-		s.inTrace, s.traceFrame, s.traceOwn = false, "", ""
+		s.inTrace, s.traceFrame, s.traceOwn, s.traceOwn2 = false, "", "", ""
 		return false
 	}
 	return true
@@ -112,10 +230,12 @@ func (s *scanner) runtimeOrTestLine(t string) bool {
 	switch {
 	case strings.HasPrefix(t, "Traceback (most recent call last)") || strings.HasSuffix(t, " Traceback (most recent call last):"):
 		// The second form: a logger's line ends with the traceback it logs.
-		s.inTrace, s.traceFrame, s.traceOwn = true, "", ""
+		s.inTrace, s.traceFrame, s.traceOwn, s.traceOwn2 = true, "", "", ""
 	case strings.HasPrefix(t, "panic: "):
 		s.add(KindError, t)
-		s.goFrame = true
+		s.goFrame, s.goFunc = true, ""
+	case t == "stack backtrace:":
+		s.rustFrames = true // a Rust panic's backtrace (RUST_BACKTRACE=1)
 	case strings.HasPrefix(t, "--- FAIL:"):
 		s.add(KindError, t)
 		s.inFail = true
@@ -161,7 +281,7 @@ func (s *scanner) toolErrorLine(t string) bool {
 		looksException(t),
 		strings.HasPrefix(t, "Exception in thread ") || strings.HasPrefix(t, "Caused by: "):
 		s.add(KindError, t)
-		s.atFrame = 6
+		s.atFrame, s.atFirst = 6, ""
 	default:
 		return false
 	}

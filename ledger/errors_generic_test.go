@@ -115,10 +115,12 @@ DETAIL:  Key (id)=(42) already exists.
 			failed: []string{
 				`psycopg2.errors.UniqueViolation: duplicate key value violates unique constraint "orders_pkey"`,
 				`File "/app/orders/db.py", line 12, in save`,
+				`File "/app/orders/tasks.py", line 41, in sync`,
 			},
 			passed: []string{
 				`psycopg2.errors.UniqueViolation: duplicate key value violates unique constraint "orders_pkey"`,
 				`File "/app/orders/db.py", line 12, in save`,
+				`File "/app/orders/tasks.py", line 41, in sync`,
 			},
 		},
 		{

@@ -117,10 +117,12 @@ func (e *Extractor) extract(msgs []condense.Message, base int, t *Tally) []Item 
 	var set Set
 	sp := &span{calls: make(map[string]*condense.Part)}
 	taskDone := base != 0
+	obs := Observations(msgs, base)
 	for i := range msgs {
 		m := &msgs[i]
 		idx := base + i
 		sp.task = false
+		sp.relayed = obs[i]
 		if !taskDone && m.Role == condense.RoleUser {
 			taskDone = true
 			sp.task = true
@@ -175,6 +177,9 @@ type span struct {
 	// task is set while the task message is read: it is the user's
 	// prose even when the agent appended its status footer to it.
 	task bool
+	// relayed is set while a user message that relays tool output is read
+	// (see Observations).
+	relayed bool
 }
 
 func (e *Extractor) message(m *condense.Message, index int, sp *span) []Item {
@@ -210,7 +215,7 @@ func (e *Extractor) message(m *condense.Message, index int, sp *span) []Item {
 			// An observation (tool output an agent relays as a user
 			// message) is read as output: its errors, exit status and
 			// measurements, not the user's rules.
-			relayed := m.Role == condense.RoleUser && !sp.task && observation(text)
+			relayed := m.Role == condense.RoleUser && !sp.task && (sp.relayed || observation(text))
 			s := newScanner(e, index, m.Role == condense.RoleTool || relayed)
 			switch m.Role {
 			case condense.RoleUser:

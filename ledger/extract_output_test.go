@@ -126,6 +126,7 @@ func TestExtractResultOutputs(t *testing.T) {
 			"file /work/etl/loader.py",
 			"error \"FileNotFoundError: [Errno 2] No such file or directory: 'data/2026-11/orders.csv'\"",
 			"error `File \"/work/etl/loader.py\", line 21, in load_rows`",
+			"error `File \"/work/etl/run.py\", line 58, in main`",
 			"file data/2026-11/orders.csv",
 		}},
 	}

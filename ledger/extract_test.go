@@ -155,7 +155,7 @@ func TestExtractSpan(t *testing.T) {
 		"task \"Make `go test ./...` pass; the CI is red.\"",
 		`command "go test ./..." (exit 0)`,
 		`error "panic: boom"`,
-		"error /repo/main.go:9",
+		"error \"main.main() at /repo/main.go:9\"",
 		"file /repo/main.go",
 		`pinned "Deploy target is eu-west-1; never touch prod."`,
 		`constraint "Deploy target is eu-west-1; never touch prod."`,

@@ -23,6 +23,11 @@ type scanner struct {
 	inTrace    bool   // inside a Python traceback
 	traceFrame string // its deepest `File "…", line N` so far
 	traceOwn   string // its deepest frame outside the standard library and installed packages
+	traceOwn2  string // the project's frame before traceOwn (its caller), if any
+	goFunc     string // after a Go panic, the latest function line, whose location follows
+	rustFrames bool   // in a Rust "stack backtrace:", waiting for its first frame of the program
+	rustFn     string // that frame, whose "at file:line" may follow
+	atFirst    string // the first "at" frame, a runtime's, kept if no frame of the program follows
 	inFail     bool   // after a Go "--- FAIL:" line
 	goFrame    bool   // after a Go panic, waiting for its first user frame
 	atFrame    int    // after a JS/Java error, lines left to find its first "at" frame
@@ -214,7 +219,16 @@ func (s *scanner) flush() {
 		}
 	}
 	s.weak = s.weak[:0]
-	s.inTrace, s.traceFrame, s.traceOwn, s.inFail, s.goFrame, s.atFrame = false, "", "", false, false, 0
+	s.inTrace, s.traceFrame, s.traceOwn, s.traceOwn2, s.inFail, s.goFrame, s.atFrame = false, "", "", "", false, false, 0
+	s.goFunc, s.rustFrames = "", false
+	if s.atFirst != "" {
+		s.add(KindError, s.atFirst)
+		s.atFirst = ""
+	}
+	if s.rustFn != "" {
+		s.add(KindError, s.rustFn)
+		s.rustFn = ""
+	}
 }
 
 func (s *scanner) line(line string) {

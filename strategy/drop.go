@@ -56,6 +56,7 @@ func (s DropOldest) Compact(_ context.Context, cc *condense.CompactionContext) (
 	// refused the request as too large) drops strictly oldest first, so
 	// the dropped units form one run and one marker.
 	var droppable, requests []int // unit numbers, oldest first
+	relayed := renderedObservations(cur)
 	for u, un := range us {
 		if u == 0 || un.protected || un.end > recentFrom {
 			continue
@@ -68,7 +69,7 @@ func (s DropOldest) Compact(_ context.Context, cc *condense.CompactionContext) (
 		}
 		switch {
 		case synthetic:
-		case !cc.Emergency && isRequest(&cur[un.start]):
+		case !cc.Emergency && isRequest(&cur[un.start], relayed[un.start]):
 			requests = append(requests, u)
 		default:
 			droppable = append(droppable, u)
@@ -176,8 +177,19 @@ func DropMarker(msgs, tokens int, covers condense.Span, kept []string) string {
 }
 
 // isRequest reports whether a rendering item is a request the user typed:
-// a verbatim user message that is not tool output relayed as user text.
-func isRequest(it *condense.Item) bool {
-	return it.Message.Role == condense.RoleUser && it.Edit == condense.EditNone &&
+// a verbatim user message that is not tool output relayed as user text
+// (relayed: ledger.Observations marked it so).
+func isRequest(it *condense.Item, relayed bool) bool {
+	return it.Message.Role == condense.RoleUser && it.Edit == condense.EditNone && !relayed &&
 		!ledger.IsObservation(it.Message.TextContent())
+}
+
+// renderedObservations is ledger.Observations over the messages of a
+// rendering, whose first item is the task.
+func renderedObservations(r condense.Rendering) []bool {
+	msgs := make([]condense.Message, len(r))
+	for i := range r {
+		msgs[i] = r[i].Message
+	}
+	return ledger.Observations(msgs, 0)
 }

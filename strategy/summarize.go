@@ -282,9 +282,17 @@ func collectSpan(cur condense.Rendering, p plan, history []condense.Message) (ke
 // marker covers.
 func droppedRequests(history []condense.Message, covers condense.Span) []condense.Message {
 	var reqs []condense.Message
-	for i := max(covers.Start, 0); i < min(covers.End, len(history)); i++ {
+	from, to := max(covers.Start, 0), min(covers.End, len(history))
+	if from >= to {
+		return nil
+	}
+	// From the message before the span, so that its first message is read
+	// after the action it may answer.
+	start := max(from-1, 0)
+	relayed := ledger.Observations(history[start:to], start)
+	for i := from; i < to; i++ {
 		it := condense.Item{Index: i, Message: history[i]}
-		if isRequest(&it) && i > 0 {
+		if isRequest(&it, relayed[i-start]) && i > 0 {
 			reqs = append(reqs, history[i])
 		}
 	}

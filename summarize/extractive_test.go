@@ -218,6 +218,34 @@ func TestExtractiveTextProtocol(t *testing.T) {
 	}
 }
 
+// A text-protocol harness whose observations open with nothing a reader
+// knows (SWE-agent's bare-fenced actions, its output templates) is read by
+// the exchange's structure: each answer to a fenced action is the action's
+// output, and only the user's own follow-up is a request.
+func TestExtractiveBareFenceProtocol(t *testing.T) {
+	msgs := []condense.Message{
+		condense.UserText("Fix the retry loop in client.py."),
+		condense.AssistantText("Let me search.\n\n```\nsearch_dir \"retry\" src\n```"),
+		condense.UserText("Found 12 matches for \"retry\" in /repo/src:\n/repo/src/client.py (12 matches)"),
+		condense.AssistantText("Running the tests.\n```\npython -m pytest tests/test_client.py\n```"),
+		condense.UserText("FAILED tests/test_client.py::test_retry - assert 3 == 2\n1 failed in 0.21s"),
+		condense.AssistantText("Done: the retry loop stops after two attempts now."),
+		condense.UserText("Also never log the API token."),
+	}
+	text := summarizeText(t, summarize.Extractive{}, condense.SummaryRequest{Messages: msgs})
+	sec := summarize.ParseSections(text)
+	if d := strings.Join(sec["Done"], "\n"); !strings.Contains(d, "2 tool steps (1 failed)") || !strings.Contains(d, "2 user requests,") {
+		t.Errorf("the fenced actions are not counted as steps:\n%s", text)
+	}
+	task := strings.Join(sec["Task"], "\n")
+	if strings.Contains(task, "Found 12 matches") || strings.Contains(task, "FAILED tests") {
+		t.Errorf("an observation was listed as a request:\n%s", text)
+	}
+	if !strings.Contains(task, "never log the API token") {
+		t.Errorf("the user's follow-up is missing:\n%s", text)
+	}
+}
+
 // A result an earlier pass masked is read from its placeholder: the exit
 // status and the error lines it kept.
 func TestExtractiveMaskedResults(t *testing.T) {

@@ -73,6 +73,7 @@ func readActivity(msgs []condense.Message, base int) activity {
 	a := activity{messages: len(msgs), lastTextIndex: -1, observations: map[int]bool{}}
 	calls := map[string]*condense.Part{}
 	pending := "" // the command of a text-protocol step awaiting its output
+	relayed := ledger.Observations(msgs, base)
 	for i := range msgs {
 		m := &msgs[i]
 		idx := base + i
@@ -82,7 +83,7 @@ func readActivity(msgs []condense.Message, base int) activity {
 		switch m.Role {
 		case condense.RoleUser:
 			text := strings.TrimSpace(m.TextContent())
-			if isObservation(text) {
+			if relayed[i] || isObservation(text) {
 				a.observations[idx] = true
 				if pending != "" {
 					a.runs = append(a.runs, textRun(pending, text, idx))
@@ -113,6 +114,11 @@ func readActivity(msgs []condense.Message, base int) activity {
 			}
 			if !m.HasToolCalls() {
 				pending = fencedCommand(text)
+				if pending == "" && i+1 < len(msgs) && relayed[i+1] {
+					// A text-protocol action in a bare fence (SWE-agent's
+					// "```\nfind_file x.py\n```"): its output follows.
+					pending = fencedBlock(text)
+				}
 				if pending == "" && len(intentions(text)) == 0 {
 					a.reports = append(a.reports, firstLine(text, 160))
 				}
@@ -360,6 +366,27 @@ func fencedCommand(text string) string {
 		i = j
 	}
 	return cmd
+}
+
+// fencedBlock returns the body of the last fenced block of text, whatever
+// its info string, or "".
+func fencedBlock(text string) string {
+	body := ""
+	lines := strings.Split(text, "\n")
+	for i := 0; i < len(lines); i++ {
+		if !strings.HasPrefix(strings.TrimSpace(lines[i]), "```") {
+			continue
+		}
+		j := i + 1
+		for j < len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[j]), "```") {
+			j++
+		}
+		if b := strings.TrimSpace(strings.Join(lines[i+1:j], "\n")); b != "" {
+			body = b
+		}
+		i = j
+	}
+	return body
 }
 
 func shellFence(info string) bool {
