@@ -69,3 +69,26 @@ func texts(msgs []condense.Message) []string {
 	}
 	return out
 }
+
+// TestDroppedRequestsTextProtocol: in a text-protocol log, the answer to a
+// fenced action is its output whatever it opens with, so a drop marker's
+// requests are the user's own messages only.
+func TestDroppedRequestsTextProtocol(t *testing.T) {
+	history := []condense.Message{
+		condense.UserText("Fix the rounding bug."),
+		condense.AssistantText("Searching.\n```\nsearch_dir round src\n```"),
+		condense.UserText("Found 4 matches for \"round\" in /repo/src"),
+		condense.AssistantText("Fixed."),
+		condense.UserText("Also keep the CSV export stable."),
+		condense.AssistantText("```\npytest -q\n```"),
+		condense.UserText("3 passed in 0.2s"),
+	}
+	got := texts(droppedRequests(history, condense.Span{Start: 1, End: 7}))
+	if len(got) != 1 || got[0] != "Also keep the CSV export stable." {
+		t.Errorf("dropped requests = %q, want only the user's follow-up", got)
+	}
+	// A span that starts at an observation reads the action before it.
+	if got := droppedRequests(history, condense.Span{Start: 2, End: 4}); len(got) != 0 {
+		t.Errorf("dropped requests = %q, want none", texts(got))
+	}
+}
