@@ -257,7 +257,10 @@ var firmDecisions = []string{"decision:", "going with", "decided", "we've decide
 	"the decision is", "decision is to", "convention:", "rule:", "standardize on", "standardise on",
 	"standardizing on", "standardising on", "we're adopting", "we are adopting", "i'm adopting", "adopting",
 	"i'm choosing", "we're choosing", "the call is", "the better option is", "the right call is",
-	"gonna go with", "going to go with", "i'll stay with", "we'll stay with", "i'd rather", "we'd rather"}
+	"gonna go with", "going to go with", "i'll stay with", "we'll stay with", "i'd rather", "we'd rather",
+	"wins over", "win out over", "leaning towards", "leaning toward", "i lean towards", "i lean toward",
+	"i'd go with", "we'd go with", "that's what i'll", "that's what we'll", "that is what i'll",
+	"is the better fit", "is a better fit", "after weighing", "my call:", "our call:", "is the way to go"}
 
 // alternatives name a rejected option.
 var alternatives = []string{"instead of", "instead", "rather than", "as opposed to", "vs", "vs.", "versus",
@@ -267,7 +270,9 @@ var alternatives = []string{"instead of", "instead", "rather than", "as opposed 
 // rather than a description of the code ("X is parsed with A instead of B").
 var choosers = []string{"i'll", "i will", "i'd", "i'm going", "we'll", "we will", "we'd", "we're going",
 	"let's", "let me", "my", "our", "the plan", "the approach", "the fix", "the solution", "use",
-	"using", "switch", "replace", "better to", "should", "keep", "go with"}
+	"using", "switch", "replace", "better to", "should", "keep", "go with",
+	// an evaluation between the alternatives: "the cleaner path is X rather than Y"
+	"better", "cleaner", "simpler", "safer", "preferable", "best"}
 
 // useCues adopt a tool, library or design; they are decisions unless the
 // use is only the means of the next step ("let's use find_file to see where
@@ -285,6 +290,14 @@ var stepVerbs = []string{"see", "find", "check", "look", "search", "locate", "vi
 // decisionAt reports whether a lower-case sentence settles a course, and
 // where its firm cue (the first of them) is, or 0.
 func decisionAt(low string) (int, bool) {
+	if strings.Contains(low, "**") || strings.Contains(low, "__") {
+		// Markdown emphasis around a cue ("**Decision**: …").
+		if plain := strings.NewReplacer("**", "", "__", "").Replace(low); plain != low {
+			if _, ok := decisionAt(plain); ok {
+				return 0, true
+			}
+		}
+	}
 	first, found := len(low), false
 	for _, c := range firmDecisions {
 		if k := wordIndex(low, c); k >= 0 && !stepOnly(low, c) {
@@ -419,7 +432,7 @@ func itIsIdiom(low string) bool {
 		off = k + 6
 		rest := low[k+6:]
 		if !(rest == "" || strings.HasPrefix(rest, " for ") || strings.HasPrefix(rest, " then") ||
-			strings.IndexByte(".,;:!", rest[0]) >= 0) {
+			strings.IndexByte(".,;:!(—–", rest[0]) >= 0 || strings.HasPrefix(rest, " (") || strings.HasPrefix(rest, " —") || strings.HasPrefix(rest, " -")) {
 			continue
 		}
 		before := strings.Fields(low[:k])

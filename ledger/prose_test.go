@@ -56,6 +56,12 @@ func TestDecisionsAndPlans(t *testing.T) {
 		"The call is to ship the migration behind a flag.",
 		"I'd rather pin the toolchain than track the latest release.",
 		"We're adopting table-driven tests for the parser.",
+		"**Decision**: optimistic locking over SELECT FOR UPDATE.",
+		"I think optimistic locking is the better fit than SELECT FOR UPDATE here, so that's what I'll implement.",
+		"After weighing both, optimistic locking wins over SELECT FOR UPDATE.",
+		"The cleaner path is optimistic locking rather than SELECT FOR UPDATE.",
+		"Optimistic locking it is (SELECT FOR UPDATE deadlocks under load).",
+		"I'm leaning towards optimistic locking instead of SELECT FOR UPDATE.",
 	}
 	plans := []string{
 		"Next I will look at the X handling.",
