@@ -7,10 +7,10 @@ import (
 )
 
 // Observations marks the user messages of msgs that are tool output an agent
-// relays in the user's role rather than the user's own words. A message is
-// one when its text opens the way relayed output does (IsObservation), or,
-// in a text-protocol log, when it answers an assistant message that holds a
-// fenced block.
+// relays in the user's role rather than the user's own words by where they
+// stand: in a text-protocol log, a user message that answers an assistant
+// message holding a fenced block. Callers add the messages whose text opens
+// the way relayed output does (IsObservation), in any log.
 //
 // A text-protocol log is one whose messages hold no tool call and no tool
 // result: the agent (SWE-agent, mini-swe-agent and the agents built like
@@ -25,16 +25,11 @@ import (
 // The result has one entry per message.
 func Observations(msgs []condense.Message, base int) []bool {
 	obs := make([]bool, len(msgs))
-	textProtocol := true
 	for i := range msgs {
 		for _, p := range msgs[i].Parts {
 			if p.Type == condense.PartToolCall || p.Type == condense.PartToolResult {
-				textProtocol = false
-				break
+				return obs
 			}
-		}
-		if !textProtocol {
-			break
 		}
 	}
 	task := base == 0
@@ -43,14 +38,14 @@ func Observations(msgs []condense.Message, base int) []bool {
 		m := &msgs[i]
 		switch m.Role {
 		case condense.RoleAssistant:
-			action = textProtocol && FencedBlock(m.TextContent())
+			action = FencedBlock(m.TextContent())
 		case condense.RoleUser:
 			if task {
 				task = false
 				action = false
 				continue
 			}
-			obs[i] = action || observation(m.TextContent())
+			obs[i] = action
 			action = false
 		}
 	}
