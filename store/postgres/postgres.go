@@ -103,6 +103,9 @@ type hooks struct {
 	// queued is called, with the log's mutex held, when an Append joins
 	// the queue, with the queue's length.
 	queued func(n int)
+	// waiting is called when a Lock or a shared Append finds the lease
+	// held by someone else and waits.
+	waiting func(id string)
 }
 
 var _ store.Store = (*Store)(nil)
@@ -262,6 +265,9 @@ func (s *Store) released(id string) <-chan struct{} {
 // until this store releases id, a backoff (attempt) passes or the lease
 // would expire, whichever is first.
 func (s *Store) wait(ctx context.Context, id string, left time.Duration, attempt int) error {
+	if s.hooks.waiting != nil {
+		s.hooks.waiting(id)
+	}
 	d := time.Millisecond << min(attempt, 5) // 1ms … 32ms
 	if left >= 0 && left+time.Millisecond < d {
 		d = left + time.Millisecond
