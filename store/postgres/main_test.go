@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"go.uber.org/goleak"
 
 	"github.com/condense-dev/condense/store"
 	"github.com/condense-dev/condense/store/postgres"
@@ -91,3 +92,5 @@ func crashOpener(t *testing.T) storetest.Opener {
 func TestCrash(t *testing.T) { storetest.Crash(t, crashOpener(t), storetest.Kills()) }
 
 func TestTwoProcesses(t *testing.T) { storetest.TwoProcesses(t, crashOpener(t)) }
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
