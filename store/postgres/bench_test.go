@@ -26,6 +26,7 @@ import (
 // ~500-byte message each.
 // SharedAppend/instances=N: one session in shared mode on N instances,
 // 8 appenders per instance.
+// SharedLock/instances=N: below.
 // Read/instances=N: renders' reads: refresh a shared session (64 of them,
 // 200 messages each) and read its newest 50 messages, from N instances.
 const benchConns = 16
@@ -179,6 +180,41 @@ func BenchmarkRead(b *testing.B) {
 				return err
 			})
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "reads/s")
+		})
+	}
+}
+
+// SharedLock/instances=N: one session on N instances, 2 goroutines per
+// instance each taking the session's lock, appending one message and
+// unlocking: how often the lock changes hands (in the process and across
+// instances).
+func BenchmarkSharedLock(b *testing.B) {
+	ctx := context.Background()
+	for _, n := range []int{1, 3} {
+		b.Run(fmt.Sprintf("instances=%d", n), func(b *testing.B) {
+			stores := benchStores(b, n)
+			logs := make([]*postgres.SharedLog, n)
+			for k := range logs {
+				l, err := stores[k].OpenShared(ctx, "locked")
+				if err != nil {
+					b.Fatal(err)
+				}
+				logs[k] = l
+			}
+			msgs := benchMsgs()
+			run(b, 2*n, func(w int, i int64) error {
+				l, err := logs[w%n].Lock(ctx)
+				if err != nil {
+					return err
+				}
+				defer l.Close()
+				_, err = l.Append(ctx, store.Batch{Messages: msgs[i%64 : i%64+1]})
+				return err
+			})
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "locks/s")
+			if _, err := logs[0].Refresh(ctx); err != nil || logs[0].Len() != b.N {
+				b.Fatalf("the log holds %d messages (%v), want %d", logs[0].Len(), err, b.N)
+			}
 		})
 	}
 }

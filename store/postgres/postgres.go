@@ -131,6 +131,10 @@ func Open(ctx context.Context, url string, opts *Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkDurable(ctx, pool); err != nil {
+		pool.Close()
+		return nil, err
+	}
 	sub, _ := fs.Sub(migrationFiles, "migrations")
 	if _, err := pgschema.Migrate(ctx, pool, o.Schema, Component, sub); err != nil {
 		pool.Close()
@@ -139,6 +143,23 @@ func Open(ctx context.Context, url string, opts *Options) (*Store, error) {
 	return &Store{pool: pool, schema: o.Schema, ttl: o.LeaseTTL, log: o.Logger, machine: machineID(), pid: os.Getpid(),
 		local: map[string]bool{}, release: map[string]chan struct{}{},
 		logs: map[*lockedLog]struct{}{}, shared: map[*SharedLog]struct{}{}}, nil
+}
+
+// ErrNotDurable: the server or the connection would acknowledge commits
+// it has not made durable (fsync or synchronous_commit off).
+var ErrNotDurable = errors.New("postgres store: commits are not durable")
+
+// checkDurable refuses a database whose commits return before they are
+// durable: an Append acknowledged must survive a crash of the server.
+func checkDurable(ctx context.Context, pool *pgxpool.Pool) error {
+	var fsync, syncCommit string
+	if err := pool.QueryRow(ctx, `SELECT current_setting('fsync'), current_setting('synchronous_commit')`).Scan(&fsync, &syncCommit); err != nil {
+		return fmt.Errorf("postgres store: %w", err)
+	}
+	if fsync != "on" || syncCommit == "off" {
+		return fmt.Errorf("%w: fsync is %s and synchronous_commit is %s; want fsync on and synchronous_commit not off", ErrNotDurable, fsync, syncCommit)
+	}
+	return nil
 }
 
 // Pool returns the store's connection pool (its connections use the
@@ -478,17 +499,28 @@ func (c *core) refresh(ctx context.Context) (bool, error) {
 	have := c.have()
 	c.mu.Unlock()
 	var nw news
-	err := pgx.BeginFunc(ctx, c.s.pool, func(tx pgx.Tx) error {
+	read := func(q pgx.Row) error {
 		var n int64
-		if err := tx.QueryRow(ctx, `SELECT messages, checkpoints, undos, version FROM sessions WHERE id = $1`, c.id).
-			Scan(&n, &nw.to.cps, &nw.to.undos, &nw.to.version); err != nil {
+		if err := q.Scan(&n, &nw.to.cps, &nw.to.undos, &nw.to.version); err != nil {
 			return err
 		}
 		nw.to.n = int(n)
-		var err error
-		nw, err = c.catchUp(ctx, tx, have, nw.to)
-		return err
-	})
+		return nil
+	}
+	const row = `SELECT messages, checkpoints, undos, version FROM sessions WHERE id = $1`
+	// One round trip when nothing changed; else the row again and what is
+	// new, read in one transaction so they agree.
+	err := read(c.s.pool.QueryRow(ctx, row, c.id))
+	if err == nil && nw.to.version != have.version {
+		err = pgx.BeginTxFunc(ctx, c.s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+			if err := read(tx.QueryRow(ctx, row, c.id)); err != nil {
+				return err
+			}
+			var err error
+			nw, err = c.catchUp(ctx, tx, have, nw.to)
+			return err
+		})
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	defer c.end()

@@ -337,3 +337,16 @@ func TestConcurrentMigrations(t *testing.T) {
 		t.Fatalf("schema_migrations holds %d rows up to version %d", rows, version)
 	}
 }
+
+// A connection whose commits are not durable is refused.
+func TestRefusesAsyncCommit(t *testing.T) {
+	u := dbURL(t)
+	sep := "?"
+	if strings.Contains(u, "?") {
+		sep = "&"
+	}
+	_, err := postgres.Open(context.Background(), u+sep+"synchronous_commit=off", &postgres.Options{Schema: newSchema(t)})
+	if !errors.Is(err, postgres.ErrNotDurable) {
+		t.Fatalf("Open with synchronous_commit=off: %v, want ErrNotDurable", err)
+	}
+}
