@@ -503,7 +503,11 @@ var ruleAnywhere = []string{"must", "mustn't", "should not", "shouldn't",
 	"so don't", "so do not", "so never", "and don't", "and do not", "but don't",
 	"but do not", "please don't", "please do not", "please never", "please avoid",
 	"please keep", "please leave", "please only", "please always", "please make sure", "please use only",
-	"you should never", "you should always", "you must", "you may not", "do not use", "don't use"}
+	"you should never", "you should always", "you must", "you may not", "do not use", "don't use",
+	"off-limits", "off limits", "hands off", "is frozen", "are frozen", "is read-only", "are read-only",
+	"read-only for", "can't break", "cannot break", "can't change", "cannot change", "can't touch",
+	"cannot touch", "careful not to", "have to stay", "have to remain", "have to keep", "need to stay",
+	"need to remain", "nothing should", "no one should", "nobody should"}
 
 // ruleSkips are clause openers ignored before a rule word: "so", "and",
 // "please", "also".
@@ -560,6 +564,17 @@ func ruleClause(cl string) bool {
 		}
 	}
 	if r, ok := strings.CutPrefix(cl, "only "); ok {
+		for _, modal := range []string{" may ", " should ", " can "} {
+			// "only the worker package may change", "… may be edited"
+			if _, after, ok := strings.Cut(r, modal); ok {
+				w, _, _ := strings.Cut(strings.TrimPrefix(after, "be "), " ")
+				for _, v := range constraintVerbs {
+					if strings.HasPrefix(w, v) {
+						return true
+					}
+				}
+			}
+		}
 		w, _, _ := strings.Cut(r, " ")
 		for _, v := range constraintVerbs {
 			if w == v {

@@ -135,6 +135,15 @@ func TestConstraints(t *testing.T) {
 		"Deploy target is eu-west-1; never touch prod.",
 		"Please also make sure `go vet ./...` is clean.",
 		"You should not edit the migrations.",
+		"The vendor/ directory is off-limits.",
+		"Hands off the generated protobuf code.",
+		"The schema is frozen until Friday.",
+		"We can't break the v1 clients.",
+		"Nothing should write to the prod bucket.",
+		"Be careful not to reformat unrelated files.",
+		"All timestamps have to stay in UTC.",
+		"Only the worker package may change.",
+		"Prod is read-only for you.",
 	}
 	notRules := []string{
 		"It only fails on CI.",
@@ -147,6 +156,7 @@ func TestConstraints(t *testing.T) {
 		"Thanks, that works.",
 		"The timeout is always 30 seconds in prod.",
 		"The bug might be in queue/expire_ledger.go.",
+		"Only the first retry may fail.",
 	}
 	for _, s := range rules {
 		got := proseKinds(condense.UserText(s))
