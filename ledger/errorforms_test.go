@@ -147,3 +147,25 @@ func TestStackFrames(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeoutLines: a timeout is an error line in any log shape, with or
+// without a level: syslog, klog, docker compose, ping, an exception named
+// for it.
+func TestTimeoutLines(t *testing.T) {
+	for _, line := range []string{
+		"Dec 02 10:00:01 host app[123]: Timeout waiting for lock on table orders (waited 50s)",
+		"W1202 10:00:01.552 lease.go:88] renew took too long: 12.3s > 10s",
+		"worker-2  | Lock wait timeout exceeded; try restarting transaction",
+		"Request timeout for icmp_seq 4",
+		"requests.exceptions.ReadTimeout: HTTPSConnectionPool(host='api', port=443): Read timed out.",
+		"  • upstream connect error or disconnect/reset before headers. reset reason: connection timeout",
+	} {
+		found := false
+		for _, it := range outputItems("INFO start\n" + line + "\nINFO done") {
+			found = found || it.Kind == KindError
+		}
+		if !found {
+			t.Errorf("%q: no error read", line)
+		}
+	}
+}

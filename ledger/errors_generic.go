@@ -433,7 +433,7 @@ func excLine(t string) bool {
 // Panic, or its package says so (psycopg2.errors.UniqueViolation,
 // redis.exceptions.ConnectionError).
 func exceptionName(name string) bool {
-	for _, suf := range []string{"Error", "Exception", "Failure", "Fault", "Violation", "Panic"} {
+	for _, suf := range []string{"Error", "Exception", "Failure", "Fault", "Violation", "Panic", "Exceeded", "Timeout", "TimedOut"} {
 		if len(name) > len(suf) && strings.HasSuffix(name, suf) {
 			return true
 		}

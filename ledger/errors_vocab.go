@@ -52,7 +52,9 @@ func init() {
 		"goroutines are asleep", "concurrent map writes", "invalid memory address", "divide by zero",
 		"division by zero", "with overflow", "stack overflow", "bus error", "illegal instruction",
 		"timed out", "deadlock detected", "duplicate key", "unique constraint", "authentication failed",
-		"could not connect", "did not complete",
+		"could not connect", "did not complete", "wait timeout", "timeout exceeded", "took too long",
+		"connection timeout", "request timeout", "read timeout", "write timeout", "timeout waiting",
+		"time limit exceeded", "budget exceeded",
 	} {
 		ws := strings.Fields(p)
 		last := ws[len(ws)-1]
