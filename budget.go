@@ -14,8 +14,13 @@ const (
 	// input limit (Codex CLI, pi).
 	LateFraction = 0.9
 	// DefaultLowWater is the share of the threshold an automatic compaction
-	// brings the request down to.
-	DefaultLowWater = 0.5
+	// brings the request down to. The lower it is, the rarer compactions are
+	// and the fewer tokens each request between them sends (a compaction
+	// rewrites the cached prefix once; the steps after it read it): replayed
+	// turn by turn on the bundled Claude Code session and on generated
+	// sessions at 32k–128k windows, 0.4 kept as much as 0.5 for 0.5–5% less
+	// cost, and 0.6 cost up to 20% more.
+	DefaultLowWater = 0.4
 )
 
 // Budget says how many tokens a request may use.

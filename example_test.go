@@ -33,5 +33,5 @@ func Example() {
 		}
 		_ = res.Request // send this to the model
 	}
-	// Output: call 20: [mask summarize(split-turn)] 9363 → 3052 tokens
+	// Output: call 20: [mask summarize(split-turn)] 9363 → 2190 tokens
 }

@@ -157,11 +157,10 @@ func ExamplePipeline() {
 	fmt.Println(res.Records[0].Steps, res.TokensBefore, "→", res.Tokens, "tokens")
 	// Output:
 	// log 0  user      verbatim Find where the lexer drops the minus sign.
-	// new    user      summary  <summary checkpoint="c1" covers="1-18">
-	// log 19 assistant minify   calls read_file {"path":"lex/scan_9.go"}
-	// log 20 tool      verbatim package lex // scan_9.go
+	// new    user      summary  <summary checkpoint="c1" covers="1-20">
 	// log 21 assistant minify   calls read_file {"path":"lex/scan_10.go"}
 	// log 22 tool      verbatim package lex // scan_10.go
 	// log 23 assistant verbatim calls read_file {
-	// [minify mask summarize(split-turn)] 4981 → 1495 tokens
+	// log 24 tool      verbatim package lex // scan_11.go
+	// [minify mask summarize(split-turn)] 4981 → 1095 tokens
 }

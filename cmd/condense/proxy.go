@@ -77,7 +77,7 @@ func newProxyCmd(e *env) *cobra.Command {
 	f.Var(&o.window, "window", "context window of every model (default: the model's own)")
 	f.Var(&o.reserve, "reserve", "output tokens reserved (default: the request's max tokens, else 4096)")
 	f.Float64Var(&o.fraction, "fraction", 0, "compaction starts above this share of the input limit (default 0.75)")
-	f.Float64Var(&o.lowWater, "low-water", 0, "and brings the request down to this share of the threshold (default 0.5)")
+	f.Float64Var(&o.lowWater, "low-water", 0, "and brings the request down to this share of the threshold (default 0.4)")
 	f.IntVar(&o.conversations, "conversations", proxy.DefaultConversations, "conversations remembered, least recently used first out")
 	f.Var(&o.maxBody, "max-body", "largest request body accepted (32m = 32,000,000 bytes)")
 	f.IntVar(&o.maxConcurrent, "max-concurrent", proxy.DefaultMaxConcurrent, "requests in flight per client (per API key)")
