@@ -30,6 +30,7 @@ import (
 	"context"
 	"crypto/rand"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -75,10 +76,18 @@ type Options struct {
 
 // Store is a SQLite database of sessions.
 type Store struct {
-	db   *sql.DB
-	opts Options
-	log  *slog.Logger
-	host string
+	db *sql.DB
+	// wconn is the connection every group commit writes through, kept
+	// for the store's life: its page cache stays warm from one commit to
+	// the next (SQLite drops a connection's cache when another connection
+	// has written), and its prepared statements stay prepared.
+	wconn *sql.Conn
+	// stmts are the statements group commits run, prepared once (the
+	// writer's alone: used only while writing is set).
+	stmts map[string]*sql.Stmt
+	opts  Options
+	log   *slog.Logger
+	host  string
 
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -120,25 +129,34 @@ func Open(path string, opts *Options) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("sqlite store %s: %w", path, err)
 	}
+	wconn, err := db.Conn(context.Background())
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sqlite store %s: %w", path, err)
+	}
 	// Durability rests on WAL with synchronous=FULL (condense cannot
 	// intercept SQLite's own writes to test it): refuse a database where
 	// the settings did not take, such as a file system without WAL support.
+	// They are checked on the connection that commits.
 	var mode string
 	var syncMode int
-	if err := db.QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
+	if err := wconn.QueryRowContext(context.Background(), "PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
+		wconn.Close()
 		db.Close()
 		return nil, fmt.Errorf("sqlite store %s: journal_mode is %q, want wal (%v)", path, mode, err)
 	}
-	if err := db.QueryRow("PRAGMA synchronous").Scan(&syncMode); err != nil || syncMode != 2 {
+	if err := wconn.QueryRowContext(context.Background(), "PRAGMA synchronous").Scan(&syncMode); err != nil || syncMode != 2 {
+		wconn.Close()
 		db.Close()
 		return nil, fmt.Errorf("sqlite store %s: synchronous is %d, want 2 (FULL) (%v)", path, syncMode, err)
 	}
 	var v string
 	if err := db.QueryRow(`SELECT value FROM meta WHERE key = 'schema_version'`).Scan(&v); err != nil || v != "1" {
+		wconn.Close()
 		db.Close()
 		return nil, fmt.Errorf("%w: %s: schema version %q, want 1 (%v)", store.ErrCorrupt, path, v, err)
 	}
-	s := &Store{db: db}
+	s := &Store{db: db, wconn: wconn, stmts: map[string]*sql.Stmt{}}
 	if opts != nil {
 		s.opts = *opts
 	}
@@ -172,7 +190,11 @@ func (s *Store) Close() error {
 	for _, l := range open {
 		l.Close()
 	}
-	return s.db.Close()
+	var errs []error
+	for _, st := range s.stmts {
+		errs = append(errs, st.Close())
+	}
+	return errors.Join(errors.Join(errs...), s.wconn.Close(), s.db.Close())
 }
 
 func alive(pid int) bool {
@@ -510,12 +532,40 @@ func (s *Store) commit() {
 	s.cond.Broadcast()
 }
 
+// preparedRows is the most rows of an INSERT whose statement group
+// commits keep prepared (a commit of many small appends runs the same few).
+const preparedRows = 16
+
+// stmt returns query prepared, for tx: prepared once and kept, so that a
+// group commit does not parse its statements again. Only the writer calls
+// it.
+func (s *Store) stmt(ctx context.Context, tx *sql.Tx, query string) (*sql.Stmt, error) {
+	st, ok := s.stmts[query]
+	if !ok {
+		var err error
+		if st, err = s.db.PrepareContext(ctx, query); err != nil {
+			return nil, err
+		}
+		s.stmts[query] = st
+	}
+	return tx.StmtContext(ctx, st), nil
+}
+
 func (s *Store) write(ps []*pending) (err error) {
 	if len(ps) == 0 {
 		return nil
 	}
 	ctx := context.Background()
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.wconn.BeginTx(ctx, nil)
+	if errors.Is(err, driver.ErrBadConn) || errors.Is(err, sql.ErrConnDone) {
+		// The connection broke: commit through a new one.
+		var c *sql.Conn
+		if c, err = s.db.Conn(ctx); err == nil {
+			s.wconn.Close()
+			s.wconn = c
+			tx, err = c.BeginTx(ctx, nil)
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -530,8 +580,17 @@ func (s *Store) write(ps []*pending) (err error) {
 		if len(args) == 0 {
 			return nil
 		}
-		q := "INSERT INTO messages(session, idx, data) VALUES" + strings.Repeat("(?, ?, ?),", len(args)/3-1) + "(?, ?, ?)"
-		_, err := tx.ExecContext(ctx, q, args...)
+		rows := len(args) / 3
+		q := "INSERT INTO messages(session, idx, data) VALUES" + strings.Repeat("(?, ?, ?),", rows-1) + "(?, ?, ?)"
+		var err error
+		if rows <= preparedRows {
+			var st *sql.Stmt
+			if st, err = s.stmt(ctx, tx, q); err == nil {
+				_, err = st.ExecContext(ctx, args...)
+			}
+		} else {
+			_, err = tx.ExecContext(ctx, q, args...)
+		}
 		args = args[:0]
 		return err
 	}
@@ -546,7 +605,11 @@ func (s *Store) write(ps []*pending) (err error) {
 		}
 		checked[l] = true
 		var owner string
-		qerr := tx.QueryRowContext(ctx, `SELECT owner FROM leases WHERE session = ?`, l.id).Scan(&owner)
+		st, qerr := s.stmt(ctx, tx, `SELECT owner FROM leases WHERE session = ?`)
+		if qerr != nil {
+			return qerr
+		}
+		qerr = st.QueryRowContext(ctx, l.id).Scan(&owner)
 		if qerr != nil && !errors.Is(qerr, sql.ErrNoRows) {
 			return qerr
 		}
