@@ -82,8 +82,8 @@ type Store struct {
 	// the next (SQLite drops a connection's cache when another connection
 	// has written), and its prepared statements stay prepared.
 	wconn *sql.Conn
-	// stmts are the statements group commits run, prepared once (the
-	// writer's alone: used only while writing is set).
+	// stmts are the statements group commits run, prepared when the
+	// store opens (see prepare).
 	stmts map[string]*sql.Stmt
 	opts  Options
 	log   *slog.Logger
@@ -157,6 +157,12 @@ func Open(path string, opts *Options) (*Store, error) {
 		return nil, fmt.Errorf("%w: %s: schema version %q, want 1 (%v)", store.ErrCorrupt, path, v, err)
 	}
 	s := &Store{db: db, wconn: wconn, stmts: map[string]*sql.Stmt{}}
+	if err := s.prepare(); err != nil {
+		s.closeStmts()
+		wconn.Close()
+		db.Close()
+		return nil, fmt.Errorf("sqlite store %s: %w", path, err)
+	}
 	if opts != nil {
 		s.opts = *opts
 	}
@@ -190,16 +196,20 @@ func (s *Store) Close() error {
 	for _, l := range open {
 		l.Close()
 	}
-	var errs []error
-	for _, st := range s.stmts {
-		errs = append(errs, st.Close())
-	}
-	return errors.Join(errors.Join(errs...), s.wconn.Close(), s.db.Close())
+	return errors.Join(s.closeStmts(), s.wconn.Close(), s.db.Close())
 }
 
 func alive(pid int) bool {
 	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+func (s *Store) closeStmts() error {
+	var errs []error
+	for _, st := range s.stmts {
+		errs = append(errs, st.Close())
+	}
+	return errors.Join(errs...)
 }
 
 // Open opens session id for writing, taking its lease.
@@ -534,21 +544,43 @@ func (s *Store) commit() {
 
 // preparedRows is the most rows of an INSERT whose statement group
 // commits keep prepared (a commit of many small appends runs the same few).
-const preparedRows = 16
+const preparedRows = 8
 
-// stmt returns query prepared, for tx: prepared once and kept, so that a
-// group commit does not parse its statements again. Only the writer calls
-// it.
-func (s *Store) stmt(ctx context.Context, tx *sql.Tx, query string) (*sql.Stmt, error) {
-	st, ok := s.stmts[query]
-	if !ok {
-		var err error
-		if st, err = s.db.PrepareContext(ctx, query); err != nil {
-			return nil, err
-		}
-		s.stmts[query] = st
+const leaseQuery = `SELECT owner FROM leases WHERE session = ?`
+
+func insertQuery(rows int) string {
+	return "INSERT INTO messages(session, idx, data) VALUES" + strings.Repeat("(?, ?, ?),", rows-1) + "(?, ?, ?)"
+}
+
+// prepare prepares the statements group commits run, once, when the store
+// opens. (Not later: a commit holds the database's write lock, and a
+// statement prepared then would wait for a connection of the pool, which
+// may all be waiting for that lock.)
+func (s *Store) prepare() error {
+	queries := []string{leaseQuery}
+	for n := 1; n <= preparedRows; n++ {
+		queries = append(queries, insertQuery(n))
 	}
-	return tx.StmtContext(ctx, st), nil
+	for _, q := range queries {
+		st, err := s.db.Prepare(q)
+		if err != nil {
+			return err
+		}
+		s.stmts[q] = st
+	}
+	return nil
+}
+
+// exec runs query in tx, through its prepared statement when there is one
+// (prepared on the writer's connection the first time tx uses it).
+func (s *Store) exec(ctx context.Context, tx *sql.Tx, query string, args ...any) error {
+	var err error
+	if st, ok := s.stmts[query]; ok {
+		_, err = tx.StmtContext(ctx, st).ExecContext(ctx, args...)
+	} else {
+		_, err = tx.ExecContext(ctx, query, args...)
+	}
+	return err
 }
 
 func (s *Store) write(ps []*pending) (err error) {
@@ -580,17 +612,7 @@ func (s *Store) write(ps []*pending) (err error) {
 		if len(args) == 0 {
 			return nil
 		}
-		rows := len(args) / 3
-		q := "INSERT INTO messages(session, idx, data) VALUES" + strings.Repeat("(?, ?, ?),", rows-1) + "(?, ?, ?)"
-		var err error
-		if rows <= preparedRows {
-			var st *sql.Stmt
-			if st, err = s.stmt(ctx, tx, q); err == nil {
-				_, err = st.ExecContext(ctx, args...)
-			}
-		} else {
-			_, err = tx.ExecContext(ctx, q, args...)
-		}
+		err := s.exec(ctx, tx, insertQuery(len(args)/3), args...)
 		args = args[:0]
 		return err
 	}
@@ -605,11 +627,7 @@ func (s *Store) write(ps []*pending) (err error) {
 		}
 		checked[l] = true
 		var owner string
-		st, qerr := s.stmt(ctx, tx, `SELECT owner FROM leases WHERE session = ?`)
-		if qerr != nil {
-			return qerr
-		}
-		qerr = st.QueryRowContext(ctx, l.id).Scan(&owner)
+		qerr := tx.StmtContext(ctx, s.stmts[leaseQuery]).QueryRowContext(ctx, l.id).Scan(&owner)
 		if qerr != nil && !errors.Is(qerr, sql.ErrNoRows) {
 			return qerr
 		}
