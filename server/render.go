@@ -129,6 +129,14 @@ func writeRender(w http.ResponseWriter, out *RenderResponse) {
 	w.Header().Set("Content-Length", strconv.Itoa(len(head)+len(raw)+len(tail)))
 	w.WriteHeader(http.StatusOK)
 	w.Write(head)
+	if cap(raw)-len(raw) >= len(tail) {
+		// The encoder's buffer has room after the body (it is sized an
+		// eighth over): the tail goes there, and the answer leaves in one
+		// write fewer (the server's buffer takes the head and the start
+		// of the body, the rest goes out in one write).
+		w.Write(append(raw, tail...))
+		return
+	}
 	w.Write(raw)
 	w.Write(tail)
 }
