@@ -30,7 +30,6 @@ import (
 	"context"
 	"crypto/rand"
 	"database/sql"
-	"database/sql/driver"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -76,18 +75,10 @@ type Options struct {
 
 // Store is a SQLite database of sessions.
 type Store struct {
-	db *sql.DB
-	// wconn is the connection every group commit writes through, kept
-	// for the store's life: its page cache stays warm from one commit to
-	// the next (SQLite drops a connection's cache when another connection
-	// has written), and its prepared statements stay prepared.
-	wconn *sql.Conn
-	// stmts are the statements group commits run, prepared when the
-	// store opens (see prepare).
-	stmts map[string]*sql.Stmt
-	opts  Options
-	log   *slog.Logger
-	host  string
+	db   *sql.DB
+	opts Options
+	log  *slog.Logger
+	host string
 
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -129,40 +120,25 @@ func Open(path string, opts *Options) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("sqlite store %s: %w", path, err)
 	}
-	wconn, err := db.Conn(context.Background())
-	if err != nil {
-		db.Close()
-		return nil, fmt.Errorf("sqlite store %s: %w", path, err)
-	}
 	// Durability rests on WAL with synchronous=FULL (condense cannot
 	// intercept SQLite's own writes to test it): refuse a database where
 	// the settings did not take, such as a file system without WAL support.
-	// They are checked on the connection that commits.
 	var mode string
 	var syncMode int
-	if err := wconn.QueryRowContext(context.Background(), "PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
-		wconn.Close()
+	if err := db.QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
 		db.Close()
 		return nil, fmt.Errorf("sqlite store %s: journal_mode is %q, want wal (%v)", path, mode, err)
 	}
-	if err := wconn.QueryRowContext(context.Background(), "PRAGMA synchronous").Scan(&syncMode); err != nil || syncMode != 2 {
-		wconn.Close()
+	if err := db.QueryRow("PRAGMA synchronous").Scan(&syncMode); err != nil || syncMode != 2 {
 		db.Close()
 		return nil, fmt.Errorf("sqlite store %s: synchronous is %d, want 2 (FULL) (%v)", path, syncMode, err)
 	}
 	var v string
 	if err := db.QueryRow(`SELECT value FROM meta WHERE key = 'schema_version'`).Scan(&v); err != nil || v != "1" {
-		wconn.Close()
 		db.Close()
 		return nil, fmt.Errorf("%w: %s: schema version %q, want 1 (%v)", store.ErrCorrupt, path, v, err)
 	}
-	s := &Store{db: db, wconn: wconn, stmts: map[string]*sql.Stmt{}}
-	if err := s.prepare(); err != nil {
-		s.closeStmts()
-		wconn.Close()
-		db.Close()
-		return nil, fmt.Errorf("sqlite store %s: %w", path, err)
-	}
+	s := &Store{db: db}
 	if opts != nil {
 		s.opts = *opts
 	}
@@ -196,20 +172,12 @@ func (s *Store) Close() error {
 	for _, l := range open {
 		l.Close()
 	}
-	return errors.Join(s.closeStmts(), s.wconn.Close(), s.db.Close())
+	return s.db.Close()
 }
 
 func alive(pid int) bool {
 	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
-}
-
-func (s *Store) closeStmts() error {
-	var errs []error
-	for _, st := range s.stmts {
-		errs = append(errs, st.Close())
-	}
-	return errors.Join(errs...)
 }
 
 // Open opens session id for writing, taking its lease.
@@ -542,62 +510,12 @@ func (s *Store) commit() {
 	s.cond.Broadcast()
 }
 
-// preparedRows is the most rows of an INSERT whose statement group
-// commits keep prepared (a commit of many small appends runs the same few).
-const preparedRows = 8
-
-const leaseQuery = `SELECT owner FROM leases WHERE session = ?`
-
-func insertQuery(rows int) string {
-	return "INSERT INTO messages(session, idx, data) VALUES" + strings.Repeat("(?, ?, ?),", rows-1) + "(?, ?, ?)"
-}
-
-// prepare prepares the statements group commits run, once, when the store
-// opens. (Not later: a commit holds the database's write lock, and a
-// statement prepared then would wait for a connection of the pool, which
-// may all be waiting for that lock.)
-func (s *Store) prepare() error {
-	queries := []string{leaseQuery}
-	for n := 1; n <= preparedRows; n++ {
-		queries = append(queries, insertQuery(n))
-	}
-	for _, q := range queries {
-		st, err := s.db.Prepare(q)
-		if err != nil {
-			return err
-		}
-		s.stmts[q] = st
-	}
-	return nil
-}
-
-// exec runs query in tx, through its prepared statement when there is one
-// (prepared on the writer's connection the first time tx uses it).
-func (s *Store) exec(ctx context.Context, tx *sql.Tx, query string, args ...any) error {
-	var err error
-	if st, ok := s.stmts[query]; ok {
-		_, err = tx.StmtContext(ctx, st).ExecContext(ctx, args...)
-	} else {
-		_, err = tx.ExecContext(ctx, query, args...)
-	}
-	return err
-}
-
 func (s *Store) write(ps []*pending) (err error) {
 	if len(ps) == 0 {
 		return nil
 	}
 	ctx := context.Background()
-	tx, err := s.wconn.BeginTx(ctx, nil)
-	if errors.Is(err, driver.ErrBadConn) || errors.Is(err, sql.ErrConnDone) {
-		// The connection broke: commit through a new one.
-		var c *sql.Conn
-		if c, err = s.db.Conn(ctx); err == nil {
-			s.wconn.Close()
-			s.wconn = c
-			tx, err = c.BeginTx(ctx, nil)
-		}
-	}
+	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -612,7 +530,8 @@ func (s *Store) write(ps []*pending) (err error) {
 		if len(args) == 0 {
 			return nil
 		}
-		err := s.exec(ctx, tx, insertQuery(len(args)/3), args...)
+		q := "INSERT INTO messages(session, idx, data) VALUES" + strings.Repeat("(?, ?, ?),", len(args)/3-1) + "(?, ?, ?)"
+		_, err := tx.ExecContext(ctx, q, args...)
 		args = args[:0]
 		return err
 	}
@@ -627,7 +546,7 @@ func (s *Store) write(ps []*pending) (err error) {
 		}
 		checked[l] = true
 		var owner string
-		qerr := tx.StmtContext(ctx, s.stmts[leaseQuery]).QueryRowContext(ctx, l.id).Scan(&owner)
+		qerr := tx.QueryRowContext(ctx, `SELECT owner FROM leases WHERE session = ?`, l.id).Scan(&owner)
 		if qerr != nil && !errors.Is(qerr, sql.ErrNoRows) {
 			return qerr
 		}
