@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -82,6 +84,41 @@ func BenchmarkAppendRender(b *testing.B) {
 	}
 }
 
+// benchProfile, when CONDENSE_BENCH_CPUPROFILE names a file, profiles the
+// CPU of the timed part of a benchmark only (go test -cpuprofile also
+// takes in the setup, which here creates every session). With
+// CONDENSE_BENCH_MARK set, it stats the paths /condense-bench-start and
+// /condense-bench-stop around it, so that a trace (strace -f) can be cut
+// to the timed part.
+func benchProfile(b *testing.B) (stop func()) {
+	mark := os.Getenv("CONDENSE_BENCH_MARK") != ""
+	if mark {
+		os.Stat("/condense-bench-start")
+	}
+	path := os.Getenv("CONDENSE_BENCH_CPUPROFILE")
+	if path == "" || b.N == 1 {
+		return func() {
+			if mark {
+				os.Stat("/condense-bench-stop")
+			}
+		}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		b.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+		if mark {
+			os.Stat("/condense-bench-stop")
+		}
+	}
+}
+
 func benchAppendRender(b *testing.B, url string, inflight int) {
 	{
 		{
@@ -107,7 +144,9 @@ func benchAppendRender(b *testing.B, url string, inflight int) {
 			var failed atomic.Value
 			var wg sync.WaitGroup
 			b.ResetTimer()
+			stopProfile := benchProfile(b)
 			cpu0, cpuOK := processCPU()
+			io0, ioOK := processSyscalls()
 			start := time.Now()
 			for w := 0; w < inflight; w++ {
 				wg.Add(1)
@@ -135,6 +174,8 @@ func benchAppendRender(b *testing.B, url string, inflight int) {
 			wg.Wait()
 			elapsed := time.Since(start)
 			cpu1, _ := processCPU()
+			io1, _ := processSyscalls()
+			stopProfile()
 			b.StopTimer()
 			if err, _ := failed.Load().(error); err != nil {
 				b.Fatal(err)
@@ -150,6 +191,11 @@ func benchAppendRender(b *testing.B, url string, inflight int) {
 				// and unlike ops/s it does not follow the load of other
 				// jobs sharing the cores.
 				b.ReportMetric(float64(cpu1-cpu0)/1e6/float64(b.N), "cpu-ms/op")
+			}
+			if ioOK {
+				// Read- and write-like system calls per operation
+				// (network and files, client and server).
+				b.ReportMetric(float64(io1-io0)/float64(b.N), "syscalls/op")
 			}
 		}
 	}

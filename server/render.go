@@ -129,6 +129,14 @@ func writeRender(w http.ResponseWriter, out *RenderResponse) {
 	w.Header().Set("Content-Length", strconv.Itoa(len(head)+len(raw)+len(tail)))
 	w.WriteHeader(http.StatusOK)
 	w.Write(head)
+	if cap(raw)-len(raw) >= len(tail) {
+		// The encoder's buffer has room after the body (it is sized an
+		// eighth over): the tail goes there, and the answer leaves in one
+		// write fewer (the server's buffer takes the head and the start
+		// of the body, the rest goes out in one write).
+		w.Write(append(raw, tail...))
+		return
+	}
 	w.Write(raw)
 	w.Write(tail)
 }
@@ -191,11 +199,28 @@ func (h *hosted) recordUsage(out RenderResponse, messages int) {
 	}
 	if h.usageLines > 2*maxSeries {
 		// The file keeps what the series keeps, not every request ever.
+		h.closeUsage()
 		err, h.usageLines = h.s.state.rewriteUsage(h.rec.ID, h.rec.Series), len(h.rec.Series)
-	} else {
-		err = h.s.state.appendUsage(h.rec.ID, p)
+	} else if !h.gone {
+		// While the session is open its usage file stays open (closed
+		// with the session, h.close), rather than opened for each
+		// request rendered.
+		if h.usage == nil && h.sess != nil {
+			h.usage, err = h.s.state.openUsage(h.rec.ID)
+		}
+		if err == nil {
+			err = h.s.state.appendUsage(h.rec.ID, h.usage, p)
+		}
 	}
 	if err != nil {
 		h.s.log.Warn("condense/server: usage series not kept", "session", h.rec.ID, "err", redact.Err(err))
+	}
+}
+
+// closeUsage closes the session's usage file if it is open; h.mu held.
+func (h *hosted) closeUsage() {
+	if h.usage != nil {
+		h.usage.Close()
+		h.usage = nil
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -46,6 +47,7 @@ type hosted struct {
 	// usageLines counts the lines of the usage file since it was last
 	// rewritten (see recordUsage).
 	usageLines int
+	usage      *os.File // the usage file, open for appends while the session is open
 	gone       bool
 	deleted    chan struct{}
 }
@@ -307,6 +309,7 @@ func (h *hosted) close() error {
 	h.mu.Lock()
 	sess, ev := h.sess, h.events
 	h.sess, h.events = nil, nil
+	h.closeUsage()
 	h.mu.Unlock()
 	var err error
 	if sess != nil {

@@ -163,18 +163,28 @@ func (s *stateDir) remove(id string) error {
 // appendUsage adds p to the usage file of session id, unsynced: the
 // series is a record of what was rendered, for the page's chart, and a
 // crash of the machine may cost its newest points (a crash of the server
-// alone costs none).
-func (s *stateDir) appendUsage(id string, p UsagePoint) error {
+// alone costs none). f, when not nil, is that file already open for
+// appends (openUsage), which saves opening it for every point.
+func (s *stateDir) appendUsage(id string, f *os.File, p UsagePoint) error {
 	line, err := json.Marshal(p)
 	if err != nil {
 		return err
 	}
-	f, err := os.OpenFile(s.usagePath(id), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
-	if err != nil {
+	line = append(line, '\n')
+	if f != nil {
+		_, err = f.Write(line)
 		return err
 	}
-	_, err = f.Write(append(line, '\n'))
+	if f, err = s.openUsage(id); err != nil {
+		return err
+	}
+	_, err = f.Write(line)
 	return errors.Join(err, f.Close())
+}
+
+// openUsage opens session id's usage file for appends.
+func (s *stateDir) openUsage(id string) (*os.File, error) {
+	return os.OpenFile(s.usagePath(id), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 }
 
 // rewriteUsage replaces session id's usage file with series.
