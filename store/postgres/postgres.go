@@ -475,45 +475,42 @@ func (c *core) catchUp(ctx context.Context, q pgx.Tx, have, to counters) (news, 
 	if to.version == have.version {
 		return nw, nil
 	}
+	var err error
 	if to.cps > have.cps {
-		rows, _ := q.Query(ctx, `SELECT seq, data FROM checkpoints WHERE session = $1 AND seq >= $2 ORDER BY seq`, c.id, have.cps)
-		var seq int
-		var data []byte
-		_, err := pgx.ForEachRow(rows, []any{&seq, &data}, func() error {
-			var cp store.Checkpoint
-			if err := json.Unmarshal(data, &cp); err != nil {
-				return fmt.Errorf("%w: session %q checkpoint row %d: %v", store.ErrCorrupt, c.id, seq, err)
-			}
-			nw.cps = append(nw.cps, cp)
-			return nil
-		})
-		if err != nil {
+		if nw.cps, err = readRows[store.Checkpoint](ctx, q, c.id, "checkpoints", "checkpoint", have.cps, to.cps); err != nil {
 			return nw, err
-		}
-		if len(nw.cps) != to.cps-have.cps {
-			return nw, fmt.Errorf("%w: session %q counts %d checkpoints, %d stored", store.ErrCorrupt, c.id, to.cps, have.cps+len(nw.cps))
 		}
 	}
 	if to.undos > have.undos {
-		rows, _ := q.Query(ctx, `SELECT seq, data FROM undos WHERE session = $1 AND seq >= $2 ORDER BY seq`, c.id, have.undos)
-		var seq int
-		var data []byte
-		_, err := pgx.ForEachRow(rows, []any{&seq, &data}, func() error {
-			var u store.Undo
-			if err := json.Unmarshal(data, &u); err != nil {
-				return fmt.Errorf("%w: session %q undo row %d: %v", store.ErrCorrupt, c.id, seq, err)
-			}
-			nw.undos = append(nw.undos, u)
-			return nil
-		})
-		if err != nil {
+		if nw.undos, err = readRows[store.Undo](ctx, q, c.id, "undos", "undo marker", have.undos, to.undos); err != nil {
 			return nw, err
-		}
-		if len(nw.undos) != to.undos-have.undos {
-			return nw, fmt.Errorf("%w: session %q counts %d undo markers, %d stored", store.ErrCorrupt, c.id, to.undos, have.undos+len(nw.undos))
 		}
 	}
 	return nw, nil
+}
+
+// readRows reads the JSON rows of table (checkpoints or undos) from seq from
+// on, which must be to-from rows; what names a row in errors.
+func readRows[T any](ctx context.Context, q pgx.Tx, id, table, what string, from, to int) ([]T, error) {
+	rows, _ := q.Query(ctx, `SELECT seq, data FROM `+table+` WHERE session = $1 AND seq >= $2 ORDER BY seq`, id, from)
+	var out []T
+	var seq int
+	var data []byte
+	_, err := pgx.ForEachRow(rows, []any{&seq, &data}, func() error {
+		var v T
+		if err := json.Unmarshal(data, &v); err != nil {
+			return fmt.Errorf("%w: session %q %s row %d: %v", store.ErrCorrupt, id, what, seq, err)
+		}
+		out = append(out, v)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(out) != to-from {
+		return nil, fmt.Errorf("%w: session %q counts %d %ss, %d stored", store.ErrCorrupt, id, to, what, from+len(out))
+	}
+	return out, nil
 }
 
 // refresh brings the cached state up to the database's: it reads the
