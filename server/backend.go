@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/condense-dev/condense/journal"
 	jsqlite "github.com/condense-dev/condense/journal/sqlite"
 	"github.com/condense-dev/condense/store"
@@ -24,6 +26,11 @@ type Backend struct {
 	Store    store.Store
 	Journal  journal.Store
 	StateDir string
+	// Postgres, when set, keeps the server's state in that database
+	// instead of StateDir, in tables shared by every replica that uses it
+	// (under PostgresSchema, or the connection's search path when "").
+	Postgres       *pgxpool.Pool
+	PostgresSchema string
 	// Describe says where, for logs ("sqlite:/…/condense.db").
 	Describe string
 }

@@ -184,18 +184,10 @@ func (h *hosted) recordUsage(out RenderResponse, messages int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.rec.Series = append(h.rec.Series, p)
-	h.usageLines++
-	var err error
 	if len(h.rec.Series) > maxSeries {
 		h.rec.Series = append([]UsagePoint(nil), h.rec.Series[len(h.rec.Series)-maxSeries:]...)
 	}
-	if h.usageLines > 2*maxSeries {
-		// The file keeps what the series keeps, not every request ever.
-		err, h.usageLines = h.s.state.rewriteUsage(h.rec.ID, h.rec.Series), len(h.rec.Series)
-	} else {
-		err = h.s.state.appendUsage(h.rec.ID, p)
-	}
-	if err != nil {
+	if err := h.s.state.addUsage(context.Background(), h.rec, p); err != nil {
 		h.s.log.Warn("condense/server: usage series not kept", "session", h.rec.ID, "err", redact.Err(err))
 	}
 }

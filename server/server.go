@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/agent"
+	"github.com/condense-dev/condense/internal/redact"
 	"github.com/condense-dev/condense/journal"
 	"github.com/condense-dev/condense/store"
 )
@@ -81,11 +83,10 @@ type Server struct {
 	log      *slog.Logger
 	st       store.Store
 	journals journal.Store
-	state    *stateDir
-	wal      *eventWAL // the events of every session, group-committed
+	state    serverState // records, usage, events and logins
 	tel      Telemetry
 	mux      *http.ServeMux
-	logins   *logins  // the login cookies, kept across restarts
+	logins   loginStore // the login cookies, kept across restarts
 	patterns []string // the routes, for the OpenAPI test
 
 	mu       sync.Mutex
@@ -125,33 +126,20 @@ func New(b *Backend, opts *Options) (*Server, error) {
 	if s.tel == nil {
 		s.tel = noTelemetry{}
 	}
-	st, err := openStateDir(b.StateDir)
+	st, err := s.openState(b)
 	if err != nil {
 		return nil, err
 	}
-	s.state = st
-	recs, err := st.all()
+	s.state, s.logins = st, st.logins()
+	recs, err := st.records(context.Background())
 	if err != nil {
-		return nil, err
-	}
-	live := map[string]bool{}
-	for _, rec := range recs {
-		live[rec.ID] = true
-	}
-	gen, err := replayEventWAL(st, live, s.opts.EventsKept)
-	if err != nil {
-		return nil, fmt.Errorf("event journal: %w", err)
-	}
-	if s.wal, err = openEventWAL(st.dir, gen, s.log); err != nil {
-		return nil, fmt.Errorf("event journal: %w", err)
-	}
-	if s.logins, err = openLogins(st.dir, s.opts.Tokens, s.opts.Now); err != nil {
-		s.wal.close()
+		st.close()
 		return nil, err
 	}
 	for _, rec := range recs {
-		s.sessions[rec.ID] = &hosted{s: s, id: rec.ID, owner: rec.Owner, rec: rec, runs: map[string]*RunInfo{}, deleted: make(chan struct{})}
+		s.sessions[rec.ID] = s.newHosted(rec)
 	}
+	st.watch(s.recordChanged)
 	s.mux = s.routes()
 	return s, nil
 }
@@ -186,7 +174,7 @@ func (s *Server) Close() error {
 	for _, h := range hs {
 		errs = append(errs, h.close())
 	}
-	errs = append(errs, s.wal.close())
+	errs = append(errs, s.state.close())
 	return errors.Join(errs...)
 }
 
@@ -281,14 +269,12 @@ func newID(prefix string) string {
 }
 
 // lookup returns the session id visible to owner.
-func (s *Server) lookup(id, owner string) (*hosted, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return nil, ErrClosing
+func (s *Server) lookup(ctx context.Context, id, owner string) (*hosted, error) {
+	h, err := s.find(ctx, id)
+	if err != nil {
+		return nil, err
 	}
-	h, ok := s.sessions[id]
-	if !ok || h.owner != owner {
+	if h == nil || h.owner != owner {
 		// Another owner's session is not found, rather than forbidden:
 		// its existence is not told.
 		return nil, notFound("session " + id)
@@ -297,7 +283,21 @@ func (s *Server) lookup(id, owner string) (*hosted, error) {
 }
 
 // visible lists the ids owner sees, sorted.
-func (s *Server) visible(owner string) []*hosted {
+func (s *Server) visible(ctx context.Context, owner string) []*hosted {
+	if s.state.shared() {
+		// Other replicas create sessions too: the list is the database's.
+		if recs, err := s.state.records(ctx); err == nil {
+			s.mu.Lock()
+			for _, rec := range recs {
+				if _, ok := s.sessions[rec.ID]; !ok && !s.closed {
+					s.sessions[rec.ID] = s.newHosted(rec)
+				}
+			}
+			s.mu.Unlock()
+		} else {
+			s.log.Warn("condense/server: listing the sessions of other replicas failed", "err", redact.Err(err))
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []*hosted

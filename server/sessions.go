@@ -37,15 +37,12 @@ type hosted struct {
 	mu       sync.Mutex
 	rec      *record
 	sess     *session.Session
-	events   *eventLog
+	events   eventStream
 	activity string
 	cancel   context.CancelFunc
 	runs     map[string]*RunInfo
 	lastRun  string
 	avail    *bool // compaction_available, nil when it must be computed again
-	// usageLines counts the lines of the usage file since it was last
-	// rewritten (see recordUsage).
-	usageLines int
 	gone       bool
 	deleted    chan struct{}
 }
@@ -209,7 +206,7 @@ func (h *hosted) openEvents() error {
 	if h.events != nil {
 		return nil
 	}
-	ev, err := openEventLog(h.s.state.eventsPath(h.id), h.id, h.s.wal, h.s.opts.EventsKept, h.s.opts.Now)
+	ev, err := h.s.state.openEvents(h.id)
 	if err != nil {
 		return err
 	}
@@ -395,9 +392,9 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request, owner str
 		}
 	}
 	rec := &record{ID: newID("s-"), Owner: owner, Created: s.opts.Now().UTC(), Config: req.SessionConfig}
-	h := &hosted{s: s, id: rec.ID, owner: owner, rec: rec, runs: map[string]*RunInfo{}, deleted: make(chan struct{})}
+	h := s.newHosted(rec)
 	// The record is durable before the session is acknowledged.
-	if err := s.state.put(rec); err != nil {
+	if err := s.state.put(r.Context(), rec); err != nil {
 		writeError(w, err)
 		return
 	}
@@ -450,7 +447,7 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request, owner stri
 	}
 	after := r.URL.Query().Get("after")
 	out := SessionList{Sessions: []SessionItem{}}
-	for _, h := range s.visible(owner) {
+	for _, h := range s.visible(r.Context(), owner) {
 		if h.id <= after {
 			continue
 		}
@@ -503,7 +500,7 @@ func (s *Server) patchSession(w http.ResponseWriter, r *http.Request, h *hosted)
 	rec := *h.rec
 	h.mu.Unlock()
 	rec.Config = cfg
-	if err := s.state.put(&rec); err != nil {
+	if err := s.state.put(ctx, &rec); err != nil {
 		writeError(w, err)
 		return
 	}
@@ -579,7 +576,7 @@ func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request, h *hosted
 	close(h.deleted)
 	h.mu.Unlock()
 	cerr := h.close()
-	if err := errors.Join(cerr, s.state.remove(h.id)); err != nil && !errors.Is(err, store.ErrClosed) {
+	if err := errors.Join(cerr, s.state.remove(context.WithoutCancel(r.Context()), h.id)); err != nil && !errors.Is(err, store.ErrClosed) {
 		writeError(w, fmt.Errorf("delete %s: %w", h.id, err))
 		return
 	}
