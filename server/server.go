@@ -87,7 +87,7 @@ type Server struct {
 	tel      Telemetry
 	mux      *http.ServeMux
 	logins   loginStore // the login cookies, kept across restarts
-	patterns []string // the routes, for the OpenAPI test
+	patterns []string   // the routes, for the OpenAPI test
 
 	mu       sync.Mutex
 	sessions map[string]*hosted

@@ -43,8 +43,8 @@ type hosted struct {
 	runs     map[string]*RunInfo
 	lastRun  string
 	avail    *bool // compaction_available, nil when it must be computed again
-	gone       bool
-	deleted    chan struct{}
+	gone     bool
+	deleted  chan struct{}
 }
 
 // strategyByName builds a strategy from its API name.
