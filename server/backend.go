@@ -9,12 +9,11 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
 	"github.com/condense-dev/condense/journal"
 	jsqlite "github.com/condense-dev/condense/journal/sqlite"
 	"github.com/condense-dev/condense/store"
 	"github.com/condense-dev/condense/store/jsonl"
+	"github.com/condense-dev/condense/store/postgres"
 	"github.com/condense-dev/condense/store/sqlite"
 )
 
@@ -26,11 +25,12 @@ type Backend struct {
 	Store    store.Store
 	Journal  journal.Store
 	StateDir string
-	// Postgres, when set, keeps the server's state in that database
-	// instead of StateDir, in tables shared by every replica that uses it
-	// (under PostgresSchema, or the connection's search path when "").
-	Postgres       *pgxpool.Pool
-	PostgresSchema string
+	// Postgres is the PostgreSQL store when the backend is one (Store is
+	// then Postgres itself), nil otherwise. The server then opens sessions
+	// in its shared mode and keeps its own state in the same database and
+	// schema rather than in StateDir, so that replicas serve the same
+	// sessions (docs/server.md, Replicas on PostgreSQL).
+	Postgres *postgres.Store
 	// Describe says where, for logs ("sqlite:/…/condense.db").
 	Describe string
 }

@@ -14,8 +14,8 @@ func errJournal(err error) error { return fmt.Errorf("event journal: %w", err) }
 // PostgreSQL database of a shared backend, else its state directory.
 func (s *Server) openState(b *Backend) (serverState, error) {
 	if b.Postgres != nil {
-		return openPGState(context.Background(), b.Postgres, &pgStateOptions{
-			Schema: b.PostgresSchema, Keep: s.opts.EventsKept, Tokens: s.opts.Tokens, Now: s.opts.Now, Logger: s.log,
+		return openPGState(context.Background(), b.Postgres.Pool(), &pgStateOptions{
+			Schema: b.Postgres.Schema(), Keep: s.opts.EventsKept, Tokens: s.opts.Tokens, Now: s.opts.Now, Logger: s.log,
 		})
 	}
 	return openDirState(b.StateDir, s.opts.EventsKept, s.opts.Tokens, s.opts.Now, s)

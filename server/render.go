@@ -39,11 +39,12 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, h *hosted) {
 		writeError(w, err)
 		return
 	}
-	sess, err := h.session(r.Context())
+	sess, release, err := h.acquire(r.Context(), true)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
+	defer release()
 	ctx, end := s.tel.Start(r.Context(), "condense.render")
 	before := sess.Len()
 	h.mu.Lock()
@@ -68,6 +69,8 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, h *hosted) {
 	}
 	end(nil)
 	h.changed()
+	messages := sess.Len()
+	release()
 	var body sliceWriter
 	if err := transcript.Write(&body, f, res.Request); err != nil {
 		writeError(w, err)
@@ -83,7 +86,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, h *hosted) {
 		Suppressed:   res.Suppressed,
 		Messages:     len(res.Request.Messages),
 	}
-	h.recordUsage(out, sess.Len())
+	h.recordUsage(out, messages)
 	writeRender(w, &out)
 }
 

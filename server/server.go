@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/condense-dev/condense"
@@ -20,6 +21,7 @@ import (
 	"github.com/condense-dev/condense/internal/redact"
 	"github.com/condense-dev/condense/journal"
 	"github.com/condense-dev/condense/store"
+	"github.com/condense-dev/condense/store/postgres"
 )
 
 // DefaultMaxBodyBytes bounds a request body (Options.MaxBodyBytes).
@@ -82,6 +84,8 @@ type Server struct {
 	opts     Options
 	log      *slog.Logger
 	st       store.Store
+	pg       *postgres.Store // shared mode: the sessions are opened in its shared mode
+	reopens  atomic.Int64    // shared sessions made again from the store (for tests)
 	journals journal.Store
 	state    serverState // records, usage, events and logins
 	tel      Telemetry
@@ -100,7 +104,7 @@ type Server struct {
 // New returns a server over the backend's stores. It reads the sessions'
 // records; each session's log is opened on first use.
 func New(b *Backend, opts *Options) (*Server, error) {
-	s := &Server{st: b.Store, journals: b.Journal, sessions: map[string]*hosted{}, closing: make(chan struct{})}
+	s := &Server{st: b.Store, pg: b.Postgres, journals: b.Journal, sessions: map[string]*hosted{}, closing: make(chan struct{})}
 	if opts != nil {
 		s.opts = *opts
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/condense-dev/condense/internal/redact"
 	"github.com/condense-dev/condense/session"
 	"github.com/condense-dev/condense/store"
+	"github.com/condense-dev/condense/store/postgres"
 	"github.com/condense-dev/condense/strategy"
 	"github.com/condense-dev/condense/summarize"
 	"github.com/condense-dev/condense/tokens"
@@ -45,6 +46,14 @@ type hosted struct {
 	avail    *bool // compaction_available, nil when it must be computed again
 	gone     bool
 	deleted  chan struct{}
+
+	// Shared mode (shared.go): the session's shared log, the log its
+	// session works on, the store version that session reflects, and the
+	// lock an operation of this replica holds with the lease.
+	sh      *postgres.SharedLog
+	swap    *swapLog
+	version int64
+	opMu    sync.Mutex
 }
 
 // strategyByName builds a strategy from its API name.
@@ -137,8 +146,17 @@ func (e *eventSummarizer) Summarize(ctx context.Context, req condense.SummaryReq
 }
 
 // session returns the open session, opening it (and its event stream) on
-// first use.
+// first use; a shared session is brought up to date with the store.
 func (h *hosted) session(ctx context.Context) (*session.Session, error) {
+	sess, err := h.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return h.fresh(ctx, sess)
+}
+
+// open returns the open session, opening it on first use.
+func (h *hosted) open(ctx context.Context) (*session.Session, error) {
 	h.mu.Lock()
 	if h.gone {
 		h.mu.Unlock()
@@ -163,16 +181,30 @@ func (h *hosted) session(ctx context.Context) (*session.Session, error) {
 	if err := h.openEvents(); err != nil {
 		return nil, err
 	}
+	if h.shared() {
+		if _, err := h.openShared(ctx); err != nil {
+			return nil, err
+		}
+	}
+	var v int64
+	if h.sh != nil {
+		v = h.sh.Version()
+	}
 	sess, err := h.openSession(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
-	if err := h.reconcile(ctx, sess); err != nil {
-		sess.Close()
-		return nil, err
+	// A shared session's appended events are published by whichever
+	// replica appended; making them again here could repeat one another
+	// replica is about to publish.
+	if !h.shared() {
+		if err := h.reconcile(ctx, sess); err != nil {
+			sess.Close()
+			return nil, err
+		}
 	}
 	h.mu.Lock()
-	h.sess = sess
+	h.sess, h.version = sess, v
 	h.mu.Unlock()
 	return sess, nil
 }
@@ -220,7 +252,13 @@ func (h *hosted) openSession(ctx context.Context, cfg SessionConfig) (*session.S
 		return nil, err
 	}
 	st = h.withPhases(st, "")
-	return session.Open(ctx, h.s.st, h.id, &session.Options{
+	var where store.Store = h.s.st
+	if h.shared() {
+		h.mu.Lock()
+		where = swapStore{h.swap}
+		h.mu.Unlock()
+	}
+	return session.Open(ctx, where, h.id, &session.Options{
 		Request:  cfg.template(),
 		Counter:  tokens.ForModel(cfg.Model, h.s.registry()),
 		Strategy: st,
@@ -302,12 +340,15 @@ func (h *hosted) close() error {
 	h.openMu.Lock()
 	defer h.openMu.Unlock()
 	h.mu.Lock()
-	sess, ev := h.sess, h.events
-	h.sess, h.events = nil, nil
+	sess, ev, sh := h.sess, h.events, h.sh
+	h.sess, h.events, h.sh, h.swap = nil, nil, nil, nil
 	h.mu.Unlock()
 	var err error
 	if sess != nil {
 		err = sess.Close()
+	}
+	if sh != nil {
+		err = errors.Join(err, sh.Close())
 	}
 	if ev != nil {
 		ev.close()
@@ -406,18 +447,20 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request, owner str
 	}
 	s.sessions[rec.ID] = h
 	s.mu.Unlock()
-	sess, err := h.session(r.Context())
+	sess, release, err := h.acquire(r.Context(), true)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
 	if len(req.Messages) > 0 {
 		if err := sess.Append(r.Context(), req.Messages...); err != nil {
+			release()
 			writeError(w, err)
 			return
 		}
 		h.publishAppended(0, req.Messages)
 	}
+	release()
 	snap, err := h.snapshot(r.Context())
 	if err != nil {
 		writeError(w, err)
