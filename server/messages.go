@@ -141,5 +141,7 @@ func (s *Server) appendMessages(w http.ResponseWriter, r *http.Request, h *hoste
 	from := n - len(msgs)
 	h.changed()
 	h.publishAppended(from, msgs)
+	release()
+	s.prefetch.consider(h, 0, nil)
 	writeJSON(w, http.StatusOK, AppendResponse{From: from, Count: len(msgs), Messages: n})
 }

@@ -87,6 +87,11 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, h *hosted) {
 		Messages:     len(res.Request.Messages),
 	}
 	h.recordUsage(out, messages)
+	if len(res.Records) > 0 {
+		h.s.forgetSummaries(h)
+	} else {
+		s.prefetch.consider(h, res.Tokens, &res.Budget)
+	}
 	writeRender(w, &out)
 }
 

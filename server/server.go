@@ -69,6 +69,16 @@ type Options struct {
 	// token like the API; any owner's token may read it, since the metrics
 	// add up every session and name none.
 	OpenMetrics bool
+	// PrefetchFraction is the fraction of a session's compaction threshold
+	// past which, on PostgreSQL, the summary its next compaction needs is
+	// computed ahead by a background job (sessions whose summarizer is
+	// "model"). 0 means DefaultPrefetchFraction; a negative value turns it
+	// off.
+	PrefetchFraction float64
+	// FakeLatency, when set, makes the fake provider summarize (sessions
+	// whose summarizer is "model") after waiting this long, as a slow
+	// model would.
+	FakeLatency time.Duration
 	// Mounts serves other handlers beside the API, each under its path
 	// prefix ("/proxy" serves /proxy/…, with the prefix stripped), outside
 	// the API's auth and body limit and without a write timeout: a
@@ -81,17 +91,19 @@ type Options struct {
 // with New, serve Handler, and Close it after the HTTP server has shut
 // down.
 type Server struct {
-	opts     Options
-	log      *slog.Logger
-	st       store.Store
-	pg       *postgres.Store // shared mode: the sessions are opened in its shared mode
-	reopens  atomic.Int64    // shared sessions made again from the store (for tests)
-	journals journal.Store
-	state    serverState // records, usage, events and logins
-	tel      Telemetry
-	mux      *http.ServeMux
-	logins   loginStore // the login cookies, kept across restarts
-	patterns []string   // the routes, for the OpenAPI test
+	opts          Options
+	log           *slog.Logger
+	st            store.Store
+	pg            *postgres.Store // shared mode: the sessions are opened in its shared mode
+	reopens       atomic.Int64    // shared sessions made again from the store (for tests)
+	prefetch      *prefetcher     // summaries computed ahead; nil when off
+	prefetchStats PrefetchStats
+	journals      journal.Store
+	state         serverState // records, usage, events and logins
+	tel           Telemetry
+	mux           *http.ServeMux
+	logins        loginStore // the login cookies, kept across restarts
+	patterns      []string   // the routes, for the OpenAPI test
 
 	mu       sync.Mutex
 	sessions map[string]*hosted
@@ -144,6 +156,10 @@ func New(b *Backend, opts *Options) (*Server, error) {
 		s.sessions[rec.ID] = s.newHosted(rec)
 	}
 	st.watch(s.recordChanged)
+	if err := s.startPrefetch(context.Background()); err != nil {
+		st.close()
+		return nil, err
+	}
 	s.mux = s.routes()
 	return s, nil
 }
@@ -175,6 +191,7 @@ func (s *Server) Close() error {
 	}
 	s.work.Wait()
 	var errs []error
+	errs = append(errs, s.prefetch.stop(context.Background()))
 	for _, h := range hs {
 		errs = append(errs, h.close())
 	}

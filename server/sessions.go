@@ -46,6 +46,9 @@ type hosted struct {
 	avail    *bool // compaction_available, nil when it must be computed again
 	gone     bool
 	deleted  chan struct{}
+	// prefetching: a dry run for the summaries to compute ahead is under
+	// way (prefetch.go).
+	prefetching bool
 
 	// Shared mode (shared.go): the session's shared log, the log its
 	// session works on, the store version that session reflects, and the
@@ -118,14 +121,33 @@ func (s *Server) defaultProvider() string {
 // summarizer returns the summarizer of renders and manual compactions.
 func (h *hosted) summarizer(c SessionConfig) condense.Summarizer {
 	var inner condense.Summarizer = summarize.Extractive{}
-	if c.Summarizer == "model" && h.s.opts.NewSummarizer != nil {
-		if sm, err := h.s.opts.NewSummarizer(c.Provider, c.Model); err == nil {
+	if c.Summarizer == "model" {
+		if sm := h.s.modelSummarizer(c); sm != nil {
 			inner = sm
-		} else {
-			h.s.log.Warn("condense/server: no summarizer for the session's model; summarizing extractively", "session", h.id, "err", redact.Err(err))
+		}
+		if h.s.prefetch != nil {
+			// A summary computed ahead for the exact request is used.
+			inner = storedSummarizer{h: h, inner: inner}
 		}
 	}
 	return &eventSummarizer{h: h, inner: inner}
+}
+
+// modelSummarizer returns the summarizer of a session whose summarizer is
+// "model", nil when the server has none for its provider.
+func (s *Server) modelSummarizer(c SessionConfig) condense.Summarizer {
+	if c.Provider == "fake" && s.opts.FakeLatency > 0 {
+		return FakeSummarizer{Latency: s.opts.FakeLatency}
+	}
+	if s.opts.NewSummarizer == nil {
+		return nil
+	}
+	sm, err := s.opts.NewSummarizer(c.Provider, c.Model)
+	if err != nil {
+		s.log.Warn("condense/server: no summarizer for the session's model; summarizing extractively", "model", c.Model, "err", redact.Err(err))
+		return nil
+	}
+	return sm
 }
 
 // eventSummarizer publishes the summary phase of a compaction and measures
