@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -62,7 +63,8 @@ func (prefetchArgs) InsertOpts() river.InsertOpts {
 
 // PrefetchStats count the summaries computed ahead (Server.PrefetchStats).
 type PrefetchStats struct {
-	Queued    atomic.Int64 // jobs queued (a duplicate of a queued job included)
+	Queued    atomic.Int64 // jobs queued (not counting a duplicate of a job queued already)
+	DryRuns   atomic.Int64 // dry runs under way, or about to start
 	Stored    atomic.Int64 // summaries computed and stored
 	Cancelled atomic.Int64 // jobs cancelled: their session moved on
 	Used      atomic.Int64 // stored summaries a compaction used
@@ -194,7 +196,14 @@ func (p *prefetcher) consider(h *hosted, tokens int, b *condense.Budget) {
 	}
 	h.mu.Lock()
 	cfg := h.rec.Config
-	if cfg.Summarizer != "model" || h.prefetching {
+	if cfg.Summarizer != "model" {
+		h.mu.Unlock()
+		return
+	}
+	if h.prefetching {
+		// The dry run under way may have read an older state: one more
+		// follows it.
+		h.prefetchAgain = true
 		h.mu.Unlock()
 		return
 	}
@@ -203,45 +212,70 @@ func (p *prefetcher) consider(h *hosted, tokens int, b *condense.Budget) {
 	p.s.mu.Lock()
 	if p.s.closed {
 		p.s.mu.Unlock()
+		h.mu.Lock()
+		h.prefetching = false
+		h.mu.Unlock()
 		return
 	}
 	p.s.work.Add(1)
 	p.s.mu.Unlock()
+	p.s.prefetchStats.DryRuns.Add(1)
 	go func() {
 		defer p.s.work.Done()
-		defer func() {
+		defer p.s.prefetchStats.DryRuns.Add(-1)
+		for {
+			p.queue(h, b == nil)
 			h.mu.Lock()
-			h.prefetching = false
+			again := h.prefetchAgain
+			h.prefetchAgain = false
+			h.prefetching = again
 			h.mu.Unlock()
-		}()
-		ctx := context.Background()
-		if b == nil {
-			// An append: the estimate of the next request decides.
-			sess, err := h.session(ctx)
-			if err != nil {
+			if !again {
 				return
 			}
-			est, err := sess.Estimate(ctx)
-			if err != nil || !over(est.Tokens, est.Budget) {
-				return
-			}
+			b = nil // the state has changed since: estimate it again
 		}
-		reqs, err := p.dryRun(ctx, h)
+	}()
+}
+
+// queue does the dry run of h's next compaction and queues a job per
+// summary request it makes; estimate first checks the estimate of the next
+// request against the pre-threshold.
+func (p *prefetcher) queue(h *hosted, estimate bool) {
+	ctx := context.Background()
+	if estimate {
+		sess, err := h.session(ctx)
 		if err != nil {
-			p.s.log.Debug("condense/server: no summary prefetch", "session", h.id, "err", redact.Err(err))
 			return
 		}
-		for _, req := range reqs {
-			fp, err := summaryFingerprint(req)
-			if err != nil {
-				continue
-			}
-			if _, err := p.river.Insert(ctx, prefetchArgs{Session: h.id, Fingerprint: fp}, nil); err != nil {
-				p.s.log.Warn("condense/server: queueing a summary prefetch failed", "session", h.id, "err", redact.Err(err))
-			}
+		est, err := sess.Estimate(ctx)
+		if err != nil {
+			return
 		}
-		p.s.prefetchStats.Queued.Add(int64(len(reqs)))
-	}()
+		th := est.Budget.Threshold()
+		if th <= 0 || est.Tokens >= th || float64(est.Tokens) < p.fraction*float64(th) {
+			return
+		}
+	}
+	reqs, err := p.dryRun(ctx, h)
+	if err != nil {
+		p.s.log.Debug("condense/server: no summary prefetch", "session", h.id, "err", redact.Err(err))
+		return
+	}
+	for _, req := range reqs {
+		fp, err := summaryFingerprint(req)
+		if err != nil {
+			continue
+		}
+		res, err := p.river.Insert(ctx, prefetchArgs{Session: h.id, Fingerprint: fp}, nil)
+		if err != nil {
+			p.s.log.Warn("condense/server: queueing a summary prefetch failed", "session", h.id, "err", redact.Err(err))
+			continue
+		}
+		if !res.UniqueSkippedAsDuplicate {
+			p.s.prefetchStats.Queued.Add(1)
+		}
+	}
 }
 
 // recorder is the summarizer of a dry run: it records each request and
@@ -280,30 +314,66 @@ func (p *prefetcher) dryRun(ctx context.Context, h *hosted) ([]condense.SummaryR
 	if err != nil {
 		return nil, err
 	}
-	rec := &recorder{}
 	reg := h.s.registry()
-	pf := condense.NewPreflight(tokens.ForModel(cfg.Model, reg), st, &condense.Options{
-		Settings: cfg.settings(), Registry: reg, Summarizer: rec, Logger: slog.New(slog.DiscardHandler),
-	})
-	seen := 0
+	seenN := 0
 	for i := range r {
-		seen = max(seen, r[i].Index+1, r[i].Covers.End)
+		seenN = max(seenN, r[i].Index+1, r[i].Covers.End)
 	}
-	seen = min(seen, len(hist))
-	if seen == 0 {
-		err = pf.Restore(nil, nil, last)
-	} else {
-		err = pf.Restore(hist[:seen:seen], r.Clone(), last)
-	}
+	seenN = min(seenN, len(hist))
+	est, err := sess.Estimate(ctx)
 	if err != nil {
 		return nil, err
 	}
-	req := cfg.template()
-	req.Messages = hist
-	if _, err := pf.Compact(ctx, req); err != nil && !errors.Is(err, condense.ErrNothingToCompact) {
-		return nil, err
+	// The request that crosses the threshold carries messages not written
+	// yet, and what they weigh moves the span a compaction summarizes
+	// (the newest turns it keeps verbatim must fit beside the summary).
+	// The dry run tries the likely ones: the current turn going on, or a
+	// new turn, with just enough to cross, twice and four times that. Each
+	// distinct summary request is a job; only the one that matches the
+	// real request is used.
+	gap := max(est.Budget.Threshold()-est.Tokens, 1)
+	var out []condense.SummaryRequest
+	seen := map[string]bool{}
+	for _, role := range []condense.Role{condense.RoleAssistant, condense.RoleUser} {
+		for _, grow := range []int{gap, 2 * gap, 4 * gap} {
+			rec := &recorder{}
+			pf := condense.NewPreflight(tokens.ForModel(cfg.Model, reg), st, &condense.Options{
+				Settings: cfg.settings(), Registry: reg, Summarizer: rec, Logger: slog.New(slog.DiscardHandler),
+			})
+			if seenN == 0 {
+				err = pf.Restore(nil, nil, last)
+			} else {
+				err = pf.Restore(hist[:seenN:seenN], r.Clone(), last)
+			}
+			if err != nil {
+				return nil, err
+			}
+			req := cfg.template()
+			req.Messages = append(hist[:len(hist):len(hist)], condense.Message{ID: "condense-prefetch", Role: role,
+				Parts: []condense.Part{condense.Text(strings.Repeat("word ", grow))}})
+			if _, err := pf.Prepare(ctx, req); err != nil {
+				continue // this guess cannot be rendered: another may
+			}
+			for _, q := range rec.reqs {
+				if fp, err := summaryFingerprint(q); err == nil && !seen[fp] && !mentions(q, "condense-prefetch") {
+					seen[fp] = true
+					out = append(out, q)
+				}
+			}
+		}
 	}
-	return rec.reqs, nil
+	return out, nil
+}
+
+// mentions reports whether a summary request's span holds message id (a
+// guess of the dry run's own, which no real request holds).
+func mentions(q condense.SummaryRequest, id string) bool {
+	for i := range q.Messages {
+		if q.Messages[i].ID == id {
+			return true
+		}
+	}
+	return false
 }
 
 // errMovedOn cancels a job whose session no longer asks for its summary.

@@ -58,19 +58,33 @@ func TestPrefetchedSummary(t *testing.T) {
 			}
 			if on {
 				// The agent's model call: the job has the time it takes.
+				// Every dry run done, every job it queued done.
+				settled := func() bool {
+					var dry, queued, done int64
+					for _, r := range rs {
+						st := r.srv.PrefetchStats()
+						dry += st.DryRuns.Load()
+						queued += st.Queued.Load()
+						done += st.Stored.Load() + st.Cancelled.Load()
+					}
+					return dry == 0 && queued > 0 && done >= queued
+				}
 				giveUp := time.Now().Add(2 * time.Minute) // a guard, not the thing tested
-				for stored() == 0 {
+				for !settled() {
 					if time.Now().After(giveUp) {
 						t.Fatal("no summary was computed ahead")
 					}
 					time.Sleep(50 * time.Millisecond) // polling the replicas' counters
 				}
 			}
-			// The crossing request carries the rest of the agent's turn.
+			// The crossing request carries the rest of the agent's turn:
+			// a tool call and its result, a little over what is left
+			// under the threshold.
+			lines := (snap.Usage.Threshold-snap.Usage.Tokens)/12 + 8
 			step := []condense.Message{
 				{ID: "x-a", Role: condense.RoleAssistant, Parts: []condense.Part{condense.Text("one more look"),
 					condense.ToolCall("x-call", "read", json.RawMessage(`{"path":"x.go"}`))}},
-				{ID: "x-t", Role: condense.RoleTool, Parts: []condense.Part{condense.ToolResult("x-call", false, condense.Text(longOutput("x", 120)))}},
+				{ID: "x-t", Role: condense.RoleTool, Parts: []condense.Part{condense.ToolResult("x-call", false, condense.Text(longOutput("x", lines)))}},
 			}
 			start := time.Now()
 			var rr server.RenderResponse

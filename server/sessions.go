@@ -48,7 +48,7 @@ type hosted struct {
 	deleted  chan struct{}
 	// prefetching: a dry run for the summaries to compute ahead is under
 	// way (prefetch.go).
-	prefetching bool
+	prefetching, prefetchAgain bool
 
 	// Shared mode (shared.go): the session's shared log, the log its
 	// session works on, the store version that session reflects, and the
