@@ -7,11 +7,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -408,5 +411,86 @@ func TestReplicaDiesMidCompaction(t *testing.T) {
 	if strings.Join(got, ",") != strings.Join(sent, ",") {
 		sort.Strings(got)
 		t.Fatalf("log after the death: %v, want %v", got, sent)
+	}
+}
+
+// BenchmarkReplicasAppendRender is the load benchmark on PostgreSQL: each
+// operation appends one message to a session of ~50 messages / ~10k
+// tokens and renders it (two requests, each holding the session's lease),
+// with 1 or 3 replicas over one database and 16 sessions in flight. With
+// 3 replicas consecutive operations on a session go to different
+// replicas (no affinity), so each finds the session changed by another
+// and reads what is new before it works. Reports ops/s and latency
+// percentiles.
+func BenchmarkReplicasAppendRender(b *testing.B) {
+	for _, n := range []int{1, 3} {
+		b.Run(fmt.Sprintf("replicas=%d", n), func(b *testing.B) {
+			schema := pgSchema(b)
+			var rs []*replica
+			for range n {
+				rs = append(rs, startReplica(b, schema, 10*time.Second, nil))
+			}
+			const inflight = 16
+			hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 2 * inflight}}
+			perSession := 20
+			sessions := max((b.N+perSession-1)/perSession, inflight)
+			ids := make([]string, sessions)
+			hist := benchHistory()
+			for i := range ids {
+				var snap server.Snapshot
+				rs[i%n].must(201, "POST", "/v1/sessions", server.CreateRequest{
+					SessionConfig: server.SessionConfig{Model: "gpt-4o", Window: 128000, Strategy: "mask"},
+					Messages:      hist}, &snap)
+				ids[i] = snap.ID
+			}
+			msg, _ := json.Marshal(server.AppendRequest{Messages: []condense.Message{condense.UserText("one more thing: " + strings.Repeat("check the backoff. ", 10))}})
+			lat := make([]time.Duration, b.N)
+			var next atomic.Int64
+			var failed atomic.Value
+			var wg sync.WaitGroup
+			b.ResetTimer()
+			start := time.Now()
+			for range inflight {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for {
+						i := int(next.Add(1)) - 1
+						if i >= b.N {
+							return
+						}
+						k := i % sessions
+						id := ids[k]
+						r := rs[(i/sessions)%n] // the session's next operation on the next replica
+						t0 := time.Now()
+						if err := post(hc, r.base+"/v1/sessions/"+id+"/messages", msg); err != nil {
+							failed.Store(err)
+							return
+						}
+						if err := post(hc, r.base+"/v1/sessions/"+id+"/render?format=openai", nil); err != nil {
+							failed.Store(err)
+							return
+						}
+						lat[i] = time.Since(t0)
+					}
+				}()
+			}
+			wg.Wait()
+			elapsed := time.Since(start)
+			b.StopTimer()
+			if err, _ := failed.Load().(error); err != nil {
+				b.Fatal(err)
+			}
+			slices.Sort(lat)
+			pct := func(p float64) float64 { return float64(lat[min(len(lat)-1, int(float64(len(lat))*p))]) / 1e6 }
+			b.ReportMetric(pct(0.50), "p50-ms")
+			b.ReportMetric(pct(0.99), "p99-ms")
+			b.ReportMetric(float64(b.N)/elapsed.Seconds(), "ops/s")
+			var reopens int64
+			for _, r := range rs {
+				reopens += r.srv.Reopens()
+			}
+			b.ReportMetric(float64(reopens)/float64(b.N), "reopens/op")
+		})
 	}
 }

@@ -181,3 +181,7 @@ func (h *hosted) acquire(ctx context.Context, wait bool) (*session.Session, func
 		})
 	}, nil
 }
+
+// Reopens counts the shared sessions this server made again from the
+// store because another replica had changed them.
+func (s *Server) Reopens() int64 { return s.reopens.Load() }
