@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/condense-dev/condense/journal"
+	jpostgres "github.com/condense-dev/condense/journal/postgres"
 	jsqlite "github.com/condense-dev/condense/journal/sqlite"
 	"github.com/condense-dev/condense/store"
 	"github.com/condense-dev/condense/store/jsonl"
@@ -21,6 +23,9 @@ import (
 // checkpoints (Store), the hosted runs' journals (Journal) and the server's
 // own state (StateDir: each session's settings and owner, its event
 // stream).
+//
+// With PostgreSQL (Postgres set) all of it is in the database, StateDir
+// unused, so that replicas serve the same sessions.
 type Backend struct {
 	Store    store.Store
 	Journal  journal.Store
@@ -64,17 +69,23 @@ func DefaultStorePath() (string, error) {
 //	sqlite:PATH             a SQLite file (sqlite://PATH too)
 //	jsonl:DIR               a directory of JSONL files (jsonl://DIR too)
 //	PATH ending .db, .sqlite or .sqlite3   a SQLite file
+//	postgres://… or postgresql://…         a PostgreSQL database
 //	any other PATH          a JSONL directory
 //
 // A SQLite store keeps journals in the same database and the server's state
 // in the directory PATH + ".server"; a JSONL store keeps both in DIR, under
-// "journals" and ".server" (names no session id can take).
+// "journals" and ".server" (names no session id can take). A PostgreSQL
+// store keeps sessions and journals in the schema the URL's schema
+// parameter names (default "condense"; the parameter is the store's, not
+// passed to the server) and the server's own state in the same schema.
 func OpenBackend(ctx context.Context, url string, logger *slog.Logger) (*Backend, error) {
 	kind, path, err := parseStoreURL(url)
 	if err != nil {
 		return nil, err
 	}
 	switch kind {
+	case "postgres":
+		return openPostgres(ctx, path, logger)
 	case "sqlite":
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return nil, err
@@ -106,8 +117,39 @@ func OpenBackend(ctx context.Context, url string, logger *slog.Logger) (*Backend
 	}
 }
 
-// parseStoreURL splits a store URL into its kind ("sqlite", "jsonl") and
-// path.
+// openPostgres opens sessions and journals in one pool on the database at
+// url, in the schema its schema parameter names.
+func openPostgres(ctx context.Context, url string, logger *slog.Logger) (*Backend, error) {
+	u, err := neturl.Parse(url)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	q := u.Query()
+	schema := q.Get("schema")
+	if schema == "" {
+		schema = postgres.DefaultSchema
+	}
+	q.Del("schema")
+	u.RawQuery = q.Encode()
+	st, err := postgres.Open(ctx, u.String(), &postgres.Options{Schema: schema, Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+	js, err := jpostgres.New(ctx, st.Pool(), schema)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	u.User = nil // no password in logs
+	u.RawQuery = ""
+	if schema != postgres.DefaultSchema {
+		u.RawQuery = "schema=" + schema
+	}
+	return &Backend{Store: st, Journal: js, Describe: u.String(), Postgres: st}, nil
+}
+
+// parseStoreURL splits a store URL into its kind ("sqlite", "jsonl",
+// "postgres") and path (for PostgreSQL, the URL).
 func parseStoreURL(url string) (kind, path string, err error) {
 	switch {
 	case url == "":
@@ -121,8 +163,10 @@ func parseStoreURL(url string) (kind, path string, err error) {
 		kind, path = "jsonl", strings.TrimPrefix(url, "jsonl://")
 	case strings.HasPrefix(url, "jsonl:"):
 		kind, path = "jsonl", strings.TrimPrefix(url, "jsonl:")
+	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
+		kind, path = "postgres", url
 	case strings.HasPrefix(url, "postgres:"), strings.HasPrefix(url, "postgresql:"):
-		return "", "", fmt.Errorf("store %q: PostgreSQL is not supported yet (sqlite:PATH or jsonl:DIR)", url)
+		return "", "", fmt.Errorf("store %q: a PostgreSQL store is a URL, postgres://USER@HOST:PORT/DATABASE", url)
 	default:
 		switch strings.ToLower(filepath.Ext(url)) {
 		case ".db", ".sqlite", ".sqlite3":

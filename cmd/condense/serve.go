@@ -50,6 +50,7 @@ OpenAPI document is at /v1/openapi.json).
   (none)          SQLite at $XDG_DATA_HOME/condense/condense.db (~/.local/share/…)
   sqlite:PATH     a SQLite file (also PATH ending .db, .sqlite, .sqlite3)
   jsonl:DIR       a directory of JSONL files (also any other PATH)
+  postgres://USER@HOST:PORT/DB[?schema=NAME]   PostgreSQL (docs/postgres.md)
 
 Without --tokens the server needs no auth and listens on loopback only. With
 --tokens FILE (one token per line, optionally followed by its owner's name)
@@ -86,7 +87,7 @@ func newServeCmd(e *env) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.store, "store", "", "where sessions live: sqlite:PATH, jsonl:DIR (default: SQLite under the user's data directory)")
+	f.StringVar(&o.store, "store", "", "where sessions live: sqlite:PATH, jsonl:DIR, postgres://… (default: SQLite under the user's data directory)")
 	f.StringVar(&o.addr, "addr", "127.0.0.1:7878", "address to listen on (loopback only unless --tokens is given)")
 	f.StringVar(&o.tokens, "tokens", "", "file of bearer tokens, one per line with an optional owner name")
 	f.Var(&o.maxBody, "max-body", "largest request body accepted (32m = 32,000,000 bytes)")

@@ -337,3 +337,62 @@ func TestConcurrentMigrations(t *testing.T) {
 		t.Fatalf("schema_migrations holds %d rows up to version %d", rows, version)
 	}
 }
+
+// A connection whose commits are not durable is refused.
+func TestRefusesAsyncCommit(t *testing.T) {
+	u := dbURL(t)
+	sep := "?"
+	if strings.Contains(u, "?") {
+		sep = "&"
+	}
+	_, err := postgres.Open(context.Background(), u+sep+"synchronous_commit=off", &postgres.Options{Schema: newSchema(t)})
+	if !errors.Is(err, postgres.ErrNotDurable) {
+		t.Fatalf("Open with synchronous_commit=off: %v, want ErrNotDurable", err)
+	}
+}
+
+// Refresh reports whether the session moved and brings in what another
+// instance saved: messages, checkpoints, undo markers.
+func TestRefresh(t *testing.T) {
+	ctx := context.Background()
+	schema := newSchema(t)
+	a, b := open(t, schema, nil), open(t, schema, nil)
+	defer a.Close()
+	defer b.Close()
+	sa, err := a.OpenShared(ctx, "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb, err := b.OpenShared(ctx, "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if changed, err := sb.Refresh(ctx); err != nil || changed {
+		t.Fatalf("Refresh of an unchanged session: %v, %v", changed, err)
+	}
+	cp := storetest.SampleCheckpoint("c1", 6)
+	if _, err := sa.Append(ctx, store.Batch{Messages: userMsgs("a", 6), Checkpoint: &cp}); err != nil {
+		t.Fatal(err)
+	}
+	u := store.Undo{Checkpoints: []string{"c1"}, Time: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)}
+	if _, err := sa.Append(ctx, store.Batch{Undo: &u}); err != nil {
+		t.Fatal(err)
+	}
+	if sb.Len() != 0 || sb.Version() != 0 {
+		t.Fatalf("before Refresh: %d messages, version %d", sb.Len(), sb.Version())
+	}
+	if changed, err := sb.Refresh(ctx); err != nil || !changed {
+		t.Fatalf("Refresh after another instance's appends: %v, %v", changed, err)
+	}
+	if sb.Len() != 6 || sb.Version() != sa.Version() || storetest.JSON(t, sb.Checkpoints()) != storetest.JSON(t, []store.Checkpoint{cp}) ||
+		storetest.JSON(t, sb.Undos()) != storetest.JSON(t, []store.Undo{u}) {
+		t.Fatalf("after Refresh: %d messages, version %d (want %d), %d checkpoints, %d undos", sb.Len(), sb.Version(), sa.Version(), len(sb.Checkpoints()), len(sb.Undos()))
+	}
+	// b appends next: its batch lands after a's, and a's cache follows.
+	if first, err := sb.Append(ctx, store.Batch{Messages: userMsgs("b", 1)}); err != nil || first != 6 {
+		t.Fatalf("b's append: %d, %v", first, err)
+	}
+	if changed, err := sa.Refresh(ctx); err != nil || !changed || sa.Len() != 7 {
+		t.Fatalf("a after b's append: %v, %v, %d messages", changed, err, sa.Len())
+	}
+}
