@@ -252,6 +252,33 @@ func TestReplicasShareSessions(t *testing.T) {
 	if first.ID != 4 {
 		t.Fatalf("resumed at event %d, want 4", first.ID)
 	}
+
+	// A change of settings on one replica reaches the others (a record
+	// notification: polled), and so does a deletion.
+	window := 9000
+	rs[0].must(200, "PATCH", "/v1/sessions/"+id, server.ConfigChange{Window: &window}, nil)
+	for polls := 0; ; polls++ {
+		var s server.Snapshot
+		rs[1].must(200, "GET", "/v1/sessions/"+id, nil, &s)
+		if s.Config.Window == window && s.Usage.Window == window {
+			break
+		}
+		if polls > 500 {
+			t.Fatalf("replica 1 still has window %d", s.Config.Window)
+		}
+		time.Sleep(10 * time.Millisecond) // polling the other replica's state
+	}
+	rs[1].must(204, "DELETE", "/v1/sessions/"+id, nil, nil)
+	for polls := 0; ; polls++ {
+		st, _ := rs[2].do("GET", "/v1/sessions/"+id, nil)
+		if st == 404 {
+			break
+		}
+		if polls > 500 {
+			t.Fatalf("replica 2 still serves a deleted session: %d", st)
+		}
+		time.Sleep(10 * time.Millisecond) // polling the other replica's state
+	}
 }
 
 func cpNum(id string) int {

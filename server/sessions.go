@@ -209,8 +209,12 @@ func (h *hosted) open(ctx context.Context) (*session.Session, error) {
 		}
 	}
 	var v int64
-	if h.sh != nil {
-		v = h.sh.Version()
+	if h.shared() {
+		sh, _, err := h.sharedLog()
+		if err != nil {
+			return nil, err
+		}
+		v = sh.Version()
 	}
 	sess, err := h.openSession(ctx, cfg)
 	if err != nil {

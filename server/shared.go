@@ -8,6 +8,7 @@ import (
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/session"
 	"github.com/condense-dev/condense/store"
+	"github.com/condense-dev/condense/store/postgres"
 )
 
 // Sessions on PostgreSQL (Backend.Postgres) are opened in the store's
@@ -94,10 +95,26 @@ func (h *hosted) fresh(ctx context.Context, sess *session.Session) (*session.Ses
 		return sess, nil
 	}
 	defer h.opMu.Unlock()
-	if _, err := h.sh.Refresh(ctx); err != nil {
+	sh, _, err := h.sharedLog()
+	if err != nil {
 		return nil, err
 	}
-	return h.catchUp(ctx, h.sh.Version())
+	if _, err := sh.Refresh(ctx); err != nil {
+		return nil, err
+	}
+	return h.catchUp(ctx, sh.Version())
+}
+
+// sharedLog returns the session's shared log and the log its session
+// works on; a session closed meanwhile (deleted, here or on another
+// replica) is not found.
+func (h *hosted) sharedLog() (*postgres.SharedLog, *swapLog, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.sh == nil || h.gone {
+		return nil, nil, notFound("session " + h.id)
+	}
+	return h.sh, h.swap, nil
 }
 
 // catchUp makes the session again from the store when the store's version
@@ -144,11 +161,16 @@ func (h *hosted) acquire(ctx context.Context, wait bool) (*session.Session, func
 		return sess, func() {}, err
 	}
 	h.opMu.Lock()
+	sh, sw, err := h.sharedLog()
+	if err != nil {
+		h.opMu.Unlock()
+		return nil, nil, err
+	}
 	var lk store.Log
 	if wait {
-		lk, err = h.sh.Lock(ctx)
+		lk, err = sh.Lock(ctx)
 	} else {
-		lk, err = h.sh.TryLock(ctx)
+		lk, err = sh.TryLock(ctx)
 	}
 	if err != nil {
 		h.opMu.Unlock()
@@ -157,10 +179,10 @@ func (h *hosted) acquire(ctx context.Context, wait bool) (*session.Session, func
 		}
 		return nil, nil, err
 	}
-	h.swap.set(lk)
+	sw.set(lk)
 	sess, err = h.catchUp(ctx, lk.(versioned).Version())
 	if err != nil {
-		h.swap.set(h.sh)
+		sw.set(sh)
 		lk.Close()
 		h.opMu.Unlock()
 		return nil, nil, err
@@ -173,7 +195,7 @@ func (h *hosted) acquire(ctx context.Context, wait bool) (*session.Session, func
 				h.version = lk.(versioned).Version()
 			}
 			h.mu.Unlock()
-			h.swap.set(h.sh)
+			sw.set(sh)
 			if err := lk.Close(); err != nil {
 				h.s.log.Warn("condense/server: releasing a session's lease", "session", h.id, "err", err)
 			}
