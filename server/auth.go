@@ -105,7 +105,7 @@ func (s *Server) auth(h func(w http.ResponseWriter, r *http.Request, owner strin
 // withSession runs h with the session {id} the request's owner sees.
 func (s *Server) withSession(h func(w http.ResponseWriter, r *http.Request, hs *hosted)) http.HandlerFunc {
 	return s.auth(func(w http.ResponseWriter, r *http.Request, owner string) {
-		hs, err := s.lookup(r.PathValue("id"), owner)
+		hs, err := s.lookup(r.Context(), r.PathValue("id"), owner)
 		if err != nil {
 			writeError(w, err)
 			return

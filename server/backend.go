@@ -24,21 +24,20 @@ import (
 // own state (StateDir: each session's settings and owner, its event
 // stream).
 //
-// With PostgreSQL, the sessions and journals are in the database, but
-// StateDir is still a local directory: one server per database works,
-// while replicas sharing the database each keep their own session
-// records, event streams, usage and logins, so they need that state moved
-// into the database as well before they can serve the same sessions.
+// With PostgreSQL (Postgres set) all of it is in the database, StateDir
+// unused, so that replicas serve the same sessions.
 type Backend struct {
 	Store    store.Store
 	Journal  journal.Store
 	StateDir string
+	// Postgres is the PostgreSQL store when the backend is one (Store is
+	// then Postgres itself), nil otherwise. The server then opens sessions
+	// in its shared mode and keeps its own state in the same database and
+	// schema rather than in StateDir, so that replicas serve the same
+	// sessions (docs/server.md, Replicas on PostgreSQL).
+	Postgres *postgres.Store
 	// Describe says where, for logs ("sqlite:/…/condense.db").
 	Describe string
-	// Postgres is the PostgreSQL store when the backend is one (Store is
-	// then Postgres itself), for its shared mode and its pool; nil
-	// otherwise.
-	Postgres *postgres.Store
 }
 
 // Close closes the stores.
@@ -78,8 +77,7 @@ func DefaultStorePath() (string, error) {
 // "journals" and ".server" (names no session id can take). A PostgreSQL
 // store keeps sessions and journals in the schema the URL's schema
 // parameter names (default "condense"; the parameter is the store's, not
-// passed to the server) and the server's state in the directory
-// postgres-SCHEMA.server next to DefaultStorePath.
+// passed to the server) and the server's own state in the same schema.
 func OpenBackend(ctx context.Context, url string, logger *slog.Logger) (*Backend, error) {
 	kind, path, err := parseStoreURL(url)
 	if err != nil {
@@ -142,18 +140,12 @@ func openPostgres(ctx context.Context, url string, logger *slog.Logger) (*Backen
 		st.Close()
 		return nil, err
 	}
-	p, err := DefaultStorePath()
-	if err != nil {
-		st.Close()
-		return nil, err
-	}
 	u.User = nil // no password in logs
 	u.RawQuery = ""
 	if schema != postgres.DefaultSchema {
 		u.RawQuery = "schema=" + schema
 	}
-	return &Backend{Store: st, Journal: js, StateDir: filepath.Join(filepath.Dir(p), "postgres-"+schema+".server"),
-		Describe: u.String(), Postgres: st}, nil
+	return &Backend{Store: st, Journal: js, Describe: u.String(), Postgres: st}, nil
 }
 
 // parseStoreURL splits a store URL into its kind ("sqlite", "jsonl",

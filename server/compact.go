@@ -17,11 +17,14 @@ func (s *Server) compact(w http.ResponseWriter, r *http.Request, h *hosted) {
 		writeError(w, err)
 		return
 	}
-	sess, err := h.session(r.Context())
+	// A manual compaction does not wait: the lease held by another
+	// replica is 409 busy, like a compaction running here.
+	sess, release, err := h.acquire(r.Context(), false)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
+	defer release()
 	ctx, done, err := h.begin(r.Context(), activityCompaction)
 	if err != nil {
 		writeError(w, err)
@@ -39,6 +42,7 @@ func (s *Server) compact(w http.ResponseWriter, r *http.Request, h *hosted) {
 	}
 	end(err)
 	done()
+	release()
 	if err != nil {
 		if !errors.Is(err, condense.ErrNothingToCompact) {
 			h.publish(EventError, apiError(err))
@@ -65,12 +69,14 @@ func (s *Server) abort(w http.ResponseWriter, r *http.Request, h *hosted) {
 }
 
 func (s *Server) flush(w http.ResponseWriter, r *http.Request, h *hosted) {
-	sess, err := h.session(r.Context())
+	sess, release, err := h.acquire(r.Context(), true)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	if err := sess.Flush(r.Context()); err != nil {
+	err = sess.Flush(r.Context())
+	release()
+	if err != nil {
 		writeError(w, err)
 		return
 	}
@@ -119,18 +125,20 @@ func (s *Server) getCheckpoint(w http.ResponseWriter, r *http.Request, h *hosted
 }
 
 func (s *Server) undo(w http.ResponseWriter, r *http.Request, h *hosted) {
-	sess, err := h.session(r.Context())
+	sess, release, err := h.acquire(r.Context(), true)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
 	ctx, done, err := h.begin(r.Context(), activityCompaction)
 	if err != nil {
+		release()
 		writeError(w, err)
 		return
 	}
 	ids, err := sess.Undo(ctx, r.PathValue("cp"))
 	done()
+	release()
 	if err != nil {
 		h.settled(r.Context())
 		writeError(w, err)

@@ -118,12 +118,13 @@ func (s *Server) appendMessages(w http.ResponseWriter, r *http.Request, h *hoste
 		writeError(w, err)
 		return
 	}
-	msgs, err := s.newMessages(r, h, &req)
+	sess, release, err := h.acquire(r.Context(), true)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	sess, err := h.session(r.Context())
+	defer release()
+	msgs, err := s.newMessages(r, h, &req)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -140,5 +141,7 @@ func (s *Server) appendMessages(w http.ResponseWriter, r *http.Request, h *hoste
 	from := n - len(msgs)
 	h.changed()
 	h.publishAppended(from, msgs)
+	release()
+	s.prefetch.consider(h, 0, nil)
 	writeJSON(w, http.StatusOK, AppendResponse{From: from, Count: len(msgs), Messages: n})
 }

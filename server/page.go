@@ -13,9 +13,19 @@ import (
 // maxSeries), for the page's chart: tokens before and after compaction,
 // threshold, input limit and the checkpoints made.
 func (s *Server) usageSeries(w http.ResponseWriter, r *http.Request, h *hosted) {
-	h.mu.Lock()
-	out := append([]UsagePoint{}, h.rec.Series...)
-	h.mu.Unlock()
+	out, shared, err := s.state.series(r.Context(), h.id)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if !shared {
+		h.mu.Lock()
+		out = append([]UsagePoint{}, h.rec.Series...)
+		h.mu.Unlock()
+	}
+	if out == nil {
+		out = []UsagePoint{}
+	}
 	writeJSON(w, http.StatusOK, map[string]any{"series": out})
 }
 

@@ -69,7 +69,7 @@ const titleChars = 80
 // usage of the next request, latest checkpoint, busy.
 func (s *Server) pageSessions(w http.ResponseWriter, r *http.Request, owner string) {
 	out := []PageSession{}
-	for _, h := range s.visible(owner) {
+	for _, h := range s.visible(r.Context(), owner) {
 		h.mu.Lock()
 		activity := h.activity
 		if activity != "" {

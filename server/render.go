@@ -39,11 +39,12 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, h *hosted) {
 		writeError(w, err)
 		return
 	}
-	sess, err := h.session(r.Context())
+	sess, release, err := h.acquire(r.Context(), true)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
+	defer release()
 	ctx, end := s.tel.Start(r.Context(), "condense.render")
 	before := sess.Len()
 	h.mu.Lock()
@@ -68,6 +69,8 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, h *hosted) {
 	}
 	end(nil)
 	h.changed()
+	messages := sess.Len()
+	release()
 	var body sliceWriter
 	if err := transcript.Write(&body, f, res.Request); err != nil {
 		writeError(w, err)
@@ -83,7 +86,12 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, h *hosted) {
 		Suppressed:   res.Suppressed,
 		Messages:     len(res.Request.Messages),
 	}
-	h.recordUsage(out, sess.Len())
+	h.recordUsage(out, messages)
+	if len(res.Records) > 0 {
+		h.s.forgetSummaries(h)
+	} else {
+		s.prefetch.consider(h, res.Tokens, &res.Budget)
+	}
 	writeRender(w, &out)
 }
 
@@ -192,35 +200,13 @@ func (h *hosted) recordUsage(out RenderResponse, messages int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.rec.Series = append(h.rec.Series, p)
-	h.usageLines++
-	var err error
 	if len(h.rec.Series) > maxSeries {
 		h.rec.Series = append([]UsagePoint(nil), h.rec.Series[len(h.rec.Series)-maxSeries:]...)
 	}
-	if h.usageLines > 2*maxSeries {
-		// The file keeps what the series keeps, not every request ever.
-		h.closeUsage()
-		err, h.usageLines = h.s.state.rewriteUsage(h.rec.ID, h.rec.Series), len(h.rec.Series)
-	} else if !h.gone {
-		// While the session is open its usage file stays open (closed
-		// with the session, h.close), rather than opened for each
-		// request rendered.
-		if h.usage == nil && h.sess != nil {
-			h.usage, err = h.s.state.openUsage(h.rec.ID)
-		}
-		if err == nil {
-			err = h.s.state.appendUsage(h.rec.ID, h.usage, p)
-		}
+	if h.gone {
+		return // a render finishing after its session was deleted keeps nothing
 	}
-	if err != nil {
+	if err := h.s.state.addUsage(context.Background(), h.rec, p); err != nil {
 		h.s.log.Warn("condense/server: usage series not kept", "session", h.rec.ID, "err", redact.Err(err))
-	}
-}
-
-// closeUsage closes the session's usage file if it is open; h.mu held.
-func (h *hosted) closeUsage() {
-	if h.usage != nil {
-		h.usage.Close()
-		h.usage = nil
 	}
 }

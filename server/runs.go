@@ -56,7 +56,9 @@ func (s *Server) prompt(w http.ResponseWriter, r *http.Request, h *hosted) {
 		writeError(w, invalid("message", "a prompt is a user message, not %q", msg.Role))
 		return
 	}
-	sess, err := h.session(r.Context())
+	// A hosted run holds the session (in shared mode, its lease) until
+	// it ends; a run another replica holds is 409 busy.
+	sess, release, err := h.acquire(r.Context(), false)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -66,15 +68,18 @@ func (s *Server) prompt(w http.ResponseWriter, r *http.Request, h *hosted) {
 	h.mu.Unlock()
 	model, err := s.model(cfg.Provider, cfg.Model)
 	if err != nil {
+		release()
 		writeError(w, err)
 		return
 	}
 	// The run outlives the request; abort or shutdown cancels it.
-	ctx, done, err := h.begin(context.WithoutCancel(r.Context()), activityPrompt)
+	ctx, idle, err := h.begin(context.WithoutCancel(r.Context()), activityPrompt)
 	if err != nil {
+		release()
 		writeError(w, err)
 		return
 	}
+	done := func() { idle(); release() }
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -12,12 +13,15 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/agent"
+	"github.com/condense-dev/condense/internal/redact"
 	"github.com/condense-dev/condense/journal"
 	"github.com/condense-dev/condense/store"
+	"github.com/condense-dev/condense/store/postgres"
 )
 
 // DefaultMaxBodyBytes bounds a request body (Options.MaxBodyBytes).
@@ -65,6 +69,16 @@ type Options struct {
 	// token like the API; any owner's token may read it, since the metrics
 	// add up every session and name none.
 	OpenMetrics bool
+	// PrefetchFraction is the fraction of a session's compaction threshold
+	// past which, on PostgreSQL, the summary its next compaction needs is
+	// computed ahead by a background job (sessions whose summarizer is
+	// "model"). 0 means DefaultPrefetchFraction; a negative value turns it
+	// off.
+	PrefetchFraction float64
+	// FakeLatency, when set, makes the fake provider summarize (sessions
+	// whose summarizer is "model") after waiting this long, as a slow
+	// model would.
+	FakeLatency time.Duration
 	// Mounts serves other handlers beside the API, each under its path
 	// prefix ("/proxy" serves /proxy/…, with the prefix stripped), outside
 	// the API's auth and body limit and without a write timeout: a
@@ -77,16 +91,19 @@ type Options struct {
 // with New, serve Handler, and Close it after the HTTP server has shut
 // down.
 type Server struct {
-	opts     Options
-	log      *slog.Logger
-	st       store.Store
-	journals journal.Store
-	state    *stateDir
-	wal      *eventWAL // the events of every session, group-committed
-	tel      Telemetry
-	mux      *http.ServeMux
-	logins   *logins  // the login cookies, kept across restarts
-	patterns []string // the routes, for the OpenAPI test
+	opts          Options
+	log           *slog.Logger
+	st            store.Store
+	pg            *postgres.Store // shared mode: the sessions are opened in its shared mode
+	reopens       atomic.Int64    // shared sessions made again from the store (for tests)
+	prefetch      *prefetcher     // summaries computed ahead; nil when off
+	prefetchStats PrefetchStats
+	journals      journal.Store
+	state         serverState // records, usage, events and logins
+	tel           Telemetry
+	mux           *http.ServeMux
+	logins        loginStore // the login cookies, kept across restarts
+	patterns      []string   // the routes, for the OpenAPI test
 
 	mu       sync.Mutex
 	sessions map[string]*hosted
@@ -99,7 +116,7 @@ type Server struct {
 // New returns a server over the backend's stores. It reads the sessions'
 // records; each session's log is opened on first use.
 func New(b *Backend, opts *Options) (*Server, error) {
-	s := &Server{st: b.Store, journals: b.Journal, sessions: map[string]*hosted{}, closing: make(chan struct{})}
+	s := &Server{st: b.Store, pg: b.Postgres, journals: b.Journal, sessions: map[string]*hosted{}, closing: make(chan struct{})}
 	if opts != nil {
 		s.opts = *opts
 	}
@@ -125,32 +142,23 @@ func New(b *Backend, opts *Options) (*Server, error) {
 	if s.tel == nil {
 		s.tel = noTelemetry{}
 	}
-	st, err := openStateDir(b.StateDir)
+	st, err := s.openState(b)
 	if err != nil {
 		return nil, err
 	}
-	s.state = st
-	recs, err := st.all()
+	s.state, s.logins = st, st.logins()
+	recs, err := st.records(context.Background())
 	if err != nil {
-		return nil, err
-	}
-	live := map[string]bool{}
-	for _, rec := range recs {
-		live[rec.ID] = true
-	}
-	gen, err := replayEventWAL(st, live, s.opts.EventsKept)
-	if err != nil {
-		return nil, fmt.Errorf("event journal: %w", err)
-	}
-	if s.wal, err = openEventWAL(st.dir, gen, s.log); err != nil {
-		return nil, fmt.Errorf("event journal: %w", err)
-	}
-	if s.logins, err = openLogins(st.dir, s.opts.Tokens, s.opts.Now); err != nil {
-		s.wal.close()
+		st.close()
 		return nil, err
 	}
 	for _, rec := range recs {
-		s.sessions[rec.ID] = &hosted{s: s, id: rec.ID, owner: rec.Owner, rec: rec, runs: map[string]*RunInfo{}, deleted: make(chan struct{})}
+		s.sessions[rec.ID] = s.newHosted(rec)
+	}
+	st.watch(s.recordChanged)
+	if err := s.startPrefetch(context.Background()); err != nil {
+		st.close()
+		return nil, err
 	}
 	s.mux = s.routes()
 	return s, nil
@@ -183,10 +191,11 @@ func (s *Server) Close() error {
 	}
 	s.work.Wait()
 	var errs []error
+	errs = append(errs, s.prefetch.stop(context.Background()))
 	for _, h := range hs {
 		errs = append(errs, h.close())
 	}
-	errs = append(errs, s.wal.close())
+	errs = append(errs, s.state.close())
 	return errors.Join(errs...)
 }
 
@@ -281,14 +290,12 @@ func newID(prefix string) string {
 }
 
 // lookup returns the session id visible to owner.
-func (s *Server) lookup(id, owner string) (*hosted, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return nil, ErrClosing
+func (s *Server) lookup(ctx context.Context, id, owner string) (*hosted, error) {
+	h, err := s.find(ctx, id)
+	if err != nil {
+		return nil, err
 	}
-	h, ok := s.sessions[id]
-	if !ok || h.owner != owner {
+	if h == nil || h.owner != owner {
 		// Another owner's session is not found, rather than forbidden:
 		// its existence is not told.
 		return nil, notFound("session " + id)
@@ -297,7 +304,21 @@ func (s *Server) lookup(id, owner string) (*hosted, error) {
 }
 
 // visible lists the ids owner sees, sorted.
-func (s *Server) visible(owner string) []*hosted {
+func (s *Server) visible(ctx context.Context, owner string) []*hosted {
+	if s.state.shared() {
+		// Other replicas create sessions too: the list is the database's.
+		if recs, err := s.state.records(ctx); err == nil {
+			s.mu.Lock()
+			for _, rec := range recs {
+				if _, ok := s.sessions[rec.ID]; !ok && !s.closed {
+					s.sessions[rec.ID] = s.newHosted(rec)
+				}
+			}
+			s.mu.Unlock()
+		} else {
+			s.log.Warn("condense/server: listing the sessions of other replicas failed", "err", redact.Err(err))
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []*hosted

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,6 +14,7 @@ import (
 	"github.com/condense-dev/condense/internal/redact"
 	"github.com/condense-dev/condense/session"
 	"github.com/condense-dev/condense/store"
+	"github.com/condense-dev/condense/store/postgres"
 	"github.com/condense-dev/condense/strategy"
 	"github.com/condense-dev/condense/summarize"
 	"github.com/condense-dev/condense/tokens"
@@ -38,18 +38,25 @@ type hosted struct {
 	mu       sync.Mutex
 	rec      *record
 	sess     *session.Session
-	events   *eventLog
+	events   eventStream
 	activity string
 	cancel   context.CancelFunc
 	runs     map[string]*RunInfo
 	lastRun  string
 	avail    *bool // compaction_available, nil when it must be computed again
-	// usageLines counts the lines of the usage file since it was last
-	// rewritten (see recordUsage).
-	usageLines int
-	usage      *os.File // the usage file, open for appends while the session is open
-	gone       bool
-	deleted    chan struct{}
+	gone     bool
+	deleted  chan struct{}
+	// prefetching: a dry run for the summaries to compute ahead is under
+	// way (prefetch.go).
+	prefetching, prefetchAgain bool
+
+	// Shared mode (shared.go): the session's shared log, the log its
+	// session works on, the store version that session reflects, and the
+	// lock an operation of this replica holds with the lease.
+	sh      *postgres.SharedLog
+	swap    *swapLog
+	version int64
+	opMu    sync.Mutex
 }
 
 // strategyByName builds a strategy from its API name.
@@ -114,14 +121,33 @@ func (s *Server) defaultProvider() string {
 // summarizer returns the summarizer of renders and manual compactions.
 func (h *hosted) summarizer(c SessionConfig) condense.Summarizer {
 	var inner condense.Summarizer = summarize.Extractive{}
-	if c.Summarizer == "model" && h.s.opts.NewSummarizer != nil {
-		if sm, err := h.s.opts.NewSummarizer(c.Provider, c.Model); err == nil {
+	if c.Summarizer == "model" {
+		if sm := h.s.modelSummarizer(c); sm != nil {
 			inner = sm
-		} else {
-			h.s.log.Warn("condense/server: no summarizer for the session's model; summarizing extractively", "session", h.id, "err", redact.Err(err))
+		}
+		if h.s.prefetch != nil {
+			// A summary computed ahead for the exact request is used.
+			inner = storedSummarizer{h: h, inner: inner}
 		}
 	}
 	return &eventSummarizer{h: h, inner: inner}
+}
+
+// modelSummarizer returns the summarizer of a session whose summarizer is
+// "model", nil when the server has none for its provider.
+func (s *Server) modelSummarizer(c SessionConfig) condense.Summarizer {
+	if c.Provider == "fake" && s.opts.FakeLatency > 0 {
+		return FakeSummarizer{Latency: s.opts.FakeLatency}
+	}
+	if s.opts.NewSummarizer == nil {
+		return nil
+	}
+	sm, err := s.opts.NewSummarizer(c.Provider, c.Model)
+	if err != nil {
+		s.log.Warn("condense/server: no summarizer for the session's model; summarizing extractively", "model", c.Model, "err", redact.Err(err))
+		return nil
+	}
+	return sm
 }
 
 // eventSummarizer publishes the summary phase of a compaction and measures
@@ -142,8 +168,17 @@ func (e *eventSummarizer) Summarize(ctx context.Context, req condense.SummaryReq
 }
 
 // session returns the open session, opening it (and its event stream) on
-// first use.
+// first use; a shared session is brought up to date with the store.
 func (h *hosted) session(ctx context.Context) (*session.Session, error) {
+	sess, err := h.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return h.fresh(ctx, sess)
+}
+
+// open returns the open session, opening it on first use.
+func (h *hosted) open(ctx context.Context) (*session.Session, error) {
 	h.mu.Lock()
 	if h.gone {
 		h.mu.Unlock()
@@ -168,16 +203,34 @@ func (h *hosted) session(ctx context.Context) (*session.Session, error) {
 	if err := h.openEvents(); err != nil {
 		return nil, err
 	}
+	if h.shared() {
+		if _, err := h.openShared(ctx); err != nil {
+			return nil, err
+		}
+	}
+	var v int64
+	if h.shared() {
+		sh, _, err := h.sharedLog()
+		if err != nil {
+			return nil, err
+		}
+		v = sh.Version()
+	}
 	sess, err := h.openSession(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
-	if err := h.reconcile(ctx, sess); err != nil {
-		sess.Close()
-		return nil, err
+	// A shared session's appended events are published by whichever
+	// replica appended; making them again here could repeat one another
+	// replica is about to publish.
+	if !h.shared() {
+		if err := h.reconcile(ctx, sess); err != nil {
+			sess.Close()
+			return nil, err
+		}
 	}
 	h.mu.Lock()
-	h.sess = sess
+	h.sess, h.version = sess, v
 	h.mu.Unlock()
 	return sess, nil
 }
@@ -211,7 +264,7 @@ func (h *hosted) openEvents() error {
 	if h.events != nil {
 		return nil
 	}
-	ev, err := openEventLog(h.s.state.eventsPath(h.id), h.id, h.s.wal, h.s.opts.EventsKept, h.s.opts.Now)
+	ev, err := h.s.state.openEvents(h.id)
 	if err != nil {
 		return err
 	}
@@ -225,7 +278,13 @@ func (h *hosted) openSession(ctx context.Context, cfg SessionConfig) (*session.S
 		return nil, err
 	}
 	st = h.withPhases(st, "")
-	return session.Open(ctx, h.s.st, h.id, &session.Options{
+	var where store.Store = h.s.st
+	if h.shared() {
+		h.mu.Lock()
+		where = swapStore{h.swap}
+		h.mu.Unlock()
+	}
+	return session.Open(ctx, where, h.id, &session.Options{
 		Request:  cfg.template(),
 		Counter:  tokens.ForModel(cfg.Model, h.s.registry()),
 		Strategy: st,
@@ -307,13 +366,16 @@ func (h *hosted) close() error {
 	h.openMu.Lock()
 	defer h.openMu.Unlock()
 	h.mu.Lock()
-	sess, ev := h.sess, h.events
-	h.sess, h.events = nil, nil
-	h.closeUsage()
+	sess, ev, sh := h.sess, h.events, h.sh
+	h.sess, h.events, h.sh, h.swap = nil, nil, nil, nil
+	h.s.state.releaseUsage(h.rec.ID)
 	h.mu.Unlock()
 	var err error
 	if sess != nil {
 		err = sess.Close()
+	}
+	if sh != nil {
+		err = errors.Join(err, sh.Close())
 	}
 	if ev != nil {
 		ev.close()
@@ -398,9 +460,9 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request, owner str
 		}
 	}
 	rec := &record{ID: newID("s-"), Owner: owner, Created: s.opts.Now().UTC(), Config: req.SessionConfig}
-	h := &hosted{s: s, id: rec.ID, owner: owner, rec: rec, runs: map[string]*RunInfo{}, deleted: make(chan struct{})}
+	h := s.newHosted(rec)
 	// The record is durable before the session is acknowledged.
-	if err := s.state.put(rec); err != nil {
+	if err := s.state.put(r.Context(), rec); err != nil {
 		writeError(w, err)
 		return
 	}
@@ -412,18 +474,20 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request, owner str
 	}
 	s.sessions[rec.ID] = h
 	s.mu.Unlock()
-	sess, err := h.session(r.Context())
+	sess, release, err := h.acquire(r.Context(), true)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
 	if len(req.Messages) > 0 {
 		if err := sess.Append(r.Context(), req.Messages...); err != nil {
+			release()
 			writeError(w, err)
 			return
 		}
 		h.publishAppended(0, req.Messages)
 	}
+	release()
 	snap, err := h.snapshot(r.Context())
 	if err != nil {
 		writeError(w, err)
@@ -453,7 +517,7 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request, owner stri
 	}
 	after := r.URL.Query().Get("after")
 	out := SessionList{Sessions: []SessionItem{}}
-	for _, h := range s.visible(owner) {
+	for _, h := range s.visible(r.Context(), owner) {
 		if h.id <= after {
 			continue
 		}
@@ -506,7 +570,7 @@ func (s *Server) patchSession(w http.ResponseWriter, r *http.Request, h *hosted)
 	rec := *h.rec
 	h.mu.Unlock()
 	rec.Config = cfg
-	if err := s.state.put(&rec); err != nil {
+	if err := s.state.put(ctx, &rec); err != nil {
 		writeError(w, err)
 		return
 	}
@@ -582,7 +646,7 @@ func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request, h *hosted
 	close(h.deleted)
 	h.mu.Unlock()
 	cerr := h.close()
-	if err := errors.Join(cerr, s.state.remove(h.id)); err != nil && !errors.Is(err, store.ErrClosed) {
+	if err := errors.Join(cerr, s.state.remove(context.WithoutCancel(r.Context()), h.id)); err != nil && !errors.Is(err, store.ErrClosed) {
 		writeError(w, fmt.Errorf("delete %s: %w", h.id, err))
 		return
 	}

@@ -41,13 +41,14 @@ func TestUsageFileAfterRewrite(t *testing.T) {
 	for i := 1; i <= n; i++ {
 		h.recordUsage(RenderResponse{Usage: Usage{Tokens: i}}, 1)
 	}
-	h.mu.Lock()
-	open := h.usage != nil
-	h.mu.Unlock()
+	d := s.state.(*dirState)
+	d.umu.Lock()
+	open := d.files[snap.ID] != nil
+	d.umu.Unlock()
 	if !open {
 		t.Fatal("the usage file is not kept open")
 	}
-	data, err := os.ReadFile(s.state.usagePath(snap.ID))
+	data, err := os.ReadFile(d.st.usagePath(snap.ID))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,523 @@
+package server_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/condense-dev/condense"
+	jpostgres "github.com/condense-dev/condense/journal/postgres"
+	"github.com/condense-dev/condense/server"
+	"github.com/condense-dev/condense/store/postgres"
+)
+
+// pgURL is the test database (CONDENSE_TEST_POSTGRES); the test skips
+// without it.
+func pgURL(t testing.TB) string {
+	u := os.Getenv("CONDENSE_TEST_POSTGRES")
+	if u == "" {
+		t.Skip("CONDENSE_TEST_POSTGRES is not set")
+	}
+	return u
+}
+
+// pgSchema returns a schema of t's own, dropped when t ends.
+func pgSchema(t testing.TB) string {
+	url := pgURL(t)
+	var b [6]byte
+	rand.Read(b[:])
+	name := fmt.Sprintf("condense_test_%d_%s", os.Getpid(), hex.EncodeToString(b[:]))
+	t.Cleanup(func() {
+		ctx := context.Background()
+		conn, err := pgx.Connect(ctx, url)
+		if err != nil {
+			t.Errorf("drop schema: %v", err)
+			return
+		}
+		defer conn.Close(ctx)
+		if _, err := conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+name+" CASCADE"); err != nil {
+			t.Errorf("drop schema: %v", err)
+		}
+	})
+	return name
+}
+
+// replica is one server on a loopback port over a store of its own (its
+// own pool and leases) in the shared schema.
+type replica struct {
+	*client
+	st   *postgres.Store
+	srv  *server.Server
+	http *httptest.Server
+}
+
+// startReplica starts a server on the database's schema.
+func startReplica(t testing.TB, schema string, ttl time.Duration, opts *server.Options) *replica {
+	t.Helper()
+	ctx := context.Background()
+	log := slog.New(slog.DiscardHandler)
+	st, err := postgres.Open(ctx, pgURL(t), &postgres.Options{Schema: schema, LeaseTTL: ttl, Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := jpostgres.New(ctx, st.Pool(), schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opts == nil {
+		opts = &server.Options{}
+	}
+	opts.Logger = log
+	b := &server.Backend{Store: st, Journal: js, Postgres: st, Describe: "postgres"}
+	srv, err := server.New(b, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.Handler())
+	r := &replica{client: &client{t: t, base: hs.URL, hc: noFatal()}, st: st, srv: srv, http: hs}
+	t.Cleanup(func() {
+		hs.CloseClientConnections()
+		hs.Close()
+		srv.Close()
+		b.Close()
+	})
+	return r
+}
+
+// turnIDs lists the ids of messages.
+func turnIDs(msgs []condense.Message) []string {
+	out := make([]string, len(msgs))
+	for i := range msgs {
+		out[i] = msgs[i].ID
+	}
+	return out
+}
+
+// TestReplicasShareSessions is the multi-replica test: three servers on
+// loopback ports over one database; the same session's append+render
+// requests go to all three at once, past the threshold again and again.
+// Every message is stored once, each compaction saves exactly one
+// checkpoint (reported by exactly one render), and every replica's event
+// stream sees every compaction.
+func TestReplicasShareSessions(t *testing.T) {
+	schema := pgSchema(t)
+	var rs []*replica
+	for range 3 {
+		rs = append(rs, startReplica(t, schema, 5*time.Second, nil))
+	}
+	snap := newSession(t, rs[0].client, server.CreateRequest{SessionConfig: server.SessionConfig{
+		Model: "gpt-4o", Window: 6000, ReservedOutput: 500, Strategy: "mask", System: testSystem}})
+	id := snap.ID
+	var streams []*sse
+	for _, r := range rs {
+		streams = append(streams, r.subscribe(id, 0))
+	}
+
+	const workers, renders = 2, 6
+	type result struct {
+		msgs []string
+		cps  []string
+		err  string
+	}
+	results := make(chan result, len(rs)*workers*renders)
+	var wg sync.WaitGroup
+	for ri, r := range rs {
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for k := range renders {
+					turn := workTurn(fmt.Sprintf("r%dw%dk%d", ri, w, k), 1)
+					raw, _ := json.Marshal(server.RenderRequest{Messages: turn})
+					st, body := r.post(id, raw)
+					res := result{msgs: turnIDs(turn)}
+					if st != 200 {
+						res.err = fmt.Sprintf("replica %d: render: %d %s", ri, st, body)
+					} else {
+						var rr server.RenderResponse
+						json.Unmarshal([]byte(body), &rr)
+						// The passes of one preflight share one
+						// checkpoint, named after the last.
+						if n := len(rr.Compactions); n > 0 {
+							res.cps = append(res.cps, rr.Compactions[n-1].Checkpoint)
+						}
+					}
+					results <- res
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	close(results)
+	sent := map[string]int{}
+	reported := map[string]int{}
+	for res := range results {
+		if res.err != "" {
+			t.Fatal(res.err)
+		}
+		for _, m := range res.msgs {
+			sent[m]++
+		}
+		for _, c := range res.cps {
+			reported[c]++
+		}
+	}
+
+	// Every message once, each turn contiguous.
+	var page server.MessagesPage
+	rs[1].must(200, "GET", "/v1/sessions/"+id+"/messages?limit=10000", nil, &page)
+	stored := map[string]int{}
+	for i, m := range page.Messages {
+		stored[m.ID]++
+		if strings.HasSuffix(m.ID, "-u") {
+			p := strings.TrimSuffix(m.ID, "-u")
+			want := []string{p + "-u", p + "-call0-a", p + "-call0-t", p + "-done"}
+			for k, w := range want {
+				if i+k >= len(page.Messages) || page.Messages[i+k].ID != w {
+					t.Fatalf("turn %s is not contiguous at %d", p, i)
+				}
+			}
+		}
+	}
+	if len(page.Messages) != len(sent) {
+		t.Fatalf("%d messages stored, %d sent", len(page.Messages), len(sent))
+	}
+	for m := range sent {
+		if stored[m] != 1 {
+			t.Fatalf("message %s stored %d times", m, stored[m])
+		}
+	}
+
+	// Exactly one checkpoint per compaction.
+	var cps struct {
+		Checkpoints []server.CheckpointInfo `json:"checkpoints"`
+	}
+	rs[2].must(200, "GET", "/v1/sessions/"+id+"/checkpoints", nil, &cps)
+	if len(cps.Checkpoints) == 0 {
+		t.Fatal("no compaction past the threshold")
+	}
+	var ids []string
+	for i, cp := range cps.Checkpoints {
+		ids = append(ids, cp.ID)
+		if i > 0 && cpNum(cp.ID) <= cpNum(cps.Checkpoints[i-1].ID) {
+			t.Fatalf("checkpoint %s after %s", cp.ID, cps.Checkpoints[i-1].ID)
+		}
+		if reported[cp.ID] != 1 {
+			t.Fatalf("checkpoint %s reported by %d renders", cp.ID, reported[cp.ID])
+		}
+		if i > 0 && cp.HistoryCount <= cps.Checkpoints[i-1].HistoryCount {
+			t.Fatalf("checkpoint %s covers %d messages, %s before it %d: two compactions of one history", cp.ID, cp.HistoryCount, cps.Checkpoints[i-1].ID, cps.Checkpoints[i-1].HistoryCount)
+		}
+	}
+	if len(reported) != len(cps.Checkpoints) {
+		t.Fatalf("renders reported %v, stored %v", reported, ids)
+	}
+	t.Logf("%d renders on 3 replicas: %d messages, checkpoints %v", len(rs)*workers*renders, len(page.Messages), ids)
+
+	// Every replica's stream sees every compaction.
+	for i, s := range streams {
+		want := map[string]bool{}
+		for _, c := range ids {
+			want[c] = true
+		}
+		s.until(t, server.EventCompacted, func(ev server.Event) bool {
+			var d struct{ Checkpoint string }
+			json.Unmarshal(ev.Data, &d)
+			delete(want, d.Checkpoint)
+			return len(want) == 0
+		})
+		s.close()
+		t.Logf("replica %d saw every compaction", i)
+	}
+	// A stream opened later with Last-Event-ID resumes on any replica
+	// without a gap.
+	again := rs[2].subscribe(id, 3)
+	first := <-again.events
+	again.close()
+	if first.ID != 4 {
+		t.Fatalf("resumed at event %d, want 4", first.ID)
+	}
+
+	// A change of settings on one replica reaches the others (a record
+	// notification: polled), and so does a deletion.
+	window := 9000
+	rs[0].must(200, "PATCH", "/v1/sessions/"+id, server.ConfigChange{Window: &window}, nil)
+	for polls := 0; ; polls++ {
+		var s server.Snapshot
+		rs[1].must(200, "GET", "/v1/sessions/"+id, nil, &s)
+		if s.Config.Window == window && s.Usage.Window == window {
+			break
+		}
+		if polls > 500 {
+			t.Fatalf("replica 1 still has window %d", s.Config.Window)
+		}
+		time.Sleep(10 * time.Millisecond) // polling the other replica's state
+	}
+	rs[1].must(204, "DELETE", "/v1/sessions/"+id, nil, nil)
+	for polls := 0; ; polls++ {
+		st, _ := rs[2].do("GET", "/v1/sessions/"+id, nil)
+		if st == 404 {
+			break
+		}
+		if polls > 500 {
+			t.Fatalf("replica 2 still serves a deleted session: %d", st)
+		}
+		time.Sleep(10 * time.Millisecond) // polling the other replica's state
+	}
+}
+
+func cpNum(id string) int {
+	var n int
+	fmt.Sscanf(id, "c%d", &n)
+	return n
+}
+
+// post sends a render with its messages from a goroutine.
+func (c *client) post(id string, body []byte) (int, string) {
+	resp, err := c.hc.Post(c.base+"/v1/sessions/"+id+"/render", "application/json", strings.NewReader(string(body)))
+	if err != nil {
+		return 0, err.Error()
+	}
+	defer resp.Body.Close()
+	var b strings.Builder
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := resp.Body.Read(buf)
+		b.Write(buf[:n])
+		if err != nil {
+			break
+		}
+	}
+	return resp.StatusCode, b.String()
+}
+
+// blockingSummarizer blocks every summary until its context ends, telling
+// started first.
+type blockingSummarizer struct{ started chan<- struct{} }
+
+func (b blockingSummarizer) Summarize(ctx context.Context, req condense.SummaryRequest) (*condense.Summary, error) {
+	select {
+	case b.started <- struct{}{}:
+	default:
+	}
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+// quickSummarizer answers every summary at once.
+type quickSummarizer struct{}
+
+func (quickSummarizer) Summarize(ctx context.Context, req condense.SummaryRequest) (*condense.Summary, error) {
+	return &condense.Summary{Text: fmt.Sprintf("summary of %d messages", len(req.Messages))}, nil
+}
+
+// TestReplicaDiesMidCompaction: a replica that dies while its compaction
+// waits on the model keeps the session's lease until it expires; a
+// manual compaction meanwhile is 409 busy on another replica, and a
+// render on a third completes the compaction once the lease is released
+// (polled in the database). One checkpoint, nothing lost.
+func TestReplicaDiesMidCompaction(t *testing.T) {
+	schema := pgSchema(t)
+	started := make(chan struct{}, 1)
+	const ttl = 2 * time.Second
+	dying := startReplica(t, schema, ttl, &server.Options{NewSummarizer: func(string, string) (condense.Summarizer, error) {
+		return blockingSummarizer{started: started}, nil
+	}})
+	quick := func(string, string) (condense.Summarizer, error) { return quickSummarizer{}, nil }
+	a := startReplica(t, schema, ttl, &server.Options{NewSummarizer: quick})
+	b := startReplica(t, schema, ttl, &server.Options{NewSummarizer: quick})
+
+	snap := newSession(t, a.client, server.CreateRequest{SessionConfig: server.SessionConfig{
+		Model: "gpt-4o", Window: 6000, ReservedOutput: 500, Strategy: "summarize", Summarizer: "model", System: testSystem}})
+	id := snap.ID
+	var sent []string
+	for _, p := range []string{"p1", "p2", "p3"} {
+		turn := workTurn(p, 4)
+		sent = append(sent, turnIDs(turn)...)
+		a.must(200, "POST", "/v1/sessions/"+id+"/messages", server.AppendRequest{Messages: turn}, nil)
+	}
+	events := b.subscribe(id, 0)
+
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, pgURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	// released reports whether the dying replica's lease is gone.
+	var holder string
+	released := func() bool {
+		var free bool
+		err := conn.QueryRow(ctx, `SELECT lease_owner IS DISTINCT FROM $2 OR lease_expires <= now() FROM `+schema+`.sessions WHERE id = $1`, id, holder).Scan(&free)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return free
+	}
+
+	// The dying replica starts the compaction and waits on its model.
+	go dying.post(id, []byte(`{}`))
+	<-started
+	if err := conn.QueryRow(ctx, `SELECT lease_owner FROM `+schema+`.sessions WHERE id = $1`, id).Scan(&holder); err != nil {
+		t.Fatalf("the compacting replica holds no lease: %v", err)
+	}
+	// It dies: its connections to the database go first (its lease is
+	// neither renewed nor released), then its clients.
+	dying.st.Pool().Close()
+	dying.http.CloseClientConnections()
+
+	// While the lease lives, a manual compaction elsewhere is busy.
+	if st, body := b.do("POST", "/v1/sessions/"+id+"/compact", nil); st != 409 || errorCode(t, body) != server.CodeBusy {
+		t.Fatalf("manual compaction while another replica compacts: %d %s", st, body)
+	}
+	// A render on another replica waits for the lease.
+	type answer struct {
+		st   int
+		body string
+	}
+	done := make(chan answer, 1)
+	go func() {
+		st, body := a.post(id, []byte(`{}`))
+		done <- answer{st, body}
+	}()
+
+	// The lease is released when it expires: poll the database.
+	var ans answer
+	for polls := 0; ; polls++ {
+		if released() {
+			t.Logf("lease released after %d polls", polls)
+			ans = <-done
+			break
+		}
+		select {
+		case ans = <-done:
+			if !released() {
+				t.Fatalf("render answered while the dead replica's lease was live: %d %s", ans.st, ans.body)
+			}
+		case <-time.After(20 * time.Millisecond):
+			continue
+		}
+		break
+	}
+	if ans.st != 200 {
+		t.Fatalf("render after the lease's release: %d %s", ans.st, ans.body)
+	}
+	var rr server.RenderResponse
+	json.Unmarshal([]byte(ans.body), &rr)
+	if len(rr.Compactions) != 1 || rr.Compactions[0].Checkpoint != "c1" {
+		t.Fatalf("the surviving replica's render: compactions %+v", rr.Compactions)
+	}
+	events.until(t, server.EventCompacted, func(ev server.Event) bool { return strings.Contains(string(ev.Data), `"c1"`) })
+	events.close()
+
+	var cps struct {
+		Checkpoints []server.CheckpointInfo `json:"checkpoints"`
+	}
+	b.must(200, "GET", "/v1/sessions/"+id+"/checkpoints", nil, &cps)
+	if len(cps.Checkpoints) != 1 {
+		t.Fatalf("%d checkpoints, want 1", len(cps.Checkpoints))
+	}
+	var page server.MessagesPage
+	b.must(200, "GET", "/v1/sessions/"+id+"/messages?limit=10000", nil, &page)
+	got := turnIDs(page.Messages)
+	if strings.Join(got, ",") != strings.Join(sent, ",") {
+		sort.Strings(got)
+		t.Fatalf("log after the death: %v, want %v", got, sent)
+	}
+}
+
+// BenchmarkReplicasAppendRender is the load benchmark on PostgreSQL: each
+// operation appends one message to a session of ~50 messages / ~10k
+// tokens and renders it (two requests, each holding the session's lease),
+// with 1 or 3 replicas over one database and 16 sessions in flight. With
+// 3 replicas consecutive operations on a session go to different
+// replicas (no affinity), so each finds the session changed by another
+// and reads what is new before it works. Reports ops/s and latency
+// percentiles.
+func BenchmarkReplicasAppendRender(b *testing.B) {
+	for _, n := range []int{1, 3} {
+		b.Run(fmt.Sprintf("replicas=%d", n), func(b *testing.B) {
+			schema := pgSchema(b)
+			var rs []*replica
+			for range n {
+				rs = append(rs, startReplica(b, schema, 10*time.Second, nil))
+			}
+			const inflight = 16
+			hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 2 * inflight}}
+			perSession := 20
+			sessions := max((b.N+perSession-1)/perSession, inflight)
+			ids := make([]string, sessions)
+			hist := benchHistory()
+			for i := range ids {
+				var snap server.Snapshot
+				rs[i%n].must(201, "POST", "/v1/sessions", server.CreateRequest{
+					SessionConfig: server.SessionConfig{Model: "gpt-4o", Window: 128000, Strategy: "mask"},
+					Messages:      hist}, &snap)
+				ids[i] = snap.ID
+			}
+			msg, _ := json.Marshal(server.AppendRequest{Messages: []condense.Message{condense.UserText("one more thing: " + strings.Repeat("check the backoff. ", 10))}})
+			lat := make([]time.Duration, b.N)
+			var next atomic.Int64
+			var failed atomic.Value
+			var wg sync.WaitGroup
+			b.ResetTimer()
+			start := time.Now()
+			for range inflight {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for {
+						i := int(next.Add(1)) - 1
+						if i >= b.N {
+							return
+						}
+						k := i % sessions
+						id := ids[k]
+						r := rs[(i/sessions)%n] // the session's next operation on the next replica
+						t0 := time.Now()
+						if err := post(hc, r.base+"/v1/sessions/"+id+"/messages", msg); err != nil {
+							failed.Store(err)
+							return
+						}
+						if err := post(hc, r.base+"/v1/sessions/"+id+"/render?format=openai", nil); err != nil {
+							failed.Store(err)
+							return
+						}
+						lat[i] = time.Since(t0)
+					}
+				}()
+			}
+			wg.Wait()
+			elapsed := time.Since(start)
+			b.StopTimer()
+			if err, _ := failed.Load().(error); err != nil {
+				b.Fatal(err)
+			}
+			slices.Sort(lat)
+			pct := func(p float64) float64 { return float64(lat[min(len(lat)-1, int(float64(len(lat))*p))]) / 1e6 }
+			b.ReportMetric(pct(0.50), "p50-ms")
+			b.ReportMetric(pct(0.99), "p99-ms")
+			b.ReportMetric(float64(b.N)/elapsed.Seconds(), "ops/s")
+			var reopens int64
+			for _, r := range rs {
+				reopens += r.srv.Reopens()
+			}
+			b.ReportMetric(float64(reopens)/float64(b.N), "reopens/op")
+		})
+	}
+}

@@ -1,0 +1,209 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/session"
+	"github.com/condense-dev/condense/store"
+	"github.com/condense-dev/condense/store/postgres"
+)
+
+// Sessions on PostgreSQL (Backend.Postgres) are opened in the store's
+// shared mode: no replica holds a session open exclusively. Each
+// operation that changes a session (append, render, compact, undo, flush,
+// a hosted run) takes the session's lease in the database for its
+// duration (acquire), and the session this replica keeps in memory is
+// made again from the store when the store's version under the lease is
+// not the one it was built at: what another replica appended or
+// checkpointed meanwhile is read before the operation starts. A render
+// that finds a compaction running elsewhere waits for its lease and then
+// finds its checkpoint, so compacts no more; a manual compaction that
+// finds the lease held answers 409 busy. Reads bring the session up to
+// date without the lease.
+
+// swapLog is the log a shared session's session.Session works on: the
+// replica's shared log between operations, the leased log while an
+// operation holds the lease (its appends need the lease, and a shared
+// append would wait for it).
+type swapLog struct {
+	mu  sync.Mutex
+	cur store.Log
+}
+
+func (l *swapLog) get() store.Log {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.cur
+}
+
+func (l *swapLog) set(to store.Log) {
+	l.mu.Lock()
+	l.cur = to
+	l.mu.Unlock()
+}
+
+func (l *swapLog) Len() int                        { return l.get().Len() }
+func (l *swapLog) Checkpoints() []store.Checkpoint { return l.get().Checkpoints() }
+func (l *swapLog) Undos() []store.Undo             { return l.get().Undos() }
+func (l *swapLog) Messages(ctx context.Context, from, to int) ([]condense.Message, error) {
+	return l.get().Messages(ctx, from, to)
+}
+func (l *swapLog) Append(ctx context.Context, b store.Batch) (int, error) {
+	return l.get().Append(ctx, b)
+}
+
+// Close does nothing: the shared log is closed with the hosted session.
+func (l *swapLog) Close() error { return nil }
+
+// swapStore opens the one swapLog (session.Open takes a store).
+type swapStore struct{ l *swapLog }
+
+func (s swapStore) Open(context.Context, string) (store.Log, error) { return s.l, nil }
+func (s swapStore) Close() error                                    { return nil }
+
+type versioned interface{ Version() int64 }
+
+// shared reports whether the session lives in a shared store.
+func (h *hosted) shared() bool { return h.s.pg != nil }
+
+// openShared opens the session's shared log on first use; h.openMu held.
+func (h *hosted) openShared(ctx context.Context) (store.Store, error) {
+	h.mu.Lock()
+	sw := h.swap
+	h.mu.Unlock()
+	if sw == nil {
+		sh, err := h.s.pg.OpenShared(ctx, h.id)
+		if err != nil {
+			return nil, err
+		}
+		sw = &swapLog{cur: sh}
+		h.mu.Lock()
+		h.sh, h.swap = sh, sw
+		h.mu.Unlock()
+	}
+	return swapStore{sw}, nil
+}
+
+// fresh brings a shared session up to date with the database, unless an
+// operation of this replica holds it (it has the newest state then);
+// other sessions are returned as they are.
+func (h *hosted) fresh(ctx context.Context, sess *session.Session) (*session.Session, error) {
+	if !h.shared() || !h.opMu.TryLock() {
+		return sess, nil
+	}
+	defer h.opMu.Unlock()
+	sh, _, err := h.sharedLog()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := sh.Refresh(ctx); err != nil {
+		return nil, err
+	}
+	return h.catchUp(ctx, sh.Version())
+}
+
+// sharedLog returns the session's shared log and the log its session
+// works on; a session closed meanwhile (deleted, here or on another
+// replica) is not found.
+func (h *hosted) sharedLog() (*postgres.SharedLog, *swapLog, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.sh == nil || h.gone {
+		return nil, nil, notFound("session " + h.id)
+	}
+	return h.sh, h.swap, nil
+}
+
+// catchUp makes the session again from the store when the store's version
+// v is not the one it was built at; h.opMu held.
+func (h *hosted) catchUp(ctx context.Context, v int64) (*session.Session, error) {
+	h.mu.Lock()
+	sess, have, cfg := h.sess, h.version, h.rec.Config
+	h.mu.Unlock()
+	if sess != nil && have == v {
+		return sess, nil
+	}
+	h.openMu.Lock()
+	defer h.openMu.Unlock()
+	if _, err := h.openShared(ctx); err != nil {
+		return nil, err
+	}
+	next, err := h.openSession(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	h.mu.Lock()
+	old := h.sess
+	h.sess, h.version, h.avail = next, v, nil
+	h.mu.Unlock()
+	h.s.reopens.Add(1)
+	if old != nil {
+		if err := old.Close(); err != nil {
+			h.s.log.Warn("condense/server: closing a session made again from the store", "session", h.id, "err", err)
+		}
+	}
+	return next, nil
+}
+
+// acquire starts an operation that changes the session. In shared mode it
+// takes the session's lease — waiting for it, or, when wait is false,
+// failing with busy at once when another replica holds it — and brings
+// the session up to date under it. release ends the operation: the
+// session is known to reflect the store's version then, and the lease is
+// given back. Outside shared mode acquire is session and release does
+// nothing.
+func (h *hosted) acquire(ctx context.Context, wait bool) (*session.Session, func(), error) {
+	sess, err := h.session(ctx)
+	if err != nil || !h.shared() {
+		return sess, func() {}, err
+	}
+	h.opMu.Lock()
+	sh, sw, err := h.sharedLog()
+	if err != nil {
+		h.opMu.Unlock()
+		return nil, nil, err
+	}
+	var lk store.Log
+	if wait {
+		lk, err = sh.Lock(ctx)
+	} else {
+		lk, err = sh.TryLock(ctx)
+	}
+	if err != nil {
+		h.opMu.Unlock()
+		if errors.Is(err, store.ErrLocked) {
+			return nil, nil, busy(activityCompaction)
+		}
+		return nil, nil, err
+	}
+	sw.set(lk)
+	sess, err = h.catchUp(ctx, lk.(versioned).Version())
+	if err != nil {
+		sw.set(sh)
+		lk.Close()
+		h.opMu.Unlock()
+		return nil, nil, err
+	}
+	var once sync.Once
+	return sess, func() {
+		once.Do(func() {
+			h.mu.Lock()
+			if h.sess == sess {
+				h.version = lk.(versioned).Version()
+			}
+			h.mu.Unlock()
+			sw.set(sh)
+			if err := lk.Close(); err != nil {
+				h.s.log.Warn("condense/server: releasing a session's lease", "session", h.id, "err", err)
+			}
+			h.opMu.Unlock()
+		})
+	}, nil
+}
+
+// Reopens counts the shared sessions this server made again from the
+// store because another replica had changed them.
+func (s *Server) Reopens() int64 { return s.reopens.Load() }
