@@ -93,17 +93,24 @@ func openEventLog(path, id string, wal *eventWAL, keep int, now func() time.Time
 func (l *eventLog) appendedTo() (int, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for i := len(l.kept) - 1; i >= 0; i-- {
-		if l.kept[i].Type != EventAppended {
+	return appendedEnd(l.kept, l.keep)
+}
+
+// appendedEnd returns the log length the newest appended event of kept
+// accounts for, and false when it cannot be told: none is kept while the
+// stream keeps keep events and is full.
+func appendedEnd(kept []Event, keep int) (int, bool) {
+	for i := len(kept) - 1; i >= 0; i-- {
+		if kept[i].Type != EventAppended {
 			continue
 		}
 		var d struct{ From, Count int }
-		if json.Unmarshal(l.kept[i].Data, &d) != nil {
+		if json.Unmarshal(kept[i].Data, &d) != nil {
 			return 0, false
 		}
 		return d.From + d.Count, true
 	}
-	return 0, len(l.kept) < l.keep
+	return 0, len(kept) < keep
 }
 
 // rewrite writes the kept events to a fresh file and opens it for appends.

@@ -577,17 +577,7 @@ func (l *pgEventStream) after(id int64) ([]Event, bool, <-chan struct{}) {
 func (l *pgEventStream) appendedTo() (int, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for i := len(l.kept) - 1; i >= 0; i-- {
-		if l.kept[i].Type != EventAppended {
-			continue
-		}
-		var d struct{ From, Count int }
-		if json.Unmarshal(l.kept[i].Data, &d) != nil {
-			return 0, false
-		}
-		return d.From + d.Count, true
-	}
-	return 0, len(l.kept) < l.p.keep
+	return appendedEnd(l.kept, l.p.keep)
 }
 
 func (l *pgEventStream) lastID() int64 {
