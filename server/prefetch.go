@@ -156,15 +156,9 @@ func (p *prefetcher) migrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, err := m.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
-		return err
-	}
-	_, err = conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS `+pgx.Identifier{p.schema, "condense_server_summaries"}.Sanitize()+` (
-		session     text NOT NULL,
-		fingerprint text NOT NULL,
-		summary     jsonb NOT NULL,
-		created     timestamptz NOT NULL DEFAULT now(),
-		PRIMARY KEY (session, fingerprint))`)
+	// River's own tables, by its migrator; the summaries' table is one of
+	// the server's embedded migrations (pgmigrations/002_summaries.sql).
+	_, err = m.Migrate(ctx, rivermigrate.DirectionUp, nil)
 	return err
 }
 
