@@ -112,18 +112,26 @@ func (l *logins) save() error {
 	return writeFileAtomic(l.path, data)
 }
 
-// add makes a login for owner, who gave token, and returns its cookie.
-func (l *logins) add(owner, token string) (string, time.Time, error) {
+// newLoginSecrets draws a login's cookie (32 random bytes) and the salt of
+// its token's print (16).
+func newLoginSecrets() (cookie, salt string, err error) {
 	var b [32]byte
 	if _, err := rand.Read(b[:]); err != nil {
-		return "", time.Time{}, err
+		return "", "", err
 	}
-	cookie := base64.RawURLEncoding.EncodeToString(b[:])
 	var s [16]byte
 	if _, err := rand.Read(s[:]); err != nil {
+		return "", "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(b[:]), hex.EncodeToString(s[:]), nil
+}
+
+// add makes a login for owner, who gave token, and returns its cookie.
+func (l *logins) add(owner, token string) (string, time.Time, error) {
+	cookie, salt, err := newLoginSecrets()
+	if err != nil {
 		return "", time.Time{}, err
 	}
-	salt := hex.EncodeToString(s[:])
 	e := loginEntry{Hash: cookieHash(cookie), Owner: owner, Salt: salt, Token: tokenPrint(salt, token), Expires: l.now().Add(LoginLifetime).UTC()}
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -2,10 +2,7 @@ package server
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/subtle"
-	"encoding/base64"
-	"encoding/hex"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -56,18 +53,12 @@ func openPGLogins(ctx context.Context, p *pgState, tokens map[string]string) (*p
 }
 
 func (l *pgLogins) add(owner, token string) (string, time.Time, error) {
-	var b [32]byte
-	if _, err := rand.Read(b[:]); err != nil {
+	cookie, salt, err := newLoginSecrets()
+	if err != nil {
 		return "", time.Time{}, err
 	}
-	cookie := base64.RawURLEncoding.EncodeToString(b[:])
-	var s [16]byte
-	if _, err := rand.Read(s[:]); err != nil {
-		return "", time.Time{}, err
-	}
-	salt := hex.EncodeToString(s[:])
 	expires := l.p.now().Add(LoginLifetime).UTC().Truncate(time.Microsecond)
-	_, err := l.p.pool.Exec(context.Background(), l.p.sql("INSERT INTO @.condense_server_logins (hash, owner, salt, token, expires) VALUES ($1, $2, $3, $4, $5)"),
+	_, err = l.p.pool.Exec(context.Background(), l.p.sql("INSERT INTO @.condense_server_logins (hash, owner, salt, token, expires) VALUES ($1, $2, $3, $4, $5)"),
 		cookieHash(cookie), owner, salt, tokenPrint(salt, token), expires)
 	if err != nil {
 		return "", time.Time{}, err
