@@ -444,6 +444,18 @@ func (c *core) begin() {
 	c.writing = true
 }
 
+// beginSync takes the right to sync the state (begin) and returns the
+// cached counters; ErrClosed once the log is closed. c.mu not held.
+func (c *core) beginSync() (counters, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return counters{}, store.ErrClosed
+	}
+	c.begin()
+	return c.have(), nil
+}
+
 // end gives the right back; c.mu held.
 func (c *core) end() {
 	c.writing = false
@@ -517,14 +529,10 @@ func readRows[T any](ctx context.Context, q pgx.Tx, id, table, what string, from
 // session row and, only when its version moved, the checkpoints and undo
 // markers beyond the cached ones.
 func (c *core) refresh(ctx context.Context) (bool, error) {
-	c.mu.Lock()
-	if c.closed {
-		c.mu.Unlock()
-		return false, store.ErrClosed
+	have, err := c.beginSync()
+	if err != nil {
+		return false, err
 	}
-	c.begin()
-	have := c.have()
-	c.mu.Unlock()
 	var nw news
 	read := func(q pgx.Row) error {
 		var n int64
@@ -537,7 +545,7 @@ func (c *core) refresh(ctx context.Context) (bool, error) {
 	const row = `SELECT messages, checkpoints, undos, version FROM sessions WHERE id = $1`
 	// One round trip when nothing changed; else the row again and what is
 	// new, read in one transaction so they agree.
-	err := read(c.s.pool.QueryRow(ctx, row, c.id))
+	err = read(c.s.pool.QueryRow(ctx, row, c.id))
 	if err == nil && nw.to.version != have.version {
 		err = pgx.BeginTxFunc(ctx, c.s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
 			if err := read(tx.QueryRow(ctx, row, c.id)); err != nil {
@@ -613,17 +621,13 @@ func (c *core) lock(ctx context.Context, wait bool) (*lockedLog, error) {
 // take tries once to take the lease for owner; a lease held elsewhere
 // gives a *LeaseError (returned twice: as busy and as the error).
 func (c *core) take(ctx context.Context, owner string) (*LeaseError, error) {
-	c.mu.Lock()
-	if c.closed {
-		c.mu.Unlock()
-		return nil, store.ErrClosed
+	have, err := c.beginSync()
+	if err != nil {
+		return nil, err
 	}
-	c.begin()
-	have := c.have()
-	c.mu.Unlock()
 	var nw news
 	var busy *LeaseError
-	err := pgx.BeginFunc(ctx, c.s.pool, func(tx pgx.Tx) error {
+	err = pgx.BeginFunc(ctx, c.s.pool, func(tx pgx.Tx) error {
 		to, ls, err := scanRow(tx.QueryRow(ctx, selectRow, c.id))
 		if errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("%w: session %q has no row", store.ErrCorrupt, c.id)
