@@ -134,6 +134,20 @@ func ResolveBudget(req *Request, info ModelInfo, levels ...Settings) Budget {
 	return b
 }
 
+// Settings returns the settings that resolve back to b for req: handing a
+// resolved budget to a Preflight as its settings must not reserve req's
+// thinking budget twice (ResolveBudget adds it to the reserved output, so it
+// is taken off here). A reserve that was the thinking budget alone becomes 1,
+// the least a setting can say.
+func (b Budget) Settings(req *Request) Settings {
+	reserve := b.ReservedOutput
+	if req != nil {
+		reserve -= max(0, req.ThinkingBudget)
+	}
+	return Settings{Window: b.Window, ReservedOutput: max(1, reserve), Safety: b.Safety,
+		Fraction: b.Fraction, LowWater: b.LowWater}
+}
+
 // ModelInfo is what the model registry knows of a model.
 type ModelInfo struct {
 	Name string

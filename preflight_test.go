@@ -354,6 +354,26 @@ func TestResolveBudgetPrecedence(t *testing.T) {
 	}
 }
 
+// A resolved budget handed back as settings resolves to itself: the
+// thinking budget is reserved once, not once per resolution.
+func TestBudgetSettingsRoundTrip(t *testing.T) {
+	info := condense.ModelInfo{Window: 200_000}
+	for _, req := range []*condense.Request{
+		{},
+		{MaxOutputTokens: 16_000, ThinkingBudget: 4096},
+		{ThinkingBudget: 2048},
+		{MaxOutputTokens: 8000},
+	} {
+		for _, set := range []condense.Settings{{}, {Window: 32_000}, {ReservedOutput: 1000, Safety: 96, Fraction: 0.5, LowWater: 0.6}} {
+			b := condense.ResolveBudget(req, info, set)
+			again := condense.ResolveBudget(req, info, b.Settings(req))
+			if again != b {
+				t.Errorf("request %+v, settings %+v: resolved %+v, resolved again from its settings %+v", *req, set, b, again)
+			}
+		}
+	}
+}
+
 func TestPreflightSuppressedStillCompactsOverTheLimit(t *testing.T) {
 	// Three pressured preflights in a row, the third over the hard limit:
 	// suppression does not stop the attempts a request over the limit needs.

@@ -146,8 +146,7 @@ type run struct {
 func replayPolicy(ctx context.Context, t *Transcript, pol *Policy, cfg *Config, prices tokens.Prices, log *slog.Logger) (*run, error) {
 	progress := cfg.Progress
 	s := pol.strategy()
-	settings := condense.Settings{Window: t.Budget.Window, ReservedOutput: max(1, t.Budget.ReservedOutput),
-		Safety: t.Budget.Safety, Fraction: t.Budget.Fraction, LowWater: t.Budget.LowWater}
+	settings := t.Budget.Settings(&t.Request)
 	if pol.Fraction > 0 {
 		settings.Fraction = pol.Fraction
 	}

@@ -139,6 +139,24 @@ func TestReplayOverflowsAndCompaction(t *testing.T) {
 	}
 }
 
+func TestReplayReservesThinkingOnce(t *testing.T) {
+	// A request with a thinking budget: the budget the transcript resolved
+	// (2,000 reserved, thinking included) is the one the replay works
+	// with. 12 messages are 1,210 tokens, under the input limit of 1,300.
+	msgs := steps(5)
+	req := condense.Request{Model: "gpt-4o", Messages: msgs, MaxOutputTokens: 1000, ThinkingBudget: 1000}
+	b := condense.ResolveBudget(&req, condense.ModelInfo{}, condense.Settings{Window: 3300})
+	tr := Transcript{Name: "thinking", Request: req, Counter: fixedCounter{}, Budget: b}
+	reps, err := Evaluate(context.Background(), []Transcript{tr}, Config{Policies: []Policy{{Name: "none"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, p := reps[0], reps[0].Policies[0]
+	if rep.InputLimit != 1300 || p.Replay.Overflows != 0 || !p.Final.Fits {
+		t.Fatalf("input limit %d: replay %+v, final %+v", rep.InputLimit, p.Replay, p.Final)
+	}
+}
+
 func TestEvaluateDeterministicAndCancellable(t *testing.T) {
 	ts := benchTranscripts(2, 40_000)
 	for i := range ts {

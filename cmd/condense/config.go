@@ -507,8 +507,8 @@ func (l *loaded) request() condense.Request {
 
 // settings returns the preflight settings of l's budget.
 func (l *loaded) settings() condense.Settings {
-	return condense.Settings{Window: l.budget.Window, ReservedOutput: max(1, l.budget.ReservedOutput),
-		Safety: l.budget.Safety, Fraction: l.budget.Fraction, LowWater: l.budget.LowWater}
+	req := l.request()
+	return l.budget.Settings(&req)
 }
 
 // preflight returns a preflight for l with strategy s summarizing with sum,
