@@ -25,6 +25,8 @@ type summarySpan struct {
 	// or nil; prevText its sections without the <summary> wrapper.
 	prev     *condense.Item
 	prevText string
+	// logged are the log indexes of the messages added one by one.
+	logged []int
 }
 
 func newSummarySpan() summarySpan {
@@ -44,6 +46,9 @@ func (sp *summarySpan) update(prev *condense.Item) {
 // covers) widens the span's.
 func (sp *summarySpan) add(it *condense.Item) {
 	sp.msgs = append(sp.msgs, it.Message)
+	if it.Index >= 0 {
+		sp.logged = append(sp.logged, it.Index)
+	}
 	lo, hi := it.Index, it.Index+1
 	if lo < 0 {
 		lo, hi = it.Covers.Start, it.Covers.End
@@ -167,6 +172,14 @@ func gateSummary(cc *condense.CompactionContext, sp *summarySpan, summary string
 		ledger.ExtractTally(cc.History[:min(from, len(cc.History))], 0, &t.salience)
 	}
 	items := spanItems(cc.History, from, sp.covers.End, rules.exclude, &t.salience)
+	// A message the previous summary's span left verbatim (the request of
+	// a split turn) joins this span from inside the previous coverage: its
+	// items were never extracted, so they are now.
+	for _, i := range sp.logged {
+		if i < from && i < len(cc.History) && !rules.exclude[i] {
+			items = append(items, ledger.ExtractTally(cc.History[i:i+1], i, &t.salience)...)
+		}
+	}
 	body := withoutLedger(summary)
 	t.sortItems(items, body, rules.keep)
 	carry := t.sortCarried(carried, body)
@@ -174,11 +187,46 @@ func gateSummary(cc *condense.CompactionContext, sp *summarySpan, summary string
 	if budget <= 0 {
 		budget = ledger.DefaultBudget(cc.Budget.Window)
 	}
-	text := t.writeLedger(body, carry, budget)
+	text := t.writeLedger(body, carry, approxBudget(cc, budget, t.missing, carry))
 	if t.held == nil {
 		t.held = []string{}
 	}
 	return text, t.gate, t.held
+}
+
+// approxBudget converts a ledger budget in the counter's tokens into the
+// units the ledger is filled in (ledger.ApproxTokens, one token per 2.5
+// bytes, which over-counts most text): the candidates' lines are counted
+// both ways on a sample and the budget scaled by the ratio, within
+// [1/2, 5/2]. Without it the ledger fills about two thirds of the room it
+// was given on English and code, and more than that room on scripts the
+// approximation under-counts. A sample under 2 KB leaves the budget as it
+// is: too few lines to say.
+func approxBudget(cc *condense.CompactionContext, budget int, items []ledger.Item, carry []string) int {
+	const sampleBytes, minSample = 32 << 10, 2 << 10
+	var b strings.Builder
+	for _, line := range carry {
+		if b.Len() >= sampleBytes {
+			break
+		}
+		b.WriteString("- " + line + "\n")
+	}
+	for i := range items {
+		if b.Len() >= sampleBytes {
+			break
+		}
+		b.WriteString("- " + items[i].String() + "\n")
+	}
+	if b.Len() < minSample || cc.Counter == nil {
+		return budget
+	}
+	sample := b.String()
+	real := cc.CountMessage(&condense.Message{Role: condense.RoleUser, Parts: []condense.Part{condense.Text(sample)}})
+	if real <= 0 {
+		return budget
+	}
+	ratio := min(2.5, max(0.5, float64(ledger.ApproxTokens(sample))/float64(real)))
+	return int(float64(budget) * ratio)
 }
 
 // carriedLedger returns where the extraction of the span's ledger starts
@@ -287,7 +335,7 @@ func (t *ledgerTally) sortCarried(carried []string, body string) (carry []string
 			continue
 		}
 		t.seen[line] = true
-		if strings.Contains(body, line) {
+		if it, ok := ledger.ParseItem(line); strings.Contains(body, line) || ok && heldBy(body, it) {
 			t.gate.KeptBySummary++
 			t.held = append(t.held, line)
 			continue

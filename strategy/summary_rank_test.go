@@ -117,3 +117,90 @@ func TestGrownLedger(t *testing.T) {
 		t.Errorf("near the threshold the grown ledger is %d, over three quarters of the %d left", got, 2_000)
 	}
 }
+
+// quarterCounter counts one token per four bytes of text, as BPE counters
+// do on English and code, where ledger.ApproxTokens counts one per 2.5.
+type quarterCounter struct{}
+
+func (quarterCounter) Name() string { return "quarter" }
+func (quarterCounter) Exact() bool  { return true }
+func (quarterCounter) CountMessage(m *condense.Message) int {
+	return (len(m.TextContent()) + 3) / 4
+}
+func (quarterCounter) CountOverhead(string, []condense.Tool) int { return 0 }
+
+// TestLedgerFillsItsBudgetInCounterTokens: the ledger budget is room in the
+// counter's tokens, and the ledger fills it. Before, it was spent in
+// ApproxTokens, which over-count code and English by about half: the ledger
+// left a third of its room empty while demoting specifics.
+func TestLedgerFillsItsBudgetInCounterTokens(t *testing.T) {
+	history := []condense.Message{condense.UserText("Find why the orders are lost.")}
+	for i := range 120 {
+		id := fmt.Sprintf("call_%d", i)
+		history = append(history,
+			condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{condense.ToolCall(id, "bash", []byte(`{"command":"./check"}`))}},
+			condense.Message{Role: condense.RoleTool, Parts: []condense.Part{condense.ToolResult(id, false,
+				condense.Text(fmt.Sprintf("order ORD-%d lost at shard %d, ticket OPS-%d", 10_000+i, i%7, 2_000+i)))}})
+	}
+	cc := &condense.CompactionContext{History: history, Counter: quarterCounter{}, Budget: condense.Budget{Window: 64_000}}
+	sp := newSummarySpan()
+	sp.covers = condense.Span{Start: 1, End: len(history)}
+	const budget = 400
+	text, gate, _ := gateSummary(cc, &sp, "## Task\nFind why the orders are lost.\n", ledgerRules{budget: budget})
+	if gate.Demoted == 0 {
+		t.Fatalf("the test needs more items than the budget holds: gate %+v", gate)
+	}
+	section := text[strings.Index(text, "## Ledger"):]
+	used := cc.CountMessage(&condense.Message{Role: condense.RoleUser, Parts: []condense.Part{condense.Text(section)}})
+	if used < budget*85/100 || used > budget*105/100 {
+		t.Errorf("the ledger uses %d of its %d tokens (counter's), want 85–105%%:\n%s", used, budget, section)
+	}
+}
+
+// TestVerbatimRequestJoinsLaterLedger: a request a split-turn summary kept
+// verbatim sits inside that summary's coverage; when the next summary takes
+// it in, its specifics are extracted although the new extraction starts
+// after the previous coverage.
+func TestVerbatimRequestJoinsLaterLedger(t *testing.T) {
+	history := []condense.Message{condense.UserText("Find why the orders are lost.")}
+	step := func(i int, out string) {
+		id := fmt.Sprintf("call_%d", i)
+		history = append(history,
+			condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{condense.ToolCall(id, "bash", []byte(`{"command":"./check"}`))}},
+			condense.Message{Role: condense.RoleTool, Parts: []condense.Part{condense.ToolResult(id, false, condense.Text(out))}})
+	}
+	step(0, "nothing yet")
+	request := len(history)
+	history = append(history, condense.UserText("Also check ticket OPS-7713 before you go on."))
+	step(1, "still nothing")
+	prevEnd := len(history)
+	step(2, "one lost order")
+	cur := make(condense.Rendering, 0, len(history))
+	cur = append(cur, condense.Item{Index: 0, Message: history[0]}, condense.Item{Index: request, Message: history[request]})
+	prev := condense.Item{Index: -1, Edit: condense.EditSummary, Covers: condense.Span{Start: 1, End: prevEnd}, Ledger: []string{}}
+	cc := &condense.CompactionContext{History: history, Budget: condense.Budget{Window: 64_000}}
+	sp := newSummarySpan()
+	sp.update(&prev)
+	sp.add(&cur[1]) // the request kept verbatim, inside the previous coverage
+	for i := prevEnd; i < len(history); i++ {
+		sp.add(&condense.Item{Index: i, Message: history[i]})
+	}
+	text, _, _ := gateSummary(cc, &sp, "## Task\nFind why the orders are lost.\n", ledgerRules{budget: 500})
+	if !strings.Contains(text, "OPS-7713") {
+		t.Errorf("the request's ticket is lost from the ledger:\n%s", text)
+	}
+}
+
+// TestCarriedLineHeldBySummaryText: a carried ledger line whose value the
+// new summary states in its own sections (a decision under ## Decisions) is
+// held by the summary, not written a second time into its ledger.
+func TestCarriedLineHeldBySummaryText(t *testing.T) {
+	var tl ledgerTally
+	tl.seen = map[string]bool{}
+	decision := "We will use optimistic locking instead of SELECT FOR UPDATE."
+	carried := []string{ledger.Item{Kind: ledger.KindDecision, Value: decision}.String(), "id OPS-4417"}
+	carry := tl.sortCarried(carried, "## Decisions\n- "+decision+"\n")
+	if len(carry) != 1 || carry[0] != "id OPS-4417" || tl.gate.KeptBySummary != 1 {
+		t.Errorf("carried %q, kept by the summary %d: want only the id carried", carry, tl.gate.KeptBySummary)
+	}
+}
