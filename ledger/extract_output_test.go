@@ -99,6 +99,18 @@ func TestExtractResultOutputs(t *testing.T) {
 			"error `npm ERR! peer react@\"^17.0.0\" from react-table@7.8.0`",
 			"file /home/dev/.npm/_logs/2026-11-30T10_02_11_482Z-debug-0.log",
 		}},
+		{"criterion.txt", []string{
+			"file /home/dev/tern/tern-fmt",
+			"file benches/lower.rs",
+			"measurement \"lower/1k time: [44.102 µs 44.710 µs 45.391 µs]\"",
+			"measurement \"lower/nested_generic_bounds_10k time: [512.44 µs 519.07 µs 526.31 µs]\"",
+			"measurement \"lower/nested_generic_bounds_10k thrpt: [18.553 MiB/s 18.812 MiB/s 19.054 MiB/s]\"",
+		}},
+		{"jmh.txt", []string{
+			"measurement \"ShiftCalendarBench.assign avgt: 499.247 ±  2.868 us/op\"",
+			"measurement \"ShiftCalendarBench.cancel avgt: 52.784 ±  3.316 us/op\"",
+			"measurement \"RoutePlannerBench.plan thrpt: 1841.2 ± 12.5 ops/s\"",
+		}},
 		{"perf.txt", []string{
 			"url https://staging.acme.dev/api/v2/orders",
 			"id 6f1c3b2e-8d4a-4c1b-9e2f-7a6b5c4d3e2f",

@@ -29,6 +29,13 @@ func (s *scanner) lineMeasurement(t string) bool {
 		s.add(KindMeasurement, t)
 		return true
 	}
+	if s.output {
+		if v, name, ok := benchResult(t, s.prev, s.bench); ok {
+			s.add(KindMeasurement, v)
+			s.bench = name
+			return true
+		}
+	}
 	if s.hotLine&hotCounts != 0 && testCounts(t) && (strings.ContainsAny(t, ",;=") || strings.Contains(t, "test") || strings.Contains(t, "Test")) {
 		v := strings.Trim(t, "=-*_ \t")
 		s.add(KindMeasurement, v)
@@ -491,3 +498,72 @@ func labelAfter(t string, end int) int {
 	}
 	return to
 }
+
+// benchResult recognises the result lines of the benchmark harnesses whose
+// figures sit in columns with no label of their own, and returns the line
+// labelled with its benchmark's name, and that name:
+//
+//   - Criterion (Rust): "parse/1k  time:   [41.2 µs 44.7 µs 48.1 µs]", the
+//     middle figure the estimate, between the bounds of its confidence
+//     interval; "thrpt:" likewise. A long name stands on the line before
+//     (prev); a "thrpt:" line follows its "time:" line (bench, the name
+//     of the latest result). → "parse/1k time: [41.2 µs 44.7 µs 48.1 µs]";
+//   - JMH (Java): "ShiftBench.assign  avgt  25  499.247 ± 2.868  us/op",
+//     the mode (thrpt, avgt, sample, ss) after the name. →
+//     "ShiftBench.assign avgt: 499.247 ± 2.868  us/op", the figures as
+//     printed.
+func benchResult(t, prev, bench string) (value, name string, ok bool) {
+	for _, key := range []string{"time:", "thrpt:"} {
+		k := strings.Index(t, key)
+		if k < 0 {
+			continue
+		}
+		rest := strings.TrimSpace(t[k+len(key):])
+		if len(rest) < 2 || rest[0] != '[' || rest[len(rest)-1] != ']' || len(strings.Fields(rest)) != 6 {
+			continue
+		}
+		name = strings.TrimSpace(t[:k])
+		switch {
+		case name != "":
+		case bench != "" && strings.Contains(prev, "time:"):
+			name = bench
+		case !strings.Contains(prev, ":"):
+			name = prev
+		}
+		if name == "" || strings.ContainsAny(name, " \t") {
+			continue
+		}
+		return name + " " + key + " " + strings.Join(strings.Fields(rest), " "), name, true
+	}
+	starts := fieldStarts(t)
+	if len(starts) < 4 {
+		return "", "", false
+	}
+	field := func(i int) string { return strings.Fields(t[starts[i]:])[0] }
+	if !jmhModes[field(1)] || !strings.ContainsAny(field(0), ".:") {
+		return "", "", false
+	}
+	score := 2
+	if allDigits(field(2)) && len(starts) > 4 {
+		score = 3 // after the count of iterations
+	}
+	if _, err := strconv.ParseFloat(strings.ReplaceAll(field(score), ",", ""), 64); err != nil {
+		return "", "", false
+	}
+	return field(0) + " " + field(1) + ": " + t[starts[score]:], field(0), true
+}
+
+// fieldStarts returns the offsets at which the space-separated fields of t
+// start.
+func fieldStarts(t string) []int {
+	var out []int
+	for i := 0; i < len(t); i++ {
+		if t[i] != ' ' && t[i] != '\t' && (i == 0 || t[i-1] == ' ' || t[i-1] == '\t') {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// jmhModes are the benchmark modes of JMH's result table.
+var jmhModes = map[string]bool{"thrpt": true, "avgt": true, "sample": true, "ss": true}

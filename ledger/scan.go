@@ -42,6 +42,8 @@ type scanner struct {
 	hotLine uint8         // the marks of the current line
 	loud    bool          // the current line is a log line at warning level or above
 	odd     bool          // the current line is shaped unlike the rest of a uniform output
+	prev    string        // the previous non-blank line of the text, trimmed
+	bench   string        // the name of the latest benchmark result line (benchResult)
 }
 
 // Marks of lines worth the slower checks, found by markLines.
@@ -176,9 +178,12 @@ func (s *scanner) text(text string) {
 		s.loud = s.output && s.hotLine&(hotError|hotLevel) != 0 && loudLine(text[start:end])
 		s.odd = s.hotLine&hotOdd != 0
 		s.line(text[start:end])
+		if t := strings.TrimSpace(text[start:end]); t != "" {
+			s.prev = t
+		}
 		start = end + 1
 	}
-	s.loud, s.odd = false, false
+	s.loud, s.odd, s.prev, s.bench = false, false, "", ""
 	s.flush()
 	for _, p := range s.e.Patterns {
 		if p.Regexp == nil {
