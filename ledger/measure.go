@@ -535,14 +535,18 @@ func benchResult(t, prev, bench string) (value, name string, ok bool) {
 		}
 		return name + " " + key + " " + strings.Join(strings.Fields(rest), " "), name, true
 	}
+	// A JMH row: the second field is a mode. Checked before anything is
+	// allocated: this runs on every line of output.
+	first, rest, _ := strings.Cut(t, " ")
+	mode, _, _ := strings.Cut(strings.TrimLeft(rest, " \t"), " ")
+	if !jmhModes[mode] || !strings.ContainsAny(first, ".:") {
+		return "", "", false
+	}
 	starts := fieldStarts(t)
 	if len(starts) < 4 {
 		return "", "", false
 	}
 	field := func(i int) string { return strings.Fields(t[starts[i]:])[0] }
-	if !jmhModes[field(1)] || !strings.ContainsAny(field(0), ".:") {
-		return "", "", false
-	}
 	score := 2
 	if allDigits(field(2)) && len(starts) > 4 {
 		score = 3 // after the count of iterations
