@@ -35,6 +35,9 @@ func (s *scanner) assistantProse(text string) {
 			return KindDecision, 0
 		}
 		if isPlan(low) {
+			if reasonedCourse(low) {
+				return KindDecision, 0
+			}
 			return KindPlan, 0
 		}
 		if noteWorthy(low) {
@@ -476,6 +479,56 @@ func isPlan(low string) bool {
 		if hasWord(low, c) {
 			return true
 		}
+	}
+	return false
+}
+
+// reasonCues give the reason for a course.
+var reasonCues = []string{"since", "because", "given that", "so that", "to avoid", "which avoids", "as that",
+	"as it", "as this", "otherwise"}
+
+// planAdverbs may stand between a plan's cue and its verb.
+var planAdverbs = map[string]bool{"now": true, "first": true, "also": true, "then": true, "just": true,
+	"quickly": true, "briefly": true, "next": true, "still": true, "instead": true, "go": true, "and": true}
+
+// moreStepVerbs are next steps beside stepVerbs: trying and looking again.
+var moreStepVerbs = []string{"rerun", "re-run", "retry", "try", "dig", "start", "begin", "move", "continue",
+	"revisit", "double-check", "recheck", "re-check", "investigate", "analyze", "analyse", "review", "study",
+	"poke", "peek", "glance", "skim", "step", "wait", "ask", "report", "summarize", "help", "come"}
+
+// reasonedCourse reports whether a sentence worded as a plan adopts a course
+// and says why: "I'm going to keep the cache and invalidate it on every
+// write, since the TTL approach left stale reads". The reason is what a later
+// step must not undo, so the sentence is a decision, not a next step. A
+// plan whose verb only looks, runs or tries ("I'll rerun the tests because
+// the cache was stale") stays a plan.
+func reasonedCourse(low string) bool {
+	reason := false
+	for _, c := range reasonCues {
+		if hasWord(low, c) {
+			reason = true
+			break
+		}
+	}
+	if !reason {
+		return false
+	}
+	first := len(low)
+	cue := ""
+	for _, c := range planCues {
+		if k := wordIndex(low, c); k >= 0 && k < first {
+			first, cue = k, c
+		}
+	}
+	if cue == "" {
+		return false
+	}
+	for _, w := range strings.Fields(low[first+len(cue):]) {
+		w = strings.Trim(w, ".,;:!?\"'`()")
+		if planAdverbs[w] {
+			continue
+		}
+		return w != "" && !slices.Contains(stepVerbs, w) && !slices.Contains(moreStepVerbs, w)
 	}
 	return false
 }

@@ -62,6 +62,10 @@ func TestDecisionsAndPlans(t *testing.T) {
 		"The cleaner path is optimistic locking rather than SELECT FOR UPDATE.",
 		"Optimistic locking it is (SELECT FOR UPDATE deadlocks under load).",
 		"I'm leaning towards optimistic locking instead of SELECT FOR UPDATE.",
+		// A course worded as a plan, with its reason.
+		"After comparing both options I'm going to keep the in-memory cache and invalidate it on every write, since the TTL approach left stale reads in the tests.",
+		"I'll store amounts as integer cents because floats lose a cent on refunds.",
+		"We'll batch the inserts per tenant so that one slow tenant cannot hold the others' rows.",
 	}
 	plans := []string{
 		"Next I will look at the X handling.",
@@ -82,6 +86,9 @@ func TestDecisionsAndPlans(t *testing.T) {
 		"We need to look at the serializer next.",
 		"Then I'll look at the callers of parseUnary.",
 		"Let me find the root cause of the flaky test.",
+		"I'll rerun the tests because the cache was stale.",
+		"Let me check the parser since it failed last time.",
+		"Now I'll look at the callers, because the signature changed.",
 	}
 	neither := []string{
 		"The tests pass now.",
