@@ -69,13 +69,21 @@ type replica struct {
 // startReplica starts a server on the database's schema.
 func startReplica(t testing.TB, schema string, ttl time.Duration, opts *server.Options) *replica {
 	t.Helper()
+	return startReplicaOn(t, &postgres.Options{Schema: schema, LeaseTTL: ttl}, opts)
+}
+
+// startReplicaOn starts a server over a store opened with stOpts.
+func startReplicaOn(t testing.TB, stOpts *postgres.Options, opts *server.Options) *replica {
+	t.Helper()
 	ctx := context.Background()
 	log := slog.New(slog.DiscardHandler)
-	st, err := postgres.Open(ctx, pgURL(t), &postgres.Options{Schema: schema, LeaseTTL: ttl, Logger: log})
+	so := *stOpts
+	so.Logger = log
+	st, err := postgres.Open(ctx, pgURL(t), &so)
 	if err != nil {
 		t.Fatal(err)
 	}
-	js, err := jpostgres.New(ctx, st.Pool(), schema)
+	js, err := jpostgres.New(ctx, st.Pool(), so.Schema)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -520,4 +528,142 @@ func BenchmarkReplicasAppendRender(b *testing.B) {
 			b.ReportMetric(float64(reopens)/float64(b.N), "reopens/op")
 		})
 	}
+}
+
+// gateSummarizer tells started when a summary begins and answers it once
+// release is closed.
+type gateSummarizer struct {
+	started chan struct{}
+	release chan struct{}
+}
+
+func newGate() *gateSummarizer {
+	return &gateSummarizer{started: make(chan struct{}, 1), release: make(chan struct{})}
+}
+
+func (g *gateSummarizer) Summarize(ctx context.Context, req condense.SummaryRequest) (*condense.Summary, error) {
+	select {
+	case g.started <- struct{}{}:
+	default:
+	}
+	select {
+	case <-g.release:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return &condense.Summary{Text: fmt.Sprintf("summary of %d messages", len(req.Messages))}, nil
+}
+
+// answer is an HTTP answer received in a goroutine.
+type answer struct {
+	st   int
+	body []byte
+	err  error
+}
+
+// sendAsync sends a request from a goroutine; its answer comes on the
+// channel.
+func (c *client) sendAsync(method, path string, body any) <-chan answer {
+	ch := make(chan answer, 1)
+	go func() {
+		st, out, err := c.send(method, path, body)
+		ch <- answer{st, out, err}
+	}()
+	return ch
+}
+
+// waitSignal returns a store's OnWait that signals on the channel it
+// returns when an operation waits for a lease held elsewhere.
+func waitSignal() (func(string), <-chan struct{}) {
+	ch := make(chan struct{}, 1)
+	return func(string) {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}, ch
+}
+
+// A manual compaction waits for what another replica does that is no
+// compaction — an append stopped while it holds the session's lease — and
+// then compacts the history with that append in it. While another
+// replica compacts, it answers 409 busy at once, and so does an append
+// there, as on one replica.
+func TestReplicaManualCompaction(t *testing.T) {
+	schema := pgSchema(t)
+	gate := newGate()
+	a := startReplica(t, schema, 5*time.Second, &server.Options{NewSummarizer: func(string, string) (condense.Summarizer, error) {
+		return gate, nil
+	}})
+	onWait, bWaits := waitSignal()
+	b := startReplicaOn(t, &postgres.Options{Schema: schema, LeaseTTL: 5 * time.Second, OnWait: onWait}, &server.Options{
+		NewSummarizer: func(string, string) (condense.Summarizer, error) { return quickSummarizer{}, nil }})
+	snap := newSession(t, a.client, server.CreateRequest{SessionConfig: server.SessionConfig{
+		Model: "gpt-4o", Window: 6000, ReservedOutput: 500, Strategy: "summarize", Summarizer: "model", System: testSystem}})
+	id := snap.ID
+	path := "/v1/sessions/" + id
+	for _, p := range []string{"p1", "p2", "p3", "p4"} {
+		a.must(200, "POST", path+"/messages", server.AppendRequest{Messages: workTurn(p, 4)}, nil)
+	}
+
+	// A appends, and stops while it holds the lease.
+	holding, resume := make(chan struct{}), make(chan struct{})
+	var once, resumed sync.Once
+	server.OnAppend(a.srv, func() { once.Do(func() { close(holding); <-resume }) })
+	defer resumed.Do(func() { close(resume) }) // a failure lets the append end
+	appended := a.sendAsync("POST", path+"/messages", server.AppendRequest{Messages: workTurn("p5", 4)})
+	<-holding
+	compacted := b.sendAsync("POST", path+"/compact", server.CompactRequest{})
+	select {
+	case <-bWaits:
+	case ans := <-compacted:
+		t.Fatalf("manual compaction while another replica appends: %d %s %v, want it to wait", ans.st, ans.body, ans.err)
+	}
+	resumed.Do(func() { close(resume) })
+	if ans := <-appended; ans.st != 200 {
+		t.Fatalf("the held append: %d %s %v", ans.st, ans.body, ans.err)
+	}
+	ans := <-compacted
+	if ans.st != 200 {
+		t.Fatalf("manual compaction after the append: %d %s %v", ans.st, ans.body, ans.err)
+	}
+	var cr server.CompactResponse
+	if err := json.Unmarshal(ans.body, &cr); err != nil {
+		t.Fatal(err)
+	}
+	if cr.Snapshot.Messages != 5*10 || cr.Snapshot.Checkpoint == nil || cr.Snapshot.Checkpoint.HistoryCount != 50 {
+		t.Fatalf("the compaction that waited: %d messages, checkpoint %+v; want it over all 50", cr.Snapshot.Messages, cr.Snapshot.Checkpoint)
+	}
+
+	// A compacts (its summary waits on the gate): B's manual compaction
+	// and B's append are busy.
+	for _, p := range []string{"p6", "p7", "p8"} {
+		b.must(200, "POST", path+"/messages", server.AppendRequest{Messages: workTurn(p, 4)}, nil)
+	}
+	var released sync.Once
+	releaseGate := func() { released.Do(func() { close(gate.release) }) }
+	defer releaseGate()
+	running := a.sendAsync("POST", path+"/compact", server.CompactRequest{})
+	select {
+	case <-gate.started:
+	case ans := <-running:
+		t.Fatalf("A's compaction: %d %s %v", ans.st, ans.body, ans.err)
+	}
+	for _, req := range []struct {
+		what, path string
+		body       any
+	}{
+		{"manual compaction", "/compact", server.CompactRequest{}},
+		{"append", "/messages", server.AppendRequest{Messages: workTurn("p9", 1)}},
+	} {
+		st, body := b.do("POST", path+req.path, req.body)
+		if st != 409 || errorCode(t, body) != server.CodeBusy || !strings.Contains(string(body), `"activity":"compaction"`) {
+			t.Fatalf("%s while another replica compacts: %d %s, want 409 busy with a compaction", req.what, st, body)
+		}
+	}
+	releaseGate()
+	if ans := <-running; ans.st != 200 {
+		t.Fatalf("A's compaction: %d %s %v", ans.st, ans.body, ans.err)
+	}
+	b.must(200, "POST", path+"/messages", server.AppendRequest{Messages: workTurn("p9", 1)}, nil)
 }

@@ -24,6 +24,9 @@ import (
 const (
 	activityPrompt     = "prompt"
 	activityCompaction = "compaction"
+	// activityAutoCompaction marks a shared session's lease while a render
+	// compacts (shared.go); the API calls it a compaction.
+	activityAutoCompaction = "autocompaction"
 )
 
 // hosted is a session the server serves: its record, its open session
@@ -51,12 +54,15 @@ type hosted struct {
 	prefetching, prefetchAgain bool
 
 	// Shared mode (shared.go): the session's shared log, the log its
-	// session works on, the store version that session reflects, and the
-	// lock an operation of this replica holds with the lease.
-	sh      *postgres.SharedLog
-	swap    *swapLog
-	version int64
-	opMu    sync.Mutex
+	// session works on, the store version that session reflects, the lock
+	// an operation of this replica holds with the lease, and the lease
+	// that operation holds with what it marked.
+	sh        *postgres.SharedLog
+	swap      *swapLog
+	version   int64
+	opMu      sync.Mutex
+	lease     store.Log
+	leaseMark string
 }
 
 // strategyByName builds a strategy from its API name.
@@ -277,7 +283,7 @@ func (h *hosted) openSession(ctx context.Context, cfg SessionConfig) (*session.S
 	if err != nil {
 		return nil, err
 	}
-	st = h.withPhases(st, "")
+	st = h.marking(h.withPhases(st, ""))
 	var where store.Store = h.s.st
 	if h.shared() {
 		h.mu.Lock()
@@ -474,7 +480,7 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request, owner str
 	}
 	s.sessions[rec.ID] = h
 	s.mu.Unlock()
-	sess, release, err := h.acquire(r.Context(), true)
+	sess, release, err := h.acquire(r.Context(), nil)
 	if err != nil {
 		writeError(w, err)
 		return

@@ -99,7 +99,19 @@ func (h *SharedLog) Lock(ctx context.Context) (store.Log, error) {
 	if h.closed.Load() {
 		return nil, store.ErrClosed
 	}
-	return h.c.lock(ctx, true)
+	return asLog(h.c.lock(ctx, waitFor{wait: true}))
+}
+
+// LockUnless is Lock, except for a holder that has marked the lease with
+// one of activities (the Mark of the log Lock returns): then, or as soon
+// as the holder it waits for marks one, it returns that holder's
+// *LeaseError (store.ErrLocked), whose Activity names what it does. A
+// caller waits for short operations and refuses to wait for long ones.
+func (h *SharedLog) LockUnless(ctx context.Context, activities ...string) (store.Log, error) {
+	if h.closed.Load() {
+		return nil, store.ErrClosed
+	}
+	return asLog(h.c.lock(ctx, waitFor{wait: true, unless: activities}))
 }
 
 // TryLock takes the session's lease when it is free, else returns a
@@ -108,7 +120,7 @@ func (h *SharedLog) TryLock(ctx context.Context) (store.Log, error) {
 	if h.closed.Load() {
 		return nil, store.ErrClosed
 	}
-	return h.c.lock(ctx, false)
+	return asLog(h.c.lock(ctx, waitFor{}))
 }
 
 // Close closes the shared log. Logs Lock returned stay valid until their
@@ -125,6 +137,15 @@ func (h *SharedLog) Close() error {
 	delete(c.s.shared, h)
 	c.s.mu.Unlock()
 	return nil
+}
+
+// asLog returns a lock's log as a store.Log: nil, not a nil *lockedLog,
+// when the lock failed.
+func asLog(l *lockedLog, err error) (store.Log, error) {
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
 }
 
 // SharedMode returns s as a store.Store whose Open opens sessions in
