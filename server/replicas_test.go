@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -21,6 +22,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/agent"
 	jpostgres "github.com/condense-dev/condense/journal/postgres"
 	"github.com/condense-dev/condense/server"
 	"github.com/condense-dev/condense/store/postgres"
@@ -666,4 +668,101 @@ func TestReplicaManualCompaction(t *testing.T) {
 		t.Fatalf("A's compaction: %d %s %v", ans.st, ans.body, ans.err)
 	}
 	b.must(200, "POST", path+"/messages", server.AppendRequest{Messages: workTurn("p9", 1)}, nil)
+}
+
+// gateModel is a hosted run's model that tells started when it is called
+// and answers (echoing the prompt) once release is closed.
+type gateModel struct {
+	started chan struct{}
+	release chan struct{}
+}
+
+func (g gateModel) Generate(ctx context.Context, req *condense.Request) (*agent.Response, error) {
+	select {
+	case g.started <- struct{}{}:
+	default:
+	}
+	select {
+	case <-g.release:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return server.EchoModel{}.Generate(ctx, req)
+}
+
+func (g gateModel) Stream(ctx context.Context, req *condense.Request) iter.Seq2[agent.StreamEvent, error] {
+	resp, err := g.Generate(ctx, req)
+	if err != nil {
+		return func(yield func(agent.StreamEvent, error) bool) { yield(agent.StreamEvent{}, err) }
+	}
+	return agent.Events(resp)
+}
+
+// While a hosted run on one replica waits on its model, the session is
+// busy with a prompt on every replica, as on one: an append, a render, a
+// manual compaction and another prompt elsewhere answer 409 busy at once
+// rather than wait for the run; reads answer. Once the run ends, appends
+// elsewhere go through.
+func TestReplicaBusyDuringRun(t *testing.T) {
+	schema := pgSchema(t)
+	model := gateModel{started: make(chan struct{}, 1), release: make(chan struct{})}
+	var released sync.Once
+	release := func() { released.Do(func() { close(model.release) }) }
+	defer release()
+	a := startReplica(t, schema, 5*time.Second, &server.Options{NewModel: func(string, string) (agent.Model, error) { return model, nil }})
+	onWait, bWaits := waitSignal()
+	b := startReplicaOn(t, &postgres.Options{Schema: schema, LeaseTTL: 5 * time.Second, OnWait: onWait}, nil)
+	snap := newSession(t, a.client, server.CreateRequest{SessionConfig: server.SessionConfig{
+		Model: "gpt-4o", Window: 60000, ReservedOutput: 500, Strategy: "mask", System: testSystem}})
+	path := "/v1/sessions/" + snap.ID
+	b.must(200, "POST", path+"/messages", server.AppendRequest{Messages: workTurn("p1", 1)}, nil)
+
+	var pr server.PromptResponse
+	a.must(202, "POST", path+"/prompt", server.PromptRequest{Text: "fix the failing test"}, &pr)
+	<-model.started
+	for _, req := range []struct {
+		what, path string
+		body       any
+	}{
+		{"append", "/messages", server.AppendRequest{Messages: workTurn("p2", 1)}},
+		{"render", "/render", server.RenderRequest{}},
+		{"manual compaction", "/compact", server.CompactRequest{}},
+		{"prompt", "/prompt", server.PromptRequest{Text: "and another"}},
+	} {
+		var ans answer
+		select {
+		case ans = <-b.sendAsync("POST", path+req.path, req.body):
+		case <-bWaits:
+			t.Fatalf("%s on another replica waits for the run", req.what)
+		}
+		if ans.st != 409 || errorCode(t, ans.body) != server.CodeBusy || !strings.Contains(string(ans.body), `"activity":"prompt"`) {
+			t.Fatalf("%s on another replica during a run: %d %s %v, want 409 busy with a prompt", req.what, ans.st, ans.body, ans.err)
+		}
+	}
+	var page server.MessagesPage
+	b.must(200, "GET", path+"/messages", nil, &page)
+	if page.Total != 5 || page.Messages[4].TextContent() != "fix the failing test" {
+		t.Fatalf("messages read on another replica during the run: %d", page.Total)
+	}
+
+	release()
+	for polls := 0; ; polls++ {
+		var run server.RunInfo
+		a.must(200, "GET", path+"/runs/"+pr.Run, nil, &run)
+		if run.State != server.RunRunning {
+			if run.State != server.RunDone {
+				t.Fatalf("run %s: %+v", pr.Run, run)
+			}
+			break
+		}
+		if polls > 1000 {
+			t.Fatal("the run does not end")
+		}
+		time.Sleep(5 * time.Millisecond) // polling the run's state
+	}
+	var ar server.AppendResponse
+	b.must(200, "POST", path+"/messages", server.AppendRequest{Messages: workTurn("p2", 1)}, &ar)
+	if ar.From != 6 {
+		t.Fatalf("append after the run landed at %d, want 6 (after the prompt and its answer)", ar.From)
+	}
 }
