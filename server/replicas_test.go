@@ -745,20 +745,19 @@ func TestReplicaBusyDuringRun(t *testing.T) {
 		t.Fatalf("messages read on another replica during the run: %d", page.Total)
 	}
 
+	// The run settles (its lease given back) and is done.
+	events := b.subscribe(snap.ID, 0)
 	release()
-	for polls := 0; ; polls++ {
-		var run server.RunInfo
-		a.must(200, "GET", path+"/runs/"+pr.Run, nil, &run)
-		if run.State != server.RunRunning {
-			if run.State != server.RunDone {
-				t.Fatalf("run %s: %+v", pr.Run, run)
-			}
-			break
-		}
-		if polls > 1000 {
-			t.Fatal("the run does not end")
-		}
-		time.Sleep(5 * time.Millisecond) // polling the run's state
+	events.until(t, server.EventSettled, func(ev server.Event) bool {
+		var s server.Snapshot
+		json.Unmarshal(ev.Data, &s)
+		return s.Run == pr.Run && !s.Busy
+	})
+	events.close()
+	var run server.RunInfo
+	a.must(200, "GET", path+"/runs/"+pr.Run, nil, &run)
+	if run.State != server.RunDone {
+		t.Fatalf("run %s: %+v", pr.Run, run)
 	}
 	var ar server.AppendResponse
 	b.must(200, "POST", path+"/messages", server.AppendRequest{Messages: workTurn("p2", 1)}, &ar)
