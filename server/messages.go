@@ -140,6 +140,9 @@ func (s *Server) appendMessages(w http.ResponseWriter, r *http.Request, h *hoste
 		writeError(w, err)
 		return
 	}
+	if f := s.hooks.appended.Load(); f != nil {
+		(*f)()
+	}
 	n := sess.Len()
 	from := n - len(msgs)
 	h.changed()

@@ -765,3 +765,58 @@ func TestReplicaBusyDuringRun(t *testing.T) {
 		t.Fatalf("append after the run landed at %d, want 6 (after the prompt and its answer)", ar.From)
 	}
 }
+
+// appendedIDs returns the message ids an appended event names.
+func appendedIDs(ev server.Event) string {
+	var d struct{ IDs []string }
+	json.Unmarshal(ev.Data, &d)
+	return strings.Join(d.IDs, ",")
+}
+
+// A replica that loses its database right after an append committed —
+// before anything else happens, as in a crash — does not lose the
+// append's event: a client of another replica's stream gets it, and gets
+// it again with the same id when it reconnects from before it.
+func TestReplicaAppendedEventSurvivesCrash(t *testing.T) {
+	schema := pgSchema(t)
+	const ttl = time.Second // the crashed replica's lease ends by expiry
+	a := startReplica(t, schema, ttl, nil)
+	b := startReplica(t, schema, ttl, nil)
+	snap := newSession(t, a.client, server.CreateRequest{SessionConfig: server.SessionConfig{
+		Model: "gpt-4o", Window: 60000, ReservedOutput: 500, Strategy: "mask", System: testSystem}})
+	path := "/v1/sessions/" + snap.ID
+	a.must(200, "POST", path+"/messages", server.AppendRequest{Messages: workTurn("p1", 1)}, nil)
+	events := b.subscribe(snap.ID, 0)
+	before := events.until(t, server.EventAppended, nil)
+	last := before[len(before)-1].ID
+
+	var once sync.Once
+	server.OnAppended(a.srv, func() { once.Do(func() { a.st.Pool().Close() }) })
+	lost := workTurn("p2", 1)
+	a.must(200, "POST", path+"/messages", server.AppendRequest{Messages: lost}, nil)
+	// B appends once the crashed replica's lease has expired; its event
+	// comes after the crashed append's.
+	b.must(200, "POST", path+"/messages", server.AppendRequest{Messages: workTurn("p3", 1)}, nil)
+	want := strings.Join(turnIDs(lost), ",")
+	var id int64
+	for _, ev := range events.until(t, server.EventAppended, func(ev server.Event) bool { return strings.HasPrefix(appendedIDs(ev), "p3-") }) {
+		if ev.Type == server.EventAppended && appendedIDs(ev) == want {
+			id = ev.ID
+		}
+	}
+	events.close()
+	if id == 0 {
+		t.Fatalf("the append committed before its replica crashed has no appended event")
+	}
+	again := b.subscribe(snap.ID, last)
+	defer again.close()
+	ev := <-again.events
+	if ev.ID != id || ev.Type != server.EventAppended || appendedIDs(ev) != want {
+		t.Fatalf("reconnected after %d: event %d %s %s, want the appended event %d", last, ev.ID, ev.Type, ev.Data, id)
+	}
+	var page server.MessagesPage
+	b.must(200, "GET", path+"/messages", nil, &page)
+	if page.Total != 12 {
+		t.Fatalf("%d messages stored, want 12", page.Total)
+	}
+}

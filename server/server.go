@@ -120,6 +120,9 @@ type hooks struct {
 	// appending is called by an append that holds the session (in shared
 	// mode, its lease), before it appends.
 	appending atomic.Pointer[func()]
+	// appended is called by an append once its messages are committed,
+	// before anything else.
+	appended atomic.Pointer[func()]
 }
 
 // New returns a server over the backend's stores. It reads the sessions'

@@ -226,9 +226,8 @@ func (h *hosted) open(ctx context.Context) (*session.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	// A shared session's appended events are published by whichever
-	// replica appended; making them again here could repeat one another
-	// replica is about to publish.
+	// A shared session's appended events commit with their messages
+	// (swapLog.Append): none is missing.
 	if !h.shared() {
 		if err := h.reconcile(ctx, sess); err != nil {
 			sess.Close()
@@ -503,12 +502,23 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request, owner str
 	writeJSON(w, http.StatusCreated, snap)
 }
 
+// publishAppended publishes the appended event of msgs, appended at from.
+// A shared session's appended events are written by its log, in the
+// append's own transaction (swapLog.Append): nothing is published here.
 func (h *hosted) publishAppended(from int, msgs []condense.Message) {
+	if h.shared() {
+		return
+	}
+	h.publish(EventAppended, appendedData(from, msgs))
+}
+
+// appendedData is an appended event's data.
+func appendedData(from int, msgs []condense.Message) map[string]any {
 	ids := make([]string, 0, len(msgs))
 	for i := range msgs {
 		ids = append(ids, msgs[i].ID)
 	}
-	h.publish(EventAppended, map[string]any{"from": from, "count": len(msgs), "ids": ids})
+	return map[string]any{"from": from, "count": len(msgs), "ids": ids}
 }
 
 func (s *Server) listSessions(w http.ResponseWriter, r *http.Request, owner string) {

@@ -35,10 +35,20 @@ import (
 // swapLog is the log a shared session's session.Session works on: the
 // replica's shared log between operations, the leased log while an
 // operation holds the lease (its appends need the lease, and a shared
-// append would wait for it).
+// append would wait for it). Its appends write their appended event in
+// their own transaction (appended).
 type swapLog struct {
 	mu  sync.Mutex
 	cur store.Log
+	// appended returns what writes the appended event of msgs in the
+	// append's transaction and what shows it once committed; nil when the
+	// session's events are closed.
+	appended func(msgs []condense.Message) (postgres.WithFunc, func())
+}
+
+// appendWith is a log whose appends can write more in their transaction.
+type appendWith interface {
+	AppendWith(ctx context.Context, b store.Batch, with postgres.WithFunc) (int, error)
 }
 
 func (l *swapLog) get() store.Log {
@@ -60,7 +70,20 @@ func (l *swapLog) Messages(ctx context.Context, from, to int) ([]condense.Messag
 	return l.get().Messages(ctx, from, to)
 }
 func (l *swapLog) Append(ctx context.Context, b store.Batch) (int, error) {
-	return l.get().Append(ctx, b)
+	cur := l.get()
+	aw, ok := cur.(appendWith)
+	if !ok || len(b.Messages) == 0 || l.appended == nil {
+		return cur.Append(ctx, b)
+	}
+	with, shown := l.appended(b.Messages)
+	if with == nil {
+		return cur.Append(ctx, b)
+	}
+	first, err := aw.AppendWith(ctx, b, with)
+	if err == nil {
+		shown()
+	}
+	return first, err
 }
 
 // Close does nothing: the shared log is closed with the hosted session.
@@ -73,6 +96,19 @@ func (s swapStore) Open(context.Context, string) (store.Log, error) { return s.l
 func (s swapStore) Close() error                                    { return nil }
 
 type versioned interface{ Version() int64 }
+
+// appendedWith returns what writes the appended event of msgs in the
+// append's transaction, and what shows it once committed; nil when the
+// session's events are closed.
+func (h *hosted) appendedWith(msgs []condense.Message) (postgres.WithFunc, func()) {
+	h.mu.Lock()
+	ev, _ := h.events.(*pgEventStream)
+	h.mu.Unlock()
+	if ev == nil {
+		return nil, nil
+	}
+	return ev.appendedWith(msgs)
+}
 
 // shared reports whether the session lives in a shared store.
 func (h *hosted) shared() bool { return h.s.pg != nil }
@@ -87,7 +123,7 @@ func (h *hosted) openShared(ctx context.Context) (store.Store, error) {
 		if err != nil {
 			return nil, err
 		}
-		sw = &swapLog{cur: sh}
+		sw = &swapLog{cur: sh, appended: h.appendedWith}
 		h.mu.Lock()
 		h.sh, h.swap = sh, sw
 		h.mu.Unlock()

@@ -8,6 +8,7 @@
 //	st.Open(ctx, id)        // store.Log held exclusively until Close (store.ErrLocked while another holder's lease is live)
 //	st.OpenShared(ctx, id)  // *SharedLog: shared mode, held by no one
 //	  sh.Append(ctx, b)     // commits while no one holds the lease (waits otherwise); group commit within the process
+//	  sh.AppendWith(ctx, b, with) // Append, with(ctx, tx, first) writing more in the same transaction
 //	  sh.Refresh(ctx)       // reads only what is newer than the cached version (sh.Version())
 //	  sh.Lock(ctx)          // waits for the lease, refreshes under it; returns a store.Log whose Close unlocks
 //	  sh.TryLock(ctx)       // the same, or a *LeaseError (store.ErrLocked) at once when someone holds it

@@ -766,15 +766,22 @@ type pending struct {
 	b     *store.Batch
 	enc   store.Encoded
 	owner string // the lease token the append runs under; "" for a shared append
+	with  WithFunc
 	first int
 	err   error
 	done  bool
 }
 
+// WithFunc writes what belongs with an append (AppendWith) in the
+// append's transaction, after the batch: first is the index of the
+// batch's first message. Its error fails the transaction, and with it the
+// appends committed together.
+type WithFunc func(ctx context.Context, tx pgx.Tx, first int) error
+
 // append queues b and waits for the group commit that commits it. With an
 // owner, the commit requires the session's lease to be owner's; without,
 // it requires the lease to be free (or void) and waits while it is not.
-func (c *core) append(ctx context.Context, b store.Batch, owner string, closed func() bool) (int, error) {
+func (c *core) append(ctx context.Context, b store.Batch, owner string, with WithFunc, closed func() bool) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
@@ -783,7 +790,7 @@ func (c *core) append(ctx context.Context, b store.Batch, owner string, closed f
 		return 0, err
 	}
 	for attempt := 0; ; attempt++ {
-		p := &pending{b: &b, enc: enc, owner: owner}
+		p := &pending{b: &b, enc: enc, owner: owner, with: with}
 		var released <-chan struct{}
 		if owner == "" {
 			released = c.s.released(c.id)
@@ -954,6 +961,13 @@ func (c *core) write(batch []*pending, owner string, have counters) (news, error
 			}
 			return err
 		}
+		for _, p := range batch {
+			if p.err == nil && p.with != nil {
+				if err := p.with(ctx, tx, p.first); err != nil {
+					return err
+				}
+			}
+		}
 		nw.to = next
 		nw.cps = append(nw.cps, mine...)
 		nw.undos = append(nw.undos, mineUndos...)
@@ -997,7 +1011,14 @@ func (l *lockedLog) Checkpoints() []store.Checkpoint { return l.c.Checkpoints() 
 func (l *lockedLog) Undos() []store.Undo             { return l.c.Undos() }
 func (l *lockedLog) Version() int64                  { return l.c.Version() }
 func (l *lockedLog) Append(ctx context.Context, b store.Batch) (int, error) {
-	return l.c.append(ctx, b, l.owner, l.isClosed)
+	return l.c.append(ctx, b, l.owner, nil, l.isClosed)
+}
+
+// AppendWith is Append, with what with writes committed in the same
+// transaction (an event that says the messages were appended): both are
+// stored, or neither.
+func (l *lockedLog) AppendWith(ctx context.Context, b store.Batch, with WithFunc) (int, error) {
+	return l.c.append(ctx, b, l.owner, with, l.isClosed)
 }
 
 func (l *lockedLog) Messages(ctx context.Context, from, to int) ([]condense.Message, error) {

@@ -89,7 +89,14 @@ func (h *SharedLog) Refresh(ctx context.Context) (bool, error) {
 // Append saves b at the end of the log, waiting while another holder has
 // the session's lease; it returns the index of b's first message.
 func (h *SharedLog) Append(ctx context.Context, b store.Batch) (int, error) {
-	return h.c.append(ctx, b, "", h.closed.Load)
+	return h.c.append(ctx, b, "", nil, h.closed.Load)
+}
+
+// AppendWith is Append, with what with writes committed in the same
+// transaction: both are stored, or neither. The log Lock returns has an
+// AppendWith too.
+func (h *SharedLog) AppendWith(ctx context.Context, b store.Batch, with WithFunc) (int, error) {
+	return h.c.append(ctx, b, "", with, h.closed.Load)
 }
 
 // Lock waits for the session's lease and takes it; the log returned has

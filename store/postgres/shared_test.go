@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/store"
 	"github.com/condense-dev/condense/store/postgres"
@@ -515,5 +517,62 @@ func TestLockUnlessMarked(t *testing.T) {
 	l.Close()
 	if err := held.(marker).Mark(ctx, "prompt"); !errors.Is(err, store.ErrLocked) {
 		t.Fatalf("marking a lease taken over: %v, want ErrLocked", err)
+	}
+}
+
+// What AppendWith writes commits with the batch, in its transaction, told
+// the index of the batch's first message; when it fails, the batch is not
+// stored either.
+func TestAppendWith(t *testing.T) {
+	ctx := context.Background()
+	schema := newSchema(t)
+	s := open(t, schema, nil)
+	defer s.Close()
+	if _, err := s.Pool().Exec(ctx, `CREATE TABLE side (session text, first int)`); err != nil {
+		t.Fatal(err)
+	}
+	sh, err := s.OpenShared(ctx, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	note := func(ctx context.Context, tx pgx.Tx, first int) error {
+		_, err := tx.Exec(ctx, `INSERT INTO side VALUES ('s', $1)`, first)
+		return err
+	}
+	if first, err := sh.AppendWith(ctx, store.Batch{Messages: userMsgs("a", 2)}, note); err != nil || first != 0 {
+		t.Fatalf("AppendWith: %d, %v", first, err)
+	}
+	l, err := sh.Lock(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type appendWith interface {
+		AppendWith(context.Context, store.Batch, postgres.WithFunc) (int, error)
+	}
+	if first, err := l.(appendWith).AppendWith(ctx, store.Batch{Messages: userMsgs("b", 3)}, note); err != nil || first != 2 {
+		t.Fatalf("AppendWith under the lease: %d, %v", first, err)
+	}
+	failed := errors.New("the side write failed")
+	if _, err := l.(appendWith).AppendWith(ctx, store.Batch{Messages: userMsgs("c", 1)}, func(ctx context.Context, tx pgx.Tx, first int) error {
+		if err := note(ctx, tx, first); err != nil {
+			return err
+		}
+		return failed
+	}); !errors.Is(err, failed) {
+		t.Fatalf("AppendWith whose side write fails: %v", err)
+	}
+	l.Close()
+	var firsts []int
+	rows, _ := s.Pool().Query(ctx, `SELECT first FROM side ORDER BY first`)
+	firsts, err = pgx.CollectRows(rows, pgx.RowTo[int])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := s.Pool().QueryRow(ctx, `SELECT messages FROM sessions WHERE id = 's'`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(firsts) != "[0 2]" || n != 5 || sh.Len() != 5 {
+		t.Fatalf("side rows %v, %d messages stored (%d cached); want [0 2] and 5", firsts, n, sh.Len())
 	}
 }
