@@ -390,10 +390,11 @@ func (p *pgState) openEvents(id string) (eventStream, error) {
 	p.streams[id] = st
 	p.mu.Unlock()
 	ctx := context.Background()
+	var kept []Event
 	rows, err := p.pool.Query(ctx, p.sql(`SELECT id, type, time, data::text FROM (
 		SELECT * FROM @.condense_server_events WHERE session = $1 ORDER BY id DESC LIMIT $2) e ORDER BY id`), id, p.keep)
 	if err == nil {
-		st.kept, err = pgx.CollectRows(rows, scanEvent)
+		kept, err = pgx.CollectRows(rows, scanEvent)
 	}
 	if err != nil {
 		p.mu.Lock()
@@ -401,9 +402,14 @@ func (p *pgState) openEvents(id string) (eventStream, error) {
 		p.mu.Unlock()
 		return nil, err
 	}
-	if n := len(st.kept); n > 0 {
-		st.last = st.kept[n-1].ID
+	// The stream hears notifications already (poke): what it reads is set
+	// under its lock.
+	st.mu.Lock()
+	st.kept = kept
+	if n := len(kept); n > 0 {
+		st.last = kept[n-1].ID
 	}
+	st.mu.Unlock()
 	return st, nil
 }
 
