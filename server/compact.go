@@ -17,9 +17,9 @@ func (s *Server) compact(w http.ResponseWriter, r *http.Request, h *hosted) {
 		writeError(w, err)
 		return
 	}
-	// A manual compaction does not wait: the lease held by another
-	// replica is 409 busy, like a compaction running here.
-	sess, release, err := h.acquire(r.Context(), false)
+	// A manual compaction does not wait for another compaction or a run,
+	// here or on another replica: it is 409 busy. It waits for the rest.
+	sess, release, err := h.acquire(r.Context(), busyForCompact)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -30,6 +30,7 @@ func (s *Server) compact(w http.ResponseWriter, r *http.Request, h *hosted) {
 		writeError(w, err)
 		return
 	}
+	h.mark(ctx, activityCompaction)
 	h.publish(EventCompacting, map[string]any{"phase": "started", "manual": true})
 	var opts []condense.CallOption
 	if req.Instructions != "" {
@@ -69,7 +70,7 @@ func (s *Server) abort(w http.ResponseWriter, r *http.Request, h *hosted) {
 }
 
 func (s *Server) flush(w http.ResponseWriter, r *http.Request, h *hosted) {
-	sess, release, err := h.acquire(r.Context(), true)
+	sess, release, err := h.acquire(r.Context(), nil)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -125,7 +126,7 @@ func (s *Server) getCheckpoint(w http.ResponseWriter, r *http.Request, h *hosted
 }
 
 func (s *Server) undo(w http.ResponseWriter, r *http.Request, h *hosted) {
-	sess, release, err := h.acquire(r.Context(), true)
+	sess, release, err := h.acquire(r.Context(), busyForChange)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -136,6 +137,7 @@ func (s *Server) undo(w http.ResponseWriter, r *http.Request, h *hosted) {
 		writeError(w, err)
 		return
 	}
+	h.mark(ctx, activityCompaction)
 	ids, err := sess.Undo(ctx, r.PathValue("cp"))
 	done()
 	release()

@@ -235,6 +235,27 @@ func (s *sse) until(t testing.TB, typ string, ok func(server.Event) bool) []serv
 // fatal.
 func noFatal() *http.Client { return &http.Client{} }
 
+// send sends a JSON request from a goroutine other than the test's: a
+// transport error is returned, not fatal.
+func (c *client) send(method, path string, body any) (int, []byte, error) {
+	raw, _ := json.Marshal(body)
+	req, err := http.NewRequest(method, c.base+path, bytes.NewReader(raw))
+	if err != nil {
+		return 0, nil, err
+	}
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	out, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, out, err
+}
+
 // try sends a request from a goroutine other than the test's: it reports
 // a transport error as ok=false instead of failing the test.
 func (c *client) try(method, path string, body any) (int, bool) {

@@ -118,12 +118,15 @@ func (s *Server) appendMessages(w http.ResponseWriter, r *http.Request, h *hoste
 		writeError(w, err)
 		return
 	}
-	sess, release, err := h.acquire(r.Context(), true)
+	sess, release, err := h.acquire(r.Context(), busyForChange)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
 	defer release()
+	if f := s.hooks.appending.Load(); f != nil {
+		(*f)()
+	}
 	msgs, err := s.newMessages(r, h, &req)
 	if err != nil {
 		writeError(w, err)
@@ -136,6 +139,9 @@ func (s *Server) appendMessages(w http.ResponseWriter, r *http.Request, h *hoste
 	if err := sess.Append(r.Context(), msgs...); err != nil {
 		writeError(w, err)
 		return
+	}
+	if f := s.hooks.appended.Load(); f != nil {
+		(*f)()
 	}
 	n := sess.Len()
 	from := n - len(msgs)

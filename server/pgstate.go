@@ -21,8 +21,10 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/internal/redact"
 	"github.com/condense-dev/condense/store"
+	"github.com/condense-dev/condense/store/postgres"
 )
 
 //go:embed pgmigrations/*.sql
@@ -388,10 +390,11 @@ func (p *pgState) openEvents(id string) (eventStream, error) {
 	p.streams[id] = st
 	p.mu.Unlock()
 	ctx := context.Background()
+	var kept []Event
 	rows, err := p.pool.Query(ctx, p.sql(`SELECT id, type, time, data::text FROM (
 		SELECT * FROM @.condense_server_events WHERE session = $1 ORDER BY id DESC LIMIT $2) e ORDER BY id`), id, p.keep)
 	if err == nil {
-		st.kept, err = pgx.CollectRows(rows, scanEvent)
+		kept, err = pgx.CollectRows(rows, scanEvent)
 	}
 	if err != nil {
 		p.mu.Lock()
@@ -399,9 +402,14 @@ func (p *pgState) openEvents(id string) (eventStream, error) {
 		p.mu.Unlock()
 		return nil, err
 	}
-	if n := len(st.kept); n > 0 {
-		st.last = st.kept[n-1].ID
+	// The stream hears notifications already (poke): what it reads is set
+	// under its lock.
+	st.mu.Lock()
+	st.kept = kept
+	if n := len(kept); n > 0 {
+		st.last = kept[n-1].ID
 	}
+	st.mu.Unlock()
 	return st, nil
 }
 
@@ -435,26 +443,67 @@ type pgEventStream struct {
 	lastWarn time.Time
 }
 
-// publish inserts the event (its id the session's next, given under the
-// session's head row, so ids commit in order) and notifies every replica
-// in the same statement. The event is shown once it is committed.
+// publish inserts the event and notifies every replica (insert); the
+// event is shown once it is committed (shown).
 func (l *pgEventStream) publish(typ string, data any, _ bool) {
-	raw, err := json.Marshal(data)
-	if err != nil {
-		raw = []byte("null")
-	}
-	t := l.p.now().UTC().Truncate(time.Microsecond)
-	var id int64
-	err = l.p.pool.QueryRow(context.Background(), l.p.sql(`WITH h AS (
-		INSERT INTO @.condense_server_event_heads AS h (session, last) VALUES ($1, 1)
-		ON CONFLICT (session) DO UPDATE SET last = h.last + 1 RETURNING last),
-	e AS (INSERT INTO @.condense_server_events (session, id, type, time, data) SELECT $1, last, $2, $3, $4::json FROM h RETURNING id)
-	SELECT e.id FROM e CROSS JOIN LATERAL (SELECT pg_notify($5, 'e ' || $1 || ' ' || e.id)) n`),
-		l.id, typ, t, string(raw), l.p.channel).Scan(&id)
+	ev := l.event(typ, data)
+	id, err := l.insert(context.Background(), l.p.pool, ev)
 	if err != nil {
 		l.p.log.Warn("condense/server: an event was not stored", "session", l.id, "type", typ, "err", redact.Err(err))
 		return
 	}
+	ev.ID = id
+	l.shown(ev)
+}
+
+// event makes an event of typ with data, stamped now; its id is given
+// when it is inserted.
+func (l *pgEventStream) event(typ string, data any) Event {
+	raw, err := json.Marshal(data)
+	if err != nil {
+		raw = []byte("null")
+	}
+	return Event{Type: typ, Time: l.p.now().UTC().Truncate(time.Microsecond), Data: raw}
+}
+
+// queryRower is a pool or a transaction.
+type queryRower interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// insert inserts ev, its id the session's next (given under the session's
+// head row, so ids commit in order), and notifies every replica in the
+// same statement; in a transaction (q), both happen when it commits.
+func (l *pgEventStream) insert(ctx context.Context, q queryRower, ev Event) (int64, error) {
+	var id int64
+	err := q.QueryRow(ctx, l.p.sql(`WITH h AS (
+		INSERT INTO @.condense_server_event_heads AS h (session, last) VALUES ($1, 1)
+		ON CONFLICT (session) DO UPDATE SET last = h.last + 1 RETURNING last),
+	e AS (INSERT INTO @.condense_server_events (session, id, type, time, data) SELECT $1, last, $2, $3, $4::json FROM h RETURNING id)
+	SELECT e.id FROM e CROSS JOIN LATERAL (SELECT pg_notify($5, 'e ' || $1 || ' ' || e.id)) n`),
+		l.id, ev.Type, ev.Time, string(ev.Data), l.p.channel).Scan(&id)
+	return id, err
+}
+
+// appendedWith returns what writes the appended event of msgs in the
+// append's own transaction (postgres.SharedLog.AppendWith), so that a
+// crash cannot keep the messages and lose their event; shown shows it
+// here once the append has committed.
+func (l *pgEventStream) appendedWith(msgs []condense.Message) (with postgres.WithFunc, shown func()) {
+	var ev Event
+	with = func(ctx context.Context, tx pgx.Tx, first int) error {
+		ev = l.event(EventAppended, appendedData(first, msgs))
+		id, err := l.insert(ctx, tx, ev)
+		ev.ID = id
+		return err
+	}
+	return with, func() { l.shown(ev) }
+}
+
+// shown shows a committed event: kept when it is the next, else read
+// with what committed before it. Now and then the oldest events go.
+func (l *pgEventStream) shown(ev Event) {
+	id := ev.ID
 	if id%256 == 0 {
 		if _, err := l.p.pool.Exec(context.Background(), l.p.sql("DELETE FROM @.condense_server_events WHERE session = $1 AND id <= $2"), l.id, id-int64(2*l.p.keep)); err != nil {
 			l.p.log.Warn("condense/server: old events not deleted", "session", l.id, "err", redact.Err(err))
@@ -463,7 +512,7 @@ func (l *pgEventStream) publish(typ string, data any, _ bool) {
 	l.mu.Lock()
 	if id == l.last+1 {
 		// Every id below this one committed first: it is the next.
-		l.add(Event{ID: id, Type: typ, Time: t, Data: raw})
+		l.add(ev)
 		l.heard = max(l.heard, id)
 		l.wake()
 		l.mu.Unlock()

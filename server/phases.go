@@ -25,6 +25,29 @@ func (h *hosted) withPhases(st condense.Strategy, run string) condense.Strategy 
 	return strategy.NewPipeline(stages...)
 }
 
+// marking wraps a session's strategy so that a compaction, as it starts,
+// marks the lease of a shared session (mark): a manual compaction on
+// another replica then answers busy rather than waiting for it. Dry runs
+// (compaction_available) mark nothing.
+func (h *hosted) marking(st condense.Strategy) condense.Strategy {
+	if !h.shared() {
+		return st
+	}
+	return markingStrategy{Strategy: st, h: h}
+}
+
+type markingStrategy struct {
+	condense.Strategy
+	h *hosted
+}
+
+func (m markingStrategy) Compact(ctx context.Context, cc *condense.CompactionContext) (*condense.Candidate, error) {
+	if _, real := cc.Summarizer.(*eventSummarizer); real && !cc.Manual {
+		m.h.mark(ctx, activityAutoCompaction)
+	}
+	return m.Strategy.Compact(ctx, cc)
+}
+
 type phaseStage struct {
 	condense.Strategy
 	h         *hosted

@@ -39,7 +39,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, h *hosted) {
 		writeError(w, err)
 		return
 	}
-	sess, release, err := h.acquire(r.Context(), true)
+	sess, release, err := h.acquire(r.Context(), busyForChange)
 	if err != nil {
 		writeError(w, err)
 		return

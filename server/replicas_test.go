@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -21,6 +22,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/agent"
 	jpostgres "github.com/condense-dev/condense/journal/postgres"
 	"github.com/condense-dev/condense/server"
 	"github.com/condense-dev/condense/store/postgres"
@@ -69,13 +71,21 @@ type replica struct {
 // startReplica starts a server on the database's schema.
 func startReplica(t testing.TB, schema string, ttl time.Duration, opts *server.Options) *replica {
 	t.Helper()
+	return startReplicaOn(t, &postgres.Options{Schema: schema, LeaseTTL: ttl}, opts)
+}
+
+// startReplicaOn starts a server over a store opened with stOpts.
+func startReplicaOn(t testing.TB, stOpts *postgres.Options, opts *server.Options) *replica {
+	t.Helper()
 	ctx := context.Background()
 	log := slog.New(slog.DiscardHandler)
-	st, err := postgres.Open(ctx, pgURL(t), &postgres.Options{Schema: schema, LeaseTTL: ttl, Logger: log})
+	so := *stOpts
+	so.Logger = log
+	st, err := postgres.Open(ctx, pgURL(t), &so)
 	if err != nil {
 		t.Fatal(err)
 	}
-	js, err := jpostgres.New(ctx, st.Pool(), schema)
+	js, err := jpostgres.New(ctx, st.Pool(), so.Schema)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -519,5 +529,294 @@ func BenchmarkReplicasAppendRender(b *testing.B) {
 			}
 			b.ReportMetric(float64(reopens)/float64(b.N), "reopens/op")
 		})
+	}
+}
+
+// gateSummarizer tells started when a summary begins and answers it once
+// release is closed.
+type gateSummarizer struct {
+	started chan struct{}
+	release chan struct{}
+}
+
+func newGate() *gateSummarizer {
+	return &gateSummarizer{started: make(chan struct{}, 1), release: make(chan struct{})}
+}
+
+func (g *gateSummarizer) Summarize(ctx context.Context, req condense.SummaryRequest) (*condense.Summary, error) {
+	select {
+	case g.started <- struct{}{}:
+	default:
+	}
+	select {
+	case <-g.release:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return &condense.Summary{Text: fmt.Sprintf("summary of %d messages", len(req.Messages))}, nil
+}
+
+// answer is an HTTP answer received in a goroutine.
+type answer struct {
+	st   int
+	body []byte
+	err  error
+}
+
+// sendAsync sends a request from a goroutine; its answer comes on the
+// channel.
+func (c *client) sendAsync(method, path string, body any) <-chan answer {
+	ch := make(chan answer, 1)
+	go func() {
+		st, out, err := c.send(method, path, body)
+		ch <- answer{st, out, err}
+	}()
+	return ch
+}
+
+// waitSignal returns a store's OnWait that signals on the channel it
+// returns when an operation waits for a lease held elsewhere.
+func waitSignal() (func(string), <-chan struct{}) {
+	ch := make(chan struct{}, 1)
+	return func(string) {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}, ch
+}
+
+// A manual compaction waits for what another replica does that is no
+// compaction — an append stopped while it holds the session's lease — and
+// then compacts the history with that append in it. While another
+// replica compacts, it answers 409 busy at once, and so does an append
+// there, as on one replica.
+func TestReplicaManualCompaction(t *testing.T) {
+	schema := pgSchema(t)
+	gate := newGate()
+	a := startReplica(t, schema, 5*time.Second, &server.Options{NewSummarizer: func(string, string) (condense.Summarizer, error) {
+		return gate, nil
+	}})
+	onWait, bWaits := waitSignal()
+	b := startReplicaOn(t, &postgres.Options{Schema: schema, LeaseTTL: 5 * time.Second, OnWait: onWait}, &server.Options{
+		NewSummarizer: func(string, string) (condense.Summarizer, error) { return quickSummarizer{}, nil }})
+	snap := newSession(t, a.client, server.CreateRequest{SessionConfig: server.SessionConfig{
+		Model: "gpt-4o", Window: 6000, ReservedOutput: 500, Strategy: "summarize", Summarizer: "model", System: testSystem}})
+	id := snap.ID
+	path := "/v1/sessions/" + id
+	for _, p := range []string{"p1", "p2", "p3", "p4"} {
+		a.must(200, "POST", path+"/messages", server.AppendRequest{Messages: workTurn(p, 4)}, nil)
+	}
+
+	// A appends, and stops while it holds the lease.
+	holding, resume := make(chan struct{}), make(chan struct{})
+	var once, resumed sync.Once
+	server.OnAppend(a.srv, func() { once.Do(func() { close(holding); <-resume }) })
+	defer resumed.Do(func() { close(resume) }) // a failure lets the append end
+	appended := a.sendAsync("POST", path+"/messages", server.AppendRequest{Messages: workTurn("p5", 4)})
+	<-holding
+	compacted := b.sendAsync("POST", path+"/compact", server.CompactRequest{})
+	select {
+	case <-bWaits:
+	case ans := <-compacted:
+		t.Fatalf("manual compaction while another replica appends: %d %s %v, want it to wait", ans.st, ans.body, ans.err)
+	}
+	resumed.Do(func() { close(resume) })
+	if ans := <-appended; ans.st != 200 {
+		t.Fatalf("the held append: %d %s %v", ans.st, ans.body, ans.err)
+	}
+	ans := <-compacted
+	if ans.st != 200 {
+		t.Fatalf("manual compaction after the append: %d %s %v", ans.st, ans.body, ans.err)
+	}
+	var cr server.CompactResponse
+	if err := json.Unmarshal(ans.body, &cr); err != nil {
+		t.Fatal(err)
+	}
+	if cr.Snapshot.Messages != 5*10 || cr.Snapshot.Checkpoint == nil || cr.Snapshot.Checkpoint.HistoryCount != 50 {
+		t.Fatalf("the compaction that waited: %d messages, checkpoint %+v; want it over all 50", cr.Snapshot.Messages, cr.Snapshot.Checkpoint)
+	}
+
+	// A compacts (its summary waits on the gate): B's manual compaction
+	// and B's append are busy.
+	for _, p := range []string{"p6", "p7", "p8"} {
+		b.must(200, "POST", path+"/messages", server.AppendRequest{Messages: workTurn(p, 4)}, nil)
+	}
+	var released sync.Once
+	releaseGate := func() { released.Do(func() { close(gate.release) }) }
+	defer releaseGate()
+	running := a.sendAsync("POST", path+"/compact", server.CompactRequest{})
+	select {
+	case <-gate.started:
+	case ans := <-running:
+		t.Fatalf("A's compaction: %d %s %v", ans.st, ans.body, ans.err)
+	}
+	for _, req := range []struct {
+		what, path string
+		body       any
+	}{
+		{"manual compaction", "/compact", server.CompactRequest{}},
+		{"append", "/messages", server.AppendRequest{Messages: workTurn("p9", 1)}},
+	} {
+		st, body := b.do("POST", path+req.path, req.body)
+		if st != 409 || errorCode(t, body) != server.CodeBusy || !strings.Contains(string(body), `"activity":"compaction"`) {
+			t.Fatalf("%s while another replica compacts: %d %s, want 409 busy with a compaction", req.what, st, body)
+		}
+	}
+	releaseGate()
+	if ans := <-running; ans.st != 200 {
+		t.Fatalf("A's compaction: %d %s %v", ans.st, ans.body, ans.err)
+	}
+	b.must(200, "POST", path+"/messages", server.AppendRequest{Messages: workTurn("p9", 1)}, nil)
+}
+
+// gateModel is a hosted run's model that tells started when it is called
+// and answers (echoing the prompt) once release is closed.
+type gateModel struct {
+	started chan struct{}
+	release chan struct{}
+}
+
+func (g gateModel) Generate(ctx context.Context, req *condense.Request) (*agent.Response, error) {
+	select {
+	case g.started <- struct{}{}:
+	default:
+	}
+	select {
+	case <-g.release:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return server.EchoModel{}.Generate(ctx, req)
+}
+
+func (g gateModel) Stream(ctx context.Context, req *condense.Request) iter.Seq2[agent.StreamEvent, error] {
+	resp, err := g.Generate(ctx, req)
+	if err != nil {
+		return func(yield func(agent.StreamEvent, error) bool) { yield(agent.StreamEvent{}, err) }
+	}
+	return agent.Events(resp)
+}
+
+// While a hosted run on one replica waits on its model, the session is
+// busy with a prompt on every replica, as on one: an append, a render, a
+// manual compaction and another prompt elsewhere answer 409 busy at once
+// rather than wait for the run; reads answer. Once the run ends, appends
+// elsewhere go through.
+func TestReplicaBusyDuringRun(t *testing.T) {
+	schema := pgSchema(t)
+	model := gateModel{started: make(chan struct{}, 1), release: make(chan struct{})}
+	var released sync.Once
+	release := func() { released.Do(func() { close(model.release) }) }
+	defer release()
+	a := startReplica(t, schema, 5*time.Second, &server.Options{NewModel: func(string, string) (agent.Model, error) { return model, nil }})
+	onWait, bWaits := waitSignal()
+	b := startReplicaOn(t, &postgres.Options{Schema: schema, LeaseTTL: 5 * time.Second, OnWait: onWait}, nil)
+	snap := newSession(t, a.client, server.CreateRequest{SessionConfig: server.SessionConfig{
+		Model: "gpt-4o", Window: 60000, ReservedOutput: 500, Strategy: "mask", System: testSystem}})
+	path := "/v1/sessions/" + snap.ID
+	b.must(200, "POST", path+"/messages", server.AppendRequest{Messages: workTurn("p1", 1)}, nil)
+
+	var pr server.PromptResponse
+	a.must(202, "POST", path+"/prompt", server.PromptRequest{Text: "fix the failing test"}, &pr)
+	<-model.started
+	for _, req := range []struct {
+		what, path string
+		body       any
+	}{
+		{"append", "/messages", server.AppendRequest{Messages: workTurn("p2", 1)}},
+		{"render", "/render", server.RenderRequest{}},
+		{"manual compaction", "/compact", server.CompactRequest{}},
+		{"prompt", "/prompt", server.PromptRequest{Text: "and another"}},
+	} {
+		var ans answer
+		select {
+		case ans = <-b.sendAsync("POST", path+req.path, req.body):
+		case <-bWaits:
+			t.Fatalf("%s on another replica waits for the run", req.what)
+		}
+		if ans.st != 409 || errorCode(t, ans.body) != server.CodeBusy || !strings.Contains(string(ans.body), `"activity":"prompt"`) {
+			t.Fatalf("%s on another replica during a run: %d %s %v, want 409 busy with a prompt", req.what, ans.st, ans.body, ans.err)
+		}
+	}
+	var page server.MessagesPage
+	b.must(200, "GET", path+"/messages", nil, &page)
+	if page.Total != 5 || page.Messages[4].TextContent() != "fix the failing test" {
+		t.Fatalf("messages read on another replica during the run: %d", page.Total)
+	}
+
+	// The run settles (its lease given back) and is done.
+	events := b.subscribe(snap.ID, 0)
+	release()
+	events.until(t, server.EventSettled, func(ev server.Event) bool {
+		var s server.Snapshot
+		json.Unmarshal(ev.Data, &s)
+		return s.Run == pr.Run && !s.Busy
+	})
+	events.close()
+	var run server.RunInfo
+	a.must(200, "GET", path+"/runs/"+pr.Run, nil, &run)
+	if run.State != server.RunDone {
+		t.Fatalf("run %s: %+v", pr.Run, run)
+	}
+	var ar server.AppendResponse
+	b.must(200, "POST", path+"/messages", server.AppendRequest{Messages: workTurn("p2", 1)}, &ar)
+	if ar.From != 6 {
+		t.Fatalf("append after the run landed at %d, want 6 (after the prompt and its answer)", ar.From)
+	}
+}
+
+// appendedIDs returns the message ids an appended event names.
+func appendedIDs(ev server.Event) string {
+	var d struct{ IDs []string }
+	json.Unmarshal(ev.Data, &d)
+	return strings.Join(d.IDs, ",")
+}
+
+// A replica that loses its database right after an append committed —
+// before anything else happens, as in a crash — does not lose the
+// append's event: a client of another replica's stream gets it, and gets
+// it again with the same id when it reconnects from before it.
+func TestReplicaAppendedEventSurvivesCrash(t *testing.T) {
+	schema := pgSchema(t)
+	const ttl = time.Second // the crashed replica's lease ends by expiry
+	a := startReplica(t, schema, ttl, nil)
+	b := startReplica(t, schema, ttl, nil)
+	snap := newSession(t, a.client, server.CreateRequest{SessionConfig: server.SessionConfig{
+		Model: "gpt-4o", Window: 60000, ReservedOutput: 500, Strategy: "mask", System: testSystem}})
+	path := "/v1/sessions/" + snap.ID
+	a.must(200, "POST", path+"/messages", server.AppendRequest{Messages: workTurn("p1", 1)}, nil)
+	events := b.subscribe(snap.ID, 0)
+	before := events.until(t, server.EventAppended, nil)
+	last := before[len(before)-1].ID
+
+	var once sync.Once
+	server.OnAppended(a.srv, func() { once.Do(func() { a.st.Pool().Close() }) })
+	lost := workTurn("p2", 1)
+	a.must(200, "POST", path+"/messages", server.AppendRequest{Messages: lost}, nil)
+	// B appends once the crashed replica's lease has expired; its event
+	// comes after the crashed append's.
+	b.must(200, "POST", path+"/messages", server.AppendRequest{Messages: workTurn("p3", 1)}, nil)
+	want := strings.Join(turnIDs(lost), ",")
+	var id int64
+	for _, ev := range events.until(t, server.EventAppended, func(ev server.Event) bool { return strings.HasPrefix(appendedIDs(ev), "p3-") }) {
+		if ev.Type == server.EventAppended && appendedIDs(ev) == want {
+			id = ev.ID
+		}
+	}
+	events.close()
+	if id == 0 {
+		t.Fatalf("the append committed before its replica crashed has no appended event")
+	}
+	again := b.subscribe(snap.ID, last)
+	defer again.close()
+	ev := <-again.events
+	if ev.ID != id || ev.Type != server.EventAppended || appendedIDs(ev) != want {
+		t.Fatalf("reconnected after %d: event %d %s %s, want the appended event %d", last, ev.ID, ev.Type, ev.Data, id)
+	}
+	var page server.MessagesPage
+	b.must(200, "GET", path+"/messages", nil, &page)
+	if page.Total != 12 {
+		t.Fatalf("%d messages stored, want 12", page.Total)
 	}
 }

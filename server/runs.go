@@ -56,9 +56,10 @@ func (s *Server) prompt(w http.ResponseWriter, r *http.Request, h *hosted) {
 		writeError(w, invalid("message", "a prompt is a user message, not %q", msg.Role))
 		return
 	}
-	// A hosted run holds the session (in shared mode, its lease) until
-	// it ends; a run another replica holds is 409 busy.
-	sess, release, err := h.acquire(r.Context(), false)
+	// A hosted run holds the session (in shared mode, its lease, marked:
+	// appends, renders, compactions and prompts on other replicas are 409
+	// busy meanwhile, as here) until it ends.
+	sess, release, err := h.acquire(r.Context(), busyForChange)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -79,6 +80,7 @@ func (s *Server) prompt(w http.ResponseWriter, r *http.Request, h *hosted) {
 		writeError(w, err)
 		return
 	}
+	h.mark(ctx, activityPrompt)
 	done := func() { idle(); release() }
 	s.mu.Lock()
 	if s.closed {

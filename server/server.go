@@ -111,6 +111,18 @@ type Server struct {
 	closing  chan struct{}
 	stopOnce sync.Once
 	work     sync.WaitGroup // hosted runs in flight
+
+	hooks hooks
+}
+
+// hooks let tests stop an operation at a chosen point. All nil in use.
+type hooks struct {
+	// appending is called by an append that holds the session (in shared
+	// mode, its lease), before it appends.
+	appending atomic.Pointer[func()]
+	// appended is called by an append once its messages are committed,
+	// before anything else.
+	appended atomic.Pointer[func()]
 }
 
 // New returns a server over the backend's stores. It reads the sessions'

@@ -24,6 +24,9 @@ import (
 const (
 	activityPrompt     = "prompt"
 	activityCompaction = "compaction"
+	// activityAutoCompaction marks a shared session's lease while a render
+	// compacts (shared.go); the API calls it a compaction.
+	activityAutoCompaction = "autocompaction"
 )
 
 // hosted is a session the server serves: its record, its open session
@@ -51,12 +54,15 @@ type hosted struct {
 	prefetching, prefetchAgain bool
 
 	// Shared mode (shared.go): the session's shared log, the log its
-	// session works on, the store version that session reflects, and the
-	// lock an operation of this replica holds with the lease.
-	sh      *postgres.SharedLog
-	swap    *swapLog
-	version int64
-	opMu    sync.Mutex
+	// session works on, the store version that session reflects, the lock
+	// an operation of this replica holds with the lease, and the lease
+	// that operation holds with what it marked.
+	sh        *postgres.SharedLog
+	swap      *swapLog
+	version   int64
+	opMu      sync.Mutex
+	lease     store.Log
+	leaseMark string
 }
 
 // strategyByName builds a strategy from its API name.
@@ -220,9 +226,8 @@ func (h *hosted) open(ctx context.Context) (*session.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	// A shared session's appended events are published by whichever
-	// replica appended; making them again here could repeat one another
-	// replica is about to publish.
+	// A shared session's appended events commit with their messages
+	// (swapLog.Append): none is missing.
 	if !h.shared() {
 		if err := h.reconcile(ctx, sess); err != nil {
 			sess.Close()
@@ -277,7 +282,7 @@ func (h *hosted) openSession(ctx context.Context, cfg SessionConfig) (*session.S
 	if err != nil {
 		return nil, err
 	}
-	st = h.withPhases(st, "")
+	st = h.marking(h.withPhases(st, ""))
 	var where store.Store = h.s.st
 	if h.shared() {
 		h.mu.Lock()
@@ -474,7 +479,7 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request, owner str
 	}
 	s.sessions[rec.ID] = h
 	s.mu.Unlock()
-	sess, release, err := h.acquire(r.Context(), true)
+	sess, release, err := h.acquire(r.Context(), nil)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -497,12 +502,23 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request, owner str
 	writeJSON(w, http.StatusCreated, snap)
 }
 
+// publishAppended publishes the appended event of msgs, appended at from.
+// A shared session's appended events are written by its log, in the
+// append's own transaction (swapLog.Append): nothing is published here.
 func (h *hosted) publishAppended(from int, msgs []condense.Message) {
+	if h.shared() {
+		return
+	}
+	h.publish(EventAppended, appendedData(from, msgs))
+}
+
+// appendedData is an appended event's data.
+func appendedData(from int, msgs []condense.Message) map[string]any {
 	ids := make([]string, 0, len(msgs))
 	for i := range msgs {
 		ids = append(ids, msgs[i].ID)
 	}
-	h.publish(EventAppended, map[string]any{"from": from, "count": len(msgs), "ids": ids})
+	return map[string]any{"from": from, "count": len(msgs), "ids": ids}
 }
 
 func (s *Server) listSessions(w http.ResponseWriter, r *http.Request, owner string) {

@@ -18,19 +18,37 @@ import (
 // duration (acquire), and the session this replica keeps in memory is
 // made again from the store when the store's version under the lease is
 // not the one it was built at: what another replica appended or
-// checkpointed meanwhile is read before the operation starts. A render
-// that finds a compaction running elsewhere waits for its lease and then
-// finds its checkpoint, so compacts no more; a manual compaction that
-// finds the lease held answers 409 busy. Reads bring the session up to
-// date without the lease.
+// checkpointed meanwhile is read before the operation starts.
+//
+// Whether an operation waits for the lease depends on what its holder
+// does, which the holder marks on the lease (mark) for every replica to
+// see: the rule is the same as on one replica. A hosted run (marked
+// "prompt") and a manual compaction or undo (marked "compaction") make an
+// append, render, undo or prompt anywhere answer 409 busy at once; an
+// automatic compaction (marked when it starts) makes them wait, and a
+// render that waited finds its checkpoint, so compacts no more. A manual
+// compaction answers 409 busy during any compaction or run, and waits for
+// the rest (an append, a render that does not compact). A mark goes with
+// the lease: a replica that dies leaves the session busy only until its
+// lease expires. Reads bring the session up to date without the lease.
 
 // swapLog is the log a shared session's session.Session works on: the
 // replica's shared log between operations, the leased log while an
 // operation holds the lease (its appends need the lease, and a shared
-// append would wait for it).
+// append would wait for it). Its appends write their appended event in
+// their own transaction (appended).
 type swapLog struct {
 	mu  sync.Mutex
 	cur store.Log
+	// appended returns what writes the appended event of msgs in the
+	// append's transaction and what shows it once committed; nil when the
+	// session's events are closed.
+	appended func(msgs []condense.Message) (postgres.WithFunc, func())
+}
+
+// appendWith is a log whose appends can write more in their transaction.
+type appendWith interface {
+	AppendWith(ctx context.Context, b store.Batch, with postgres.WithFunc) (int, error)
 }
 
 func (l *swapLog) get() store.Log {
@@ -52,7 +70,20 @@ func (l *swapLog) Messages(ctx context.Context, from, to int) ([]condense.Messag
 	return l.get().Messages(ctx, from, to)
 }
 func (l *swapLog) Append(ctx context.Context, b store.Batch) (int, error) {
-	return l.get().Append(ctx, b)
+	cur := l.get()
+	aw, ok := cur.(appendWith)
+	if !ok || len(b.Messages) == 0 || l.appended == nil {
+		return cur.Append(ctx, b)
+	}
+	with, shown := l.appended(b.Messages)
+	if with == nil {
+		return cur.Append(ctx, b)
+	}
+	first, err := aw.AppendWith(ctx, b, with)
+	if err == nil {
+		shown()
+	}
+	return first, err
 }
 
 // Close does nothing: the shared log is closed with the hosted session.
@@ -65,6 +96,19 @@ func (s swapStore) Open(context.Context, string) (store.Log, error) { return s.l
 func (s swapStore) Close() error                                    { return nil }
 
 type versioned interface{ Version() int64 }
+
+// appendedWith returns what writes the appended event of msgs in the
+// append's transaction, and what shows it once committed; nil when the
+// session's events are closed.
+func (h *hosted) appendedWith(msgs []condense.Message) (postgres.WithFunc, func()) {
+	h.mu.Lock()
+	ev, _ := h.events.(*pgEventStream)
+	h.mu.Unlock()
+	if ev == nil {
+		return nil, nil
+	}
+	return ev.appendedWith(msgs)
+}
 
 // shared reports whether the session lives in a shared store.
 func (h *hosted) shared() bool { return h.s.pg != nil }
@@ -79,7 +123,7 @@ func (h *hosted) openShared(ctx context.Context) (store.Store, error) {
 		if err != nil {
 			return nil, err
 		}
-		sw = &swapLog{cur: sh}
+		sw = &swapLog{cur: sh, appended: h.appendedWith}
 		h.mu.Lock()
 		h.sh, h.swap = sh, sw
 		h.mu.Unlock()
@@ -148,37 +192,44 @@ func (h *hosted) catchUp(ctx context.Context, v int64) (*session.Session, error)
 	return next, nil
 }
 
+// What an operation that changes a shared session does not wait for: the
+// marks (activities) of a lease holder that make it answer 409 busy.
+var (
+	// Appends, renders, undos and prompts: a hosted run or a manual
+	// compaction, as on one replica (idle, begin).
+	busyForChange = []string{activityPrompt, activityCompaction}
+	// A manual compaction: any compaction or run.
+	busyForCompact = []string{activityPrompt, activityCompaction, activityAutoCompaction}
+)
+
 // acquire starts an operation that changes the session. In shared mode it
-// takes the session's lease — waiting for it, or, when wait is false,
-// failing with busy at once when another replica holds it — and brings
-// the session up to date under it. release ends the operation: the
-// session is known to reflect the store's version then, and the lease is
-// given back. Outside shared mode acquire is session and release does
-// nothing.
-func (h *hosted) acquire(ctx context.Context, wait bool) (*session.Session, func(), error) {
+// takes the session's lease — waiting for its holder, unless the holder
+// has marked one of the activities busyIf names (then it fails with busy)
+// — and brings the session up to date under it. release ends the
+// operation: the session is known to reflect the store's version then,
+// and the lease is given back. Outside shared mode acquire is session and
+// release does nothing.
+func (h *hosted) acquire(ctx context.Context, busyIf []string) (*session.Session, func(), error) {
 	sess, err := h.session(ctx)
 	if err != nil || !h.shared() {
 		return sess, func() {}, err
 	}
-	h.opMu.Lock()
 	sh, sw, err := h.sharedLog()
 	if err != nil {
-		h.opMu.Unlock()
 		return nil, nil, err
 	}
-	var lk store.Log
-	if wait {
-		lk, err = sh.Lock(ctx)
-	} else {
-		lk, err = sh.TryLock(ctx)
-	}
+	// The lease first, then opMu: the store makes this replica's
+	// operations wait for one another too, looking at their marks, and no
+	// one waits for the lease holding opMu.
+	lk, err := sh.LockUnless(ctx, busyIf...)
 	if err != nil {
-		h.opMu.Unlock()
-		if errors.Is(err, store.ErrLocked) {
-			return nil, nil, busy(activityCompaction)
+		var le *postgres.LeaseError
+		if errors.As(err, &le) {
+			return nil, nil, busy(apiActivity(le.Activity))
 		}
 		return nil, nil, err
 	}
+	h.opMu.Lock()
 	sw.set(lk)
 	sess, err = h.catchUp(ctx, lk.(versioned).Version())
 	if err != nil {
@@ -187,6 +238,9 @@ func (h *hosted) acquire(ctx context.Context, wait bool) (*session.Session, func
 		h.opMu.Unlock()
 		return nil, nil, err
 	}
+	h.mu.Lock()
+	h.lease, h.leaseMark = lk, ""
+	h.mu.Unlock()
 	var once sync.Once
 	return sess, func() {
 		once.Do(func() {
@@ -194,6 +248,7 @@ func (h *hosted) acquire(ctx context.Context, wait bool) (*session.Session, func
 			if h.sess == sess {
 				h.version = lk.(versioned).Version()
 			}
+			h.lease, h.leaseMark = nil, ""
 			h.mu.Unlock()
 			sw.set(sh)
 			if err := lk.Close(); err != nil {
@@ -202,6 +257,39 @@ func (h *hosted) acquire(ctx context.Context, wait bool) (*session.Session, func
 			h.opMu.Unlock()
 		})
 	}, nil
+}
+
+// marker is the log a lease returns, which can say what its holder does.
+type marker interface {
+	Mark(ctx context.Context, activity string) error
+}
+
+// mark tells every replica what the operation holding the session's
+// lease does (an activity), so that theirs answer busy rather than wait
+// for it (busyForChange, busyForCompact). An automatic compaction does not
+// replace a mark already there (the run or manual compaction it is part
+// of). It does nothing outside shared mode or without the lease; a mark
+// that cannot be written only makes other replicas wait.
+func (h *hosted) mark(ctx context.Context, activity string) {
+	h.mu.Lock()
+	lk := h.lease
+	if lk == nil || activity == h.leaseMark || activity == activityAutoCompaction && h.leaseMark != "" {
+		h.mu.Unlock()
+		return
+	}
+	h.leaseMark = activity
+	h.mu.Unlock()
+	if err := lk.(marker).Mark(context.WithoutCancel(ctx), activity); err != nil {
+		h.s.log.Warn("condense/server: marking a session's lease", "session", h.id, "activity", activity, "err", err)
+	}
+}
+
+// apiActivity is the activity a busy error names for a lease's mark.
+func apiActivity(mark string) string {
+	if mark == activityAutoCompaction {
+		return activityCompaction
+	}
+	return mark
 }
 
 // Reopens counts the shared sessions this server made again from the

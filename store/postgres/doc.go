@@ -8,9 +8,12 @@
 //	st.Open(ctx, id)        // store.Log held exclusively until Close (store.ErrLocked while another holder's lease is live)
 //	st.OpenShared(ctx, id)  // *SharedLog: shared mode, held by no one
 //	  sh.Append(ctx, b)     // commits while no one holds the lease (waits otherwise); group commit within the process
+//	  sh.AppendWith(ctx, b, with) // Append, with(ctx, tx, first) writing more in the same transaction
 //	  sh.Refresh(ctx)       // reads only what is newer than the cached version (sh.Version())
 //	  sh.Lock(ctx)          // waits for the lease, refreshes under it; returns a store.Log whose Close unlocks
 //	  sh.TryLock(ctx)       // the same, or a *LeaseError (store.ErrLocked) at once when someone holds it
+//	  sh.LockUnless(ctx, a) // Lock, but a *LeaseError at once when the holder marked one of activities a
+//	  l.(interface{ Mark(ctx, activity string) error }).Mark(ctx, "compaction")  // what the holder does
 //	st.SharedMode()         // store.Store whose Open is OpenShared
 //	st.Pool(), st.Schema()  // the pool (search_path = the schema), for the service's own tables
 //
@@ -19,7 +22,7 @@
 // apply each once. Tables: sessions (one row per session: message,
 // checkpoint and undo counts, a version bumped by every commit, and the
 // lease: owner token, holder machine and pid, expiry on the database's
-// clock), messages (session, idx, condense JSON as bytea, byte for byte),
+// clock, what the holder marked it is doing), messages (session, idx, condense JSON as bytea, byte for byte),
 // checkpoints (session, seq, id unique per session, JSON), undos (session,
 // seq, JSON).
 //

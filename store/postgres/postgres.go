@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -51,6 +52,10 @@ type Options struct {
 	// pool_max_conns).
 	MaxConns int32
 	Logger   *slog.Logger
+	// OnWait, when set, is called each time a Lock, LockUnless or shared
+	// Append finds the session's lease held by someone else and waits
+	// (to count contention, or for a test to know that a caller waits).
+	OnWait func(session string)
 }
 
 // LeaseError is the error of an Open or TryLock that finds the session's
@@ -61,11 +66,18 @@ type LeaseError struct {
 	PID     int
 	// Left is how long the lease has to run unless renewed.
 	Left time.Duration
+	// Activity is what the holder marked it is doing (Mark), "" when it
+	// marked nothing.
+	Activity string
 }
 
 func (e *LeaseError) Error() string {
-	return fmt.Sprintf("%v: session %q is leased by process %d on %s for %v more", store.ErrLocked, e.Session, e.PID,
-		hostName(e.Host), e.Left.Round(time.Millisecond))
+	doing := ""
+	if e.Activity != "" {
+		doing = " (" + e.Activity + ")"
+	}
+	return fmt.Sprintf("%v: session %q is leased by process %d on %s%s for %v more", store.ErrLocked, e.Session, e.PID,
+		hostName(e.Host), doing, e.Left.Round(time.Millisecond))
 }
 
 // Is makes a LeaseError match store.ErrLocked.
@@ -87,7 +99,8 @@ type Store struct {
 	mu      sync.Mutex
 	closed  bool
 	local   map[string]bool          // sessions whose lease a log of this store holds or is taking
-	release map[string]chan struct{} // closed when this store next gives up a session's lease
+	marks   map[string]string        // what the log of this store holding a session's lease marked (Mark)
+	release map[string]chan struct{} // closed when this store next gives up a session's lease or marks it
 	logs    map[*lockedLog]struct{}
 	shared  map[*SharedLog]struct{}
 
@@ -103,8 +116,7 @@ type hooks struct {
 	// queued is called, with the log's mutex held, when an Append joins
 	// the queue, with the queue's length.
 	queued func(n int)
-	// waiting is called when a Lock or a shared Append finds the lease
-	// held by someone else and waits.
+	// waiting is Options.OnWait.
 	waiting func(id string)
 }
 
@@ -141,8 +153,8 @@ func Open(ctx context.Context, url string, opts *Options) (*Store, error) {
 		return nil, err
 	}
 	return &Store{pool: pool, schema: o.Schema, ttl: o.LeaseTTL, log: o.Logger, machine: machineID(), pid: os.Getpid(),
-		local: map[string]bool{}, release: map[string]chan struct{}{},
-		logs: map[*lockedLog]struct{}{}, shared: map[*SharedLog]struct{}{}}, nil
+		local: map[string]bool{}, marks: map[string]string{}, release: map[string]chan struct{}{},
+		logs: map[*lockedLog]struct{}{}, shared: map[*SharedLog]struct{}{}, hooks: hooks{waiting: o.OnWait}}, nil
 }
 
 // ErrNotDurable: the server or the connection would acknowledge commits
@@ -247,16 +259,16 @@ func (s *Store) ensure(ctx context.Context, id string) error {
 }
 
 // takeLocal marks session id as leased by this store; when a log of this
-// store already holds it, it returns false and a channel closed when that
-// log lets go.
-func (s *Store) takeLocal(id string) (bool, <-chan struct{}) {
+// store already holds it, it returns false, what that log marked, and a
+// channel closed when that log lets go or marks the lease.
+func (s *Store) takeLocal(id string) (bool, string, <-chan struct{}) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.local[id] {
-		return false, s.releasedLocked(id)
+		return false, s.marks[id], s.releasedLocked(id)
 	}
 	s.local[id] = true
-	return true, nil
+	return true, "", nil
 }
 
 // dropLocal undoes takeLocal and wakes this store's waiters for id.
@@ -264,6 +276,12 @@ func (s *Store) dropLocal(id string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.local, id)
+	delete(s.marks, id)
+	s.wakeLocked(id)
+}
+
+// wakeLocked wakes this store's waiters for id; s.mu held.
+func (s *Store) wakeLocked(id string) {
 	if ch := s.release[id]; ch != nil {
 		close(ch)
 		delete(s.release, id)
@@ -271,7 +289,7 @@ func (s *Store) dropLocal(id string) {
 }
 
 // released returns a channel closed when this store next gives up id's
-// lease.
+// lease (or marks it: a waiter looks again).
 func (s *Store) released(id string) <-chan struct{} {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -325,7 +343,7 @@ func (s *Store) Open(ctx context.Context, id string) (store.Log, error) {
 		return nil, err
 	}
 	c := newCore(s, id)
-	l, err := c.lock(ctx, false)
+	l, err := c.lock(ctx, waitFor{})
 	if err != nil {
 		return nil, err
 	}
@@ -341,10 +359,11 @@ type counters struct {
 
 // lease is a session row's lease.
 type lease struct {
-	owner *string
-	host  *string
-	pid   *int32
-	left  *int64 // ms until expiry
+	owner    *string
+	host     *string
+	pid      *int32
+	left     *int64 // ms until expiry
+	activity *string
 }
 
 // live reports whether l is held by a holder other than owner that may
@@ -370,6 +389,9 @@ func (s *Store) leaseError(id string, l lease) *LeaseError {
 	}
 	if l.left != nil {
 		e.Left = time.Duration(*l.left) * time.Millisecond
+	}
+	if l.activity != nil {
+		e.Activity = *l.activity
 	}
 	return e
 }
@@ -398,13 +420,13 @@ func (s *Store) leaseExec(ctx context.Context, sql string, args ...any) (pgconn.
 }
 
 const selectRow = `SELECT messages, checkpoints, undos, version, lease_owner, lease_host, lease_pid,
-	(extract(epoch FROM lease_expires - now()) * 1000)::bigint FROM sessions WHERE id = $1 FOR UPDATE`
+	(extract(epoch FROM lease_expires - now()) * 1000)::bigint, lease_activity FROM sessions WHERE id = $1 FOR UPDATE`
 
 func scanRow(row pgx.Row) (counters, lease, error) {
 	var c counters
 	var l lease
 	var n int64
-	err := row.Scan(&n, &c.cps, &c.undos, &c.version, &l.owner, &l.host, &l.pid, &l.left)
+	err := row.Scan(&n, &c.cps, &c.undos, &c.version, &l.owner, &l.host, &l.pid, &l.left, &l.activity)
 	c.n = int(n)
 	return c, l, err
 }
@@ -566,18 +588,30 @@ func (c *core) refresh(ctx context.Context) (bool, error) {
 	return nw.to.version != have.version, nil
 }
 
-// lock takes the session's lease for a new lockedLog, waiting for it when
-// wait is set (else a *LeaseError), and brings the cached state up to date
-// in the same transaction.
-func (c *core) lock(ctx context.Context, wait bool) (*lockedLog, error) {
+// waitFor says which holders a lock waits for: none (TryLock), all
+// (Lock), or those that have not marked one of unless (LockUnless).
+type waitFor struct {
+	wait   bool
+	unless []string
+}
+
+// waits reports whether a lock waits for a holder that marked activity.
+func (w waitFor) waits(activity string) bool {
+	return w.wait && (activity == "" || !slices.Contains(w.unless, activity))
+}
+
+// lock takes the session's lease for a new lockedLog, waiting for its
+// holder as w says (else a *LeaseError), and brings the cached state up to
+// date in the same transaction.
+func (c *core) lock(ctx context.Context, w waitFor) (*lockedLog, error) {
 	s := c.s
 	for {
-		ok, released := s.takeLocal(c.id)
+		ok, mark, released := s.takeLocal(c.id)
 		if ok {
 			break
 		}
-		if !wait {
-			return nil, &LeaseError{Session: c.id, Host: s.machine, PID: s.pid, Left: s.ttl}
+		if !w.waits(mark) {
+			return nil, &LeaseError{Session: c.id, Host: s.machine, PID: s.pid, Left: s.ttl, Activity: mark}
 		}
 		if s.hooks.waiting != nil {
 			s.hooks.waiting(c.id)
@@ -589,13 +623,15 @@ func (c *core) lock(ctx context.Context, wait bool) (*lockedLog, error) {
 		}
 	}
 	// Held by no log of this store: another process holds it, or no one.
+	// A holder that marks its lease while this waits is seen at the next
+	// attempt.
 	owner := token()
 	for attempt := 0; ; attempt++ {
 		busy, err := c.take(ctx, owner)
 		if err == nil {
 			break
 		}
-		if busy == nil || !wait {
+		if busy == nil || !w.waits(busy.Activity) {
 			s.dropLocal(c.id)
 			return nil, err
 		}
@@ -643,7 +679,7 @@ func (c *core) take(ctx context.Context, owner string) (*LeaseError, error) {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `UPDATE sessions SET lease_owner = $2, lease_host = $3, lease_pid = $4,
-			lease_expires = now() + $5 * interval '1 millisecond' WHERE id = $1`,
+			lease_expires = now() + $5 * interval '1 millisecond', lease_activity = NULL WHERE id = $1`,
 			c.id, owner, c.s.machine, c.s.pid, c.s.ttl.Milliseconds()); err != nil {
 			return err
 		}
@@ -730,15 +766,22 @@ type pending struct {
 	b     *store.Batch
 	enc   store.Encoded
 	owner string // the lease token the append runs under; "" for a shared append
+	with  WithFunc
 	first int
 	err   error
 	done  bool
 }
 
+// WithFunc writes what belongs with an append (AppendWith) in the
+// append's transaction, after the batch: first is the index of the
+// batch's first message. Its error fails the transaction, and with it the
+// appends committed together.
+type WithFunc func(ctx context.Context, tx pgx.Tx, first int) error
+
 // append queues b and waits for the group commit that commits it. With an
 // owner, the commit requires the session's lease to be owner's; without,
 // it requires the lease to be free (or void) and waits while it is not.
-func (c *core) append(ctx context.Context, b store.Batch, owner string, closed func() bool) (int, error) {
+func (c *core) append(ctx context.Context, b store.Batch, owner string, with WithFunc, closed func() bool) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
@@ -747,7 +790,7 @@ func (c *core) append(ctx context.Context, b store.Batch, owner string, closed f
 		return 0, err
 	}
 	for attempt := 0; ; attempt++ {
-		p := &pending{b: &b, enc: enc, owner: owner}
+		p := &pending{b: &b, enc: enc, owner: owner, with: with}
 		var released <-chan struct{}
 		if owner == "" {
 			released = c.s.released(c.id)
@@ -918,6 +961,13 @@ func (c *core) write(batch []*pending, owner string, have counters) (news, error
 			}
 			return err
 		}
+		for _, p := range batch {
+			if p.err == nil && p.with != nil {
+				if err := p.with(ctx, tx, p.first); err != nil {
+					return err
+				}
+			}
+		}
 		nw.to = next
 		nw.cps = append(nw.cps, mine...)
 		nw.undos = append(nw.undos, mineUndos...)
@@ -961,11 +1011,53 @@ func (l *lockedLog) Checkpoints() []store.Checkpoint { return l.c.Checkpoints() 
 func (l *lockedLog) Undos() []store.Undo             { return l.c.Undos() }
 func (l *lockedLog) Version() int64                  { return l.c.Version() }
 func (l *lockedLog) Append(ctx context.Context, b store.Batch) (int, error) {
-	return l.c.append(ctx, b, l.owner, l.isClosed)
+	return l.c.append(ctx, b, l.owner, nil, l.isClosed)
+}
+
+// AppendWith is Append, with what with writes committed in the same
+// transaction (an event that says the messages were appended): both are
+// stored, or neither.
+func (l *lockedLog) AppendWith(ctx context.Context, b store.Batch, with WithFunc) (int, error) {
+	return l.c.append(ctx, b, l.owner, with, l.isClosed)
 }
 
 func (l *lockedLog) Messages(ctx context.Context, from, to int) ([]condense.Message, error) {
 	return l.c.messages(ctx, from, to, l.isClosed())
+}
+
+// Mark records on the lease what its holder is doing (activity; ""
+// clears it), for the processes that find the lease held: a LockUnless
+// naming activity fails at once rather than waiting, and every
+// *LeaseError carries it. The mark goes with the lease: released, taken
+// over or expired, it is gone.
+func (l *lockedLog) Mark(ctx context.Context, activity string) error {
+	if l.isClosed() {
+		return store.ErrClosed
+	}
+	var mark *string
+	if activity != "" {
+		mark = &activity
+	}
+	s := l.c.s
+	ct, err := s.leaseExec(ctx, `UPDATE sessions SET lease_activity = $3 WHERE id = $1 AND lease_owner = $2`, l.c.id, l.owner, mark)
+	if err == nil && ct.RowsAffected() == 0 {
+		err = fmt.Errorf("%w: session %q: the lease was taken over", store.ErrLocked, l.c.id)
+	}
+	if err != nil {
+		return fmt.Errorf("postgres store: mark session %q: %w", l.c.id, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if l.isClosed() {
+		return nil // Close drops the mark, or has dropped it
+	}
+	if activity == "" {
+		delete(s.marks, l.c.id)
+	} else {
+		s.marks[l.c.id] = activity
+	}
+	s.wakeLocked(l.c.id) // waiters of this store look at the mark again
+	return nil
 }
 
 // renew renews the lease every TTL/3 until Close stops it.
@@ -1003,8 +1095,8 @@ func (l *lockedLog) renew() {
 func (l *lockedLog) releaseLease() {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	_, err := l.c.s.leaseExec(ctx, `UPDATE sessions SET lease_owner = NULL, lease_host = NULL, lease_pid = NULL, lease_expires = NULL
-		WHERE id = $1 AND lease_owner = $2`, l.c.id, l.owner)
+	_, err := l.c.s.leaseExec(ctx, `UPDATE sessions SET lease_owner = NULL, lease_host = NULL, lease_pid = NULL, lease_expires = NULL,
+		lease_activity = NULL WHERE id = $1 AND lease_owner = $2`, l.c.id, l.owner)
 	if err != nil {
 		l.c.s.log.Warn("condense/postgres: lease release failed; it ends when it expires", "session", l.c.id, "err", redact.Err(err))
 	}

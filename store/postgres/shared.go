@@ -89,7 +89,14 @@ func (h *SharedLog) Refresh(ctx context.Context) (bool, error) {
 // Append saves b at the end of the log, waiting while another holder has
 // the session's lease; it returns the index of b's first message.
 func (h *SharedLog) Append(ctx context.Context, b store.Batch) (int, error) {
-	return h.c.append(ctx, b, "", h.closed.Load)
+	return h.c.append(ctx, b, "", nil, h.closed.Load)
+}
+
+// AppendWith is Append, with what with writes committed in the same
+// transaction: both are stored, or neither. The log Lock returns has an
+// AppendWith too.
+func (h *SharedLog) AppendWith(ctx context.Context, b store.Batch, with WithFunc) (int, error) {
+	return h.c.append(ctx, b, "", with, h.closed.Load)
 }
 
 // Lock waits for the session's lease and takes it; the log returned has
@@ -99,7 +106,19 @@ func (h *SharedLog) Lock(ctx context.Context) (store.Log, error) {
 	if h.closed.Load() {
 		return nil, store.ErrClosed
 	}
-	return h.c.lock(ctx, true)
+	return asLog(h.c.lock(ctx, waitFor{wait: true}))
+}
+
+// LockUnless is Lock, except for a holder that has marked the lease with
+// one of activities (the Mark of the log Lock returns): then, or as soon
+// as the holder it waits for marks one, it returns that holder's
+// *LeaseError (store.ErrLocked), whose Activity names what it does. A
+// caller waits for short operations and refuses to wait for long ones.
+func (h *SharedLog) LockUnless(ctx context.Context, activities ...string) (store.Log, error) {
+	if h.closed.Load() {
+		return nil, store.ErrClosed
+	}
+	return asLog(h.c.lock(ctx, waitFor{wait: true, unless: activities}))
 }
 
 // TryLock takes the session's lease when it is free, else returns a
@@ -108,7 +127,7 @@ func (h *SharedLog) TryLock(ctx context.Context) (store.Log, error) {
 	if h.closed.Load() {
 		return nil, store.ErrClosed
 	}
-	return h.c.lock(ctx, false)
+	return asLog(h.c.lock(ctx, waitFor{}))
 }
 
 // Close closes the shared log. Logs Lock returned stay valid until their
@@ -125,6 +144,15 @@ func (h *SharedLog) Close() error {
 	delete(c.s.shared, h)
 	c.s.mu.Unlock()
 	return nil
+}
+
+// asLog returns a lock's log as a store.Log: nil, not a nil *lockedLog,
+// when the lock failed.
+func asLog(l *lockedLog, err error) (store.Log, error) {
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
 }
 
 // SharedMode returns s as a store.Store whose Open opens sessions in

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/store"
 	"github.com/condense-dev/condense/store/postgres"
@@ -166,16 +168,15 @@ func TestSharedReplicasAppend(t *testing.T) {
 func TestSharedAppendWaitsForLock(t *testing.T) {
 	ctx := context.Background()
 	schema := newSchema(t)
-	a, b := open(t, schema, nil), open(t, schema, nil)
-	defer a.Close()
-	defer b.Close()
 	waiting := make(chan struct{}, 1)
-	postgres.OnWait(b, func(string) {
+	a, b := open(t, schema, nil), open(t, schema, &postgres.Options{OnWait: func(string) {
 		select {
 		case waiting <- struct{}{}:
 		default:
 		}
-	})
+	}})
+	defer a.Close()
+	defer b.Close()
 	sa, err := a.OpenShared(ctx, "s")
 	if err != nil {
 		t.Fatal(err)
@@ -394,5 +395,184 @@ func TestRefresh(t *testing.T) {
 	}
 	if changed, err := sa.Refresh(ctx); err != nil || !changed || sa.Len() != 7 {
 		t.Fatalf("a after b's append: %v, %v, %d messages", changed, err, sa.Len())
+	}
+}
+
+// marker is the log Lock returns, which can mark its lease.
+type marker interface {
+	Mark(ctx context.Context, activity string) error
+}
+
+// LockUnless waits for a holder that marked nothing or another activity,
+// and refuses one that marked an activity it names, or marks one while it
+// waits: in another process (another Store) and in this one. The mark
+// goes with the lease: a new holder has none, and an expired lease's mark
+// counts for nothing.
+func TestLockUnlessMarked(t *testing.T) {
+	ctx := context.Background()
+	schema := newSchema(t)
+	ttl := 300 * time.Millisecond
+	waiting := make(chan string, 1)
+	onWait := func(id string) {
+		select {
+		case waiting <- id:
+		default:
+		}
+	}
+	a := open(t, schema, &postgres.Options{LeaseTTL: ttl, OnWait: onWait})
+	b := open(t, schema, &postgres.Options{OnWait: onWait})
+	defer a.Close()
+	defer b.Close()
+	sa, _ := a.OpenShared(ctx, "s")
+	sb, err := b.OpenShared(ctx, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, local := range []bool{false, true} {
+		other := sb
+		if local {
+			other = sa // a second operation of the holder's own process
+		}
+		held, err := sa.Lock(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Unmarked: LockUnless waits, and is refused once the holder
+		// marks what it names.
+		got := make(chan error, 1)
+		go func() {
+			l, err := other.LockUnless(ctx, "compaction")
+			if l != nil {
+				l.Close()
+			}
+			got <- err
+		}()
+		<-waiting
+		if err := held.(marker).Mark(ctx, "append"); err != nil {
+			t.Fatal(err)
+		}
+		<-waiting // looked again, still waits: "append" is not named
+		select {
+		case err := <-got:
+			t.Fatalf("local=%v: LockUnless returned while the holder appends: %v", local, err)
+		default:
+		}
+		if err := held.(marker).Mark(ctx, "compaction"); err != nil {
+			t.Fatal(err)
+		}
+		var le *postgres.LeaseError
+		if err := <-got; !errors.As(err, &le) || le.Activity != "compaction" || !errors.Is(err, store.ErrLocked) {
+			t.Fatalf("local=%v: LockUnless while the holder compacts: %v, want a *LeaseError naming the compaction", local, err)
+		}
+		if _, err := other.LockUnless(ctx, "prompt", "compaction"); !errors.As(err, &le) || le.Activity != "compaction" {
+			t.Fatalf("local=%v: LockUnless of a marked lease: %v", local, err)
+		}
+		if !strings.Contains(le.Error(), "(compaction)") {
+			t.Fatalf("the lease error does not say what the holder does: %v", le)
+		}
+		// Lock still waits for it, and takes it unmarked.
+		go func() {
+			l, err := other.Lock(ctx)
+			if err == nil {
+				var mark *string
+				b.Pool().QueryRow(ctx, `SELECT lease_activity FROM sessions WHERE id = 's'`).Scan(&mark)
+				if mark != nil {
+					err = fmt.Errorf("the new holder's lease is marked %q", *mark)
+				}
+				l.Close()
+			}
+			got <- err
+		}()
+		<-waiting
+		held.Close()
+		if err := <-got; err != nil {
+			t.Fatalf("local=%v: Lock after the marked holder: %v", local, err)
+		}
+	}
+
+	// A marked lease that expires marks nothing.
+	postgres.StopRenewal(a)
+	held, err := sa.Lock(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	if err := held.(marker).Mark(ctx, "compaction"); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		var expired bool
+		if err := b.Pool().QueryRow(ctx, `SELECT lease_expires <= now() FROM sessions WHERE id = 's'`).Scan(&expired); err != nil {
+			t.Fatal(err)
+		}
+		if expired {
+			break
+		}
+		time.Sleep(10 * time.Millisecond) // poll interval, not synchronisation
+	}
+	l, err := sb.LockUnless(ctx, "compaction")
+	if err != nil {
+		t.Fatalf("LockUnless of an expired marked lease: %v", err)
+	}
+	l.Close()
+	if err := held.(marker).Mark(ctx, "prompt"); !errors.Is(err, store.ErrLocked) {
+		t.Fatalf("marking a lease taken over: %v, want ErrLocked", err)
+	}
+}
+
+// What AppendWith writes commits with the batch, in its transaction, told
+// the index of the batch's first message; when it fails, the batch is not
+// stored either.
+func TestAppendWith(t *testing.T) {
+	ctx := context.Background()
+	schema := newSchema(t)
+	s := open(t, schema, nil)
+	defer s.Close()
+	if _, err := s.Pool().Exec(ctx, `CREATE TABLE side (session text, first int)`); err != nil {
+		t.Fatal(err)
+	}
+	sh, err := s.OpenShared(ctx, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	note := func(ctx context.Context, tx pgx.Tx, first int) error {
+		_, err := tx.Exec(ctx, `INSERT INTO side VALUES ('s', $1)`, first)
+		return err
+	}
+	if first, err := sh.AppendWith(ctx, store.Batch{Messages: userMsgs("a", 2)}, note); err != nil || first != 0 {
+		t.Fatalf("AppendWith: %d, %v", first, err)
+	}
+	l, err := sh.Lock(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type appendWith interface {
+		AppendWith(context.Context, store.Batch, postgres.WithFunc) (int, error)
+	}
+	if first, err := l.(appendWith).AppendWith(ctx, store.Batch{Messages: userMsgs("b", 3)}, note); err != nil || first != 2 {
+		t.Fatalf("AppendWith under the lease: %d, %v", first, err)
+	}
+	failed := errors.New("the side write failed")
+	if _, err := l.(appendWith).AppendWith(ctx, store.Batch{Messages: userMsgs("c", 1)}, func(ctx context.Context, tx pgx.Tx, first int) error {
+		if err := note(ctx, tx, first); err != nil {
+			return err
+		}
+		return failed
+	}); !errors.Is(err, failed) {
+		t.Fatalf("AppendWith whose side write fails: %v", err)
+	}
+	l.Close()
+	var firsts []int
+	rows, _ := s.Pool().Query(ctx, `SELECT first FROM side ORDER BY first`)
+	firsts, err = pgx.CollectRows(rows, pgx.RowTo[int])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := s.Pool().QueryRow(ctx, `SELECT messages FROM sessions WHERE id = 's'`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(firsts) != "[0 2]" || n != 5 || sh.Len() != 5 {
+		t.Fatalf("side rows %v, %d messages stored (%d cached); want [0 2] and 5", firsts, n, sh.Len())
 	}
 }
