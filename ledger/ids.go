@@ -36,6 +36,31 @@ func (s *scanner) ids(t string, urlSpans [][2]int) {
 			if v, ok := issueKey(t, i); ok && !skip(i) {
 				s.add(KindID, v)
 			}
+		case c == '#' && i > 0 && i+2 < len(t) && isDigit(t[i+1]) && isDigit(t[i+2]) && isAlnum(t[i-1]):
+			// owner/repo#123, a reference to another repository's issue.
+			if v, ok := repoIssue(t, i); ok && !skip(i) {
+				s.add(KindID, v)
+			}
+		case c == '_' && i >= 2 && i+10 < len(t) && isLower(t[i-1]):
+			// cus_PaB3cD4eF5gH6i, ch_3NqLkT2e…: a typed id, a short
+			// lower-case prefix and a random tail.
+			if v, end, ok := prefixedID(t, i); ok {
+				if !skip(i) {
+					s.add(KindID, v)
+				}
+				i = end - 1
+			}
+		case c == 'a' && strings.HasPrefix(t[i:], "arn:") && (i == 0 || !isWordByte(t[i-1])):
+			// arn:aws:lambda:us-east-1:123456789012:function:reaper
+			j := i
+			for j < len(t) && t[j] != ' ' && t[j] != '"' && t[j] != '\'' && t[j] != ',' && t[j] != ')' {
+				j++
+			}
+			if strings.Count(t[i:j], ":") >= 5 && !skip(i) {
+				s.add(KindID, t[i:j])
+				covered = append(covered, [2]int{i, j})
+			}
+			i = j - 1
 		case c == '#' && i > 0 && i+2 < len(t) && isDigit(t[i+1]) && isDigit(t[i+2]) && !isAlnum(t[i-1]) && t[i-1] != '&' && t[i-1] != '#':
 			j := i + 1
 			for j < len(t) && isDigit(t[j]) {
@@ -187,7 +212,57 @@ func uuidAt(t string, i int) (string, bool) {
 	return t[i : i+n], true
 }
 
-var hashContext = []string{"commit", "sha", "hash", "rev", "head", "merge", "checkout", "cherry", "revert", "digest", "at "}
+var hashContext = []string{"commit", "sha", "hash", "rev", "head", "merge", "checkout", "cherry", "revert", "digest", "at ",
+	"container", "image", "objectid(", "trace", "span", "blob", "object", "build", "instance", "snapshot"}
+
+// repoIssue reads owner/repo#123 whose '#' is at t[hash].
+func repoIssue(t string, hash int) (string, bool) {
+	start := hash
+	for start > 0 && (isAlnum(t[start-1]) || strings.IndexByte("_.-/", t[start-1]) >= 0) {
+		start--
+	}
+	slash := strings.IndexByte(t[start:hash], '/')
+	if slash <= 0 || start+slash+1 >= hash || strings.Count(t[start:hash], "/") != 1 || !isAlnum(t[start]) {
+		return "", false
+	}
+	end := hash + 1
+	for end < len(t) && isDigit(t[end]) {
+		end++
+	}
+	if end-hash > 8 || end < len(t) && isWordByte(t[end]) {
+		return "", false
+	}
+	return t[start:end], true
+}
+
+// prefixedID reads a typed id whose '_' is at t[us]: a lower-case prefix of
+// 2–6 letters starting a word, and a tail of 10–40 letters and digits with
+// at least two of each and no further '_' (cus_PaB3cD4eF5gH6i, req_01HZX…).
+// A snake_case name has no such tail. It returns the id and its end.
+func prefixedID(t string, us int) (string, int, bool) {
+	start := us
+	for start > 0 && isLower(t[start-1]) {
+		start--
+	}
+	if us-start < 2 || us-start > 6 || start > 0 && (isWordByte(t[start-1]) || t[start-1] == '-') {
+		return "", 0, false
+	}
+	end := us + 1
+	digits, letters := 0, 0
+	for end < len(t) && isAlnum(t[end]) {
+		if isDigit(t[end]) {
+			digits++
+		} else {
+			letters++
+		}
+		end++
+	}
+	n := end - us - 1
+	if n < 10 || n > 40 || digits < 2 || letters < 2 || end < len(t) && (isWordByte(t[end]) || t[end] == '-') {
+		return "", 0, false
+	}
+	return t[start:end], end, true
+}
 
 // hexHash decides whether the hex run t[i:j] is a hash: 40 or 64 digits
 // standing alone, or 7–64 digits with a digit and a letter after a word
