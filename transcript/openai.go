@@ -345,16 +345,19 @@ func writeOpenAI(dst []byte, req condense.Request) ([]byte, error) {
 func oaiWritable(parts []condense.Part, role condense.Role) []condense.Part {
 	var out []condense.Part // nil while every part so far is kept as it is
 	for i := range parts {
-		p, keep, same := oaiWritablePart(&parts[i], role)
-		if out == nil && same {
+		keep, repl := oaiWritablePart(&parts[i], role)
+		if out == nil && keep && repl == nil {
 			continue
 		}
 		if out == nil {
 			out = make([]condense.Part, i, len(parts))
 			copy(out, parts[:i])
 		}
-		if keep {
-			out = append(out, p)
+		switch {
+		case repl != nil:
+			out = append(out, *repl)
+		case keep:
+			out = append(out, parts[i])
 		}
 	}
 	if out == nil {
@@ -363,38 +366,38 @@ func oaiWritable(parts []condense.Part, role condense.Role) []condense.Part {
 	return out
 }
 
-// oaiWritablePart returns what oaiWritable makes of *p: the part to write,
-// whether it is written at all, and whether it is *p unchanged.
-func oaiWritablePart(p *condense.Part, role condense.Role) (out condense.Part, keep, same bool) {
+// oaiWritablePart returns whether oaiWritable writes *p and, when it
+// writes another part in its place, that part.
+func oaiWritablePart(p *condense.Part, role condense.Role) (keep bool, repl *condense.Part) {
 	switch p.Type {
 	case condense.PartThinking:
-		return condense.Part{}, false, false
+		return false, nil
 	case condense.PartImage:
 		if role == condense.RoleAssistant || role == condense.RoleSystem {
-			return condense.Part{}, false, false
+			return false, nil
 		}
 		if len(p.Data) == 0 && !usableImageURL(p.URL, true) {
-			return condense.Text("[image]"), true, false
+			text := condense.Text("[image]")
+			return true, &text
 		}
 	case condense.PartProvider:
 		if p.Provider != "openai" {
-			return condense.Part{}, false, false
+			return false, nil
 		}
 		var head struct {
 			Type string `json:"type"`
 		}
 		if json.Unmarshal(p.Raw, &head) != nil || !oaiChatParts[role][head.Type] {
-			return condense.Part{}, false, false
+			return false, nil
 		}
 	case condense.PartToolResult:
-		content := oaiWritable(p.Content, "")
-		if !sameParts(content, p.Content) {
+		if content := oaiWritable(p.Content, ""); !sameParts(content, p.Content) {
 			q := *p
 			q.Content = content
-			return q, true, false
+			return true, &q
 		}
 	}
-	return *p, true, true
+	return true, nil
 }
 
 // sameParts reports whether a and b are the same slice (oaiWritable gave
