@@ -70,8 +70,9 @@ type eventLog struct {
 const reserveStep = 1000
 
 // pendingMax is how many bytes of journaled lines a session's stream
-// holds before it writes them to its file.
-const pendingMax = 16 << 10
+// holds before it writes them to its file: a batch of about 25 events,
+// and at most a few tens of megabytes over ten thousand open sessions.
+const pendingMax = 4 << 10
 
 // openEventLog opens the stream stored at path, rewriting the file to its
 // kept tail when it has grown to twice that.
