@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -40,7 +41,10 @@ type Event struct {
 // more. The file is not synced on each event: every event also goes into
 // the server's event journal (eventWAL), whose group-committed sync makes
 // it durable before it is shown to a client or the request that caused it
-// is answered — except the appended events, which describe what the store
+// is answered, and which is replayed into the session files at start. So
+// the file is a checkpoint of the journal, written in batches: the lines
+// wait in memory until a batch fills, the journal rotates (which syncs
+// the file) or the stream closes. The appended events describe what the store
 // already holds durably: when the newest of them are lost in a crash, the
 // session makes them again from its log when it is next opened
 // (hosted.reconcile). So that an event lost that way never shares its id
@@ -54,15 +58,21 @@ type eventLog struct {
 	kept     []Event
 	keep     int
 	next     int64
-	reserved int64 // ids up to this one are durably reserved
-	visible  int64 // the newest event shown
-	written  int   // lines in the file
+	reserved int64  // ids up to this one are durably reserved
+	visible  int64  // the newest event shown
+	written  int    // lines in the file, pending ones included
+	pending  []byte // lines not written to the file yet (journaled)
 	changed  chan struct{}
 	now      func() time.Time
 }
 
 // reserveStep is how many ids a durable reservation covers.
 const reserveStep = 1000
+
+// pendingMax is how many bytes of journaled lines a session's stream
+// holds before it writes them to its file: a batch of about 25 events,
+// and at most a few tens of megabytes over ten thousand open sessions.
+const pendingMax = 4 << 10
 
 // openEventLog opens the stream stored at path, rewriting the file to its
 // kept tail when it has grown to twice that.
@@ -124,7 +134,18 @@ func (l *eventLog) rewrite(path string) error {
 	}
 	l.f = f
 	l.written = len(l.kept)
+	l.pending = l.pending[:0] // the kept events hold them
 	return nil
+}
+
+// flush writes the pending lines to the file. The caller holds l.mu.
+func (l *eventLog) flush() error {
+	if len(l.pending) == 0 || l.f == nil {
+		return nil
+	}
+	_, err := l.f.Write(l.pending)
+	l.pending = l.pending[:0]
+	return err
 }
 
 // writeEvents writes evs to path atomically (a synced file renamed over
@@ -216,8 +237,11 @@ func (l *eventLog) publish(typ string, data any, sync bool) {
 		l.reserved, sync = reserve, true
 		line = appendReserveLine(line, "", reserve)
 	}
-	if _, err := l.f.Write(line); err == nil {
-		l.written++
+	l.written++
+	if l.wal == nil {
+		_, _ = l.f.Write(line)
+	} else if l.pending = append(l.pending, line...); len(l.pending) >= pendingMax {
+		_ = l.flush() // the journal holds them: a failed write is replayed
 	}
 	if l.written > 4*l.keep {
 		_ = l.rewrite(l.f.Name())
@@ -243,14 +267,15 @@ func (l *eventLog) publish(typ string, data any, sync bool) {
 	l.mu.Unlock()
 }
 
-// sync syncs the session's file (a checkpoint of the event journal).
+// sync writes the pending lines to the session's file and syncs it (a
+// checkpoint of the event journal).
 func (l *eventLog) sync() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f == nil {
 		return nil
 	}
-	return l.f.Sync()
+	return errors.Join(l.flush(), l.f.Sync())
 }
 
 // after returns the kept events with ids above id, whether events between
@@ -285,6 +310,7 @@ func (l *eventLog) close() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f != nil {
+		_ = l.flush() // not synced: the journal, synced at close, holds them
 		l.f.Close()
 		l.f = nil
 	}

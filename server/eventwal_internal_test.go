@@ -94,3 +94,71 @@ func TestEventWALRotates(t *testing.T) {
 		t.Fatal(fmt.Sprint("the replayed journal is still there: ", err))
 	}
 }
+
+// A session's file is a checkpoint of the journal, written in batches:
+// an event is in the journal when it is published, its line reaches the
+// file with the next batch or sync, and a crash that loses the lines
+// waiting in memory loses nothing, since the journal is replayed.
+func TestEventFileWrittenInBatches(t *testing.T) {
+	dir := t.TempDir()
+	st, err := openStateDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := openEventWAL(dir, 1, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := func() time.Time { return time.Unix(0, 0) }
+	open := func() *eventLog {
+		l, err := openEventLog(st.eventsPath("s-a"), "s-a", w, 1000, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	stored := func() int {
+		evs, _, err := readEvents(st.eventsPath("s-a"), 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(evs)
+	}
+	l := open()
+	l.publish(EventBusy, map[string]any{"n": 0}, true)
+	if n := stored(); n != 0 {
+		t.Fatalf("the file holds %d events right after the first publish, want it to wait for a batch", n)
+	}
+	if err := l.sync(); err != nil {
+		t.Fatal(err)
+	}
+	if n := stored(); n != 1 {
+		t.Fatalf("the file holds %d events after sync, want 1", n)
+	}
+	// Enough events to fill a batch: they reach the file without a sync.
+	for i := 1; i <= pendingMax/64; i++ {
+		l.publish(EventBusy, map[string]any{"n": i}, false)
+	}
+	if n := stored(); n <= 1 {
+		t.Fatalf("the file holds %d events after a full batch", n)
+	}
+	// Three more, then a crash: the lines waiting in memory are lost, the
+	// journal (written, and synced for the last one) has them.
+	for i := 0; i < 3; i++ {
+		l.publish(EventBusy, map[string]any{"late": i}, i == 2)
+	}
+	want := int(l.lastID())
+	if err := w.close(); err != nil {
+		t.Fatal(err)
+	}
+	l.f.Close() // the process dies: its descriptors close, the batch is lost
+	if n := stored(); n >= want {
+		t.Fatalf("the file holds all %d events before the replay: nothing was waiting", n)
+	}
+	if _, err := replayEventWAL(st, map[string]bool{"s-a": true}, 1000); err != nil {
+		t.Fatal(err)
+	}
+	if n := stored(); n != want {
+		t.Fatalf("after the replay the file holds %d events, want %d", n, want)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/condense-dev/condense/internal/redact"
 	"net/http"
 	"strconv"
+	"sync"
 
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/session"
@@ -71,14 +72,17 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, h *hosted) {
 	h.changed()
 	messages := sess.Len()
 	release()
-	var body sliceWriter
-	if err := transcript.Write(&body, f, res.Request); err != nil {
+	buf := renderBufs.Get().(*[]byte)
+	defer putRenderBuf(buf)
+	body, err := transcript.AppendEncode((*buf)[:0], f, res.Request, transcript.WriteOptions{})
+	*buf = body
+	if err != nil {
 		writeError(w, err)
 		return
 	}
 	out := RenderResponse{
 		Format:       string(f),
-		Request:      bytes.TrimRight(body.b, "\n"),
+		Request:      bytes.TrimRight(body, "\n"),
 		Usage:        usageOf(res.Tokens, res.Budget, res.Counter, res.Exact),
 		TokensBefore: res.TokensBefore,
 		Compactions:  records(res.Records),
@@ -95,17 +99,23 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, h *hosted) {
 	writeRender(w, &out)
 }
 
-// sliceWriter keeps the one slice transcript.Write writes (a request body
-// of tens of kilobytes) rather than copying it into a growing buffer.
-type sliceWriter struct{ b []byte }
+// renderBufs holds the buffers renders encode their request into (tens
+// of kilobytes each), for the next render once the answer is written:
+// allocating one per render cost more than a tenth of the server's CPU,
+// mostly zeroing it and collecting it again.
+var renderBufs = sync.Pool{New: func() any { return new([]byte) }}
 
-func (w *sliceWriter) Write(p []byte) (int, error) {
-	if w.b == nil {
-		w.b = p // transcript.Write hands over a slice it made and drops
-	} else {
-		w.b = append(w.b, p...)
+// maxRenderBuf is the largest buffer renderBufs keeps: a window of a
+// million tokens encodes to a few megabytes, and a buffer that large
+// kept for a rare render would stay in memory for nothing.
+const maxRenderBuf = 8 << 20
+
+func putRenderBuf(buf *[]byte) {
+	if cap(*buf) > maxRenderBuf {
+		return
 	}
-	return len(p), nil
+	*buf = (*buf)[:0]
+	renderBufs.Put(buf)
 }
 
 // writeRender writes a render's answer. The request body, most of the

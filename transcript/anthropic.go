@@ -281,7 +281,7 @@ func splitResults(parts []condense.Part) []condense.Message {
 // when req sets none), a user message first, tool calls answered, ids that
 // match the API's pattern, every called tool defined with an object
 // schema; see Write for what it leaves out.
-func writeAnthropic(req condense.Request) ([]byte, error) {
+func writeAnthropic(dst []byte, req condense.Request) ([]byte, error) {
 	r := anthropic.Request{Request: forProvider(req, FormatAnthropic)}
-	return anthropic.EncodeRequest(&r)
+	return anthropic.AppendRequest(dst, &r)
 }

@@ -327,46 +327,81 @@ var oaiChatParts = map[condense.Role]map[string]bool{
 // is_error, writes images inside tool results as the text "[image]", the
 // system text as a leading system message and each tool result as one
 // "tool" message. An empty request gets one user message, LeadingUserText.
-func writeOpenAI(req condense.Request) ([]byte, error) {
+func writeOpenAI(dst []byte, req condense.Request) ([]byte, error) {
 	r := forProvider(req, FormatOpenAI)
 	if len(r.Messages) == 0 && r.System == "" {
 		r.Messages = []condense.Message{condense.UserText(LeadingUserText)}
 	}
-	return openai.EncodeChatRequest(&openai.ChatRequest{Request: r})
+	return openai.AppendChatRequest(dst, &openai.ChatRequest{Request: r})
 }
 
 // oaiWritable returns the parts of a message of role that the chat API
 // takes: without thinking, without images in assistant and system
 // messages (an image with neither bytes nor an http(s) or data: address,
 // such as one a file's author redacted, becomes the text "[image]"), and without provider blocks that are not chat content parts
-// of role (in a tool result's content, none).
+// of role (in a tool result's content, none). parts itself is returned
+// when all of them are written as they are (most messages): callers copy
+// before they change a part.
 func oaiWritable(parts []condense.Part, role condense.Role) []condense.Part {
-	out := make([]condense.Part, 0, len(parts))
-	for _, p := range parts {
-		switch p.Type {
-		case condense.PartThinking:
+	var out []condense.Part // nil while every part so far is kept as it is
+	for i := range parts {
+		keep, repl := oaiWritablePart(&parts[i], role)
+		if out == nil && keep && repl == nil {
 			continue
-		case condense.PartImage:
-			if role == condense.RoleAssistant || role == condense.RoleSystem {
-				continue
-			}
-			if len(p.Data) == 0 && !usableImageURL(p.URL, true) {
-				p = condense.Text("[image]")
-			}
-		case condense.PartProvider:
-			if p.Provider != "openai" {
-				continue
-			}
-			var head struct {
-				Type string `json:"type"`
-			}
-			if json.Unmarshal(p.Raw, &head) != nil || !oaiChatParts[role][head.Type] {
-				continue
-			}
-		case condense.PartToolResult:
-			p.Content = oaiWritable(p.Content, "")
 		}
-		out = append(out, p)
+		if out == nil {
+			out = make([]condense.Part, i, len(parts))
+			copy(out, parts[:i])
+		}
+		switch {
+		case repl != nil:
+			out = append(out, *repl)
+		case keep:
+			out = append(out, parts[i])
+		}
+	}
+	if out == nil {
+		return parts
 	}
 	return out
+}
+
+// oaiWritablePart returns whether oaiWritable writes *p and, when it
+// writes another part in its place, that part.
+func oaiWritablePart(p *condense.Part, role condense.Role) (keep bool, repl *condense.Part) {
+	switch p.Type {
+	case condense.PartThinking:
+		return false, nil
+	case condense.PartImage:
+		if role == condense.RoleAssistant || role == condense.RoleSystem {
+			return false, nil
+		}
+		if len(p.Data) == 0 && !usableImageURL(p.URL, true) {
+			text := condense.Text("[image]")
+			return true, &text
+		}
+	case condense.PartProvider:
+		if p.Provider != "openai" {
+			return false, nil
+		}
+		var head struct {
+			Type string `json:"type"`
+		}
+		if json.Unmarshal(p.Raw, &head) != nil || !oaiChatParts[role][head.Type] {
+			return false, nil
+		}
+	case condense.PartToolResult:
+		if content := oaiWritable(p.Content, ""); !sameParts(content, p.Content) {
+			q := *p
+			q.Content = content
+			return true, &q
+		}
+	}
+	return true, nil
+}
+
+// sameParts reports whether a and b are the same slice (oaiWritable gave
+// its input back).
+func sameParts(a, b []condense.Part) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }

@@ -77,15 +77,25 @@ func WriteWith(w io.Writer, f Format, req condense.Request, opts WriteOptions) e
 // allocated once, at about its size: a caller that needs the body as well
 // as writing it (to check it, say) holds it once.
 func Encode(f Format, req condense.Request, opts WriteOptions) ([]byte, error) {
+	return AppendEncode(nil, f, req, opts)
+}
+
+// AppendEncode appends the body Encode returns to dst and returns the
+// extended slice, so that a caller writing many requests (a server) can
+// reuse one buffer.
+func AppendEncode(dst []byte, f Format, req condense.Request, opts WriteOptions) ([]byte, error) {
 	var out []byte
 	var err error
 	switch f {
 	case FormatOpenAI:
-		out, err = writeOpenAI(req)
+		out, err = writeOpenAI(dst, req)
 	case FormatAnthropic:
-		out, err = writeAnthropic(req)
+		out, err = writeAnthropic(dst, req)
 	case FormatCondense:
 		out, err = writeCondense(req, opts.OriginalIDs)
+		if err == nil && len(dst) > 0 {
+			out = append(dst, out...)
+		}
 	default:
 		return nil, fmt.Errorf("%w %q for writing (want %s)", ErrUnknownFormat, f, formatList(WriteFormats))
 	}

@@ -147,3 +147,41 @@ func TestWriteUnknownFormat(t *testing.T) {
 		t.Errorf("Write(codex) = %v", err)
 	}
 }
+
+// TestAppendEncode: AppendEncode keeps dst and appends what Encode
+// returns, in every format.
+func TestAppendEncode(t *testing.T) {
+	tr := readSample(t, sampleCases[0].file, Options{})
+	for _, f := range []Format{FormatOpenAI, FormatAnthropic, FormatCondense} {
+		want, err := Encode(f, tr.Request, WriteOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := append(make([]byte, 0, 8), "prefix"...)
+		got, err := AppendEncode(dst, f, tr.Request, WriteOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != "prefix"+string(want) {
+			t.Errorf("%s: AppendEncode gives %.80q…, want the prefix then %.80q…", f, got, want)
+		}
+	}
+}
+
+// TestOpenAIWritableKeepsParts: the parts of a message written as they
+// are are not copied (a render encodes every message of a session), and
+// those changed are copied, never changed in place.
+func TestOpenAIWritableKeepsParts(t *testing.T) {
+	plain := []condense.Part{condense.Text("a"), condense.ToolResult("c1", false, condense.Text("ok"))}
+	if got := oaiWritable(plain, condense.RoleUser); !sameParts(got, plain) {
+		t.Errorf("parts written as they are were copied")
+	}
+	mixed := []condense.Part{condense.Text("a"), condense.Thinking("hm", "sig"), condense.ToolResult("c1", false, condense.Thinking("x", "s"), condense.Text("ok"))}
+	got := oaiWritable(mixed, condense.RoleAssistant)
+	if len(got) != 2 || got[0].Text != "a" || len(got[1].Content) != 1 || got[1].Content[0].Text != "ok" {
+		t.Fatalf("oaiWritable = %+v, want the text and the result without thinking", got)
+	}
+	if mixed[1].Type != condense.PartThinking || len(mixed[2].Content) != 2 {
+		t.Errorf("oaiWritable changed its input: %+v", mixed)
+	}
+}

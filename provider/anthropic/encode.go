@@ -3,6 +3,7 @@ package anthropic
 import (
 	"encoding/base64"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/condense-dev/condense"
@@ -33,8 +34,15 @@ import (
 // messages left without a block. A tool input, schema or provider block
 // that is not valid JSON is an error: the body is always valid JSON.
 func EncodeRequest(r *Request) ([]byte, error) {
+	return AppendRequest(nil, r)
+}
+
+// AppendRequest appends the body EncodeRequest writes to dst and returns
+// the extended slice, so that a caller encoding many requests can reuse
+// one buffer.
+func AppendRequest(dst []byte, r *Request) ([]byte, error) {
 	e := encoder{forms: r.forms}
-	e.buf = make([]byte, 0, estimate(r))
+	e.buf = slices.Grow(dst, estimate(r))
 	if err := e.request(r); err != nil {
 		return nil, err
 	}

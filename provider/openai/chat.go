@@ -406,7 +406,14 @@ func decodeChatToolCall(dst []condense.Part, v []byte) ([]condense.Part, error) 
 // providers or of the Responses API have no place in Chat Completions and
 // are left out.
 func EncodeChatRequest(r *ChatRequest) ([]byte, error) {
-	e := newRequestEnc(&r.Request, r.Extra, r.RawTools)
+	return AppendChatRequest(nil, r)
+}
+
+// AppendChatRequest appends the body EncodeChatRequest writes to dst and
+// returns the extended slice, so that a caller encoding many requests can
+// reuse one buffer.
+func AppendChatRequest(dst []byte, r *ChatRequest) ([]byte, error) {
+	e := newRequestEnc(dst, &r.Request, r.Extra, r.RawTools)
 	e.lit(`{"model":`)
 	e.str(r.Model)
 	e.lit(`,"messages":[`)

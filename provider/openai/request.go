@@ -2,6 +2,7 @@ package openai
 
 import (
 	"encoding/json"
+	"slices"
 
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/provider/internal/jsonx"
@@ -56,8 +57,9 @@ func decodeRequest(doc []byte, r *condense.Request, raw *[]json.RawMessage, extr
 	return nil
 }
 
-// newRequestEnc returns an encoder for the body of r, with room for it.
-func newRequestEnc(r *condense.Request, extra Fields, raw []json.RawMessage) enc {
+// newRequestEnc returns an encoder that appends the body of r to dst,
+// with room for it.
+func newRequestEnc(dst []byte, r *condense.Request, extra Fields, raw []json.RawMessage) enc {
 	n := 256 + len(r.Model) + len(r.System)
 	for i := range r.Messages {
 		n += 48 + partsSize(r.Messages[i].Parts)
@@ -72,7 +74,7 @@ func newRequestEnc(r *condense.Request, extra Fields, raw []json.RawMessage) enc
 	for _, f := range extra {
 		n += 4 + len(f.Name) + len(f.Value)
 	}
-	return enc{b: make([]byte, 0, n+n/8)} // an eighth more for escapes
+	return enc{b: slices.Grow(dst, n+n/8)} // an eighth more for escapes
 }
 
 func partsSize(parts []condense.Part) int {

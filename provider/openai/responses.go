@@ -470,7 +470,7 @@ func EncodeResponsesRequest(r *ResponsesRequest) ([]byte, error) {
 }
 
 func encodeResponses(r *ResponsesRequest, noStrict bool) ([]byte, error) {
-	e := newRequestEnc(&r.Request, r.Extra, r.RawTools)
+	e := newRequestEnc(nil, &r.Request, r.Extra, r.RawTools)
 	e.lit(`{"model":`)
 	e.str(r.Model)
 	if r.System != "" {

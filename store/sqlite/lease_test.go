@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -44,9 +45,10 @@ func (r *records) all() []string {
 	return append([]string(nil), r.msgs...)
 }
 
-// Closing the store with a session still open stops that session's lease
-// renewal, waits for it and releases the lease before the database closes:
-// no renewal runs against a closed database. Renewals run on ticks the test
+// The store renews the leases of all its open sessions at once. Closing
+// the store with a session still open releases that session's lease, then
+// stops the renewal and waits for it before the database closes: no
+// renewal runs against a closed database. Renewals run on ticks the test
 // sends, so nothing here depends on timing.
 func TestCloseStopsLeaseRenewal(t *testing.T) {
 	ctx := context.Background()
@@ -57,9 +59,13 @@ func TestCloseStopsLeaseRenewal(t *testing.T) {
 		t.Fatal(err)
 	}
 	ticks := make(chan time.Time)
-	renewed := make(chan error)
+	type renewal struct {
+		ids []string
+		err error
+	}
+	renewed := make(chan renewal)
 	s.hooks.renewTick = ticks
-	s.hooks.renewed = func(id string, err error) { renewed <- err }
+	s.hooks.renewed = func(ids []string, err error) { renewed <- renewal{ids, err} }
 	a, err := s.Open(ctx, "a")
 	if err != nil {
 		t.Fatal(err)
@@ -68,30 +74,41 @@ func TestCloseStopsLeaseRenewal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Renewal works while the sessions are open.
+	// Renewal works while the sessions are open, for all of them at once.
+	if _, err := s.db.Exec(`UPDATE leases SET expires = 1`); err != nil {
+		t.Fatal(err)
+	}
 	for range 3 {
 		ticks <- time.Now()
-		if err := <-renewed; err != nil {
-			t.Fatalf("renewal of an open session: %v", err)
+		r := <-renewed
+		slices.Sort(r.ids)
+		if r.err != nil || !slices.Equal(r.ids, []string{"a", "b"}) {
+			t.Fatalf("renewal of the open sessions: %v renewed, %v", r.ids, r.err)
 		}
+	}
+	var stale int
+	if err := s.db.QueryRow(`SELECT COUNT(*) FROM leases WHERE expires = 1`).Scan(&stale); err != nil || stale != 0 {
+		t.Fatalf("%d leases not renewed (%v)", stale, err)
 	}
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
 	}
+	ticks <- time.Now()
+	if r := <-renewed; r.err != nil || !slices.Equal(r.ids, []string{"b"}) {
+		t.Fatalf("renewal after a closed: %v renewed, %v", r.ids, r.err)
+	}
 	if err := s.Close(); err != nil { // b still open
 		t.Fatal(err)
 	}
-	for _, l := range []store.Log{a, b} {
-		select {
-		case <-l.(*log).stopped:
-		default:
-			t.Fatalf("session %s: lease renewal still running after the store closed", l.(*log).id)
-		}
+	select {
+	case <-s.stopped:
+	default:
+		t.Fatal("lease renewal still running after the store closed")
 	}
 	select {
 	case ticks <- time.Now(): // only a renewal goroutine left running takes it
-		err := <-renewed
-		t.Fatalf("a lease renewal ran after Close: %v", err)
+		r := <-renewed
+		t.Fatalf("a lease renewal ran after Close: %v, %v", r.ids, r.err)
 	default:
 	}
 	for _, m := range rec.all() {

@@ -13,9 +13,11 @@
 // Open — in this process or another — gets store.ErrLocked while the lease
 // is live: renewed by its holder every few seconds, it expires after
 // LeaseTTL, and a lease whose holder process is gone from this host is taken
-// over at once. Every commit checks, in its transaction, that the lease is
-// still its own. Closing a session stops the renewal and releases the
-// lease; closing the store closes the sessions still open first.
+// over at once. A store renews the leases of all its open sessions
+// together, in one transaction (one sync, however many sessions are open).
+// Every commit checks, in its transaction, that the lease is still its own.
+// Closing a session releases its lease; closing the store closes the
+// sessions still open first, then stops the renewal.
 //
 // Schema (version 1):
 //
@@ -87,6 +89,11 @@ type Store struct {
 	logs    map[*log]struct{} // open logs, until their Close has finished
 	closed  bool
 
+	// The lease renewal starts with the first session opened; stop ends
+	// it and it closes stopped when it has.
+	renewing      bool
+	stop, stopped chan struct{}
+
 	hooks hooks
 }
 
@@ -95,8 +102,9 @@ type Store struct {
 type hooks struct {
 	// renewTick, when set, replaces the lease renewal ticker.
 	renewTick <-chan time.Time
-	// renewed is called after each lease renewal with its error.
-	renewed func(id string, err error)
+	// renewed is called after each lease renewal with the sessions it
+	// renewed and its error.
+	renewed func(ids []string, err error)
 	// queued is called, with Store.mu held, when an Append joins the
 	// queue, with the queue's length.
 	queued func(n int)
@@ -149,14 +157,15 @@ func Open(path string, opts *Options) (*Store, error) {
 	s.host, _ = os.Hostname()
 	s.cond = sync.NewCond(&s.mu)
 	s.logs = map[*log]struct{}{}
+	s.stop, s.stopped = make(chan struct{}), make(chan struct{})
 	return s, nil
 }
 
 // DB returns the underlying database (read-only use: stats, inspection).
 func (s *Store) DB() *sql.DB { return s.db }
 
-// Close closes the logs still open — stopping their lease renewal and
-// releasing their leases — and then the database.
+// Close closes the logs still open — releasing their leases — stops the
+// lease renewal and waits for it, and then closes the database.
 func (s *Store) Close() error {
 	s.mu.Lock()
 	if s.closed {
@@ -168,9 +177,14 @@ func (s *Store) Close() error {
 	for l := range s.logs {
 		open = append(open, l)
 	}
+	renewing := s.renewing
 	s.mu.Unlock()
 	for _, l := range open {
 		l.Close()
+	}
+	close(s.stop)
+	if renewing {
+		<-s.stopped
 	}
 	return s.db.Close()
 }
@@ -193,8 +207,7 @@ func (s *Store) Open(ctx context.Context, id string) (store.Log, error) {
 	}
 	var tok [12]byte
 	rand.Read(tok[:])
-	l := &log{s: s, id: id, owner: hex.EncodeToString(tok[:]),
-		stop: make(chan struct{}), stopped: make(chan struct{}), released: make(chan struct{})}
+	l := &log{s: s, id: id, owner: hex.EncodeToString(tok[:]), released: make(chan struct{})}
 	if err := l.takeLease(ctx); err != nil {
 		return nil, err
 	}
@@ -209,8 +222,11 @@ func (s *Store) Open(ctx context.Context, id string) (store.Log, error) {
 		return nil, store.ErrClosed
 	}
 	s.logs[l] = struct{}{}
+	if !s.renewing {
+		s.renewing = true
+		go s.renew()
+	}
 	s.mu.Unlock()
-	go l.renew()
 	return l, nil
 }
 
@@ -227,9 +243,8 @@ type log struct {
 	undos  []store.Undo
 	closed bool
 
-	// stop asks the renewal goroutine to end; it closes stopped when it
-	// has. released is closed once Close has released the lease.
-	stop, stopped, released chan struct{}
+	// released is closed once Close has released the lease.
+	released chan struct{}
 }
 
 type pending struct {
@@ -269,12 +284,13 @@ func (l *log) takeLease(ctx context.Context) error {
 	return tx.Commit()
 }
 
-// renew renews the lease every LeaseTTL/6 until Close stops it; Close
-// waits for it before it releases the lease, and Store.Close before it
-// closes the database.
-func (l *log) renew() {
-	defer close(l.stopped)
-	tick := l.s.hooks.renewTick
+// renew renews the leases of the open sessions every LeaseTTL/6 until
+// Store.Close stops it; Store.Close waits for it before it closes the
+// database. A renewal racing with a session's Close is harmless: it
+// updates only a lease row that is still the session's own.
+func (s *Store) renew() {
+	defer close(s.stopped)
+	tick := s.hooks.renewTick
 	if tick == nil {
 		t := time.NewTicker(LeaseTTL / 6)
 		defer t.Stop()
@@ -282,19 +298,55 @@ func (l *log) renew() {
 	}
 	for {
 		select {
-		case <-l.stop:
+		case <-s.stop:
 			return
 		case <-tick:
-			_, err := l.s.db.Exec(`UPDATE leases SET expires = ? WHERE session = ? AND owner = ?`,
-				time.Now().Add(LeaseTTL).UnixMilli(), l.id, l.owner)
+			ids, err := s.renewLeases()
 			if err != nil {
-				l.s.log.Warn("condense/sqlite: lease renewal failed", "session", l.id, "err", redact.Err(err))
+				s.log.Warn("condense/sqlite: lease renewal failed", "sessions", len(ids), "err", redact.Err(err))
 			}
-			if l.s.hooks.renewed != nil {
-				l.s.hooks.renewed(l.id, err)
+			if s.hooks.renewed != nil {
+				s.hooks.renewed(ids, err)
 			}
 		}
 	}
+}
+
+// renewLeases extends the leases of the open sessions in one transaction
+// and returns the sessions'.
+func (s *Store) renewLeases() ([]string, error) {
+	s.mu.Lock()
+	var open []*log
+	for l := range s.logs {
+		if !l.closed {
+			open = append(open, l)
+		}
+	}
+	s.mu.Unlock()
+	ids := make([]string, len(open))
+	for i, l := range open {
+		ids[i] = l.id
+	}
+	if len(open) == 0 {
+		return ids, nil
+	}
+	tx, err := s.db.Begin()
+	if err != nil {
+		return ids, err
+	}
+	defer tx.Rollback()
+	st, err := tx.Prepare(`UPDATE leases SET expires = ? WHERE session = ? AND owner = ?`)
+	if err != nil {
+		return ids, err
+	}
+	defer st.Close()
+	expires := time.Now().Add(LeaseTTL).UnixMilli()
+	for _, l := range open {
+		if _, err := st.Exec(expires, l.id, l.owner); err != nil {
+			return ids, err
+		}
+	}
+	return ids, tx.Commit()
 }
 
 func (l *log) releaseLease() {
@@ -616,8 +668,6 @@ func (l *log) Close() error {
 		<-l.released
 		return nil
 	}
-	close(l.stop)
-	<-l.stopped
 	l.releaseLease()
 	l.s.mu.Lock()
 	delete(l.s.logs, l)
