@@ -1,0 +1,392 @@
+package proxy
+
+import (
+	"container/list"
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/store"
+)
+
+// Conversations in a SharedStore (Options.Shared) are found and
+// continued by every proxy that uses the store, so that replicas behind a
+// load balancer serve one conversation alike:
+//
+//   - Every link of a conversation's chain is claimed once, by one
+//     conversation, at its position. A request continues the conversation
+//     holding the longest prefix of its chain and claims the links it adds;
+//     a request that diverges from what that conversation holds (an edited
+//     history) claims its own links for a new conversation, and one that
+//     resends an earlier, shorter state of it (a rewind) is compacted on
+//     its own and saves nothing. So a conversation's history is linear,
+//     and each of its checkpoints renders a prefix of every later request
+//     of it.
+//   - A conversation's checkpoints are a session of the store: its
+//     checkpoints, and a log of stubs (each message's role, no content) as
+//     long as the longest checkpoint counts, since a checkpoint may only
+//     count messages the log holds. The client resends the history on
+//     every call, so its content is never stored; summaries and
+//     placeholders are, in the checkpoints.
+//   - A proxy renders every request of a conversation from the stored
+//     checkpoint with the most messages (that is, the latest), restored
+//     over the request's history whenever the session changed since it
+//     last did, its own checkpoints included: every replica renders the
+//     same history the same way.
+//   - A compaction runs under the session's lease. A proxy whose request
+//     needs one takes the lease first (waiting while another replica holds
+//     it); when the session changed meanwhile it drops its work, restores
+//     the checkpoint made meanwhile and prepares again, so a compaction
+//     runs once however many replicas see the conversation's requests.
+
+// Link is one link of a conversation's chain: SHA-256 over the previous
+// link and one element of the history array, the first seeded with a
+// hash of the caller's credentials, the API and the model. Credentials
+// never reach a SharedStore, only these hashes.
+type Link = digest
+
+// Found is where the longest known prefix of a chain belongs.
+type Found struct {
+	// Conversation holds the prefix; "" when no link of the chain is
+	// known.
+	Conversation string
+	// N is the prefix's length, in elements; Length the number of
+	// elements Conversation holds.
+	N, Length int
+}
+
+// ErrClaimed is the error of a Claim of a link, or of a position in a
+// conversation, that is already claimed.
+var ErrClaimed = errors.New("proxy: conversation link already claimed")
+
+// A SharedStore keeps conversations where several proxies find them: the
+// links of their chains and, per conversation, a session in shared mode
+// holding its checkpoints (package store/postgres). NewPostgresStore
+// returns the PostgreSQL one.
+type SharedStore interface {
+	// Find returns where the longest prefix of links that is claimed
+	// belongs.
+	Find(ctx context.Context, links []Link) (Found, error)
+	// Claim claims links[from:] for conversation at positions from+1 to
+	// len(links) (counted in elements), all or none: ErrClaimed when one
+	// of the links or one of the positions is taken.
+	Claim(ctx context.Context, conversation string, from int, links []Link) error
+	// Open opens a conversation's session, creating it.
+	Open(ctx context.Context, conversation string) (SharedLog, error)
+}
+
+// SharedLog is a conversation's session, open in any number of proxies at
+// once; *postgres.SharedLog is one.
+type SharedLog interface {
+	// Refresh reads what changed since the last refresh.
+	Refresh(ctx context.Context) (bool, error)
+	// Version grows with every commit to the session, from any proxy.
+	Version() int64
+	// Checkpoints returns the checkpoints saved, in order.
+	Checkpoints() []store.Checkpoint
+	// Lock waits for the session's lease and returns the session, up to
+	// date, holding it until its Close. The log returned has a
+	// Version() int64 method too.
+	Lock(ctx context.Context) (store.Log, error)
+	Close() error
+}
+
+// errStale is what a compaction returns, without compacting, when the
+// session changed between the last restore and the lease.
+var errStale = errors.New("proxy: the conversation was checkpointed by another proxy")
+
+// maxClaims bounds the attempts to place a request whose conversation
+// other proxies keep extending meanwhile.
+const maxClaims = 8
+
+// locate returns the stored conversation a chain continues, claiming the
+// links it adds; "" for a chain that claims nothing: an empty history, or
+// a strict prefix of a conversation's history.
+func (p *Proxy) locate(ctx context.Context, links []Link) (string, error) {
+	for range maxClaims {
+		f, err := p.shared.Find(ctx, links)
+		if err != nil {
+			return "", err
+		}
+		if f.N == len(links) {
+			if f.N < f.Length || f.N == 0 {
+				return "", nil
+			}
+			return f.Conversation, nil
+		}
+		id := f.Conversation
+		if id == "" || f.N < f.Length {
+			// A new conversation, or one diverging from what the found one
+			// holds: it is named after its first link, which no other
+			// conversation can claim.
+			id = "px-" + hex.EncodeToString(links[f.N][:])
+		}
+		err = p.shared.Claim(ctx, id, f.N, links)
+		if err == nil {
+			return id, nil
+		}
+		if !errors.Is(err, ErrClaimed) {
+			return "", err
+		}
+	}
+	return "", errors.New("proxy: the conversation kept changing under other proxies' requests")
+}
+
+// sharedConversation returns the conversation of a request in shared
+// mode, and a function to call when the request is done with it.
+func (p *Proxy) sharedConversation(ctx context.Context, links []Link, model string) (*conversation, func(), error) {
+	id, err := p.locate(ctx, links)
+	if err != nil {
+		return nil, nil, err
+	}
+	if id == "" {
+		// Compacted on its own, nothing saved: a rewind renders alike on
+		// every replica, from nothing.
+		c := &conversation{id: "rewind"}
+		c.pf = p.newPreflight(model, p.strategy)
+		return c, func() {}, nil
+	}
+	return p.cache.get(ctx, p, id, model)
+}
+
+// run prepares req, in shared mode with the conversation's stored
+// checkpoints and its lease for a compaction; c.mu held.
+func (p *Proxy) run(ctx context.Context, c *conversation, req condense.Request) (*condense.Result, error) {
+	if c.log == nil {
+		return c.pf.Prepare(ctx, req)
+	}
+	if _, err := c.log.Refresh(ctx); err != nil {
+		return nil, err
+	}
+	if v := c.log.Version(); v != c.version {
+		p.restore(c, c.log.Checkpoints(), v)
+	}
+	c.stale, c.gateErr = false, nil
+	res, err := c.pf.Prepare(ctx, req)
+	if c.lease == nil {
+		return res, errors.Join(err, c.gateErr)
+	}
+	defer c.release(p)
+	if c.stale {
+		// Another proxy compacted meanwhile: start from its checkpoint.
+		p.restore(c, c.lease.Checkpoints(), c.lease.(versioned).Version())
+		c.stale = false
+		res, err = c.pf.Prepare(ctx, req)
+	}
+	var recs []condense.Record
+	var we *condense.WindowError
+	switch {
+	case err == nil:
+		recs = res.Records
+	case errors.As(err, &we):
+		recs = we.Records // the rendering keeps them: saved too
+	}
+	if len(recs) > 0 {
+		p.save(ctx, c, recs)
+	}
+	return res, err
+}
+
+type versioned interface{ Version() int64 }
+
+// gate is called before every compaction of a conversation in shared
+// mode: it takes the session's lease, and fails with errStale when the
+// session changed since the preflight was restored.
+func (c *conversation) gate(ctx context.Context) error {
+	if c.log == nil || c.lease != nil {
+		if c.stale {
+			return errStale
+		}
+		return nil
+	}
+	lk, err := c.log.Lock(ctx)
+	if err != nil {
+		c.gateErr = fmt.Errorf("proxy: taking the conversation's lease: %w", err)
+		return c.gateErr
+	}
+	v, ok := lk.(versioned)
+	if !ok {
+		lk.Close()
+		c.gateErr = errors.New("proxy: the shared log's Lock returned a log without a Version")
+		return c.gateErr
+	}
+	c.lease = lk
+	if v.Version() != c.version {
+		c.stale = true
+		return errStale
+	}
+	return nil
+}
+
+// release gives the lease back.
+func (c *conversation) release(p *Proxy) {
+	if err := c.lease.Close(); err != nil {
+		p.log.Warn("condense proxy: releasing a conversation's lease", "conversation", c.id, "err", err)
+	}
+	c.lease = nil
+}
+
+// gatedStrategy is the strategy of a conversation in shared mode: each
+// compaction passes the conversation's gate first.
+type gatedStrategy struct {
+	condense.Strategy
+	c *conversation
+}
+
+func (g gatedStrategy) Compact(ctx context.Context, cc *condense.CompactionContext) (*condense.Candidate, error) {
+	if err := g.c.gate(ctx); err != nil {
+		return nil, err
+	}
+	return g.Strategy.Compact(ctx, cc)
+}
+
+// restore rebuilds c's preflight from the checkpoint of cps with the most
+// messages that c's history holds, at the session's version v. A
+// checkpoint that does not render the history (an element that decodes
+// otherwise now) leaves the preflight empty, as a new conversation's.
+func (p *Proxy) restore(c *conversation, cps []store.Checkpoint, v int64) {
+	last, best := 0, -1
+	for k := range cps {
+		if n, ok := strings.CutPrefix(cps[k].ID, "c"); ok {
+			if n, err := strconv.Atoi(n); err == nil {
+				last = max(last, n)
+			}
+		}
+		if h := cps[k].HistoryCount; h <= len(c.msgs) && (best < 0 || h >= cps[best].HistoryCount) {
+			best = k
+		}
+	}
+	c.pf = p.newPreflight(c.model, gatedStrategy{p.strategy, c})
+	c.version = v
+	if best >= 0 {
+		cp := &cps[best]
+		hist := c.msgs[:cp.HistoryCount:cp.HistoryCount]
+		r, err := cp.Rendering.Rendering(hist)
+		if err == nil {
+			err = c.pf.Restore(hist, r, last)
+		}
+		if err == nil {
+			return
+		}
+		p.log.Warn("condense proxy: a stored checkpoint does not render this history; compacting afresh",
+			"conversation", c.id, "checkpoint", cp.ID, "err", err)
+		c.pf = p.newPreflight(c.model, gatedStrategy{p.strategy, c})
+	}
+	if err := c.pf.Restore(nil, nil, last); err != nil {
+		p.log.Warn("condense proxy: restoring a conversation", "conversation", c.id, "err", err)
+	}
+}
+
+// save stores the preflight's rendering as the conversation's checkpoint
+// under the lease, the log's stubs extended to the messages it counts.
+// The next request restores from the store, as every other proxy does.
+// A save that fails is logged: the request goes on with its rendering,
+// and the next compacts again.
+func (p *Proxy) save(ctx context.Context, c *conversation, recs []condense.Record) {
+	last := recs[len(recs)-1]
+	cp := store.Checkpoint{
+		ID:           last.Checkpoint,
+		Strategy:     last.Strategy,
+		HistoryCount: len(c.msgs),
+		Time:         time.Now().UTC(),
+		Records:      recs,
+		Rendering:    store.EncodeOverlay(c.pf.Rendering()),
+	}
+	for _, r := range recs {
+		if r.Summary != "" {
+			cp.Summary = r.Summary
+		}
+		cp.Usage = append(cp.Usage, r.Usage...)
+	}
+	for k, e := range cp.Rendering {
+		if e.Edit == condense.EditSummary || e.Edit == condense.EditDropped {
+			for _, f := range cp.Rendering[k+1:] {
+				if f.Run != nil {
+					cp.FirstKept = f.Run[0]
+					break
+				} else if f.Index >= 0 {
+					cp.FirstKept = f.Index
+					break
+				}
+			}
+		}
+	}
+	var stubs []condense.Message
+	for i := c.lease.Len(); i < cp.HistoryCount; i++ {
+		stubs = append(stubs, condense.Message{Role: c.msgs[i].Role})
+	}
+	c.version = -1
+	if _, err := c.lease.Append(context.WithoutCancel(ctx), store.Batch{Messages: stubs, Checkpoint: &cp}); err != nil {
+		p.log.Warn("condense proxy: saving a checkpoint", "conversation", c.id, "checkpoint", cp.ID, "err", err)
+	}
+}
+
+// sharedCache holds the conversations of a shared store this proxy
+// served recently, by id, least recently used first out; a conversation
+// is dropped (its session closed) once no request uses it.
+type sharedCache struct {
+	mu   sync.Mutex
+	max  int
+	byID map[string]*list.Element // of *conversation
+	lru  list.List
+}
+
+// get returns conversation id, opening its session on first use.
+func (s *sharedCache) get(ctx context.Context, p *Proxy, id, model string) (*conversation, func(), error) {
+	s.mu.Lock()
+	if e, ok := s.byID[id]; ok {
+		c := e.Value.(*conversation)
+		s.lru.MoveToFront(e)
+		c.users++
+		s.mu.Unlock()
+		return c, func() { s.done(c) }, nil
+	}
+	s.mu.Unlock()
+	log, err := p.shared.Open(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	c := &conversation{id: id, model: model, log: log, version: -1}
+	c.pf = p.newPreflight(model, gatedStrategy{p.strategy, c})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e, ok := s.byID[id]; ok { // opened meanwhile by another request
+		log.Close()
+		c = e.Value.(*conversation)
+		s.lru.MoveToFront(e)
+		c.users++
+		return c, func() { s.done(c) }, nil
+	}
+	c.users = 1
+	s.byID[id] = s.lru.PushFront(c)
+	for s.lru.Len() > s.max {
+		old := s.lru.Remove(s.lru.Back()).(*conversation)
+		delete(s.byID, old.id)
+		old.evicted = true
+		if old.users == 0 {
+			old.log.Close()
+		}
+	}
+	return c, func() { s.done(c) }, nil
+}
+
+// done ends a request's use of c.
+func (s *sharedCache) done(c *conversation) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c.users--; c.users == 0 && c.evicted {
+		c.log.Close()
+	}
+}
+
+func (s *sharedCache) len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lru.Len()
+}
