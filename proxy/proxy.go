@@ -109,6 +109,9 @@ type Proxy struct {
 	convs     *memory
 	shared    SharedStore
 	cache     *sharedCache
+	// beforeLease, when set (by tests), is called before a compaction
+	// waits for a conversation's lease.
+	beforeLease func(conversation string)
 	metrics   *Metrics
 	mux       *http.ServeMux
 

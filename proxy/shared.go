@@ -198,12 +198,15 @@ type versioned interface{ Version() int64 }
 // gate is called before every compaction of a conversation in shared
 // mode: it takes the session's lease, and fails with errStale when the
 // session changed since the preflight was restored.
-func (c *conversation) gate(ctx context.Context) error {
+func (c *conversation) gate(ctx context.Context, p *Proxy) error {
 	if c.log == nil || c.lease != nil {
 		if c.stale {
 			return errStale
 		}
 		return nil
+	}
+	if p.beforeLease != nil {
+		p.beforeLease(c.id)
 	}
 	lk, err := c.log.Lock(ctx)
 	if err != nil {
@@ -237,10 +240,11 @@ func (c *conversation) release(p *Proxy) {
 type gatedStrategy struct {
 	condense.Strategy
 	c *conversation
+	p *Proxy
 }
 
 func (g gatedStrategy) Compact(ctx context.Context, cc *condense.CompactionContext) (*condense.Candidate, error) {
-	if err := g.c.gate(ctx); err != nil {
+	if err := g.c.gate(ctx, g.p); err != nil {
 		return nil, err
 	}
 	return g.Strategy.Compact(ctx, cc)
@@ -262,7 +266,7 @@ func (p *Proxy) restore(c *conversation, cps []store.Checkpoint, v int64) {
 			best = k
 		}
 	}
-	c.pf = p.newPreflight(c.model, gatedStrategy{p.strategy, c})
+	c.pf = p.newPreflight(c.model, gatedStrategy{p.strategy, c, p})
 	c.version = v
 	if best >= 0 {
 		cp := &cps[best]
@@ -276,7 +280,7 @@ func (p *Proxy) restore(c *conversation, cps []store.Checkpoint, v int64) {
 		}
 		p.log.Warn("condense proxy: a stored checkpoint does not render this history; compacting afresh",
 			"conversation", c.id, "checkpoint", cp.ID, "err", err)
-		c.pf = p.newPreflight(c.model, gatedStrategy{p.strategy, c})
+		c.pf = p.newPreflight(c.model, gatedStrategy{p.strategy, c, p})
 	}
 	if err := c.pf.Restore(nil, nil, last); err != nil {
 		p.log.Warn("condense proxy: restoring a conversation", "conversation", c.id, "err", err)
@@ -353,7 +357,7 @@ func (s *sharedCache) get(ctx context.Context, p *Proxy, id, model string) (*con
 		return nil, nil, err
 	}
 	c := &conversation{id: id, model: model, log: log, version: -1}
-	c.pf = p.newPreflight(model, gatedStrategy{p.strategy, c})
+	c.pf = p.newPreflight(model, gatedStrategy{p.strategy, c, p})
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if e, ok := s.byID[id]; ok { // opened meanwhile by another request

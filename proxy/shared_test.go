@@ -1,0 +1,252 @@
+package proxy
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/store/postgres"
+	"github.com/condense-dev/condense/strategy"
+)
+
+// envPostgres names the test database; the tests of shared conversations
+// skip without it.
+const envPostgres = "CONDENSE_TEST_POSTGRES"
+
+// pgSchema returns the test database and a schema of t's own, dropped
+// when t ends.
+func pgSchema(t *testing.T) (url, schema string) {
+	url = os.Getenv(envPostgres)
+	if url == "" {
+		t.Skip(envPostgres + " is not set")
+	}
+	var b [6]byte
+	rand.Read(b[:])
+	schema = fmt.Sprintf("condense_proxy_test_%d_%s", os.Getpid(), hex.EncodeToString(b[:]))
+	t.Cleanup(func() {
+		ctx := context.Background()
+		conn, err := pgx.Connect(ctx, url)
+		if err != nil {
+			t.Errorf("drop schema %s: %v", schema, err)
+			return
+		}
+		defer conn.Close(ctx)
+		if _, err := conn.Exec(ctx, `DROP SCHEMA IF EXISTS `+schema+` CASCADE`); err != nil {
+			t.Errorf("drop schema %s: %v", schema, err)
+		}
+	})
+	return url, schema
+}
+
+// newReplica is a proxy in front of up keeping its conversations in the
+// schema, with a store of its own, as a replica in a process of its own
+// has.
+func newReplica(t *testing.T, up *upstream, url, schema string, opts Options) *harness {
+	ctx := context.Background()
+	st, err := postgres.Open(ctx, url, &postgres.Options{Schema: schema, Logger: quietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if opts.Shared, err = NewPostgresStore(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	return newHarnessOn(t, up, opts)
+}
+
+// compactions counts the compactions a proxy logged.
+func (h *harness) compactions() int { return strings.Count(h.logs.String(), "condense proxy: compacted") }
+
+// storedCheckpoints returns the history count of every checkpoint stored
+// in the schema, by session.
+func storedCheckpoints(t *testing.T, url, schema string) map[string][]int {
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	rows, err := conn.Query(ctx, `SELECT session, (convert_from(data, 'UTF8')::jsonb->>'history_count')::int FROM `+schema+`.checkpoints ORDER BY session, seq`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]int{}
+	for rows.Next() {
+		var id string
+		var n int
+		if err := rows.Scan(&id, &n); err != nil {
+			t.Fatal(err)
+		}
+		out[id] = append(out[id], n)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// Replicas that share a schema serve one conversation whose requests are
+// spread over them exactly as one proxy serves it alone: each request
+// goes upstream as the same bytes, each compaction runs once, on the
+// replica that first needs it, and is stored once; a replica started
+// later continues the conversation from the store.
+func TestSharedReplicasContinueEachOther(t *testing.T) {
+	for _, tc := range apiCases {
+		t.Run(tc.name, func(t *testing.T) {
+			url, schema := pgSchema(t)
+			alone := newHarness(t, Options{Settings: smallWindow})
+			up := newUpstream(t)
+			replicas := []*harness{
+				newReplica(t, up, url, schema, Options{Settings: smallWindow}),
+				newReplica(t, up, url, schema, Options{Settings: smallWindow}),
+			}
+			step := map[string]func(int, int) []map[string]any{"chat": chatStep, "responses": responsesStep, "messages": anthropicStep}[tc.name]
+			history := tc.history(4, 3000)
+			for call := range 12 {
+				if call == 8 {
+					replicas = append(replicas, newReplica(t, up, url, schema, Options{Settings: smallWindow}))
+				}
+				history = append(history, step(4+call, 3000)...)
+				in := body(t, tc.head, tc.array, history)
+				want := alone.post(t, tc.path, in)
+				r := replicas[call%len(replicas)]
+				got := r.post(t, tc.path, in)
+				if got.StatusCode != 200 || want.StatusCode != 200 {
+					t.Fatalf("call %d: status %d, alone %d", call, got.StatusCode, want.StatusCode)
+				}
+				if !bytes.Equal(up.body(-1), alone.up.body(-1)) {
+					t.Fatalf("call %d (replica %d): the body sent upstream differs from the one a proxy alone sends:\n%s\nalone:\n%s",
+						call, call%len(replicas), up.body(-1), alone.up.body(-1))
+				}
+				for _, k := range []string{HeaderCompacted, HeaderTokensBefore, HeaderTokensAfter} {
+					if got.Header.Get(k) != want.Header.Get(k) {
+						t.Errorf("call %d: %s %s, alone %s", call, k, got.Header.Get(k), want.Header.Get(k))
+					}
+				}
+			}
+			n := 0
+			for _, r := range replicas {
+				n += r.compactions()
+			}
+			cps := storedCheckpoints(t, url, schema)
+			t.Logf("%s: %d compactions alone, %d over the replicas, stored %v", tc.name, alone.compactions(), n, cps)
+			if alone.compactions() == 0 {
+				t.Fatal("the conversation never compacted: the test proves nothing")
+			}
+			if n != alone.compactions() {
+				t.Errorf("%d compactions over the replicas, %d alone", n, alone.compactions())
+			}
+			if len(cps) != 1 {
+				t.Fatalf("checkpoints stored in %d conversations, want 1", len(cps))
+			}
+			for _, counts := range cps {
+				if len(counts) != alone.compactions() {
+					t.Errorf("%d checkpoints stored (history counts %v), want one per compaction: %d", len(counts), counts, alone.compactions())
+				}
+			}
+		})
+	}
+}
+
+// blockingStrategy compacts with the default strategy, first telling
+// entered and waiting for release when they are set.
+type blockingStrategy struct {
+	condense.Strategy
+	mu      sync.Mutex
+	calls   int
+	entered chan struct{}
+	release chan struct{}
+}
+
+func (b *blockingStrategy) Compact(ctx context.Context, cc *condense.CompactionContext) (*condense.Candidate, error) {
+	b.mu.Lock()
+	b.calls++
+	b.mu.Unlock()
+	if b.entered != nil {
+		b.entered <- struct{}{}
+		<-b.release
+	}
+	return b.Strategy.Compact(ctx, cc)
+}
+
+func (b *blockingStrategy) count() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.calls
+}
+
+// Two replicas that get the request crossing the threshold at once
+// compact once: the second, come to compact while the first is
+// compacting, waits for the conversation's lease, finds the checkpoint
+// made meanwhile and sends the same body.
+func TestSharedConcurrentCrossingCompactsOnce(t *testing.T) {
+	url, schema := pgSchema(t)
+	up := newUpstream(t)
+	first := &blockingStrategy{Strategy: strategy.Default()}
+	second := &blockingStrategy{Strategy: strategy.Default()}
+	a := newReplica(t, up, url, schema, Options{Settings: smallWindow, Strategy: first})
+	b := newReplica(t, up, url, schema, Options{Settings: smallWindow, Strategy: second})
+	history := chatHistory(3, 3000)
+	for call := range 2 { // under the threshold
+		history = append(history, chatStep(3+call, 3000)...)
+		if resp := a.post(t, "/v1/chat/completions", body(t, `{"model":"gpt-4o"}`, "messages", history)); resp.Header.Get(HeaderCompacted) != "false" {
+			t.Fatalf("warming up, call %d: compacted %q, want false", call, resp.Header.Get(HeaderCompacted))
+		}
+	}
+	for i := 5; i < 9; i++ { // over it
+		history = append(history, chatStep(i, 3000)...)
+	}
+	in := body(t, `{"model":"gpt-4o"}`, "messages", history)
+
+	first.entered, first.release = make(chan struct{}), make(chan struct{})
+	waiting := make(chan string, 1)
+	b.p.beforeLease = func(id string) { waiting <- id }
+	type answer struct {
+		status int
+		header string
+	}
+	answers := make(chan answer, 2)
+	send := func(h *harness) {
+		resp := h.post(t, "/v1/chat/completions", in)
+		io.Copy(io.Discard, resp.Body)
+		answers <- answer{resp.StatusCode, resp.Header.Get(HeaderCompacted)}
+	}
+	go send(a)
+	<-first.entered // a compacts, holding the lease
+	go send(b)
+	<-waiting // b is about to compact too: it waits for the lease
+	close(first.release)
+	for range 2 {
+		if got := <-answers; got.status != 200 || got.header != "true" {
+			t.Errorf("answer %+v, want 200 and compacted", got)
+		}
+	}
+	if n := second.count(); n != 0 {
+		t.Errorf("the second replica ran its strategy %d times, want 0 (it uses the first's checkpoint)", n)
+	}
+	if n := a.compactions() + b.compactions(); n != 1 {
+		t.Errorf("%d compactions logged, want 1", n)
+	}
+	cps := storedCheckpoints(t, url, schema)
+	if len(cps) != 1 {
+		t.Fatalf("checkpoints in %d conversations, want 1: %v", len(cps), cps)
+	}
+	for _, counts := range cps {
+		if len(counts) != 1 {
+			t.Errorf("%d checkpoints stored, want 1: %v", len(counts), counts)
+		}
+	}
+	if !bytes.Equal(up.body(-1), up.body(-2)) {
+		t.Errorf("the replicas sent different bodies for the same request:\n%s\n%s", up.body(-2), up.body(-1))
+	}
+}
