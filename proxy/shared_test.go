@@ -256,3 +256,68 @@ func TestSharedConcurrentCrossingCompactsOnce(t *testing.T) {
 		t.Errorf("the replicas sent different bodies for the same request:\n%s\n%s", up.body(-2), up.body(-1))
 	}
 }
+
+// A request whose history diverges from its conversation's (an edited
+// message) starts a conversation of its own, compacted as a new one and
+// then continued from its own checkpoints; one that resends an earlier
+// state (a rewind) is compacted as a new conversation and saves nothing;
+// neither changes how the original conversation goes on.
+func TestSharedEditedHistoryForks(t *testing.T) {
+	url, schema := pgSchema(t)
+	up := newUpstream(t)
+	a := newReplica(t, up, url, schema, Options{Settings: smallWindow})
+	b := newReplica(t, up, url, schema, Options{Settings: smallWindow})
+	alone := newHarness(t, Options{Settings: smallWindow})
+	const head = `{"model":"gpt-4o"}`
+	// sent sends in to h and returns the body h sent upstream.
+	sent := func(h *harness, in []byte) []byte {
+		t.Helper()
+		if resp := h.post(t, "/v1/chat/completions", in); resp.StatusCode != 200 {
+			t.Fatalf("status %d", resp.StatusCode)
+		}
+		return h.up.body(-1)
+	}
+	history := chatHistory(4, 3000)
+	var states [][]byte
+	for call := range 8 {
+		history = append(history, chatStep(4+call, 3000)...)
+		in := body(t, head, "messages", history)
+		states = append(states, in)
+		if got, want := sent([]*harness{a, b}[call%2], in), sent(alone, in); !bytes.Equal(got, want) {
+			t.Fatalf("call %d: the replicas' body differs from the one of a proxy alone", call)
+		}
+	}
+	if alone.compactions() == 0 {
+		t.Fatal("the conversation never compacted: the test proves nothing")
+	}
+
+	edited := chatHistory(4, 3000)
+	edited[1]["content"] = "Make the test suite in ./internal/lex pass."
+	edited = append(edited, history[len(edited):]...)
+	fresh := newHarness(t, Options{Settings: smallWindow})
+	for call := range 2 {
+		edited = append(edited, chatStep(30+call, 3000)...)
+		in := body(t, head, "messages", edited)
+		if got, want := sent([]*harness{b, a}[call], in), sent(fresh, in); !bytes.Equal(got, want) {
+			t.Errorf("edited history, call %d: the replicas' body differs from the one of a new proxy", call)
+		}
+	}
+	if fresh.compactions() == 0 {
+		t.Error("the edited history never compacted: the test proves less than it should")
+	}
+
+	rewound := states[5]
+	if got, want := sent(a, rewound), sent(newHarness(t, Options{Settings: smallWindow}), rewound); !bytes.Equal(got, want) {
+		t.Error("rewound history: the replica's body differs from the one of a new proxy")
+	}
+
+	history = append(history, chatStep(40, 3000)...)
+	in := body(t, head, "messages", history)
+	if got, want := sent(b, in), sent(alone, in); !bytes.Equal(got, want) {
+		t.Error("the original conversation, after the fork and the rewind: the replica's body differs from the one of a proxy alone")
+	}
+	cps := storedCheckpoints(t, url, schema)
+	if len(cps) != 2 {
+		t.Errorf("checkpoints in %d conversations, want 2 (the original and the edited one): %v", len(cps), cps)
+	}
+}
