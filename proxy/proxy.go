@@ -112,8 +112,8 @@ type Proxy struct {
 	// beforeLease, when set (by tests), is called before a compaction
 	// waits for a conversation's lease.
 	beforeLease func(conversation string)
-	metrics   *Metrics
-	mux       *http.ServeMux
+	metrics     *Metrics
+	mux         *http.ServeMux
 
 	mu       sync.Mutex
 	inFlight map[digest]int

@@ -25,7 +25,7 @@ const envPostgres = "CONDENSE_TEST_POSTGRES"
 
 // pgSchema returns the test database and a schema of t's own, dropped
 // when t ends.
-func pgSchema(t *testing.T) (url, schema string) {
+func pgSchema(t testing.TB) (url, schema string) {
 	url = os.Getenv(envPostgres)
 	if url == "" {
 		t.Skip(envPostgres + " is not set")
@@ -65,7 +65,9 @@ func newReplica(t *testing.T, up *upstream, url, schema string, opts Options) *h
 }
 
 // compactions counts the compactions a proxy logged.
-func (h *harness) compactions() int { return strings.Count(h.logs.String(), "condense proxy: compacted") }
+func (h *harness) compactions() int {
+	return strings.Count(h.logs.String(), "condense proxy: compacted")
+}
 
 // storedCheckpoints returns the history count of every checkpoint stored
 // in the schema, by session.
