@@ -57,10 +57,23 @@ FROM `+s.links+` l WHERE l.link = ANY($1) ORDER BY l.n DESC LIMIT 1`, linkBytes(
 	return f, err
 }
 
+// Claim commits without waiting for the disk (synchronous_commit off):
+// a crash may lose the latest claims, never one a checkpoint depends on.
+// PostgreSQL writes its log in order, and a checkpoint is saved by a
+// durable commit made after the claims of the request that made it, so
+// the claims are on disk once the checkpoint is; a claim lost with no
+// checkpoint after it is claimed again by the conversation's next
+// request.
 func (s *pgStore) Claim(ctx context.Context, conversation string, from int, links []Link) error {
-	_, err := s.st.Pool().Exec(ctx, `INSERT INTO `+s.links+` (link, conversation, n)
+	err := pgx.BeginFunc(ctx, s.st.Pool(), func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "SET LOCAL synchronous_commit = off"); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO `+s.links+` (link, conversation, n)
 SELECT u.l, $2, $3::integer + u.o::integer FROM unnest($1::bytea[]) WITH ORDINALITY AS u(l, o)`,
-		linkBytes(links[from:]), conversation, from)
+			linkBytes(links[from:]), conversation, from)
+		return err
+	})
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == "23505" { // unique_violation
 		return fmt.Errorf("%w: conversation %s from position %d", ErrClaimed, conversation, from+1)
