@@ -148,7 +148,7 @@ func (p *Proxy) sharedConversation(ctx context.Context, links []Link, model stri
 	if id == "" {
 		// Compacted on its own, nothing saved: a rewind renders alike on
 		// every replica, from nothing.
-		c := &conversation{id: "rewind"}
+		c := &conversation{id: "rewind", model: model}
 		c.pf = p.newPreflight(model, p.strategy)
 		return c, func() {}, nil
 	}

@@ -160,8 +160,8 @@ func TestSharedReplicasContinueEachOther(t *testing.T) {
 	}
 }
 
-// blockingStrategy compacts with the default strategy, first telling
-// entered and waiting for release when they are set.
+// blockingStrategy compacts with the default strategy; when entered and
+// release are set, its first call tells entered and waits for release.
 type blockingStrategy struct {
 	condense.Strategy
 	mu      sync.Mutex
@@ -173,10 +173,12 @@ type blockingStrategy struct {
 func (b *blockingStrategy) Compact(ctx context.Context, cc *condense.CompactionContext) (*condense.Candidate, error) {
 	b.mu.Lock()
 	b.calls++
+	entered, release := b.entered, b.release
+	b.entered = nil
 	b.mu.Unlock()
-	if b.entered != nil {
-		b.entered <- struct{}{}
-		<-b.release
+	if entered != nil {
+		entered <- struct{}{}
+		<-release
 	}
 	return b.Strategy.Compact(ctx, cc)
 }
@@ -210,7 +212,11 @@ func TestSharedConcurrentCrossingCompactsOnce(t *testing.T) {
 	}
 	in := body(t, `{"model":"gpt-4o"}`, "messages", history)
 
-	first.entered, first.release = make(chan struct{}), make(chan struct{})
+	release := make(chan struct{})
+	first.mu.Lock()
+	first.entered, first.release = make(chan struct{}), release
+	entered := first.entered
+	first.mu.Unlock()
 	waiting := make(chan string, 1)
 	b.p.beforeLease = func(id string) { waiting <- id }
 	type answer struct {
@@ -224,7 +230,7 @@ func TestSharedConcurrentCrossingCompactsOnce(t *testing.T) {
 		answers <- answer{resp.StatusCode, resp.Header.Get(HeaderCompacted)}
 	}
 	go send(a)
-	<-first.entered // a compacts, holding the lease
+	<-entered // a compacts, holding the lease
 	go send(b)
 	got := 0
 	select {
@@ -233,7 +239,7 @@ func TestSharedConcurrentCrossingCompactsOnce(t *testing.T) {
 		t.Errorf("the second replica answered (%+v) while the first was compacting", ans)
 		got++
 	}
-	close(first.release)
+	close(release)
 	for ; got < 2; got++ {
 		if ans := <-answers; ans.status != 200 || ans.header != "true" {
 			t.Errorf("answer %+v, want 200 and compacted", ans)
