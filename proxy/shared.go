@@ -170,6 +170,11 @@ func (p *Proxy) run(ctx context.Context, c *conversation, req condense.Request) 
 	c.stale, c.gateErr = false, nil
 	res, err := c.pf.Prepare(ctx, req)
 	if c.lease == nil {
+		if c.gateErr != nil {
+			// The preflight may have cut the newest tool output without the
+			// lease: start from the store next time.
+			c.version = -1
+		}
 		return res, errors.Join(err, c.gateErr)
 	}
 	defer c.release(p)
