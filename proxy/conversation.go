@@ -98,6 +98,7 @@ type conversation struct {
 	// version of it the preflight was restored at (-1: restore before the
 	// next use), and, during a compaction, the lease.
 	log     SharedLog
+	start   int // the position of its first own element
 	version int64
 	lease   store.Log
 	stale   bool  // the session changed between the restore and the lease

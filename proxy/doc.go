@@ -40,7 +40,10 @@
 //
 // With Options.Shared (NewPostgresStore), conversations are kept in a
 // store that several proxies share: each link of a chain is claimed by one
-// conversation at its position, a conversation's checkpoints are a session
+// conversation at its position (a history that diverges from its
+// conversation's claims a new one, which starts from the checkpoints of
+// the other that cover only what they share), a conversation's
+// checkpoints are a session
 // of the store opened in shared mode, and every proxy renders a request
 // from the conversation's latest stored checkpoint. A compaction runs under
 // the session's lease; a proxy that waited for the lease uses the

@@ -49,8 +49,9 @@ func NewPostgresStore(ctx context.Context, st *postgres.Store) (SharedStore, err
 func (s *pgStore) Find(ctx context.Context, links []Link) (Found, error) {
 	var f Found
 	err := s.st.Pool().QueryRow(ctx, `SELECT l.conversation, l.n,
-	(SELECT max(m.n) FROM `+s.links+` m WHERE m.conversation = l.conversation)
-FROM `+s.links+` l WHERE l.link = ANY($1) ORDER BY l.n DESC LIMIT 1`, linkBytes(links)).Scan(&f.Conversation, &f.N, &f.Length)
+	(SELECT max(m.n) FROM `+s.links+` m WHERE m.conversation = l.conversation),
+	(SELECT min(m.n) FROM `+s.links+` m WHERE m.conversation = l.conversation)
+FROM `+s.links+` l WHERE l.link = ANY($1) ORDER BY l.n DESC LIMIT 1`, linkBytes(links)).Scan(&f.Conversation, &f.N, &f.Length, &f.Start)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Found{}, nil
 	}

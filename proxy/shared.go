@@ -23,11 +23,12 @@ import (
 //     conversation, at its position. A request continues the conversation
 //     holding the longest prefix of its chain and claims the links it adds;
 //     a request that diverges from what that conversation holds (an edited
-//     history) claims its own links for a new conversation, and one that
-//     resends an earlier, shorter state of it (a rewind) is compacted on
-//     its own and saves nothing. So a conversation's history is linear,
-//     and each of its checkpoints renders a prefix of every later request
-//     of it.
+//     history) claims its own links for a new conversation, which
+//     starts from the checkpoints of the one it left that render only
+//     what they share; one that resends an earlier, shorter state of it
+//     (a rewind) is compacted on its own and saves nothing. So a
+//     conversation's history is linear, and each of its checkpoints
+//     renders a prefix of every later request of it.
 //   - A conversation's checkpoints are a session of the store: its
 //     checkpoints, and a log of stubs (each message's role, no content) as
 //     long as the longest checkpoint counts, since a checkpoint may only
@@ -57,8 +58,10 @@ type Found struct {
 	// known.
 	Conversation string
 	// N is the prefix's length, in elements; Length the number of
-	// elements Conversation holds.
-	N, Length int
+	// elements Conversation holds; Start the position of its first own
+	// element: 1, or, for a conversation that diverged from another, the
+	// position where it did.
+	N, Length, Start int
 }
 
 // ErrClaimed is the error of a Claim of a link, or of a position in a
@@ -106,42 +109,43 @@ var errStale = errors.New("proxy: the conversation was checkpointed by another p
 const maxClaims = 8
 
 // locate returns the stored conversation a chain continues, claiming the
-// links it adds; "" for a chain that claims nothing: an empty history, or
-// a strict prefix of a conversation's history.
-func (p *Proxy) locate(ctx context.Context, links []Link) (string, error) {
+// links it adds, and the position of its first own element; "" for a
+// chain that claims nothing: an empty history, or a strict prefix of a
+// conversation's history.
+func (p *Proxy) locate(ctx context.Context, links []Link) (string, int, error) {
 	for range maxClaims {
 		f, err := p.shared.Find(ctx, links)
 		if err != nil {
-			return "", err
+			return "", 0, err
 		}
 		if f.N == len(links) {
 			if f.N < f.Length || f.N == 0 {
-				return "", nil
+				return "", 0, nil
 			}
-			return f.Conversation, nil
+			return f.Conversation, f.Start, nil
 		}
-		id := f.Conversation
+		id, start := f.Conversation, f.Start
 		if id == "" || f.N < f.Length {
 			// A new conversation, or one diverging from what the found one
 			// holds: it is named after its first link, which no other
 			// conversation can claim.
-			id = "px-" + hex.EncodeToString(links[f.N][:])
+			id, start = "px-"+hex.EncodeToString(links[f.N][:]), f.N+1
 		}
 		err = p.shared.Claim(ctx, id, f.N, links)
 		if err == nil {
-			return id, nil
+			return id, start, nil
 		}
 		if !errors.Is(err, ErrClaimed) {
-			return "", err
+			return "", 0, err
 		}
 	}
-	return "", errors.New("proxy: the conversation kept changing under other proxies' requests")
+	return "", 0, errors.New("proxy: the conversation kept changing under other proxies' requests")
 }
 
 // sharedConversation returns the conversation of a request in shared
 // mode, and a function to call when the request is done with it.
 func (p *Proxy) sharedConversation(ctx context.Context, links []Link, model string) (*conversation, func(), error) {
-	id, err := p.locate(ctx, links)
+	id, start, err := p.locate(ctx, links)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -152,7 +156,7 @@ func (p *Proxy) sharedConversation(ctx context.Context, links []Link, model stri
 		c.pf = p.newPreflight(model, p.strategy)
 		return c, func() {}, nil
 	}
-	return p.cache.get(ctx, p, id, model)
+	return p.cache.get(ctx, p, id, model, start)
 }
 
 // run prepares req, in shared mode with the conversation's stored
@@ -165,7 +169,7 @@ func (p *Proxy) run(ctx context.Context, c *conversation, req condense.Request) 
 		return nil, err
 	}
 	if v := c.log.Version(); v != c.version {
-		p.restore(c, c.log.Checkpoints(), v)
+		p.restore(ctx, c, c.log.Checkpoints(), v)
 	}
 	c.stale, c.gateErr = false, nil
 	res, err := c.pf.Prepare(ctx, req)
@@ -180,7 +184,7 @@ func (p *Proxy) run(ctx context.Context, c *conversation, req condense.Request) 
 	defer c.release(p)
 	if c.stale {
 		// Another proxy compacted meanwhile: start from its checkpoint.
-		p.restore(c, c.lease.Checkpoints(), c.lease.(versioned).Version())
+		p.restore(ctx, c, c.lease.Checkpoints(), c.lease.(versioned).Version())
 		c.stale = false
 		res, err = c.pf.Prepare(ctx, req)
 	}
@@ -255,11 +259,16 @@ func (g gatedStrategy) Compact(ctx context.Context, cc *condense.CompactionConte
 	return g.Strategy.Compact(ctx, cc)
 }
 
-// restore rebuilds c's preflight from the checkpoint of cps with the most
-// messages that c's history holds, at the session's version v. A
-// checkpoint that does not render the history (an element that decodes
-// otherwise now) leaves the preflight empty, as a new conversation's.
-func (p *Proxy) restore(c *conversation, cps []store.Checkpoint, v int64) {
+// restore rebuilds c's preflight at the session's version v from the
+// checkpoint with the most messages that c's history holds: one of cps,
+// c's own, or, for a conversation that diverged from another, one of the
+// other's that renders only what they share. A checkpoint that does not
+// render the history (an element that decodes otherwise now) leaves the
+// preflight empty, as a new conversation's.
+func (p *Proxy) restore(ctx context.Context, c *conversation, cps []store.Checkpoint, v int64) {
+	if c.start > 1 {
+		cps = append(p.inherited(ctx, c, c.start, maxForks), cps...)
+	}
 	last, best := 0, -1
 	for k := range cps {
 		if n, ok := strings.CutPrefix(cps[k].ID, "c"); ok {
@@ -290,6 +299,69 @@ func (p *Proxy) restore(c *conversation, cps []store.Checkpoint, v int64) {
 	if err := c.pf.Restore(nil, nil, last); err != nil {
 		p.log.Warn("condense proxy: restoring a conversation", "conversation", c.id, "err", err)
 	}
+}
+
+// maxForks bounds how far back restore looks through conversations that
+// diverged from others for a checkpoint to start from.
+const maxForks = 4
+
+// inherited returns the checkpoints a conversation of c's history whose
+// first own element is at position start may start from: those of the
+// conversation holding the element before it that count only messages the
+// two share (sharedMessages), and theirs, up to depth conversations back.
+func (p *Proxy) inherited(ctx context.Context, c *conversation, start, depth int) []store.Checkpoint {
+	if start <= 1 || depth == 0 || start-1 > len(c.elems) {
+		return nil
+	}
+	limit := c.sharedMessages(start - 1)
+	links := make([]Link, start-1)
+	for j := range links {
+		links[j] = c.elems[j].link
+	}
+	f, err := p.shared.Find(ctx, links)
+	if err == nil && f.Conversation == "" {
+		return nil
+	}
+	var log SharedLog
+	if err == nil {
+		log, err = p.shared.Open(ctx, f.Conversation)
+	}
+	if err != nil {
+		p.log.Warn("condense proxy: reading the checkpoints of the conversation this one left", "conversation", c.id, "err", err)
+		return nil
+	}
+	defer log.Close()
+	var out []store.Checkpoint
+	if f.Start > 1 {
+		out = p.inherited(ctx, c, f.Start, depth-1)
+	}
+	for _, cp := range log.Checkpoints() {
+		if cp.HistoryCount <= limit {
+			out = append(out, cp)
+		}
+	}
+	return out
+}
+
+// sharedMessages returns how many messages of c's history are made of its
+// first k elements alone, and made alike in any history that shares those
+// elements: up to the end of the group holding element k-1, unless element
+// k joined that group or the group ends with an assistant message, which
+// a next element may join (Responses API items), in any other history.
+func (c *conversation) sharedMessages(k int) int {
+	for _, g := range c.groups {
+		if g.lastElem < k-1 {
+			continue
+		}
+		if g.firstElem > k-1 {
+			return g.msgStart // element k-1 is not history (a system prompt)
+		}
+		if g.lastElem >= k || g.msgEnd == g.msgStart || c.msgs[g.msgEnd-1].Role == condense.RoleAssistant {
+			return g.msgStart
+		}
+		return g.msgEnd
+	}
+	return len(c.msgs)
 }
 
 // save stores the preflight's rendering as the conversation's checkpoint
@@ -347,7 +419,7 @@ type sharedCache struct {
 }
 
 // get returns conversation id, opening its session on first use.
-func (s *sharedCache) get(ctx context.Context, p *Proxy, id, model string) (*conversation, func(), error) {
+func (s *sharedCache) get(ctx context.Context, p *Proxy, id, model string, start int) (*conversation, func(), error) {
 	s.mu.Lock()
 	if e, ok := s.byID[id]; ok {
 		c := e.Value.(*conversation)
@@ -361,7 +433,7 @@ func (s *sharedCache) get(ctx context.Context, p *Proxy, id, model string) (*con
 	if err != nil {
 		return nil, nil, err
 	}
-	c := &conversation{id: id, model: model, log: log, version: -1}
+	c := &conversation{id: id, model: model, log: log, version: -1, start: start}
 	c.pf = p.newPreflight(model, gatedStrategy{p.strategy, c, p})
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -7,7 +7,9 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -314,6 +316,30 @@ func TestSharedEditedHistoryForks(t *testing.T) {
 		t.Error("the edited history never compacted: the test proves less than it should")
 	}
 
+	// An edit after the last compaction keeps its checkpoint, as a proxy
+	// alone keeps it for a conversation whose history changed there.
+	alone2 := newHarness(t, Options{Settings: smallWindow})
+	for _, in := range states {
+		sent(alone2, in)
+	}
+	if alone2.compactions() != 1 || alone.compactions() != 1 {
+		t.Fatalf("%d and %d compactions, the test wants one, before the edit", alone2.compactions(), alone.compactions())
+	}
+	late := slices.Clone(history)
+	last := maps.Clone(late[len(late)-1])
+	last["content"] = "edited output"
+	late[len(late)-1] = last
+	for call := range 2 {
+		in := body(t, head, "messages", late)
+		if got, want := sent([]*harness{a, b}[call], in), sent(alone2, in); !bytes.Equal(got, want) {
+			t.Errorf("late edit, call %d: the replicas' body differs from the one of a proxy alone", call)
+		}
+		late = append(late, chatStep(50+call, 3000)...)
+	}
+	if n := alone2.compactions(); n != 1 {
+		t.Errorf("%d compactions after the late edit, want the one before it", n)
+	}
+
 	rewound := states[5]
 	if got, want := sent(a, rewound), sent(newHarness(t, Options{Settings: smallWindow}), rewound); !bytes.Equal(got, want) {
 		t.Error("rewound history: the replica's body differs from the one of a new proxy")
@@ -326,6 +352,6 @@ func TestSharedEditedHistoryForks(t *testing.T) {
 	}
 	cps := storedCheckpoints(t, url, schema)
 	if len(cps) != 2 {
-		t.Errorf("checkpoints in %d conversations, want 2 (the original and the edited one): %v", len(cps), cps)
+		t.Errorf("checkpoints in %d conversations, want 2 (the original and the early edit, the late edit inheriting the original's): %v", len(cps), cps)
 	}
 }
