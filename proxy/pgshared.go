@@ -66,15 +66,12 @@ FROM `+s.links+` l WHERE l.link = ANY($1) ORDER BY l.n DESC LIMIT 1`, linkBytes(
 // checkpoint after it is claimed again by the conversation's next
 // request.
 func (s *pgStore) Claim(ctx context.Context, conversation string, from int, links []Link) error {
-	err := pgx.BeginFunc(ctx, s.st.Pool(), func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "SET LOCAL synchronous_commit = off"); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, `INSERT INTO `+s.links+` (link, conversation, n)
-SELECT u.l, $2, $3::integer + u.o::integer FROM unnest($1::bytea[]) WITH ORDINALITY AS u(l, o)`,
-			linkBytes(links[from:]), conversation, from)
-		return err
-	})
+	// One statement, its own transaction: the setting holds until it
+	// commits.
+	_, err := s.st.Pool().Exec(ctx, `WITH async AS (SELECT set_config('synchronous_commit', 'off', true))
+INSERT INTO `+s.links+` (link, conversation, n)
+SELECT u.l, $2, $3::integer + u.o::integer FROM async, unnest($1::bytea[]) WITH ORDINALITY AS u(l, o)`,
+		linkBytes(links[from:]), conversation, from)
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == "23505" { // unique_violation
 		return fmt.Errorf("%w: conversation %s from position %d", ErrClaimed, conversation, from+1)
