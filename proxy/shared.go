@@ -385,19 +385,7 @@ func (p *Proxy) save(ctx context.Context, c *conversation, recs []condense.Recor
 		}
 		cp.Usage = append(cp.Usage, r.Usage...)
 	}
-	for k, e := range cp.Rendering {
-		if e.Edit == condense.EditSummary || e.Edit == condense.EditDropped {
-			for _, f := range cp.Rendering[k+1:] {
-				if f.Run != nil {
-					cp.FirstKept = f.Run[0]
-					break
-				} else if f.Index >= 0 {
-					cp.FirstKept = f.Index
-					break
-				}
-			}
-		}
-	}
+	cp.FirstKept = firstKept(cp.Rendering)
 	var stubs []condense.Message
 	for i := c.lease.Len(); i < cp.HistoryCount; i++ {
 		stubs = append(stubs, condense.Message{Role: c.msgs[i].Role})
@@ -406,6 +394,28 @@ func (p *Proxy) save(ctx context.Context, c *conversation, recs []condense.Recor
 	if _, err := c.lease.Append(context.WithoutCancel(ctx), store.Batch{Messages: stubs, Checkpoint: &cp}); err != nil {
 		p.log.Warn("condense proxy: saving a checkpoint", "conversation", c.id, "checkpoint", cp.ID, "err", err)
 	}
+}
+
+// firstKept returns the lowest log index o renders after its last summary
+// or drop marker, 0 when it has none.
+func firstKept(o store.Overlay) int {
+	kept := 0
+	for k, e := range o {
+		if e.Edit != condense.EditSummary && e.Edit != condense.EditDropped {
+			continue
+		}
+		for _, f := range o[k+1:] {
+			if f.Run != nil {
+				kept = f.Run[0]
+				break
+			}
+			if f.Index >= 0 {
+				kept = f.Index
+				break
+			}
+		}
+	}
+	return kept
 }
 
 // sharedCache holds the conversations of a shared store this proxy
