@@ -37,9 +37,10 @@ import (
 //     placeholders are, in the checkpoints.
 //   - A proxy renders every request of a conversation from the stored
 //     checkpoint with the most messages (that is, the latest), restored
-//     over the request's history whenever the session changed since it
-//     last did, its own checkpoints included: every replica renders the
-//     same history the same way.
+//     over the request's history whenever another proxy changed the
+//     session since it last looked; the proxy that saved a checkpoint
+//     keeps the preflight that made it, which renders as its restore
+//     does. Every replica renders the same history the same way.
 //   - A compaction runs under the session's lease. A proxy whose request
 //     needs one takes the lease first (waiting while another replica holds
 //     it); when the session changed meanwhile it drops its work, restores
@@ -366,9 +367,8 @@ func (c *conversation) sharedMessages(k int) int {
 
 // save stores the preflight's rendering as the conversation's checkpoint
 // under the lease, the log's stubs extended to the messages it counts.
-// The next request restores from the store, as every other proxy does.
 // A save that fails is logged: the request goes on with its rendering,
-// and the next compacts again.
+// and the next restores from the store.
 func (p *Proxy) save(ctx context.Context, c *conversation, recs []condense.Record) {
 	last := recs[len(recs)-1]
 	cp := store.Checkpoint{
@@ -390,10 +390,14 @@ func (p *Proxy) save(ctx context.Context, c *conversation, recs []condense.Recor
 	for i := c.lease.Len(); i < cp.HistoryCount; i++ {
 		stubs = append(stubs, condense.Message{Role: c.msgs[i].Role})
 	}
-	c.version = -1
 	if _, err := c.lease.Append(context.WithoutCancel(ctx), store.Batch{Messages: stubs, Checkpoint: &cp}); err != nil {
 		p.log.Warn("condense proxy: saving a checkpoint", "conversation", c.id, "checkpoint", cp.ID, "err", err)
+		c.version = -1
+		return
 	}
+	// The preflight is what a restore of the checkpoint makes, and knows
+	// more: how many calls in a row were over the threshold.
+	c.version = c.lease.(versioned).Version()
 }
 
 // firstKept returns the lowest log index o renders after its last summary
