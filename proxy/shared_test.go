@@ -50,20 +50,65 @@ func pgSchema(t testing.TB) (url, schema string) {
 	return url, schema
 }
 
-// newReplica is a proxy in front of up keeping its conversations in the
-// schema, with a store of its own, as a replica in a process of its own
-// has.
-func newReplica(t *testing.T, up *upstream, url, schema string, opts Options) *harness {
-	ctx := context.Background()
-	st, err := postgres.Open(ctx, url, &postgres.Options{Schema: schema, Logger: quietLogger()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if opts.Shared, err = NewPostgresStore(ctx, st); err != nil {
-		t.Fatal(err)
-	}
+// sharedStores runs f with each SharedStore the tests know: in memory
+// (memShared), and PostgreSQL when CONDENSE_TEST_POSTGRES names a
+// database, in a schema of the subtest's own.
+func sharedStores(t *testing.T, f func(t *testing.T, sh *sharedFixture)) {
+	t.Run("memory", func(t *testing.T) {
+		mem := newMemShared()
+		f(t, &sharedFixture{
+			open:        func(*testing.T) SharedStore { return mem },
+			checkpoints: func(*testing.T) map[string][]int { return mem.checkpoints() },
+		})
+	})
+	t.Run("postgres", func(t *testing.T) {
+		url, schema := pgSchema(t)
+		f(t, &sharedFixture{
+			open: func(t *testing.T) SharedStore {
+				ctx := context.Background()
+				// A store of its own, as a replica in a process of its own has.
+				st, err := postgres.Open(ctx, url, &postgres.Options{Schema: schema, Logger: quietLogger()})
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { st.Close() })
+				sh, err := NewPostgresStore(ctx, st)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return sh
+			},
+			checkpoints: func(t *testing.T) map[string][]int { return pgCheckpoints(t, url, schema) },
+		})
+	})
+}
+
+// sharedFixture is one shared store as the tests see it.
+type sharedFixture struct {
+	open func(t *testing.T) SharedStore
+	// checkpoints returns the history count of every checkpoint stored,
+	// by conversation.
+	checkpoints func(t *testing.T) map[string][]int
+}
+
+// replica is a proxy in front of up keeping its conversations in the
+// fixture's store.
+func (sh *sharedFixture) replica(t *testing.T, up *upstream, opts Options) *harness {
+	opts.Shared = sh.open(t)
 	return newHarnessOn(t, up, opts)
+}
+
+func (m *memShared) checkpoints() map[string][]int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := map[string][]int{}
+	for id, s := range m.sessions {
+		_, _, cps := s.state()
+		for _, cp := range cps {
+			out[id] = append(out[id], cp.HistoryCount)
+		}
+	}
+	return out
 }
 
 // compactions counts the compactions a proxy logged.
@@ -71,9 +116,7 @@ func (h *harness) compactions() int {
 	return strings.Count(h.logs.String(), "condense proxy: compacted")
 }
 
-// storedCheckpoints returns the history count of every checkpoint stored
-// in the schema, by session.
-func storedCheckpoints(t *testing.T, url, schema string) map[string][]int {
+func pgCheckpoints(t *testing.T, url, schema string) map[string][]int {
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, url)
 	if err != nil {
@@ -107,58 +150,61 @@ func storedCheckpoints(t *testing.T, url, schema string) map[string][]int {
 func TestSharedReplicasContinueEachOther(t *testing.T) {
 	for _, tc := range apiCases {
 		t.Run(tc.name, func(t *testing.T) {
-			url, schema := pgSchema(t)
-			alone := newHarness(t, Options{Settings: smallWindow})
-			up := newUpstream(t)
-			replicas := []*harness{
-				newReplica(t, up, url, schema, Options{Settings: smallWindow}),
-				newReplica(t, up, url, schema, Options{Settings: smallWindow}),
-			}
-			step := map[string]func(int, int) []map[string]any{"chat": chatStep, "responses": responsesStep, "messages": anthropicStep}[tc.name]
-			history := tc.history(4, 3000)
-			for call := range 12 {
-				if call == 8 {
-					replicas = append(replicas, newReplica(t, up, url, schema, Options{Settings: smallWindow}))
-				}
-				history = append(history, step(4+call, 3000)...)
-				in := body(t, tc.head, tc.array, history)
-				want := alone.post(t, tc.path, in)
-				r := replicas[call%len(replicas)]
-				got := r.post(t, tc.path, in)
-				if got.StatusCode != 200 || want.StatusCode != 200 {
-					t.Fatalf("call %d: status %d, alone %d", call, got.StatusCode, want.StatusCode)
-				}
-				if !bytes.Equal(up.body(-1), alone.up.body(-1)) {
-					t.Fatalf("call %d (replica %d): the body sent upstream differs from the one a proxy alone sends:\n%s\nalone:\n%s",
-						call, call%len(replicas), up.body(-1), alone.up.body(-1))
-				}
-				for _, k := range []string{HeaderCompacted, HeaderTokensBefore, HeaderTokensAfter} {
-					if got.Header.Get(k) != want.Header.Get(k) {
-						t.Errorf("call %d: %s %s, alone %s", call, k, got.Header.Get(k), want.Header.Get(k))
-					}
-				}
-			}
-			n := 0
-			for _, r := range replicas {
-				n += r.compactions()
-			}
-			cps := storedCheckpoints(t, url, schema)
-			t.Logf("%s: %d compactions alone, %d over the replicas, stored %v", tc.name, alone.compactions(), n, cps)
-			if alone.compactions() == 0 {
-				t.Fatal("the conversation never compacted: the test proves nothing")
-			}
-			if n != alone.compactions() {
-				t.Errorf("%d compactions over the replicas, %d alone", n, alone.compactions())
-			}
-			if len(cps) != 1 {
-				t.Fatalf("checkpoints stored in %d conversations, want 1", len(cps))
-			}
-			for _, counts := range cps {
-				if len(counts) != alone.compactions() {
-					t.Errorf("%d checkpoints stored (history counts %v), want one per compaction: %d", len(counts), counts, alone.compactions())
-				}
-			}
+			sharedStores(t, func(t *testing.T, sh *sharedFixture) { replicasContinue(t, sh, tc) })
 		})
+	}
+}
+
+func replicasContinue(t *testing.T, sh *sharedFixture, tc apiCase) {
+	alone := newHarness(t, Options{Settings: smallWindow})
+	up := newUpstream(t)
+	replicas := []*harness{
+		sh.replica(t, up, Options{Settings: smallWindow}),
+		sh.replica(t, up, Options{Settings: smallWindow}),
+	}
+	step := map[string]func(int, int) []map[string]any{"chat": chatStep, "responses": responsesStep, "messages": anthropicStep}[tc.name]
+	history := tc.history(4, 3000)
+	for call := range 12 {
+		if call == 8 {
+			replicas = append(replicas, sh.replica(t, up, Options{Settings: smallWindow}))
+		}
+		history = append(history, step(4+call, 3000)...)
+		in := body(t, tc.head, tc.array, history)
+		want := alone.post(t, tc.path, in)
+		r := replicas[call%len(replicas)]
+		got := r.post(t, tc.path, in)
+		if got.StatusCode != 200 || want.StatusCode != 200 {
+			t.Fatalf("call %d: status %d, alone %d", call, got.StatusCode, want.StatusCode)
+		}
+		if !bytes.Equal(up.body(-1), alone.up.body(-1)) {
+			t.Fatalf("call %d (replica %d): the body sent upstream differs from the one a proxy alone sends:\n%s\nalone:\n%s",
+				call, call%len(replicas), up.body(-1), alone.up.body(-1))
+		}
+		for _, k := range []string{HeaderCompacted, HeaderTokensBefore, HeaderTokensAfter} {
+			if got.Header.Get(k) != want.Header.Get(k) {
+				t.Errorf("call %d: %s %s, alone %s", call, k, got.Header.Get(k), want.Header.Get(k))
+			}
+		}
+	}
+	n := 0
+	for _, r := range replicas {
+		n += r.compactions()
+	}
+	cps := sh.checkpoints(t)
+	t.Logf("%s: %d compactions alone, %d over the replicas, stored %v", tc.name, alone.compactions(), n, cps)
+	if alone.compactions() == 0 {
+		t.Fatal("the conversation never compacted: the test proves nothing")
+	}
+	if n != alone.compactions() {
+		t.Errorf("%d compactions over the replicas, %d alone", n, alone.compactions())
+	}
+	if len(cps) != 1 {
+		t.Fatalf("checkpoints stored in %d conversations, want 1", len(cps))
+	}
+	for _, counts := range cps {
+		if len(counts) != alone.compactions() {
+			t.Errorf("%d checkpoints stored (history counts %v), want one per compaction: %d", len(counts), counts, alone.compactions())
+		}
 	}
 }
 
@@ -196,12 +242,15 @@ func (b *blockingStrategy) count() int {
 // compacting, waits for the conversation's lease, finds the checkpoint
 // made meanwhile and sends the same body.
 func TestSharedConcurrentCrossingCompactsOnce(t *testing.T) {
-	url, schema := pgSchema(t)
+	sharedStores(t, crossingCompactsOnce)
+}
+
+func crossingCompactsOnce(t *testing.T, sh *sharedFixture) {
 	up := newUpstream(t)
 	first := &blockingStrategy{Strategy: strategy.Default()}
 	second := &blockingStrategy{Strategy: strategy.Default()}
-	a := newReplica(t, up, url, schema, Options{Settings: smallWindow, Strategy: first})
-	b := newReplica(t, up, url, schema, Options{Settings: smallWindow, Strategy: second})
+	a := sh.replica(t, up, Options{Settings: smallWindow, Strategy: first})
+	b := sh.replica(t, up, Options{Settings: smallWindow, Strategy: second})
 	history := chatHistory(3, 3000)
 	for call := range 2 { // under the threshold
 		history = append(history, chatStep(3+call, 3000)...)
@@ -253,7 +302,7 @@ func TestSharedConcurrentCrossingCompactsOnce(t *testing.T) {
 	if n := a.compactions() + b.compactions(); n != 1 {
 		t.Errorf("%d compactions logged, want 1", n)
 	}
-	cps := storedCheckpoints(t, url, schema)
+	cps := sh.checkpoints(t)
 	if len(cps) != 1 {
 		t.Fatalf("checkpoints in %d conversations, want 1: %v", len(cps), cps)
 	}
@@ -273,10 +322,13 @@ func TestSharedConcurrentCrossingCompactsOnce(t *testing.T) {
 // state (a rewind) is compacted as a new conversation and saves nothing;
 // neither changes how the original conversation goes on.
 func TestSharedEditedHistoryForks(t *testing.T) {
-	url, schema := pgSchema(t)
+	sharedStores(t, editedHistoryForks)
+}
+
+func editedHistoryForks(t *testing.T, sh *sharedFixture) {
 	up := newUpstream(t)
-	a := newReplica(t, up, url, schema, Options{Settings: smallWindow})
-	b := newReplica(t, up, url, schema, Options{Settings: smallWindow})
+	a := sh.replica(t, up, Options{Settings: smallWindow})
+	b := sh.replica(t, up, Options{Settings: smallWindow})
 	alone := newHarness(t, Options{Settings: smallWindow})
 	const head = `{"model":"gpt-4o"}`
 	// sent sends in to h and returns the body h sent upstream.
@@ -350,7 +402,7 @@ func TestSharedEditedHistoryForks(t *testing.T) {
 	if got, want := sent(b, in), sent(alone, in); !bytes.Equal(got, want) {
 		t.Error("the original conversation, after the fork and the rewind: the replica's body differs from the one of a proxy alone")
 	}
-	cps := storedCheckpoints(t, url, schema)
+	cps := sh.checkpoints(t)
 	if len(cps) != 2 {
 		t.Errorf("checkpoints in %d conversations, want 2 (the original and the early edit, the late edit inheriting the original's): %v", len(cps), cps)
 	}
