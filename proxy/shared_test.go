@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net/http"
 	"os"
 	"slices"
 	"strings"
@@ -406,4 +407,48 @@ func editedHistoryForks(t *testing.T, sh *sharedFixture) {
 	if len(cps) != 2 {
 		t.Errorf("checkpoints in %d conversations, want 2 (the original and the early edit, the late edit inheriting the original's): %v", len(cps), cps)
 	}
+}
+
+// Clients compacting their own conversations at once through two
+// replicas that keep three conversations ready each: every request is
+// answered, no replica keeps more than three, and (under -race) the cache
+// and the leases share nothing unguarded.
+func TestSharedConcurrentConversations(t *testing.T) {
+	sharedStores(t, func(t *testing.T, sh *sharedFixture) {
+		up := newUpstream(t)
+		replicas := []*harness{
+			sh.replica(t, up, Options{Settings: smallWindow, Conversations: 3}),
+			sh.replica(t, up, Options{Settings: smallWindow, Conversations: 3}),
+		}
+		var wg sync.WaitGroup
+		for c := range 6 {
+			wg.Go(func() {
+				key := fmt.Sprintf("client-%d", c%4) // clients 0 and 1 send two conversations each
+				history := chatHistory(3, 3000)
+				for call := range 4 {
+					history = append(history, chatStep(3+call, 3000)...)
+					in := body(t, `{"model":"gpt-4o"}`, "messages", history)
+					r := replicas[(c+call)%2]
+					req, _ := http.NewRequest("POST", r.srv.URL+"/v1/chat/completions", bytes.NewReader(in))
+					req.Header.Set("Authorization", "Bearer "+key)
+					resp, err := http.DefaultClient.Do(req)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					b, _ := io.ReadAll(resp.Body)
+					resp.Body.Close()
+					if resp.StatusCode != 200 {
+						t.Errorf("client %d call %d: %d %s", c, call, resp.StatusCode, b)
+					}
+				}
+			})
+		}
+		wg.Wait()
+		for k, r := range replicas {
+			if n := r.p.Conversations(); n > 3 {
+				t.Errorf("replica %d keeps %d conversations, the bound is 3", k, n)
+			}
+		}
+	})
 }
