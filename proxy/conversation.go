@@ -103,10 +103,12 @@ type conversation struct {
 	lease   store.Log
 	stale   bool  // the session changed between the restore and the lease
 	gateErr error // taking the lease failed
-	// users counts the requests using the conversation; evicted is set
-	// when the cache dropped it (under sharedCache.mu).
+	// users counts the requests using the conversation, evicted is set
+	// when the cache dropped it, tip is its last link this proxy saw (under
+	// sharedCache.mu).
 	users   int
 	evicted bool
+	tip     Link
 }
 
 // element is one element of the history array.

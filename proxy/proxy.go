@@ -162,7 +162,7 @@ func New(opts *Options) (*Proxy, error) {
 	p.metrics = o.Metrics
 	p.convs = newMemory(o.Conversations)
 	p.shared = o.Shared
-	p.cache = &sharedCache{max: o.Conversations, byID: map[string]*list.Element{}}
+	p.cache = &sharedCache{max: o.Conversations, byID: map[string]*list.Element{}, tips: map[Link]*conversation{}}
 	p.client = &http.Client{Transport: o.Transport, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	p.rp = &httputil.ReverseProxy{
 		Rewrite:       p.rewrite,

@@ -146,6 +146,9 @@ func (p *Proxy) locate(ctx context.Context, links []Link) (string, int, error) {
 // sharedConversation returns the conversation of a request in shared
 // mode, and a function to call when the request is done with it.
 func (p *Proxy) sharedConversation(ctx context.Context, links []Link, model string) (*conversation, func(), error) {
+	if c, done := p.cache.extend(ctx, p, links); c != nil {
+		return c, done, nil
+	}
 	id, start, err := p.locate(ctx, links)
 	if err != nil {
 		return nil, nil, err
@@ -157,7 +160,11 @@ func (p *Proxy) sharedConversation(ctx context.Context, links []Link, model stri
 		c.pf = p.newPreflight(model, p.strategy)
 		return c, func() {}, nil
 	}
-	return p.cache.get(ctx, p, id, model, start)
+	c, done, err := p.cache.get(ctx, p, id, model, start)
+	if err == nil {
+		p.cache.setTip(c, links[len(links)-1])
+	}
+	return c, done, err
 }
 
 // run prepares req, in shared mode with the conversation's stored
@@ -430,6 +437,51 @@ type sharedCache struct {
 	max  int
 	byID map[string]*list.Element // of *conversation
 	lru  list.List
+	// tips holds the conversations by the last link this proxy saw them
+	// claim: a request that extends one is placed by claiming its new
+	// links at once, without looking the conversation up.
+	tips map[Link]*conversation
+}
+
+// extend returns the cached conversation a request continues from its
+// end, when it claims the request's new links: then they were free and
+// the conversation held nothing after its tip, so the request continues
+// it, as locate would find. nil otherwise (a request that adds nothing,
+// one other proxies extended meanwhile): locate decides.
+func (s *sharedCache) extend(ctx context.Context, p *Proxy, links []Link) (*conversation, func()) {
+	s.mu.Lock()
+	var c *conversation
+	from := 0
+	for j := len(links) - 2; j >= 0 && c == nil; j-- {
+		c, from = s.tips[links[j]], j+1
+	}
+	if c == nil {
+		s.mu.Unlock()
+		return nil, nil
+	}
+	s.lru.MoveToFront(s.byID[c.id])
+	c.users++
+	s.mu.Unlock()
+	if err := p.shared.Claim(ctx, c.id, from, links); err != nil {
+		s.done(c)
+		return nil, nil
+	}
+	s.setTip(c, links[len(links)-1])
+	return c, func() { s.done(c) }
+}
+
+// setTip records the last link c is known to hold.
+func (s *sharedCache) setTip(c *conversation, tip Link) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c.evicted {
+		return
+	}
+	if s.tips[c.tip] == c {
+		delete(s.tips, c.tip)
+	}
+	c.tip = tip
+	s.tips[tip] = c
 }
 
 // get returns conversation id, opening its session on first use.
@@ -463,6 +515,9 @@ func (s *sharedCache) get(ctx context.Context, p *Proxy, id, model string, start
 	for s.lru.Len() > s.max {
 		old := s.lru.Remove(s.lru.Back()).(*conversation)
 		delete(s.byID, old.id)
+		if s.tips[old.tip] == old {
+			delete(s.tips, old.tip)
+		}
 		old.evicted = true
 		if old.users == 0 {
 			old.log.Close()
