@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/store/postgres"
 )
 
 // BenchmarkProxy measures the latency of a Chat Completions request of a
@@ -140,4 +141,45 @@ func BenchmarkPrepareKnown(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(out.before), "tokens")
+}
+
+// BenchmarkPrepareKnownShared is BenchmarkPrepareKnown with the
+// conversation kept in PostgreSQL (CONDENSE_TEST_POSTGRES): each call
+// also finds the conversation by its links, claims the two new ones and
+// refreshes the session.
+func BenchmarkPrepareKnownShared(b *testing.B) {
+	url, schema := pgSchema(b)
+	ctx := b.Context()
+	st, err := postgres.Open(ctx, url, &postgres.Options{Schema: schema, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	shared, err := NewPostgresStore(ctx, st)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := New(&Options{Logger: slog.New(slog.DiscardHandler), Settings: condense.Settings{Window: 1_000_000}, Shared: shared})
+	if err != nil {
+		b.Fatal(err)
+	}
+	base := body(b, `{"model":"gpt-4o","temperature":0}`, "messages", chatHistory(100, 3600))
+	var tail []byte
+	next := func(i int) []byte {
+		tail = fmt.Appendf(tail, `,{"role":"user","content":"Now look at case %d."},{"role":"assistant","content":"Case %d is fine."}`, i, i)
+		out := append(slices.Clip(base[:len(base)-2]), tail...)
+		return append(out, "]}"...)
+	}
+	if _, err := p.prepare(ctx, digest{}, chatAPI, base); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(base)))
+	for i := 0; b.Loop(); i++ {
+		b.StopTimer()
+		in := next(i)
+		b.StartTimer()
+		if out, err := p.prepare(ctx, digest{}, chatAPI, in); err != nil || out.compacted {
+			b.Fatal(err)
+		}
+	}
 }

@@ -43,10 +43,11 @@ func (p *Proxy) prepare(ctx context.Context, client digest, api *wireAPI, body [
 		return nil, err
 	}
 	links := chainOf(client, api, head.Model, pb.elems)
-	conv, _ := p.convs.find(links, func() *conversation {
-		return &conversation{pf: condense.NewPreflight(p.counterFor(head.Model), p.strategy, &condense.Options{
-			Registry: p.registry, Settings: p.opts.Settings, Summarizer: p.opts.Summarizer, Logger: p.log})}
-	})
+	conv, done, err := p.conversationOf(ctx, links, head.Model)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	conv.mu.Lock()
 	defer conv.mu.Unlock()
 	if err := conv.sync(api, pb.elems, links, skip); err != nil {
@@ -54,7 +55,7 @@ func (p *Proxy) prepare(ctx context.Context, client digest, api *wireAPI, body [
 	}
 	req := head
 	req.Messages = conv.msgs
-	res, err := conv.pf.Prepare(ctx, req)
+	res, err := p.run(ctx, conv, req)
 	if err != nil {
 		return nil, err
 	}
@@ -73,6 +74,25 @@ func (p *Proxy) prepare(ctx context.Context, client digest, api *wireAPI, body [
 	out.before = conv.estimate(p.counterFor(head.Model), &req)
 	out.masked = hasMasked(res.Rendering)
 	return out, nil
+}
+
+// conversationOf returns the conversation a request with these links
+// continues, or a new one, and a function to call when the request is done
+// with it.
+func (p *Proxy) conversationOf(ctx context.Context, links []digest, model string) (*conversation, func(), error) {
+	if p.shared != nil {
+		return p.sharedConversation(ctx, links, model)
+	}
+	conv, _ := p.convs.find(links, func() *conversation {
+		return &conversation{model: model, pf: p.newPreflight(model, p.strategy)}
+	})
+	return conv, func() {}, nil
+}
+
+// newPreflight returns a preflight for a conversation with model.
+func (p *Proxy) newPreflight(model string, st condense.Strategy) *condense.Preflight {
+	return condense.NewPreflight(p.counterFor(model), st, &condense.Options{
+		Registry: p.registry, Settings: p.opts.Settings, Summarizer: p.opts.Summarizer, Logger: p.log})
 }
 
 // readHead decodes everything in the body but the history with the codec:

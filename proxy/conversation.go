@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/store"
 )
 
 // digest is a SHA-256 sum.
@@ -66,10 +67,11 @@ func chainOf(client digest, api *wireAPI, model string, elems [][]byte) []digest
 // history it has read (each element of the array decoded once, from its
 // own copy of the bytes) and the preflight that holds its checkpoints.
 type conversation struct {
-	id string
+	id    string
+	model string
 
 	// links is the chain this conversation is indexed under; it belongs to
-	// the store (under store.mu).
+	// the memory (under memory.mu).
 	links []digest
 	lru   *list.Element
 
@@ -91,6 +93,22 @@ type conversation struct {
 	tools        []condense.Tool
 	overhead     int
 	haveOverhead bool
+
+	// In shared mode (Options.Shared): the conversation's session, the
+	// version of it the preflight was restored at (-1: restore before the
+	// next use), and, during a compaction, the lease.
+	log     SharedLog
+	start   int // the position of its first own element
+	version int64
+	lease   store.Log
+	stale   bool  // the session changed between the restore and the lease
+	gateErr error // taking the lease failed
+	// users counts the requests using the conversation, evicted is set
+	// when the cache dropped it, tip is its last link this proxy saw (under
+	// sharedCache.mu).
+	users   int
+	evicted bool
+	tip     Link
 }
 
 // element is one element of the history array.
@@ -204,11 +222,11 @@ func sameTool(a, b condense.Tool) bool {
 	return a.Name == b.Name && a.Description == b.Description && bytes.Equal(a.InputSchema, b.InputSchema)
 }
 
-// store holds the recent conversations, least recently used first out,
+// memory holds the recent conversations, least recently used first out,
 // indexed by every link of their chains, so that a request finds the
 // conversation it continues by the longest prefix of its history the proxy
 // has seen.
-type store struct {
+type memory struct {
 	mu     sync.Mutex
 	max    int
 	byLink map[digest]*conversation
@@ -216,13 +234,13 @@ type store struct {
 	next   int
 }
 
-func newStore(max int) *store {
-	return &store{max: max, byLink: map[digest]*conversation{}}
+func newMemory(max int) *memory {
+	return &memory{max: max, byLink: map[digest]*conversation{}}
 }
 
 // find returns the conversation the history with these links continues,
 // or a new one (made by fresh), and indexes it under links.
-func (s *store) find(links []digest, fresh func() *conversation) (c *conversation, known int) {
+func (s *memory) find(links []digest, fresh func() *conversation) (c *conversation, known int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for j := len(links) - 1; j >= 0; j-- {
@@ -248,7 +266,7 @@ func (s *store) find(links []digest, fresh func() *conversation) (c *conversatio
 }
 
 // index makes links the chain c is found under.
-func (s *store) index(c *conversation, links []digest) {
+func (s *memory) index(c *conversation, links []digest) {
 	k := 0
 	for k < len(c.links) && k < len(links) && c.links[k] == links[k] {
 		k++
@@ -265,7 +283,7 @@ func (s *store) index(c *conversation, links []digest) {
 }
 
 // len returns the number of conversations held.
-func (s *store) len() int {
+func (s *memory) len() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.lru.Len()

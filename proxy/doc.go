@@ -36,6 +36,23 @@
 // least recently used dropped first (Options.Conversations); one client
 // never finds another's, since the chain starts from its key's hash.
 //
+// # Replicas
+//
+// With Options.Shared (NewPostgresStore), conversations are kept in a
+// store that several proxies share: each link of a chain is claimed by one
+// conversation at its position (a history that diverges from its
+// conversation's claims a new one, which starts from the checkpoints of
+// the other that cover only what they share), a conversation's
+// checkpoints are a session
+// of the store opened in shared mode, and every proxy renders a request
+// from the conversation's latest stored checkpoint. A compaction runs under
+// the session's lease; a proxy that waited for the lease uses the
+// checkpoint made meanwhile instead of computing another. Replicas behind a
+// load balancer thus send the same bytes upstream for a conversation's
+// requests, and compact it once. Credentials and message content are not
+// stored: only chain hashes, and the checkpoints' summaries and
+// placeholders.
+//
 // # Recall
 //
 // With Options.Recall, a non-streaming request whose rendering masks or

@@ -125,7 +125,12 @@ type harness struct {
 }
 
 func newHarness(t *testing.T, opts Options) *harness {
-	h := &harness{up: newUpstream(t), logs: &logBuffer{}}
+	return newHarnessOn(t, newUpstream(t), opts)
+}
+
+// newHarnessOn is a proxy in front of the fake upstream up.
+func newHarnessOn(t *testing.T, up *upstream, opts Options) *harness {
+	h := &harness{up: up, logs: &logBuffer{}}
 	opts.OpenAIUpstream = h.up.URL + "/v1"
 	opts.AnthropicUpstream = h.up.URL
 	opts.Logger = slog.New(slog.NewJSONHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))

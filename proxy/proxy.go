@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"bytes"
+	"container/list"
 	"context"
 	"errors"
 	"fmt"
@@ -67,8 +68,15 @@ type Options struct {
 	// model's and the built-in defaults.
 	Settings condense.Settings
 	// Conversations bounds the conversations remembered (least recently
-	// used first out); 0 means DefaultConversations.
+	// used first out); 0 means DefaultConversations. With Shared, it
+	// bounds those this proxy keeps ready in memory.
 	Conversations int
+	// Shared, when set, keeps the conversations in a store that several
+	// proxies share (NewPostgresStore): replicas behind a load balancer
+	// continue each other's conversations with the same checkpoints, and a
+	// compaction runs once per conversation, under its lease, whichever
+	// replicas see its requests. nil keeps them in this proxy's memory.
+	Shared SharedStore
 	// MaxBodyBytes bounds the body of a request the proxy reads to compact
 	// (other requests stream through unread); 0 means DefaultMaxBodyBytes.
 	// MaxConcurrent bounds the requests in flight per client (per API key);
@@ -98,9 +106,14 @@ type Proxy struct {
 	anthropic *url.URL
 	rp        *httputil.ReverseProxy
 	client    *http.Client
-	convs     *store
-	metrics   *Metrics
-	mux       *http.ServeMux
+	convs     *memory
+	shared    SharedStore
+	cache     *sharedCache
+	// beforeLease, when set (by tests), is called before a compaction
+	// waits for a conversation's lease.
+	beforeLease func(conversation string)
+	metrics     *Metrics
+	mux         *http.ServeMux
 
 	mu       sync.Mutex
 	inFlight map[digest]int
@@ -147,7 +160,9 @@ func New(opts *Options) (*Proxy, error) {
 		o.Transport = http.DefaultTransport.(*http.Transport).Clone()
 	}
 	p.metrics = o.Metrics
-	p.convs = newStore(o.Conversations)
+	p.convs = newMemory(o.Conversations)
+	p.shared = o.Shared
+	p.cache = &sharedCache{max: o.Conversations, byID: map[string]*list.Element{}, tips: map[Link]*conversation{}}
 	p.client = &http.Client{Transport: o.Transport, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	p.rp = &httputil.ReverseProxy{
 		Rewrite:       p.rewrite,
@@ -181,7 +196,7 @@ func upstreamURL(name, s, def string) (*url.URL, error) {
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) { p.mux.ServeHTTP(w, r) }
 
 // Conversations returns the number of conversations the proxy remembers.
-func (p *Proxy) Conversations() int { return p.convs.len() }
+func (p *Proxy) Conversations() int { return p.convs.len() + p.cache.len() }
 
 // target is the upstream address of a request, kept in its context.
 type targetKey struct{}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -17,7 +18,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/internal/redact"
 	"github.com/condense-dev/condense/proxy"
+	"github.com/condense-dev/condense/server"
 )
 
 // proxyOptions are proxy's flags.
@@ -37,6 +40,7 @@ type proxyOptions struct {
 	summaryModel  string
 	verbose       bool
 	shutdown      time.Duration
+	store         string
 }
 
 const proxyLong = `Run a proxy between an agent and its model API that compacts the history on
@@ -55,7 +59,17 @@ across calls by its history and reuses its checkpoints, so the rendering only
 grows at its end between compactions and the provider's prompt cache keeps
 hitting. API keys are forwarded, never logged or kept. Answers carry
 condense-compacted, condense-tokens-before and condense-tokens-after headers;
-Prometheus metrics are at /metrics on the same address.`
+Prometheus metrics are at /metrics on the same address.
+
+--store chooses where conversations live:
+  (none)          this process's memory, the --conversations most recent
+  postgres://USER@HOST:PORT/DB[?schema=NAME]   PostgreSQL (docs/postgres.md):
+                  every proxy given the same database and schema continues
+                  the conversations of the others with the same checkpoints,
+                  and compacts each conversation once whichever of them sees
+                  its requests; run several behind a load balancer
+A SQLite or JSONL store is refused: it serves one process, and one process
+keeps its conversations in memory.`
 
 func newProxyCmd(e *env) *cobra.Command {
 	o := &proxyOptions{maxBody: sizeFlag{n: proxy.DefaultMaxBodyBytes}}
@@ -64,7 +78,8 @@ func newProxyCmd(e *env) *cobra.Command {
 		Short: "compact transparently between an agent and the OpenAI or Anthropic API",
 		Long:  proxyLong,
 		Example: "  condense proxy --listen 127.0.0.1:8787\n" +
-			"  condense proxy --openai-upstream http://localhost:11434/v1 --window 32k",
+			"  condense proxy --openai-upstream http://localhost:11434/v1 --window 32k\n" +
+			"  condense proxy --listen 0.0.0.0:8787 --store 'postgres://condense@db:5432/condense?schema=proxy'",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runProxy(cmd, e, o)
@@ -78,7 +93,8 @@ func newProxyCmd(e *env) *cobra.Command {
 	f.Var(&o.reserve, "reserve", "output tokens reserved (default: the request's max tokens, else 4096)")
 	f.Float64Var(&o.fraction, "fraction", 0, "compaction starts above this share of the input limit (default 0.75)")
 	f.Float64Var(&o.lowWater, "low-water", 0, "and brings the request down to this share of the threshold (default 0.4)")
-	f.IntVar(&o.conversations, "conversations", proxy.DefaultConversations, "conversations remembered, least recently used first out")
+	f.IntVar(&o.conversations, "conversations", proxy.DefaultConversations, "conversations remembered, least recently used first out (with --store: kept ready in memory)")
+	f.StringVar(&o.store, "store", "", "keep conversations in PostgreSQL, shared by every proxy using it: postgres://… (default: in memory)")
 	f.Var(&o.maxBody, "max-body", "largest request body accepted (32m = 32,000,000 bytes)")
 	f.IntVar(&o.maxConcurrent, "max-concurrent", proxy.DefaultMaxConcurrent, "requests in flight per client (per API key)")
 	f.BoolVar(&o.recall, "recall", false, "let the model recall masked content with a condense_recall tool (non-streaming requests)")
@@ -107,7 +123,15 @@ func runProxy(cmd *cobra.Command, e *env, o *proxyOptions) error {
 	if err != nil {
 		return err
 	}
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	shared, where, closeStore, err := openProxyStore(ctx, o.store, log)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
 	p, err := proxy.New(&proxy.Options{
+		Shared:            shared,
 		OpenAIUpstream:    o.openai,
 		AnthropicUpstream: o.anthropic,
 		Settings:          condense.Settings{Window: o.window.n, ReservedOutput: o.reserve.n, Fraction: o.fraction, LowWater: o.lowWater},
@@ -129,9 +153,7 @@ func runProxy(cmd *cobra.Command, e *env, o *proxyOptions) error {
 	if err != nil {
 		return usagef("--listen: %v", err)
 	}
-	fmt.Fprintf(e.stderr, "condense: proxying on http://%s (OPENAI_BASE_URL=http://%[1]s/v1, ANTHROPIC_BASE_URL=http://%[1]s)\n", ln.Addr())
-	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	fmt.Fprintf(e.stderr, "condense: proxying on http://%s (OPENAI_BASE_URL=http://%[1]s/v1, ANTHROPIC_BASE_URL=http://%[1]s), conversations in %s\n", ln.Addr(), where)
 	// No write timeout: streamed answers last as long as the model writes.
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 30 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	errc := make(chan error, 1)
@@ -147,4 +169,32 @@ func runProxy(cmd *cobra.Command, e *env, o *proxyOptions) error {
 		return err
 	}
 	return nil
+}
+
+// openProxyStore opens the store of --store: none for memory, else a
+// PostgreSQL database, opened as condense serve opens it (the URL's schema
+// parameter names the schema). It returns the store, where it is for the
+// log, and its Close.
+func openProxyStore(ctx context.Context, url string, log *slog.Logger) (proxy.SharedStore, string, func() error, error) {
+	if url == "" {
+		return nil, "memory", func() error { return nil }, nil
+	}
+	if !strings.HasPrefix(url, "postgres") {
+		return nil, "", nil, usagef("--store %q: the proxy keeps conversations in memory (no --store) or in PostgreSQL (postgres://…); "+
+			"a SQLite or JSONL store serves one process, which keeps its conversations in memory", redact.String(url))
+	}
+	b, err := server.OpenBackend(ctx, url, log)
+	if err != nil {
+		return nil, "", nil, usagef("--store: %v", err)
+	}
+	if b.Postgres == nil {
+		b.Close()
+		return nil, "", nil, usagef("--store %q is not a PostgreSQL URL", redact.String(url))
+	}
+	shared, err := proxy.NewPostgresStore(ctx, b.Postgres)
+	if err != nil {
+		b.Close()
+		return nil, "", nil, err
+	}
+	return shared, b.Describe, b.Close, nil
 }

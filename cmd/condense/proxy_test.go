@@ -3,13 +3,17 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // proxy starts, forwards a request to its upstream with the condense
@@ -129,4 +133,84 @@ func startListening(t *testing.T, args func(upstream string) []string) (base str
 			t.Fatalf("stopped: %v", err)
 		}
 	}
+}
+
+// --store takes PostgreSQL or nothing: a SQLite or JSONL store is refused
+// with a usage error that says why, before anything is opened.
+func TestProxyStoreRefusesFiles(t *testing.T) {
+	for _, url := range []string{"sqlite:" + t.TempDir() + "/x.db", "jsonl:" + t.TempDir(), "./sessions"} {
+		var out, errb bytes.Buffer
+		err := Run(context.Background(), []string{"proxy", "--listen", "127.0.0.1:0", "--store", url}, &out, &errb)
+		if ExitCode(err) != exitUsage || !strings.Contains(errb.String(), "in memory (no --store) or in PostgreSQL") {
+			t.Errorf("--store %s: exit %d: %s", url, ExitCode(err), errb.String())
+		}
+	}
+}
+
+// proxy --store postgres://… and serve --proxy --store postgres://… keep
+// the proxy's conversations in the database: a request leaves the links
+// of its history in the schema the URL names.
+func TestProxyStorePostgres(t *testing.T) {
+	url := os.Getenv("CONDENSE_TEST_POSTGRES")
+	if url == "" {
+		t.Skip("CONDENSE_TEST_POSTGRES is not set")
+	}
+	for _, cmd := range []string{"proxy", "serve"} {
+		t.Run(cmd, func(t *testing.T) {
+			schema := fmt.Sprintf("condense_cli_test_%d_%s", os.Getpid(), cmd)
+			t.Cleanup(func() { pgExec(t, url, "DROP SCHEMA IF EXISTS "+schema+" CASCADE") })
+			storeURL := url + "&schema=" + schema
+			if !strings.Contains(url, "?") {
+				storeURL = url + "?schema=" + schema
+			}
+			prefix := ""
+			base, stop := startListening(t, func(upstream string) []string {
+				if cmd == "serve" {
+					prefix = "/proxy"
+					return []string{"serve", "--addr", "127.0.0.1:0", "--store", storeURL, "--proxy", "--openai-base-url", upstream}
+				}
+				return []string{"proxy", "--listen", "127.0.0.1:0", "--store", storeURL, "--openai-upstream", upstream}
+			})
+			resp, err := http.Post(base+prefix+"/v1/chat/completions", "application/json",
+				strings.NewReader(`{"model":"gpt-4o","messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"},{"role":"user","content":"bye"}]}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != 200 || resp.Header.Get("Condense-Compacted") != "false" {
+				t.Errorf("status %d, headers %v", resp.StatusCode, resp.Header)
+			}
+			stop()
+			if n := pgCount(t, url, "SELECT count(*) FROM "+schema+".condense_proxy_links"); n != 3 {
+				t.Errorf("%d links stored, want the 3 of the history", n)
+			}
+		})
+	}
+}
+
+func pgExec(t *testing.T, url, sql string) {
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, sql); err != nil {
+		t.Error(err)
+	}
+}
+
+func pgCount(t *testing.T, url, sql string) int {
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var n int
+	if err := conn.QueryRow(ctx, sql).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

@@ -67,7 +67,9 @@ search, confined to it (package agent/workspace).
 under /proxy: OPENAI_BASE_URL=http://ADDR/proxy/v1, ANTHROPIC_BASE_URL=
 http://ADDR/proxy. Its upstreams are --openai-base-url and --anthropic-base-url
 (default: the providers' public APIs); it is authorized by the provider keys
-its callers send, not by --tokens.
+its callers send, not by --tokens. With a PostgreSQL --store its
+conversations are kept in the same database and schema, shared by the
+replicas; otherwise in memory.
 
 Prometheus metrics are at /metrics, behind the same auth as the API unless
 --metrics-open. OpenTelemetry spans (render, compaction, summary, run, model
@@ -173,22 +175,30 @@ func runServe(cmd *cobra.Command, e *env, o *serveOptions) error {
 	if opts.Telemetry, err = telemetry.New(&telemetry.Options{TracerProvider: tp, Registry: reg}); err != nil {
 		return err
 	}
-	if o.proxy {
-		metrics, err := proxy.NewMetrics(reg)
-		if err != nil {
-			return err
-		}
-		p, err := proxy.New(&proxy.Options{OpenAIUpstream: o.openaiBaseURL, AnthropicUpstream: o.anthropicURL, Logger: log, Metrics: metrics})
-		if err != nil {
-			return usagef("--proxy: %v", err)
-		}
-		opts.Mounts = map[string]http.Handler{"/proxy": p}
-	}
 	b, err := server.OpenBackend(ctx, o.store, log)
 	if err != nil {
 		return usagef("--store: %v", err)
 	}
 	defer b.Close()
+	if o.proxy {
+		metrics, err := proxy.NewMetrics(reg)
+		if err != nil {
+			return err
+		}
+		// On PostgreSQL the proxy's conversations are in the same database
+		// and schema, shared by the replicas; otherwise in memory.
+		var shared proxy.SharedStore
+		if b.Postgres != nil {
+			if shared, err = proxy.NewPostgresStore(ctx, b.Postgres); err != nil {
+				return err
+			}
+		}
+		p, err := proxy.New(&proxy.Options{OpenAIUpstream: o.openaiBaseURL, AnthropicUpstream: o.anthropicURL, Logger: log, Metrics: metrics, Shared: shared})
+		if err != nil {
+			return usagef("--proxy: %v", err)
+		}
+		opts.Mounts = map[string]http.Handler{"/proxy": p}
+	}
 	s, err := server.New(b, opts)
 	if err != nil {
 		return err
