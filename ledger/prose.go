@@ -112,10 +112,98 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 				}
 			}
 			if k, at := classify(low, starts); k != "" {
-				s.add(k, sent[pos[cut+at]:])
+				v := sent[pos[cut+at]:]
+				if max := s.e.maxValueLen(); len(v) > max {
+					cue := 0
+					if k == KindDecision {
+						if c, ok := decisionAt(low[at:]); ok {
+							cue = pos[cut+at+c] - pos[cut+at]
+						}
+					}
+					var key func(string) bool
+					if k == KindDecision {
+						key = func(low string) bool { _, ok := decisionAt(low); return ok }
+					}
+					v = fitClauses(v, cue, max, key)
+				}
+				s.add(k, v)
 			}
 		}
 	}
+}
+
+// clauseBreaks end a clause inside a run-on sentence.
+var clauseBreaks = []string{"; ", " - ", " — ", " – ", ", then ", ", and then ", ", next ", ", after that "}
+
+// subClauseBreaks end a part of a clause: where a clause too long for an
+// item may start instead.
+var subClauseBreaks = []string{", and ", ", so ", ", but ", ", which ", ", "}
+
+// fitClauses shortens a sentence over max bytes to the clauses around its
+// cue (the offset where what it records starts, or, when that is 0 and key
+// is given, the first clause key accepts): the clause holding it, the
+// clauses after it up to the first that announces a next step, then those
+// before it, as long as they fit. A run-on sentence that chains a finding,
+// a decision and the next step ("…; going with pgx over lib/pq because …
+// - next I will wire the pool in") keeps the decision whole instead of
+// being cut off in its middle. A clause too long on its own starts at its
+// part that holds the cue; if that is still too long, v is returned as it
+// came (the caller truncates it).
+func fitClauses(v string, cue, max int, key func(low string) bool) string {
+	type span struct{ start, end int }
+	split := func(from, to int, breaks []string) []span {
+		var out []span
+		start := from
+		for i := from; i < to; i++ {
+			for _, b := range breaks {
+				if strings.HasPrefix(v[i:to], b) {
+					out = append(out, span{start, i})
+					start = i + len(b)
+					i = start - 1
+					break
+				}
+			}
+		}
+		return append(out, span{start, to})
+	}
+	holding := func(parts []span) int {
+		if cue == 0 && key != nil {
+			for i, x := range parts {
+				if low, _ := lower(v[x.start:x.end]); key(low) {
+					return i
+				}
+			}
+			return 0
+		}
+		c := 0
+		for i, x := range parts {
+			if cue >= x.start {
+				c = i
+			}
+		}
+		return c
+	}
+	cl := split(0, len(v), clauseBreaks)
+	c := holding(cl)
+	if cl[c].end-cl[c].start > max {
+		parts := split(cl[c].start, cl[c].end, subClauseBreaks)
+		cl[c].start = parts[holding(parts)].start
+		if cl[c].end-cl[c].start > max {
+			return v
+		}
+	}
+	lo, hi := c, c
+	for hi+1 < len(cl) && cl[hi+1].end-cl[lo].start <= max {
+		low, _ := lower(v[cl[hi+1].start:cl[hi+1].end])
+		if isPlan(low) {
+			break
+		}
+		hi++
+	}
+	for lo > 0 && cl[hi].end-cl[lo-1].start <= max {
+		lo--
+	}
+	return strings.TrimRight(v[cl[lo].start:cl[hi].end], " ,;-—–")
 }
 
 // lower returns s in ASCII lower case with curly apostrophes made straight,

@@ -197,6 +197,13 @@ func TestRunOnSentences(t *testing.T) {
 		// "assert_eq! on" and "e.g. the" do not end a sentence.
 		{condense.AssistantText("I'm going with insta snapshots; assert_eq! on strings is tempting but unreadable."),
 			`decision "I'm going with insta snapshots; assert_eq! on strings is tempting but unreadable."`},
+		// A run-on sentence too long for one item keeps its decision
+		// whole and leaves the next step out, instead of being cut off
+		// in the middle of the decision.
+		{condense.AssistantText("Looked at the pool settings again and compared the two drivers side by side on the staging box; going with pgx over lib/pq for the connection pool because lib/pq has no context cancellation on queries - next I will wire the pool into the server and run the suite."),
+			`decision "Looked at the pool settings again and compared the two drivers side by side on the staging box; going with pgx over lib/pq for the connection pool because lib/pq has no context cancellation on queries"`},
+		{condense.AssistantText("The flamegraph shows the encoder dominating the profile of the import job on the big tenant, and after trying both I prefer a pooled buffer to per-call allocation for the encoder, it halves the garbage; then I will rerun the benchmark and look at the p99 numbers."),
+			`decision "after trying both I prefer a pooled buffer to per-call allocation for the encoder, it halves the garbage"`},
 	}
 	for _, tc := range cases {
 		if got := proseKinds(tc.m); !slices.Equal(got, []string{tc.want}) {
