@@ -121,8 +121,11 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 						}
 					}
 					var key func(string) bool
-					if k == KindDecision {
+					switch k {
+					case KindDecision:
 						key = func(low string) bool { _, ok := decisionAt(low); return ok }
+					case KindConstraint:
+						key = isConstraint
 					}
 					v = fitClauses(v, cue, max, key)
 				}

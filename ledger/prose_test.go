@@ -202,6 +202,8 @@ func TestRunOnSentences(t *testing.T) {
 		// in the middle of the decision.
 		{condense.AssistantText("Looked at the pool settings again and compared the two drivers side by side on the staging box; going with pgx over lib/pq for the connection pool because lib/pq has no context cancellation on queries - next I will wire the pool into the server and run the suite."),
 			`decision "Looked at the pool settings again and compared the two drivers side by side on the staging box; going with pgx over lib/pq for the connection pool because lib/pq has no context cancellation on queries"`},
+		{condense.UserText("The staging cluster is shared with the payments team and their nightly jobs run between two and four in the morning, so whatever you deploy there, never restart the ledger-writer pods during that window, they hold the settlement locks; then tell me how it went."),
+			`constraint "never restart the ledger-writer pods during that window, they hold the settlement locks; then tell me how it went."`},
 		{condense.AssistantText("The flamegraph shows the encoder dominating the profile of the import job on the big tenant, and after trying both I prefer a pooled buffer to per-call allocation for the encoder, it halves the garbage; then I will rerun the benchmark and look at the p99 numbers."),
 			`decision "after trying both I prefer a pooled buffer to per-call allocation for the encoder, it halves the garbage"`},
 	}
