@@ -60,6 +60,7 @@ func TestExtractResultOutputs(t *testing.T) {
 			"id 9b1e5c07d2a4f8e6b3c1a0d9e8f7a6b5c4d3e2f1",
 			"id #1287",
 			"url https://github.com/acme/orders.git",
+			"id 8c3c13d", // the remote's previous head, in the pushed range
 		}},
 		{"gotest.txt", []string{
 			"error \"parse_test.go:48: body length: got 12, want 14\"",

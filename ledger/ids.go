@@ -70,6 +70,16 @@ func (s *scanner) ids(t string, urlSpans [][2]int) {
 				s.add(KindID, t[i:j])
 			}
 			i = j - 1
+		case c == 'g' && i >= 3 && t[i-1] == '-' && isDigit(t[i-2]) && i+7 < len(t) && isHex(t[i+1]):
+			// git describe: v1.4.2-14-g5e6f7a8, the commit after "-g".
+			j := i + 1
+			for j < len(t) && isHex(t[j]) {
+				j++
+			}
+			if j-i-1 >= 7 && j-i-1 <= 40 && (j == len(t) || !isWordByte(t[j])) && !skip(i) {
+				s.add(KindID, t[i+1:j])
+			}
+			i = j - 1
 		case isHex(c) && (i == 0 || !isWordByte(t[i-1])):
 			j := i
 			for j < len(t) && isHex(t[j]) {
@@ -109,7 +119,7 @@ func idKeyValue(t string, k int) (key string, vs, ve int, ok bool) {
 		p--
 	}
 	e := p
-	for p > 0 && (isAlnum(t[p-1]) || t[p-1] == '_') {
+	for p > 0 && (isAlnum(t[p-1]) || t[p-1] == '_' || t[p-1] == '-' && p > 1 && isAlnum(t[p-2])) {
 		p--
 	}
 	if p == e || e-p > 40 || !isAlpha(t[p]) {
@@ -151,6 +161,10 @@ func idKey(k string) bool {
 	}
 	n := len(k)
 	if n > 3 && (strings.HasSuffix(k, "_id") || strings.HasSuffix(k, "_ID")) {
+		return true
+	}
+	// X-Request-Id, x-amz-request-id: a header naming an id.
+	if n > 3 && strings.Contains(k, "-") && strings.HasSuffix(strings.ToLower(k), "-id") {
 		return true
 	}
 	// requestId, traceID: a lower-case start and an "Id" or "ID" ending.
@@ -213,7 +227,8 @@ func uuidAt(t string, i int) (string, bool) {
 }
 
 var hashContext = []string{"commit", "sha", "hash", "rev", "head", "merge", "checkout", "cherry", "revert", "digest", "at ",
-	"container", "image", "objectid(", "trace", "span", "blob", "object", "build", "instance", "snapshot"}
+	"container", "image", "objectid(", "trace", "span", "blob", "object", "build", "instance", "snapshot",
+	"deploy", "release", "rolled back", "rollback", "pushed", "tag", "wip on"}
 
 // repoIssue reads owner/repo#123 whose '#' is at t[hash].
 func repoIssue(t string, hash int) (string, bool) {
@@ -286,6 +301,9 @@ func hexHash(t string, i, j int) bool {
 	}
 	if n == 40 || n == 64 {
 		return true
+	}
+	if n <= 40 && (strings.HasPrefix(t[j:], "..") || i >= 2 && t[i-2:i] == "..") {
+		return true // a range of commits: 3fa9c2d..8b1e5c0, as git push and pull print it
 	}
 	if i > 0 && t[i-1] == ' ' && j < len(t) && t[j] == ']' && strings.LastIndexByte(t[:i], '[') >= 0 {
 		return true // [main 3fa9c2d] message
