@@ -35,8 +35,16 @@ func (s *scanner) assistantProse(text string) {
 			return KindDecision, 0
 		}
 		if isPlan(low) {
-			if reasonedCourse(low) {
+			switch verb, course := planCourse(low); {
+			case course && reasoned(low):
 				return KindDecision, 0
+			case course && verb != "" && len(strings.Fields(low)) >= courseWords:
+				// "I'll switch the retry to jittered backoff, which
+				// should stop the thundering herd": a change of
+				// course with substance, not a next step. As a note
+				// it is ranked like every specific instead of being
+				// dropped with the plans older than the latest.
+				return KindNote, 0
 			}
 			return KindPlan, 0
 		}
@@ -587,23 +595,29 @@ var moreStepVerbs = []string{"rerun", "re-run", "retry", "try", "dig", "start", 
 	"revisit", "double-check", "recheck", "re-check", "investigate", "analyze", "analyse", "review", "study",
 	"poke", "peek", "glance", "skim", "step", "wait", "ask", "report", "summarize", "help", "come"}
 
-// reasonedCourse reports whether a sentence worded as a plan adopts a course
-// and says why: "I'm going to keep the cache and invalidate it on every
-// write, since the TTL approach left stale reads". The reason is what a later
-// step must not undo, so the sentence is a decision, not a next step. A
-// plan whose verb only looks, runs or tries ("I'll rerun the tests because
-// the cache was stale") stays a plan.
-func reasonedCourse(low string) bool {
-	reason := false
+// courseWords is the fewest words a change of course worded as a plan
+// needs to be kept as a note.
+const courseWords = 10
+
+// reasoned reports whether a sentence gives a reason.
+func reasoned(low string) bool {
 	for _, c := range reasonCues {
 		if hasWord(low, c) {
-			reason = true
-			break
+			return true
 		}
 	}
-	if !reason {
-		return false
-	}
+	return false
+}
+
+// planCourse returns the verb after a plan's cue (past adverbs) and whether
+// it changes the course of the work rather than taking a next step: "keep",
+// "switch", "store" against "check", "run", "look". A plan is a decision
+// when it adopts a course and says why ("I'm going to keep the cache and
+// invalidate it on every write, since the TTL approach left stale
+// reads"): the reason is what a later step must not undo. A plan whose
+// verb only looks, runs or tries ("I'll rerun the tests because the cache
+// was stale") stays a plan.
+func planCourse(low string) (verb string, course bool) {
 	first := len(low)
 	cue := ""
 	for _, c := range planCues {
@@ -612,16 +626,16 @@ func reasonedCourse(low string) bool {
 		}
 	}
 	if cue == "" {
-		return false
+		return "", false
 	}
 	for _, w := range strings.Fields(low[first+len(cue):]) {
 		w = strings.Trim(w, ".,;:!?\"'`()")
 		if planAdverbs[w] {
 			continue
 		}
-		return w != "" && !slices.Contains(stepVerbs, w) && !slices.Contains(moreStepVerbs, w)
+		return w, w != "" && !slices.Contains(stepVerbs, w) && !slices.Contains(moreStepVerbs, w)
 	}
-	return false
+	return "", false
 }
 
 // constraintVerbs may follow "only" in a rule: "only change code in x/".

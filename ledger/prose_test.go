@@ -90,6 +90,26 @@ func TestDecisionsAndPlans(t *testing.T) {
 		"Let me check the parser since it failed last time.",
 		"Now I'll look at the callers, because the signature changed.",
 	}
+	// A change of course worded as a plan, with substance but no reason,
+	// is a note: ranked like any specific, not dropped with older plans.
+	courses := []string{
+		"I'll batch the writes per tenant and flush them every 200 rows in the importer.",
+		"I'm going to split the migration into two deploys with a backfill job in between.",
+		"I will wrap the parser errors in a typed error that carries the line and column.",
+	}
+	for _, s := range courses {
+		m := condense.AssistantText(s)
+		var got []string
+		for _, it := range ExtractMessage(&m, 1) {
+			switch it.Kind {
+			case KindDecision, KindPlan, KindNote:
+				got = append(got, it.String())
+			}
+		}
+		if len(got) != 1 || !strings.HasPrefix(got[0], "note ") {
+			t.Errorf("%q: got %q, want a note", s, got)
+		}
+	}
 	neither := []string{
 		"The tests pass now.",
 		"`--3` fails because the operand of '-' is parsed with parsePower instead of parseUnary.",
