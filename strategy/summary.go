@@ -234,7 +234,15 @@ func approxBudget(cc *condense.CompactionContext, budget int, items []ledger.Ite
 func (sp *summarySpan) carriedLedger() (from int, carried []string) {
 	prev := sp.prev
 	if prev != nil && prev.Ledger != nil && prev.Covers.End > sp.covers.Start {
-		return prev.Covers.End, prev.Ledger
+		if !strings.Contains(prev.Message.TextContent(), demotedNote) {
+			return prev.Covers.End, prev.Ledger
+		}
+		// The previous summary demoted items for want of room (its
+		// rendering was crowded then): its span is extracted again, so
+		// they compete again for this summary's room, which may be
+		// larger. Otherwise one crowded compaction would lose them for
+		// good. The lines it kept are carried as they are.
+		return sp.covers.Start, prev.Ledger
 	}
 	if prev != nil {
 		for _, line := range summarize.ParseSections(summaryBody(prev.Message.TextContent()))["Ledger"] {
@@ -399,13 +407,16 @@ func (t *ledgerTally) writeLedger(body string, carry []string, budget int) strin
 			t.held = append(t.held, it.String())
 		}
 		if n := len(demoted) + demotedCarried + t.filtered; n > 0 {
-			fmt.Fprintf(&b, "- (%d more demoted to recall-only%s)\n", n, demotedKinds(demoted, demotedCarried+t.filtered))
+			fmt.Fprintf(&b, "- (%d %s%s)\n", n, demotedNote, demotedKinds(demoted, demotedCarried+t.filtered))
 		}
 	}
 	t.gate.AddedBack = newKept
 	t.gate.Demoted = len(demoted) + demotedCarried + t.filtered
 	return b.String()
 }
+
+// demotedNote ends the ## Ledger line that counts the demoted items.
+const demotedNote = "more demoted to recall-only"
 
 // demotedKinds breaks the demoted items down by kind, most first, with
 // routine ones (commands that only looked and succeeded, files only read

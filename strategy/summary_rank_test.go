@@ -204,3 +204,37 @@ func TestCarriedLineHeldBySummaryText(t *testing.T) {
 		t.Errorf("carried %q, kept by the summary %d: want only the id carried", carry, tl.gate.KeptBySummary)
 	}
 }
+
+// TestDemotedItemsCompeteAgain: an item an earlier summary demoted for want
+// of room competes again when the next summary has room for it. Before,
+// the next summary extracted only the span after the earlier one, and one
+// crowded compaction lost the item for good.
+func TestDemotedItemsCompeteAgain(t *testing.T) {
+	history := []condense.Message{condense.UserText("Find why the orders are lost.")}
+	step := func(i int, out string) {
+		id := fmt.Sprintf("call_%d", i)
+		history = append(history,
+			condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{condense.ToolCall(id, "bash", []byte(`{"command":"./check"}`))}},
+			condense.Message{Role: condense.RoleTool, Parts: []condense.Part{condense.ToolResult(id, false, condense.Text(out))}})
+	}
+	step(0, "order lost, ticket OPS-7713")
+	step(1, "order lost, ticket OPS-7714")
+	prevEnd := len(history)
+	step(2, "one more lost order, ticket OPS-7715")
+	// The earlier summary kept OPS-7714 and demoted OPS-7713.
+	prevText := "<summary>\n## Ledger\n- id OPS-7714\n- (1 more demoted to recall-only: 1 id)\n</summary>"
+	prev := condense.Item{Index: -1, Edit: condense.EditSummary, Covers: condense.Span{Start: 1, End: prevEnd},
+		Message: condense.UserText(prevText), Ledger: []string{"id OPS-7714"}}
+	cc := &condense.CompactionContext{History: history, Budget: condense.Budget{Window: 64_000}}
+	sp := newSummarySpan()
+	sp.update(&prev)
+	for i := prevEnd; i < len(history); i++ {
+		sp.add(&condense.Item{Index: i, Message: history[i]})
+	}
+	text, gate, _ := gateSummary(cc, &sp, "## Task\nFind why the orders are lost.\n", ledgerRules{budget: 500})
+	for _, id := range []string{"OPS-7713", "OPS-7714", "OPS-7715"} {
+		if !strings.Contains(text, id) {
+			t.Errorf("%s is missing from the ledger (gate %+v):\n%s", id, gate, text)
+		}
+	}
+}
