@@ -59,12 +59,7 @@ func TestCarriedLedgerRanksWithNewItems(t *testing.T) {
 // once.
 func TestCarriedLedgerKeepsItsHistory(t *testing.T) {
 	history := []condense.Message{condense.UserText("Find why jobs are lost.")}
-	step := func(i int, out string) {
-		id := fmt.Sprintf("call_%d", i)
-		history = append(history,
-			condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{condense.ToolCall(id, "bash", []byte(`{"command":"./status"}`))}},
-			condense.Message{Role: condense.RoleTool, Parts: []condense.Part{condense.ToolResult(id, false, condense.Text(out))}})
-	}
+	step := func(i int, out string) { history = withStep(history, i, "./status", out) }
 	for i := range 30 {
 		step(i, "ERROR: lease lost for shard 7, retrying")
 	}
@@ -136,11 +131,7 @@ func (quarterCounter) CountOverhead(string, []condense.Tool) int { return 0 }
 func TestLedgerFillsItsBudgetInCounterTokens(t *testing.T) {
 	history := []condense.Message{condense.UserText("Find why the orders are lost.")}
 	for i := range 120 {
-		id := fmt.Sprintf("call_%d", i)
-		history = append(history,
-			condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{condense.ToolCall(id, "bash", []byte(`{"command":"./check"}`))}},
-			condense.Message{Role: condense.RoleTool, Parts: []condense.Part{condense.ToolResult(id, false,
-				condense.Text(fmt.Sprintf("order ORD-%d lost at shard %d, ticket OPS-%d", 10_000+i, i%7, 2_000+i)))}})
+		history = withStep(history, i, "./check", fmt.Sprintf("order ORD-%d lost at shard %d, ticket OPS-%d", 10_000+i, i%7, 2_000+i))
 	}
 	cc := &condense.CompactionContext{History: history, Counter: quarterCounter{}, Budget: condense.Budget{Window: 64_000}}
 	sp := newSummarySpan()
@@ -163,12 +154,7 @@ func TestLedgerFillsItsBudgetInCounterTokens(t *testing.T) {
 // after the previous coverage.
 func TestVerbatimRequestJoinsLaterLedger(t *testing.T) {
 	history := []condense.Message{condense.UserText("Find why the orders are lost.")}
-	step := func(i int, out string) {
-		id := fmt.Sprintf("call_%d", i)
-		history = append(history,
-			condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{condense.ToolCall(id, "bash", []byte(`{"command":"./check"}`))}},
-			condense.Message{Role: condense.RoleTool, Parts: []condense.Part{condense.ToolResult(id, false, condense.Text(out))}})
-	}
+	step := func(i int, out string) { history = withStep(history, i, "./check", out) }
 	step(0, "nothing yet")
 	request := len(history)
 	history = append(history, condense.UserText("Also check ticket OPS-7713 before you go on."))
@@ -211,12 +197,7 @@ func TestCarriedLineHeldBySummaryText(t *testing.T) {
 // crowded compaction lost the item for good.
 func TestDemotedItemsCompeteAgain(t *testing.T) {
 	history := []condense.Message{condense.UserText("Find why the orders are lost.")}
-	step := func(i int, out string) {
-		id := fmt.Sprintf("call_%d", i)
-		history = append(history,
-			condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{condense.ToolCall(id, "bash", []byte(`{"command":"./check"}`))}},
-			condense.Message{Role: condense.RoleTool, Parts: []condense.Part{condense.ToolResult(id, false, condense.Text(out))}})
-	}
+	step := func(i int, out string) { history = withStep(history, i, "./check", out) }
 	step(0, "order lost, ticket OPS-7713")
 	step(1, "order lost, ticket OPS-7714")
 	prevEnd := len(history)
@@ -237,4 +218,14 @@ func TestDemotedItemsCompeteAgain(t *testing.T) {
 			t.Errorf("%s is missing from the ledger (gate %+v):\n%s", id, gate, text)
 		}
 	}
+}
+
+// withStep returns history with one bash step appended: the call of
+// command (id call_i) and its result out.
+func withStep(history []condense.Message, i int, command, out string) []condense.Message {
+	id := fmt.Sprintf("call_%d", i)
+	in := fmt.Sprintf(`{"command":%q}`, command)
+	return append(history,
+		condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{condense.ToolCall(id, "bash", []byte(in))}},
+		condense.Message{Role: condense.RoleTool, Parts: []condense.Part{condense.ToolResult(id, false, condense.Text(out))}})
 }
