@@ -235,6 +235,16 @@ func (e *Extractor) message(m *condense.Message, index int, sp *span) []Item {
 			}
 			s.text(text)
 			out = append(out, s.items...)
+		case condense.PartThinking:
+			// An agent often weighs its options in its reasoning and only
+			// acts in its text: the choice made there is a decision worth
+			// keeping. Only firm choices are taken, not the musings,
+			// plans and notes around them.
+			if m.Role == condense.RoleAssistant && p.Text != "" {
+				s := newScanner(e, index, false)
+				s.thinkingProse(Redact(p.Text))
+				out = append(out, s.items...)
+			}
 		case condense.PartToolCall:
 			if sp.calls != nil && p.ID != "" {
 				sp.calls[p.ID] = p

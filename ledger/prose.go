@@ -55,6 +55,40 @@ func (s *scanner) assistantProse(text string) {
 	})
 }
 
+// thinkingProse adds the decisions of an assistant's reasoning, leaving
+// out the hedged ones ("maybe I should use X instead") and questions.
+func (s *scanner) thinkingProse(text string) {
+	s.prose(text, func(low string, starts []int) (Kind, int) {
+		if strings.HasSuffix(low, "?") || hedged(low) {
+			return "", 0
+		}
+		if _, ok := decisionAt(low); ok {
+			return KindDecision, 0
+		}
+		return "", 0
+	})
+}
+
+// hedges make a sentence a thought rather than a choice.
+var hedges = []string{"maybe", "perhaps", "might", "could", "possibly", "not sure", "unsure", "wonder",
+	"if ", "whether", "or should", "alternatively", "option a", "option 1", "one option", "another option",
+	"considering", "consider"}
+
+func hedged(low string) bool {
+	for _, h := range hedges {
+		if strings.HasSuffix(h, " ") {
+			if strings.HasPrefix(low, h) || strings.Contains(low, " "+h) {
+				return true
+			}
+			continue
+		}
+		if hasWord(low, h) {
+			return true
+		}
+	}
+	return false
+}
+
 // noteWorthy reports whether an assistant's sentence that is neither a
 // decision nor a plan is worth a note: one that says something, not a
 // pleasantry ("Done.", "Sure, here it is:") or a question back.
@@ -74,6 +108,12 @@ func (s *scanner) userProse(text string) {
 		}
 		if isConstraint(low) {
 			return KindConstraint, 0
+		}
+		// The user settles a question the agent asked or a course it
+		// proposed: "Let's go with Redis.", "Use the partial index, not
+		// the serializer check."
+		if _, ok := decisionAt(low); ok && !hedged(low) {
+			return KindDecision, 0
 		}
 		// A rule typed straight after pasted output, with no full stop
 		// between: "…socket hang up Leave x.ts exactly as it is." The
@@ -106,10 +146,8 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 			continue
 		}
 		t = strings.TrimSpace(t)
-		for _, sent := range sentences(t) {
-			if len(sent) < 8 {
-				continue
-			}
+		sents := sentences(t)
+		read := func(sent string) (Kind, int, string, []int, int) {
 			low, pos := lower(sent)
 			cut := len(low) - len(stripLabel(low))
 			low = low[cut:]
@@ -119,7 +157,15 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 					starts = append(starts, i)
 				}
 			}
-			if k, at := classify(low, starts); k != "" {
+			k, at := classify(low, starts)
+			return k, at, low, pos, cut
+		}
+		for si := 0; si < len(sents); si++ {
+			sent := sents[si]
+			if len(sent) < 8 {
+				continue
+			}
+			if k, at, low, pos, cut := read(sent); k != "" {
 				v := sent[pos[cut+at]:]
 				if max := s.e.maxValueLen(); len(v) > max {
 					cue := 0
@@ -136,11 +182,64 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 						key = isConstraint
 					}
 					v = fitClauses(v, cue, max, key)
+				} else if k == KindDecision {
+					// "We'll use pgx. database/sql hides the COPY
+					// protocol.": the sentences that go on to give the
+					// reason belong to the choice, up to the next thing
+					// said of its own kind.
+					for n := 0; n < continuation && si+1 < len(sents); n++ {
+						next := sents[si+1]
+						if len(v)+1+len(next) > max {
+							break
+						}
+						if nk, _, nlow, _, _ := read(next); (nk != "" && nk != KindNote) || !givesReason(nlow) {
+							break
+						}
+						v += " " + next
+						si++
+					}
 				}
 				s.add(k, v)
 			}
 		}
 	}
+}
+
+// continuation is how many sentences after a decision may join it as its
+// reason.
+const continuation = 2
+
+// reasonOpeners open a sentence that goes on about what came before.
+var reasonOpeners = []string{"because", "since", "as", "otherwise", "it", "it's", "its", "this", "that",
+	"these", "those", "they", "their", "there's", "reason", "so", "both", "neither", "either", "which",
+	"the alternative", "the other", "the old", "the current", "the existing", "the previous", "the rest",
+	"we'd", "i'd", "plus", "and", "but", "unlike", "compared", "whereas"}
+
+// givesReason reports whether a lower-case sentence after a decision goes
+// on to give its reason or its trade-off rather than say something new.
+func givesReason(low string) bool {
+	if len(strings.Fields(low)) > 25 || strings.HasSuffix(low, "?") || hedged(low) {
+		return false
+	}
+	for _, o := range reasonOpeners {
+		if strings.HasPrefix(low, o) && (len(low) == len(o) || !isAlpha(low[len(o)])) {
+			return true
+		}
+	}
+	if reasoned(low) || hasNotBut(low) {
+		return true
+	}
+	for _, w := range evalWords {
+		if hasWord(low, w) {
+			return true
+		}
+	}
+	for _, c := range alternatives {
+		if hasWord(low, c) {
+			return true
+		}
+	}
+	return false
 }
 
 // clauseBreaks end a clause inside a run-on sentence.
@@ -362,7 +461,10 @@ var firmDecisions = []string{"decision:", "going with", "decided", "we've decide
 	"gonna go with", "going to go with", "i'll stay with", "we'll stay with", "i'd rather", "we'd rather",
 	"wins over", "win out over", "leaning towards", "leaning toward", "i lean towards", "i lean toward",
 	"i'd go with", "we'd go with", "that's what i'll", "that's what we'll", "that is what i'll",
-	"is the better fit", "is a better fit", "after weighing", "my call:", "our call:", "is the way to go"}
+	"is the better fit", "is a better fit", "after weighing", "my call:", "our call:", "is the way to go",
+	"made the call", "making the call", "this calls for", "i recommend", "we recommend", "i'd recommend",
+	"we'd recommend", "my recommendation", "our recommendation", "the way we go", "is the way forward",
+	"favours", "favors", "opting out of", "opted out of", "decided against", "going against"}
 
 // alternatives name a rejected option.
 var alternatives = []string{"instead of", "instead", "rather than", "as opposed to", "vs", "vs.", "versus",
@@ -371,7 +473,7 @@ var alternatives = []string{"instead of", "instead", "rather than", "as opposed 
 // choosers are the words that make an alternative a choice of the speaker's
 // rather than a description of the code ("X is parsed with A instead of B").
 var choosers = []string{"i'll", "i will", "i'd", "i'm going", "we'll", "we will", "we'd", "we're going",
-	"let's", "let me", "my", "our", "the plan", "the approach", "the fix", "the solution", "use",
+	"let's", "let me", "i'm", "i am", "we're", "we are", "my", "our", "the plan", "the approach", "the fix", "the solution", "use",
 	"using", "switch", "replace", "better to", "should", "keep", "go with",
 	// an evaluation between the alternatives: "the cleaner path is X rather than Y"
 	"better", "cleaner", "simpler", "safer", "preferable", "best"}
@@ -415,7 +517,7 @@ func decisionAt(low string) (int, bool) {
 // isDecisionSoft finds a decision without a firm cue: a choice between
 // options by the speaker, "X it is", an adopted tool, a rule for later.
 func isDecisionSoft(low string) bool {
-	if itIsIdiom(low) {
+	if itIsIdiom(low) || choiceShape(low) || winsAtEnd(low) || choiceScore(low) {
 		return true
 	}
 	alt := false
@@ -462,6 +564,19 @@ func stepOnly(low, cue string) bool {
 			if strings.Contains(low, p) {
 				return true
 			}
+		}
+	}
+	if cue == "switching to" {
+		// "switching to the repository root to run the suite" moves, it
+		// does not choose
+		if k := strings.Index(low, cue); k >= 0 && instrumental(low[k+len(cue):]) {
+			return true
+		}
+	}
+	if cue == "decided" || cue == "opted for" || cue == "chose" {
+		// "decided to look at the parser next" is a next step
+		if k := wordIndex(low, cue); k >= 0 && settleStep(low[k+len(cue):]) {
+			return true
 		}
 	}
 	if cue == "picked" && strings.Contains(low, "picked up") {
@@ -584,11 +699,13 @@ func isPlan(low string) bool {
 
 // reasonCues give the reason for a course.
 var reasonCues = []string{"since", "because", "given that", "so that", "to avoid", "which avoids", "as that",
-	"as it", "as this", "otherwise"}
+	"as it", "as this", "otherwise", "given", "to keep", "to stay", "matching", "to match", "consistent with",
+	"in line with", "for consistency"}
 
 // planAdverbs may stand between a plan's cue and its verb.
 var planAdverbs = map[string]bool{"now": true, "first": true, "also": true, "then": true, "just": true,
-	"quickly": true, "briefly": true, "next": true, "still": true, "instead": true, "go": true, "and": true}
+	"quickly": true, "briefly": true, "next": true, "still": true, "instead": true, "go": true, "and": true,
+	"ahead": true}
 
 // moreStepVerbs are next steps beside stepVerbs: trying and looking again.
 var moreStepVerbs = []string{"rerun", "re-run", "retry", "try", "dig", "start", "begin", "move", "continue",
@@ -597,7 +714,7 @@ var moreStepVerbs = []string{"rerun", "re-run", "retry", "try", "dig", "start", 
 
 // courseWords is the fewest words a change of course worded as a plan
 // needs to be kept as a note.
-const courseWords = 10
+const courseWords = 7
 
 // reasoned reports whether a sentence gives a reason.
 func reasoned(low string) bool {
@@ -620,7 +737,7 @@ func reasoned(low string) bool {
 func planCourse(low string) (verb string, course bool) {
 	first := len(low)
 	cue := ""
-	for _, c := range planCues {
+	for _, c := range append(planCues[:len(planCues):len(planCues)], "going to") {
 		if k := wordIndex(low, c); k >= 0 && k < first {
 			first, cue = k, c
 		}
@@ -632,6 +749,14 @@ func planCourse(low string) (verb string, course bool) {
 		w = strings.Trim(w, ".,;:!?\"'`()")
 		if planAdverbs[w] {
 			continue
+		}
+		switch w {
+		case "is", "are", "be", "was":
+			return w, false // "next up is the tax code"
+		case "use":
+			// "let's use find_file to see where it is"
+			k := strings.Index(low, " use ")
+			return w, k >= 0 && !instrumental(low[k+5:])
 		}
 		return w, w != "" && !slices.Contains(stepVerbs, w) && !slices.Contains(moreStepVerbs, w)
 	}

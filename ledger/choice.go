@@ -1,0 +1,465 @@
+package ledger
+
+import (
+	"slices"
+	"strings"
+)
+
+// This file finds decisions by the shape of the sentence rather than by a
+// fixed cue. Agents state a choice in many ways that share a few shapes:
+//
+//   - an evaluated option: "the cleanest fix is to …", "best option here is
+//     …", "I think the right move is …";
+//   - a labelled verdict: "Conclusion: …", "Plan of record: …", "Final
+//     answer on storage: …";
+//   - a refusal of an option: "let's not add a flag; …", "we don't need the
+//     ORM for this; …", "rejecting the monkeypatch approach";
+//   - a course taken, in the gerund, with its reason or consequence:
+//     "Keeping the public signature; the new parameter goes into …";
+//   - the alternative put first: "Instead of a regex I'm writing …",
+//     "Rather than mocking the clock, inject …".
+//
+// Each shape names the thing chosen and is rare in narration ("the best
+// part is …", "using grep to find …", "moving on to …" are excluded).
+
+// fillers may open a sentence before its shape: "ok, so the approach: …",
+// "I think the right move is …".
+var fillers = []string{"ok", "okay", "so", "alright", "all right", "right", "well", "then", "now",
+	"i think", "i believe", "honestly", "in the end", "in short", "overall", "after all",
+	"after trying both", "having tried both", "on balance", "all things considered", "given that",
+	"to be safe", "for now", "for this", "here"}
+
+// headOf removes fillers and their punctuation from the start of a
+// lower-case sentence.
+func headOf(low string) string {
+	for changed := true; changed; {
+		changed = false
+		low = strings.TrimLeft(low, " ,—–-:")
+		for _, f := range fillers {
+			if r, ok := strings.CutPrefix(low, f); ok && (r == "" || !isAlpha(r[0])) {
+				low, changed = r, true
+			}
+		}
+	}
+	return low
+}
+
+// verdictWords are the nouns that head an evaluated option or a labelled
+// verdict.
+var verdictWords = []string{"option", "fix", "move", "path", "approach", "way forward", "choice", "call",
+	"solution", "bet", "route", "design", "course", "strategy", "direction", "plan of record", "verdict",
+	"conclusion", "resolution", "recommendation", "decision", "answer", "trade-off", "tradeoff", "pick"}
+
+// judgements rank an option: "the safest path", "best option".
+var judgements = []string{"best", "cleanest", "simplest", "safest", "right", "correct", "proper",
+	"preferred", "sanest", "least risky", "most robust", "better", "smallest", "pragmatic", "obvious",
+	"only sane", "only real", "sensible", "chosen", "final", "agreed", "real", "robust", "minimal", "winning"}
+
+// choiceShape reports whether a lower-case sentence states a choice by one
+// of the shapes above.
+func choiceShape(low string) bool {
+	h := headOf(low)
+	if judgedOption(h) || labelledVerdict(h) || refusal(h) || alternativeFirst(h) || betterThan(h) ||
+		optionOver(h) || negatedCourse(h) || isToCourse(h) {
+		return true
+	}
+	// "We're keeping the old column around for one release so rollbacks
+	// still work": a course taken, said in the progressive.
+	for _, subj := range []string{"we're ", "we are ", "i'm ", "i am ", ""} {
+		if rest, ok := strings.CutPrefix(h, subj); ok && gerundCourse(rest) {
+			return true
+		}
+	}
+	return false
+}
+
+// verdictSubjects head a sentence that says what the course is: "the
+// answer is to close the body …", "our approach will be to snapshot …".
+var verdictSubjects = []string{"answer", "approach", "fix", "plan", "solution", "idea", "change", "move",
+	"way", "strategy", "design", "option", "choice", "remedy", "cure", "trick", "thing to do"}
+
+// isToCourse finds "<the|our …> <verdict noun> is/will be to <verb>".
+func isToCourse(h string) bool {
+	for _, v := range []string{" is to ", " will be to ", " would be to ", " should be to ", " is: ", " will be: "} {
+		k := strings.Index(h, v)
+		if k < 0 {
+			continue
+		}
+		subj := strings.Fields(h[:k])
+		if len(subj) == 0 || len(subj) > 4 {
+			continue
+		}
+		noun := strings.Join(subj[1:], " ")
+		if len(subj) == 1 {
+			noun = subj[0]
+		}
+		for _, w := range verdictSubjects {
+			if strings.HasSuffix(noun, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// notOver are the words before "over" that make it a movement or a loop,
+// not a preference: "iterate over", "hand over", "all over".
+var notOver = map[string]bool{"go": true, "goes": true, "went": true, "look": true, "looked": true,
+	"read": true, "loop": true, "iterate": true, "hand": true, "pass": true, "run": true, "walk": true,
+	"jump": true, "click": true, "hover": true, "all": true, "take": true, "took": true, "fall": true,
+	"fell": true, "roll": true, "carry": true, "win": true, "wins": true, "won": true, "prefer": true,
+	"favour": true, "favor": true, "is": true, "are": true, "was": true, "were": true, "start": true,
+	"it": true, "them": true, "this": true, "that": true, "turn": true, "think": true, "get": true,
+	"got": true, "copy": true, "port": true, "move": true, "moved": true, "ranges": true, "range": true}
+
+// optionOver finds a preference put as "X over Y": "mutex over atomics for
+// the stats struct: …", "tabs over spaces, since …".
+func optionOver(h string) bool {
+	f := strings.Fields(h)
+	for i := 1; i <= 2 && i < len(f)-1; i++ {
+		if f[i] != "over" {
+			continue
+		}
+		prev := strings.Trim(f[i-1], ",;:")
+		if notOver[prev] || strings.HasSuffix(prev, "ing") || strings.HasSuffix(prev, "ed") || prev != f[i-1] {
+			return false
+		}
+		// the rejected option is short and closes a clause
+		for j := i + 1; j <= i+4 && j < len(f); j++ {
+			w := f[j]
+			if strings.HasSuffix(w, ",") || strings.HasSuffix(w, ":") || strings.HasSuffix(w, ";") ||
+				strings.HasSuffix(w, ".") || (j+1 < len(f) && (f[j+1] == "for" || f[j+1] == "here" || f[j+1] == "in")) {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// observedNouns follow "no" in a finding, not a refusal: "no errors this
+// time, …".
+var observedNouns = map[string]bool{"errors": true, "error": true, "failures": true, "output": true,
+	"results": true, "luck": true, "change": true, "changes": true, "matches": true, "match": true,
+	"tests": true, "warnings": true, "issues": true, "problems": true, "difference": true, "idea": true,
+	"callers": true, "references": true, "usages": true, "hits": true, "such": true, "more": true,
+	"longer": true, "one": true, "response": true, "trace": true, "sign": true, "need": true, "wonder": true}
+
+// negatedCourse finds a course turned down at the head of a sentence: "not
+// bumping the major version; …", "no ORM here; raw queries …".
+func negatedCourse(h string) bool {
+	if rest, ok := strings.CutPrefix(h, "not "); ok {
+		w := firstWord(rest)
+		return strings.HasSuffix(w, "ing") && w != "going" && w != "being" && w != "seeing" && w != "finding"
+	}
+	if rest, ok := strings.CutPrefix(h, "no "); ok {
+		if observedNouns[strings.Trim(firstWord(rest), ".,;:")] {
+			return false
+		}
+		k := strings.Index(rest, "; ")
+		return k > 0 && len(strings.Fields(rest[:k])) <= 3 && len(strings.Fields(rest[k:])) >= 3
+	}
+	return false
+}
+
+// judgedOption finds "(the|my|our) <judgement> <verdict word> [here|for …]
+// is|was|would be|:".
+func judgedOption(h string) bool {
+	for _, d := range []string{"the ", "my ", "our ", "a ", ""} {
+		r, ok := strings.CutPrefix(h, d)
+		if !ok {
+			continue
+		}
+		for _, j := range judgements {
+			rj, ok := strings.CutPrefix(r, j+" ")
+			if !ok {
+				continue
+			}
+			for _, w := range verdictWords {
+				rw, ok := strings.CutPrefix(rj, w)
+				if !ok || (rw != "" && isAlpha(rw[0]) && rw[0] != 's') {
+					continue
+				}
+				rw = strings.TrimPrefix(rw, "s")
+				// what may stand between the noun and its verb: "here",
+				// "for the cache", "in this case" (a few words)
+				for _, v := range []string{" is ", " was ", " would be ", " will be ", ": ", " here is ", " here: "} {
+					if k := strings.Index(rw, v); k >= 0 && len(strings.Fields(rw[:k])) <= 5 {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// labelledVerdict finds a verdict word in a short label before a colon:
+// "conclusion: …", "plan of record: …", "final answer on storage: …".
+func labelledVerdict(h string) bool {
+	label, rest, ok := strings.Cut(h, ":")
+	if !ok || len(strings.Fields(label)) > 5 || len(strings.Fields(rest)) < 3 {
+		return false
+	}
+	for _, w := range verdictWords {
+		if hasWord(label, w) {
+			return true
+		}
+	}
+	return hasWord(label, "approach") || hasWord(label, "the design")
+}
+
+// refusals reject an option.
+var refusals = []string{"let's not", "lets not", "we're not going to", "we are not going to",
+	"i'm not going to", "i am not going to", "we won't", "we will not", "i won't", "i will not",
+	"we don't need", "we do not need", "i don't need", "no need for", "rejecting", "rejected",
+	"ruling out", "not going to", "we shouldn't", "we should not", "i'd avoid", "we'd avoid",
+	"let's avoid", "we'll avoid", "i'll avoid", "skipping the", "there's no point in", "not worth"}
+
+// refusal finds an option turned down, with what it is about: "let's not
+// add a feature flag; …", "we don't need the ORM for this".
+func refusal(h string) bool {
+	for _, r := range refusals {
+		rest, ok := strings.CutPrefix(h, r)
+		if !ok || (rest != "" && isAlpha(rest[0])) {
+			continue
+		}
+		if len(strings.Fields(rest)) < 3 {
+			return false
+		}
+		// "there's no need to look further" turns down a step, not an
+		// option; "let's not forget" is a reminder.
+		w := strings.Trim(firstWord(rest), ".,;:")
+		if w == "forget" || w == "look" || w == "worry" || w == "bother" || w == "panic" {
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+// courseGerunds take a course when they open a sentence that goes on to a
+// reason or a consequence.
+var courseGerunds = []string{"using", "keeping", "switching", "replacing", "dropping", "sticking",
+	"rejecting", "reverting", "pinning", "vendoring", "deferring", "adopting", "choosing", "preferring",
+	"going", "moving", "opting", "favouring", "favoring", "storing", "treating", "making"}
+
+// gerundCourse finds "Keeping the public signature; the new parameter goes
+// into an options struct", "Using zod for validation here, the hand-rolled
+// checks missed nested fields", but not "Using grep to find …", "Moving on
+// to …" or "Switching to the repository root to run …".
+func gerundCourse(h string) bool {
+	w := firstWord(h)
+	found := false
+	for _, g := range courseGerunds {
+		if w == g {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return false
+	}
+	rest := h[len(w):]
+	if strings.HasPrefix(rest, " track") || strings.HasPrefix(rest, " an eye") || strings.HasPrefix(rest, " point") ||
+		strings.Contains(rest, "here are") || strings.Contains(rest, "here is") || strings.Contains(rest, "below") {
+		return false
+	}
+	if instrumental(rest) || strings.HasPrefix(rest, " on") || strings.HasPrefix(rest, " into") ||
+		strings.HasPrefix(rest, " through") || strings.HasPrefix(rest, " back to") || strings.HasPrefix(rest, " over") {
+		return false
+	}
+	// the course goes on: a second clause with a reason or a consequence
+	for _, sep := range []string{"; ", " — ", " – ", " - ", ", ", ": ", " so ", " keeps ", " makes ",
+		" avoids ", " means ", " lets ", " saves ", " gives "} {
+		if k := strings.Index(rest, sep); k >= 0 && len(strings.Fields(rest[k:])) >= 4 {
+			return true
+		}
+	}
+	return reasoned(rest)
+}
+
+// alternativeFirst finds a sentence that opens with the option it turns
+// down: "instead of a regex I'm writing …", "rather than mocking the
+// clock, inject …".
+func alternativeFirst(h string) bool {
+	for _, a := range []string{"instead of", "rather than", "as opposed to", "in place of"} {
+		if rest, ok := strings.CutPrefix(h, a+" "); ok && len(strings.Fields(rest)) >= 4 {
+			// "rather than guess, I'll print it" turns down no option
+			alt, _, comma := strings.Cut(rest, ",")
+			return !comma || len(strings.Fields(alt)) >= 2
+		}
+	}
+	return false
+}
+
+// betterThan finds a judgement between two courses: "better to fail loudly
+// here than …", "it's safer to … than …".
+func betterThan(h string) bool {
+	h = strings.TrimPrefix(strings.TrimPrefix(h, "it's "), "it is ")
+	for _, j := range []string{"better", "safer", "simpler", "cheaper", "cleaner", "best", "wiser"} {
+		if rest, ok := strings.CutPrefix(h, j+" to "); ok {
+			return j == "best" || hasWord(rest, "than")
+		}
+	}
+	return false
+}
+
+// firstWord returns the first word of s, without leading spaces.
+func firstWord(s string) string {
+	s = strings.TrimLeft(s, " ")
+	if k := strings.IndexAny(s, " ,;:."); k >= 0 {
+		return s[:k]
+	}
+	return s
+}
+
+// winsAtEnd finds "X wins" closing a clause: "the pool wins; the builder
+// allocated more".
+func winsAtEnd(low string) bool {
+	for _, w := range []string{" wins", " won"} {
+		for off := 0; ; {
+			k := strings.Index(low[off:], w)
+			if k < 0 {
+				break
+			}
+			k += off
+			off = k + len(w)
+			rest := low[k+len(w):]
+			if rest == "" || strings.IndexByte(".;,:!", rest[0]) >= 0 || strings.HasPrefix(rest, " over") || strings.HasPrefix(rest, " out") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// A choice said in words no cue list foresees still carries some of a few
+// signals: the speaker commits to a course (a modal or "let's" before a
+// verb that changes something, not one that looks or runs), settles or
+// opts, weighs options (better, overkill, makes more sense), names the
+// design being decided (the approach, my take, the trade-off), gives a
+// reason, or sets an alternative aside. One signal alone is common in
+// narration ("since the last change, the test takes twelve seconds"); a
+// choice carries two, one of them the speaker's own commitment, judgement
+// or design.
+
+// settleWords settle a question whatever else the sentence says.
+var settleWords = []string{"settle", "settled", "settling", "opt", "opted", "opting", "decide", "decided",
+	"deciding", "choose", "chose", "chosen", "choosing", "go with", "going with", "went with", "commit to",
+	"committing to", "pick", "picking"}
+
+// evalWords weigh an option.
+var evalWords = []string{"better", "best", "simpler", "simplest", "safer", "safest", "cleaner", "cleanest",
+	"easier", "easiest", "overkill", "invasive", "more sense", "makes sense", "cheaper", "cheapest",
+	"robust", "risky", "riskier", "worth", "worse", "preferable", "wiser", "sane", "saner", "pragmatic",
+	"unnecessary", "not needed", "overcomplicated", "over-engineered", "over-engineering", "sufficient",
+	"good enough", "acceptable", "ideal", "nicer", "less error-prone", "more readable", "less code",
+	"fragile", "brittle", "a lot of ops", "heavyweight", "lightweight", "is fine", "are fine"}
+
+// designNouns name what is being decided.
+var designNouns = []string{"design", "approach", "decision", "my take", "our take", "trade-off", "tradeoff",
+	"strategy", "policy", "convention", "the plan is", "the plan now", "plan of record", "the question of",
+	"option", "options", "choice"}
+
+// notDesign follow a design noun that names a document, not a design.
+var notDesign = []string{"doc", "docs", "document", "file", "files", "section", "page", "flag", "flags",
+	"review", "meeting", "tab", "menu", "list", "listed", "are listed", "is listed"}
+
+// intentCues commit the speaker to what follows.
+var intentCues = []string{"i'll", "we'll", "i will", "we will", "i'd", "we'd", "we should", "i should",
+	"we can", "we go", "we're going to", "i'm going to", "going to", "let's", "will", "would", "should",
+	"that's what i'm doing", "that's what we're doing"}
+
+// choiceScore reports whether a lower-case sentence carries two signals of
+// a choice, one of them the speaker's.
+func choiceScore(low string) bool {
+	own, n := 0, 0
+	for _, w := range settleWords {
+		if k := wordIndex(low, w); k >= 0 && !settleStep(low[k+len(w):]) {
+			own, n = own+2, n+2
+			break
+		}
+	}
+	if committed(low) {
+		own, n = own+1, n+1
+	}
+	for _, w := range evalWords {
+		if hasWord(low, w) {
+			own, n = own+1, n+1
+			break
+		}
+	}
+	if designNamed(low) {
+		own, n = own+1, n+1
+	}
+	if reasoned(low) || strings.Contains(low, "; ") || strings.Contains(low, " — ") ||
+		(hasWord(low, "so") && !hasWord(low, "so far")) {
+		n++
+	}
+	alt := hasNotBut(low) || hasWord(low, "than") || hasWord(low, "no")
+	for _, c := range alternatives {
+		alt = alt || hasWord(low, c)
+	}
+	if alt {
+		n++
+	}
+	return own > 0 && n >= 2
+}
+
+// settleStep reports whether what follows a settling word is a next step:
+// "decided to look at the parser next", "picked up".
+func settleStep(rest string) bool {
+	f := strings.Fields(rest)
+	if len(f) == 0 {
+		return false
+	}
+	if f[0] == "up" {
+		return true
+	}
+	if f[0] == "to" && len(f) > 1 {
+		v := strings.Trim(f[1], ".,;:")
+		return slices.Contains(stepVerbs, v) || slices.Contains(moreStepVerbs, v)
+	}
+	return false
+}
+
+// committed reports whether an intent cue is followed by a verb that
+// changes something, past adverbs: "we will serialise writes", "the new
+// field will be optional", not "I'll check the logs".
+func committed(low string) bool {
+	for _, c := range intentCues {
+		k := wordIndex(low, c)
+		if k < 0 {
+			continue
+		}
+		for _, w := range strings.Fields(low[k+len(c):]) {
+			w = strings.Trim(w, ".,;:!?\"'`()")
+			if planAdverbs[w] || w == "not" || w == "probably" || w == "simply" || w == "all" {
+				continue
+			}
+			if w == "" || slices.Contains(stepVerbs, w) || slices.Contains(moreStepVerbs, w) ||
+				w == "see" || w == "need" || w == "like" || w == "have" || w == "want" {
+				break
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// designNamed reports whether a design noun is named, not a document about
+// it.
+func designNamed(low string) bool {
+	for _, d := range designNouns {
+		k := wordIndex(low, d)
+		if k < 0 {
+			continue
+		}
+		next := firstWord(low[k+len(d):])
+		if !slices.Contains(notDesign, next) {
+			return true
+		}
+	}
+	return false
+}
