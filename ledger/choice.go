@@ -368,7 +368,7 @@ var notDesign = []string{"doc", "docs", "document", "file", "files", "section", 
 
 // intentCues commit the speaker to what follows.
 var intentCues = []string{"i'll", "we'll", "i will", "we will", "i'd", "we'd", "we should", "i should",
-	"we can", "we go", "we're going to", "i'm going to", "going to", "let's", "will", "would", "should",
+	"we can", "we go", "we're going to", "i'm going to", "going to", "let's", "will", "should",
 	"that's what i'm doing", "that's what we're doing"}
 
 // choiceScore reports whether a lower-case sentence carries two signals of

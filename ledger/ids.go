@@ -16,6 +16,11 @@ var issueDeny = map[string]bool{"UTF": true, "SHA": true, "ISO": true, "AES": tr
 // key=value ids (order_id=…, "request_id": "…"), commit hashes in context
 // (commit 3fa9c2d) or standalone 40-hex, and UUIDs.
 func (s *scanner) ids(t string, urlSpans [][2]int) {
+	defer func() {
+		if !s.source {
+			s.randomIDs(t, urlSpans, min(s.lineItems, len(s.items)))
+		}
+	}()
 	var covered [][2]int
 	skip := func(i int) bool { return inSpans(i, covered) >= 0 || inSpans(i, urlSpans) >= 0 }
 	for i := 0; i < len(t); i++ {
@@ -99,7 +104,18 @@ func (s *scanner) ids(t string, urlSpans [][2]int) {
 				}
 			}
 			if (j == len(t) || t[j] != '-') && hexHash(t, i, j) && !skip(i) {
-				s.add(KindID, t[i:j])
+				// a digest names its algorithm: sha256:9f86d0…
+				from := i
+				if i > 0 && t[i-1] == ':' {
+					a := i - 1
+					for a > 0 && isAlnum(t[a-1]) {
+						a--
+					}
+					if digestAlg(t[a : i-1]) {
+						from = a
+					}
+				}
+				s.add(KindID, t[from:j])
 			}
 			i = j - 1
 		}
@@ -319,4 +335,158 @@ func hexHash(t string, i, j int) bool {
 		}
 	}
 	return false
+}
+
+// digestAlg reports whether a word names a hash algorithm.
+func digestAlg(w string) bool {
+	switch strings.ToLower(w) {
+	case "sha1", "sha224", "sha256", "sha384", "sha512", "md5", "blake2b", "blake3", "crc32":
+		return true
+	}
+	return false
+}
+
+// randomIDs adds the tokens of t that look generated rather than written:
+// a segment of mixed hex (run-7f3e9a, a3f9e2c1b7d4, gke-pool-2-8f3a1c2d-9xkq),
+// of letters and digits alternating (i-0a1b2c3d4e5f67890,
+// cs_live_a1B2c3D4e5F6g7H8), a ticket glued to its number (INC0012345), a
+// short word and a number (pr-1184) or a migration's timestamped name
+// (20261130094512_add_orders_tenant_index). Ids, container and node
+// names, request and job handles take these shapes in any tool's output,
+// whatever key or context word comes with them. Tokens next to '/', '.'
+// and '@' belong to paths, host names and versions; what an earlier
+// recogniser of this line found (from item n0 on) is not added twice; the
+// routine rows of a listing (forty healthy pods) are left to the odd and
+// loud ones.
+func (s *scanner) randomIDs(t string, urlSpans [][2]int, n0 int) {
+	for i := 0; i < len(t); {
+		if !isAlnum(t[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(t) && (isAlnum(t[j]) || t[j] == '-' || t[j] == '_') {
+			j++
+		}
+		start, end := i, j
+		i = j
+		for end > start && (t[end-1] == '-' || t[end-1] == '_') {
+			end--
+		}
+		if end-start < 6 || end-start > 64 || inSpans(start, urlSpans) >= 0 {
+			continue
+		}
+		if start > 0 && strings.IndexByte("/.:@#+\\$%&", t[start-1]) >= 0 {
+			continue
+		}
+		if end < len(t) {
+			c := t[end]
+			if c == '/' || c == '@' || c == '+' || c == '=' || c == '\\' || c == '(' ||
+				(c == '.' || c == ':') && end+1 < len(t) && isAlnum(t[end+1]) {
+				continue
+			}
+		}
+		tok := t[start:end]
+		if !generatedID(tok) || s.listed(t) {
+			continue
+		}
+		dup := false
+		for _, it := range s.items[n0:] {
+			if strings.Contains(it.Value, tok) || strings.Contains(tok, it.Value) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			s.add(KindID, tok)
+		}
+	}
+}
+
+// generatedID reports whether a token of letters, digits, '-' and '_'
+// looks generated (see randomIDs).
+func generatedID(tok string) bool {
+	if strings.HasPrefix(tok, "0x") || strings.HasPrefix(tok, "0X") || notGenerated[strings.ToLower(tok)] {
+		return false
+	}
+	segs := strings.FieldsFunc(tok, func(r rune) bool { return r == '-' || r == '_' })
+	for _, g := range segs {
+		if randomSegment(g) {
+			return true
+		}
+	}
+	// INC0012345, CHG0031337: a ticket's letters glued to its number.
+	if len(segs) == 1 {
+		k := 0
+		for k < len(tok) && isUpper(tok[k]) {
+			k++
+		}
+		if k >= 2 && k <= 6 && len(tok)-k >= 5 && allDigits(tok[k:]) && !issueDeny[tok[:k]] {
+			return true
+		}
+	}
+	if len(segs) == 2 && strings.Count(tok, "-")+strings.Count(tok, "_") == 1 {
+		a, b := segs[0], segs[1]
+		// pr-1184, job-20417: a short word and a number.
+		if strings.Contains(tok, "-") && len(a) >= 2 && len(a) <= 10 && allLower(a) && len(b) >= 3 && len(b) <= 9 &&
+			allDigits(b) && !issueDeny[strings.ToUpper(a)] && !wordNumberDeny[a] {
+			return true
+		}
+	}
+	// 20261130094512_add_orders_tenant_index: a migration's name.
+	if len(segs) >= 2 && len(segs[0]) >= 8 && len(segs[0]) <= 14 && allDigits(segs[0]) && tok[len(segs[0])] == '_' && allLower(segs[1]) {
+		return true
+	}
+	return false
+}
+
+// randomSegment reports whether a segment of a token is a generated tail:
+// six or more hex digits with at least two digits and two letters, not in
+// one run each, or six or more letters and digits alternating at least
+// three times.
+func randomSegment(g string) bool {
+	if len(g) < 6 {
+		return false
+	}
+	digits, letters, hex, flips := 0, 0, true, 0
+	for k := 0; k < len(g); k++ {
+		c := g[k]
+		switch {
+		case isDigit(c):
+			digits++
+		case isAlpha(c):
+			letters++
+			hex = hex && c >= 'a' && c <= 'f'
+		default:
+			return false
+		}
+		if k > 0 && isDigit(c) != isDigit(g[k-1]) {
+			flips++
+		}
+	}
+	if hex && digits >= 2 && letters >= 2 && flips >= 2 {
+		return true // not cafe1234, a word and a number
+	}
+	return digits >= 2 && letters >= 3 && flips >= 3
+}
+
+// notGenerated are tokens that look generated but are names.
+var notGenerated = map[string]bool{"utf8mb4": true, "utf8mb3": true, "x86_64": true, "aarch64": true,
+	"linux-amd64": true, "linux-arm64": true, "darwin-arm64": true, "darwin-amd64": true, "windows-amd64": true}
+
+// wordNumberDeny are words before a number that name a standard, a size or
+// a position, not a handle: sha-256, line-120, port-8080.
+var wordNumberDeny = map[string]bool{"sha": true, "aes": true, "rfc": true, "iso": true, "utf": true,
+	"line": true, "lines": true, "port": true, "page": true, "step": true, "item": true, "chapter": true,
+	"section": true, "version": true, "ver": true, "http": true, "code": true, "status": true, "error": true,
+	"iso8859": true, "ecma": true, "ieee": true, "cve": true, "pep": true, "python": true, "node": true,
+	"java": true, "jdk": true, "go": true, "postgres": true, "pg": true, "mysql": true, "redis": true}
+
+func allLower(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isLower(s[i]) {
+			return false
+		}
+	}
+	return s != ""
 }

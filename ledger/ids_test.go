@@ -1,8 +1,12 @@
 package ledger
 
 import (
+	"os"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/condense-dev/condense"
 )
 
 // TestIdentifierForms: identifiers in the shapes tools print them: a short
@@ -46,6 +50,61 @@ func TestIdentifierForms(t *testing.T) {
 			if slices.Contains(got, n) {
 				t.Errorf("%q: %s is no identifier", tc.text, n)
 			}
+		}
+	}
+}
+
+// TestIDsInManyShapes reads testdata/ids.tsv: each id must be held by an
+// item extracted from its text, in a tool's output or a user's or the
+// assistant's message.
+func TestIDsInManyShapes(t *testing.T) {
+	data, err := os.ReadFile("testdata/ids.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for i, line := range strings.Split(string(data), "\n") {
+		f := strings.SplitN(line, "\t", 3)
+		if strings.HasPrefix(line, "#") || len(f) < 3 {
+			continue
+		}
+		n++
+		site, id, text := f[0], f[1], strings.ReplaceAll(f[2], `\n`, "\n")
+		var items []Item
+		switch site {
+		case "out":
+			c := condense.ToolCall("c1", "bash", []byte(`{"command":"./run.sh"}`))
+			r := condense.ToolResult("c1", false, condense.Text(text))
+			items = ExtractResult(&c, &r, 1)
+		case "user":
+			items = ExtractMessage(&condense.Message{Role: condense.RoleUser, Parts: []condense.Part{condense.Text(text)}}, 3)
+		case "asst":
+			items = ExtractMessage(&condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{condense.Text(text)}}, 3)
+		default:
+			t.Fatalf("ids.tsv:%d: unknown site %q", i+1, site)
+		}
+		if !slices.ContainsFunc(items, func(it Item) bool { return strings.Contains(it.Value, id) }) {
+			t.Errorf("ids.tsv:%d: %s not in %q", i+1, id, Strings(items))
+		}
+	}
+	if n < 30 {
+		t.Fatalf("ids.tsv holds %d cases; the file was cut", n)
+	}
+}
+
+// TestGeneratedIDShapes: what looks generated is an id; names, versions,
+// sizes and words that merely hold digits are not.
+func TestGeneratedIDShapes(t *testing.T) {
+	for tok, want := range map[string]bool{
+		"run-7f3e9a": true, "a3f9e2c1b7d4": true, "i-0a1b2c3d4e5f67890": true, "INC0012345": true,
+		"pr-1184": true, "cs_live_a1B2c3D4e5F6g7H8": true, "20261130094512_add_orders_tenant_index": true,
+		"gke-prod-pool-2-8f3a1c2d-9xkq": true,
+		"cafe1234": false, "deadbeef": false, "utf8mb4": false, "x86_64": false, "sha-256": false,
+		"line-120": false, "TestParse2": false, "python3": false, "20261130T100211Z": false,
+		"linux-amd64": false, "0x7f3a9c2e1b40": false, "v1-30-2": false, "base64": false, "int64": false,
+	} {
+		if got := generatedID(tok); got != want {
+			t.Errorf("generatedID(%q) = %v, want %v", tok, got, want)
 		}
 	}
 }

@@ -31,7 +31,7 @@ func TestLines(t *testing.T) {
 		{"CVE-2024-3094 in xz", []string{"id CVE-2024-3094"}},
 		{`ticket=SUP-88213 userId=u_12345 traceID: "a1b2c3d4e5"`, []string{"id ticket=SUP-88213", "id userId=u_12345", "id traceID=a1b2c3d4e5"}},
 		{"HEAD is now at 3fa9c2d Fix refund", []string{"id 3fa9c2d"}},
-		{"sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", []string{"id e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"}},
+		{"sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", []string{"id sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"}},
 		{"deadbeef is not a hash without context; cafe1234 neither", nil},
 		{"req 123e4567-e89b-12d3-a456-426614174000 done", []string{"id 123e4567-e89b-12d3-a456-426614174000"}},
 		// Measurements.

@@ -546,7 +546,8 @@ func isDecisionSoft(low string) bool {
 	// run the linter", "we never commit generated files".
 	for _, subj := range []string{"i'll", "i will", "we'll", "we will", "we", "we must", "we should"} {
 		for _, adv := range []string{"always", "never"} {
-			if hasWord(low, subj+" "+adv) {
+			// not "the bug we never fixed": a rule looks ahead
+			if k := wordIndex(low, subj+" "+adv); k >= 0 && !pastTense(firstWord(low[k+len(subj)+len(adv)+1:])) {
 				return true
 			}
 		}
@@ -934,4 +935,14 @@ func wordIndex(s, w string) int {
 		}
 		off = k + 1
 	}
+}
+
+// pastTense reports whether a word reads as a verb in the past: "fixed",
+// "was", "had".
+func pastTense(w string) bool {
+	switch w {
+	case "was", "were", "had", "did", "got", "made", "saw", "found", "ran", "knew", "thought":
+		return true
+	}
+	return len(w) > 3 && strings.HasSuffix(w, "ed")
 }

@@ -43,6 +43,12 @@ type scanner struct {
 	loud    bool          // the current line is a log line at warning level or above
 	odd     bool          // the current line is shaped unlike the rest of a uniform output
 	prev    string        // the previous non-blank line of the text, trimmed
+	// whole is the output being scanned and shapes its lines' shapes
+	// counted, built when a line first needs them (see listed).
+	whole  string
+	shapes map[uint64]int
+	// lineItems is the number of items before the current line's.
+	lineItems int
 	bench   string        // the name of the latest benchmark result line (benchResult)
 }
 
@@ -168,6 +174,7 @@ func (s *scanner) text(text string) {
 		text, exit = unwrapOutput(text)
 		s.run = s.runOf(text, exit)
 	}
+	s.whole, s.shapes = text, nil
 	s.hot = markLines(text, s.hot)
 	if s.output {
 		markOddLines(text, s.hot)
@@ -184,6 +191,7 @@ func (s *scanner) text(text string) {
 		start = end + 1
 	}
 	s.loud, s.odd, s.prev, s.bench = false, false, "", ""
+	s.whole, s.shapes = "", nil
 	s.flush()
 	for _, p := range s.e.Patterns {
 		if p.Regexp == nil {
@@ -237,6 +245,7 @@ func (s *scanner) flush() {
 }
 
 func (s *scanner) line(line string) {
+	s.lineItems = len(s.items)
 	t := strings.TrimSpace(line)
 	if t == "" {
 		s.endTable()
@@ -333,6 +342,44 @@ func loudLine(line string) bool {
 					return true
 				}
 			}
+		}
+	}
+	return false
+}
+
+// listed reports whether line t of the output being scanned is a routine
+// row of a listing: neither loud nor odd nor in a bad state, and shaped
+// like another line of the output.
+func (s *scanner) listed(t string) bool {
+	if !s.output || s.loud || s.odd || s.whole == "" || badStatus(t) {
+		return false
+	}
+	if s.shapes == nil {
+		s.shapes = make(map[uint64]int)
+		for start := 0; start < len(s.whole); {
+			end := lineEnd(s.whole, start)
+			if l := strings.TrimSpace(s.whole[start:end]); l != "" {
+				s.shapes[lineShape(l)]++
+			}
+			start = end + 1
+		}
+	}
+	return s.shapes[lineShape(t)] >= 2
+}
+
+// badStates are the states listings print for what is not working: a
+// NotReady node among Ready ones, a Restarting container.
+var badStates = []string{"NotReady", "CrashLoopBackOff", "Error", "Evicted", "Failed", "FAILED", "Pending",
+	"Terminating", "Unknown", "OOMKilled", "Restarting", "Exited (1", "Exited (2", "unhealthy",
+	"Unhealthy", "degraded", "Degraded", "DOWN", "Down", "Stopped", "ImagePullBackOff", "ErrImagePull",
+	"Dead", "dead", "failed", "error", "timeout", "Timeout"}
+
+// badStatus reports whether a listing's row shows something not working.
+func badStatus(t string) bool {
+	for _, w := range badStates {
+		if k := strings.Index(t, w); k >= 0 && (k == 0 || !isAlpha(t[k-1])) &&
+			(k+len(w) == len(t) || !isAlpha(t[k+len(w)])) {
+			return true
 		}
 	}
 	return false
