@@ -294,6 +294,12 @@ func (s *scanner) logLine(t string) bool {
 			s.addWeak(v)
 		}
 	case lvInfo:
+		// An info line that reports a failure by its shape ("context
+		// deadline exceeded while waiting…", "connection refused") is an
+		// error whatever level its logger gave it.
+		if v := value(); signalsOf(v).shape {
+			s.add(KindError, v)
+		}
 	default:
 		return false
 	}
@@ -308,6 +314,10 @@ type signals struct {
 
 // genericError reads a line of output no other recogniser took.
 func (s *scanner) genericError(t string) {
+	if s.run != runPassed && signalLine(t) || jsonErrorBody(t) {
+		s.add(KindError, t)
+		return
+	}
 	if skipGeneric(t) {
 		return
 	}
@@ -319,7 +329,7 @@ func (s *scanner) genericError(t string) {
 	switch {
 	case sig.shape || errorLead(t):
 		s.add(KindError, t)
-	case sig.vocab > 0 && programPrefix(t):
+	case sig.vocab > 0 && (programPrefix(t) || sourcePrefix(t)):
 		// "pq: duplicate key value violates…", "cat: x: No such file…"
 		s.add(KindError, t)
 	case sig.vocab > 0 && s.run == runFailed && !passLine(t):
@@ -341,6 +351,41 @@ func errorLead(t string) bool {
 	switch strings.ToLower(t[:j]) {
 	case "error", "fatal", "panic":
 		return true
+	}
+	// apt and dpkg: "E: Unable to locate package libpq-devel"
+	return t[:j] == "E" && strings.HasPrefix(t[j:], ": ")
+}
+
+// signalWords are what a shell prints when a signal ends a program.
+var signalWords = []string{"Killed", "Terminated", "Aborted", "Segmentation fault", "Bus error",
+	"Illegal instruction", "Floating point exception", "Hangup", "Out of memory: Killed process"}
+
+// signalLine reports whether a line is a shell's report that a signal
+// ended the program: "Killed", "Segmentation fault (core dumped)",
+// "[1]+  Killed  python train.py", "zsh: killed  ./bin/indexer".
+func signalLine(t string) bool {
+	if len(t) > 120 {
+		return false
+	}
+	r := t
+	if strings.HasPrefix(r, "[") {
+		// a job: "[1]+  Killed …"
+		if k := strings.IndexByte(r, ']'); k > 0 && k < 6 {
+			r = strings.TrimLeft(r[k+1:], "+- ")
+		}
+	}
+	for _, p := range []string{"bash: ", "zsh: ", "sh: "} {
+		if rest, ok := strings.CutPrefix(r, p); ok {
+			r = rest
+			if len(r) > 0 && isLower(r[0]) {
+				r = strings.ToUpper(r[:1]) + r[1:]
+			}
+		}
+	}
+	for _, w := range signalWords {
+		if rest, ok := strings.CutPrefix(r, w); ok && (rest == "" || rest[0] == ' ' || rest[0] == ':' || rest[0] == '(') {
+			return len(strings.Fields(rest)) <= 4
+		}
 	}
 	return false
 }
@@ -396,10 +441,17 @@ func skipGeneric(t string) bool {
 	if strings.HasSuffix(first, ":") && identLike(first[:len(first)-1]) && (strings.HasSuffix(t, ",") || strings.HasSuffix(t, "{")) {
 		return true
 	}
-	// "src/x.go:12:	return errors.New(…)": a search hit, not a message.
+	// "src/x.go:12:	return errors.New(…)": a search hit, not a message;
+	// but "standard_init_linux.go:228: exec user process caused: exec
+	// format error" is a program's message that names its source line.
 	if k := strings.IndexByte(first, ':'); k > 0 && strings.ContainsAny(first[:k], "./") {
 		if ok, j := digitsAt(first, k+1); ok && j < len(first) && first[j] == ':' || ok && j == len(first) {
-			return true
+			message := j == len(first)-1 && rest != "" && isLower(rest[0]) && !strings.Contains(rest, "//")
+			if !message {
+				return true
+			}
+			sig := signalsOf(rest)
+			return !sig.shape && sig.vocab == 0
 		}
 	}
 	return strings.Contains(t, ".go:") && strings.Contains(t, " +0x")
@@ -546,4 +598,58 @@ func unwrapOutput(text string) (string, *int) {
 		}
 	}
 	return Redact(out), meta.ExitCode
+}
+
+// namedErrors adds the exceptions and error codes a person names in prose:
+// "the nightly job died with MemoryError again", "it fails with
+// ECONNRESET under load". Whole error lines in prose are read elsewhere;
+// this keeps the name when the sentence around it is not kept.
+func (s *scanner) namedErrors(t string) {
+	for i := 0; i < len(t); {
+		if !isUpper(t[i]) || i > 0 && (isWordByte(t[i-1]) || t[i-1] == '.') {
+			i++
+			continue
+		}
+		j := i
+		for j < len(t) && isWordByte(t[j]) {
+			j++
+		}
+		w := t[i:j]
+		i = j
+		if j < len(t) && (t[j] == '.' && j+1 < len(t) && isAlpha(t[j+1]) || t[j] == '(' || t[j] == ':') {
+			continue // a qualified name, a call, or an error line read elsewhere
+		}
+		if len(w) >= 7 && exceptionName(w) && !strings.Contains(w, ".") || len(w) >= 5 && w[0] == 'E' && errnoNames[w] {
+			s.add(KindError, w)
+		}
+	}
+}
+
+// jsonErrorBody reports whether a line is a JSON object that carries an
+// error, as an API answers a failed request: {"error":"403 Forbidden",
+// "detail":"token lacks scope admin:write"}.
+func jsonErrorBody(t string) bool {
+	if len(t) < 12 || t[0] != '{' || t[len(t)-1] != '}' {
+		return false
+	}
+	for _, k := range []string{`"error":`, `"error": `, `"errors":`, `"errors": `, `"err":`} {
+		if i := strings.Index(t, k); i > 0 && i < 40 {
+			v := strings.TrimLeft(t[i+len(k):], " ")
+			return !strings.HasPrefix(v, "null") && !strings.HasPrefix(v, `""`) && !strings.HasPrefix(v, "false") &&
+				!strings.HasPrefix(v, "[]") && !strings.HasPrefix(v, "{}")
+		}
+	}
+	return false
+}
+
+// sourcePrefix reports whether t starts with the source line that printed
+// it: "standard_init_linux.go:228: exec user process caused: …".
+func sourcePrefix(t string) bool {
+	first, _, _ := strings.Cut(t, " ")
+	k := strings.IndexByte(first, ':')
+	if k <= 0 || !strings.Contains(first[:k], ".") {
+		return false
+	}
+	ok, j := digitsAt(first, k+1)
+	return ok && j == len(first)-1 && first[j] == ':'
 }

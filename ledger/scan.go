@@ -49,7 +49,7 @@ type scanner struct {
 	shapes map[uint64]int
 	// lineItems is the number of items before the current line's.
 	lineItems int
-	bench   string        // the name of the latest benchmark result line (benchResult)
+	bench     string // the name of the latest benchmark result line (benchResult)
 }
 
 // Marks of lines worth the slower checks, found by markLines.
@@ -114,6 +114,9 @@ func (s *scanner) add(k Kind, v string) *Item {
 	max := s.e.maxPerKind()
 	if max > 0 && s.counts[k] >= max && k != KindError {
 		return nil
+	}
+	if k == KindError {
+		v = headAndTail(v, s.e.maxValueLen())
 	}
 	v = clean(v, s.e.maxValueLen())
 	if v == "" {
@@ -281,6 +284,9 @@ func (s *scanner) line(line string) {
 		s.windowsPaths(t)
 	}
 	s.ids(t, urlSpans)
+	if !s.output && !s.source {
+		s.namedErrors(t)
+	}
 	if !s.source && !s.tableLine(t) && !s.lineMeasurement(t) {
 		s.measurements(t, urlSpans)
 	}

@@ -88,3 +88,32 @@ func isClean(s string) bool {
 	}
 	return true
 }
+
+// headAndTail shortens an error line too long for an item to its head and
+// its tail, cut at spaces: the tail of a long error holds its innermost
+// cause ("… (Caused by SSLError(… [SSL: CERTIFICATE_VERIFY_FAILED]
+// certificate verify failed …)))"), which keeping the head alone loses.
+func headAndTail(s string, max int) string {
+	if len(s) <= max || max < 40 {
+		return s
+	}
+	const gap = " … "
+	// The tail, three fifths of the room, from the start of a word.
+	t := len(s) - (max-len(gap))*3/5
+	if k := strings.LastIndexByte(s[:t], ' '); k >= 0 && t-k < max/8 {
+		t = k + 1
+	}
+	for t < len(s) && !utf8.RuneStart(s[t]) {
+		t++
+	}
+	// The head, what room is left, up to the end of a word.
+	head := max - len(gap) - (len(s) - t)
+	h := head
+	if k := strings.LastIndexByte(s[:head], ' '); k >= head/2 {
+		h = k
+	}
+	for h > 0 && !utf8.RuneStart(s[h]) {
+		h--
+	}
+	return strings.TrimRight(s[:h], " ") + gap + s[t:]
+}
