@@ -234,6 +234,13 @@ func (s *scanner) runtimeOrTestLine(t string) bool {
 	case strings.HasPrefix(t, "panic: "):
 		s.add(KindError, t)
 		s.goFrame, s.goFunc = true, ""
+	case strings.HasPrefix(t, "goroutine ") && strings.HasSuffix(t, "]:") && strings.Contains(t, " ["):
+		// A Go traceback's header: what it printed just before is the
+		// failure ("panic: …", or a bare message a crash handler wrote).
+		if p := s.prev; p != "" && !strings.HasPrefix(p, "goroutine ") && !strings.HasPrefix(p, "--- ") &&
+			!strings.HasPrefix(p, "=== ") && !strings.HasPrefix(p, "[signal") {
+			s.add(KindError, p)
+		}
 	case t == "stack backtrace:":
 		s.rustFrames = true // a Rust panic's backtrace (RUST_BACKTRACE=1)
 	case strings.HasPrefix(t, "--- FAIL:"):
