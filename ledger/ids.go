@@ -409,14 +409,30 @@ func generatedID(tok string) bool {
 	if strings.HasPrefix(tok, "0x") || strings.HasPrefix(tok, "0X") || notGenerated[strings.ToLower(tok)] {
 		return false
 	}
-	segs := strings.FieldsFunc(tok, func(r rune) bool { return r == '-' || r == '_' })
-	for _, g := range segs {
-		if randomSegment(g) {
-			return true
+	// the segments between '-' and '_', read in place
+	nseg, first, second := 0, "", ""
+	for i := 0; i < len(tok); {
+		j := i
+		for j < len(tok) && tok[j] != '-' && tok[j] != '_' {
+			j++
 		}
+		if j > i {
+			g := tok[i:j]
+			if randomSegment(g) {
+				return true
+			}
+			switch nseg {
+			case 0:
+				first = g
+			case 1:
+				second = g
+			}
+			nseg++
+		}
+		i = j + 1
 	}
 	// INC0012345, CHG0031337: a ticket's letters glued to its number.
-	if len(segs) == 1 {
+	if nseg == 1 {
 		k := 0
 		for k < len(tok) && isUpper(tok[k]) {
 			k++
@@ -425,8 +441,8 @@ func generatedID(tok string) bool {
 			return true
 		}
 	}
-	if len(segs) == 2 && strings.Count(tok, "-")+strings.Count(tok, "_") == 1 {
-		a, b := segs[0], segs[1]
+	if nseg == 2 && strings.Count(tok, "-")+strings.Count(tok, "_") == 1 {
+		a, b := first, second
 		// pr-1184, job-20417: a short word and a number.
 		if strings.Contains(tok, "-") && len(a) >= 2 && len(a) <= 10 && allLower(a) && len(b) >= 3 && len(b) <= 9 &&
 			allDigits(b) && !issueDeny[strings.ToUpper(a)] && !wordNumberDeny[a] {
@@ -434,7 +450,7 @@ func generatedID(tok string) bool {
 		}
 	}
 	// 20261130094512_add_orders_tenant_index: a migration's name.
-	if len(segs) >= 2 && len(segs[0]) >= 8 && len(segs[0]) <= 14 && allDigits(segs[0]) && tok[len(segs[0])] == '_' && allLower(segs[1]) {
+	if nseg >= 2 && len(first) >= 8 && len(first) <= 14 && allDigits(first) && len(tok) > len(first) && tok[len(first)] == '_' && allLower(second) {
 		return true
 	}
 	return false
