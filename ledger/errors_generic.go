@@ -314,7 +314,7 @@ type signals struct {
 
 // genericError reads a line of output no other recogniser took.
 func (s *scanner) genericError(t string) {
-	if s.run != runPassed && signalLine(t) || jsonErrorBody(t) {
+	if s.run != runPassed && signalLine(t) || jsonErrorBody(t) || strings.HasPrefix(t, "::error") || failedWith(t) {
 		s.add(KindError, t)
 		return
 	}
@@ -652,4 +652,23 @@ func sourcePrefix(t string) bool {
 	}
 	ok, j := digitsAt(first, k+1)
 	return ok && j == len(first)-1 && first[j] == ':'
+}
+
+// failedWith reports whether a line says what failed and why: "Migration
+// failed: relation \"invoices\" does not exist", "OCI runtime exec failed:
+// …", "terraform apply failed with exit code 1". The words before say
+// what failed; a count ("0 failed: none") says nothing failed.
+func failedWith(t string) bool {
+	for _, cue := range []string{" failed: ", " failed with ", " failed because "} {
+		k := strings.Index(t, cue)
+		if k <= 0 || k > 80 {
+			continue
+		}
+		before := strings.Fields(t[:k])
+		if len(before) == 0 || len(before) > 6 || allDigits(before[len(before)-1]) || passLine(t) {
+			return false
+		}
+		return len(strings.Fields(t[k+len(cue):])) >= 2
+	}
+	return false
 }
