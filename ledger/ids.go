@@ -359,6 +359,7 @@ func digestAlg(w string) bool {
 // routine rows of a listing (forty healthy pods) are left to the odd and
 // loud ones.
 func (s *scanner) randomIDs(t string, urlSpans [][2]int, n0 int) {
+	s.numberedIDs(t, urlSpans, n0)
 	for i := 0; i < len(t); {
 		if !isAlnum(t[i]) {
 			i++
@@ -505,4 +506,74 @@ func allLower(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// idNouns name a thing by its number: "order 48213", "PR 4412", "build
+// 6543219", "job #20417". Positions and sizes ("line 42", "port 8080",
+// "step 3") are not among them.
+var idNouns = map[string]bool{"order": true, "invoice": true, "pr": true, "mr": true, "issue": true,
+	"ticket": true, "build": true, "job": true, "run": true, "incident": true, "case": true, "story": true,
+	"bug": true, "tenant": true, "account": true, "customer": true, "shipment": true, "payment": true,
+	"transaction": true, "txn": true, "request": true, "deployment": true, "deploy": true, "pipeline": true,
+	"workflow": true, "user": true, "org": true, "project": true, "merchant": true, "subscription": true,
+	"refund": true, "batch": true, "pull": true, "changeset": true, "revision": true, "task": true}
+
+// numberedIDs adds "noun N" ids: a noun of idNouns, then an optional '#',
+// "no." or "number", then three to twelve digits standing alone.
+func (s *scanner) numberedIDs(t string, urlSpans [][2]int, n0 int) {
+	for i := 0; i < len(t); i++ {
+		if !isDigit(t[i]) || i == 0 || isWordByte(t[i-1]) || t[i-1] == '.' || t[i-1] == '-' || t[i-1] == '/' {
+			continue
+		}
+		j := i
+		for j < len(t) && isDigit(t[j]) {
+			j++
+		}
+		n := j - i
+		if n < 3 || n > 12 || j < len(t) && (isWordByte(t[j]) || t[j] == '.' && j+1 < len(t) && isDigit(t[j+1]) || t[j] == '/' || t[j] == ':' && j+1 < len(t) && isDigit(t[j+1])) {
+			i = j
+			continue
+		}
+		// the word before, past '#', "no." or "number"
+		k := i
+		if t[k-1] == '#' {
+			k--
+		}
+		for k > 0 && t[k-1] == ' ' {
+			k--
+		}
+		if k > 2 && t[k-1] == '.' && strings.EqualFold(t[k-3:k-1], "no") {
+			k-- // "no. 1182"
+		}
+		w := k
+		for w > 0 && isAlpha(t[w-1]) {
+			w--
+		}
+		word := strings.ToLower(t[w:k])
+		if word == "number" || word == "no" {
+			k2 := w
+			for k2 > 0 && (t[k2-1] == ' ' || t[k2-1] == '.') {
+				k2--
+			}
+			w2 := k2
+			for w2 > 0 && isAlpha(t[w2-1]) {
+				w2--
+			}
+			word, w = strings.ToLower(t[w2:k2]), w2
+		}
+		if w < k && idNouns[word] && (w == 0 || !isWordByte(t[w-1])) && inSpans(i, urlSpans) < 0 {
+			v := t[w:j]
+			dup := false
+			for _, it := range s.items[n0:] {
+				if strings.Contains(it.Value, t[i:j]) {
+					dup = true
+					break
+				}
+			}
+			if !dup {
+				s.add(KindID, v)
+			}
+		}
+		i = j
+	}
 }

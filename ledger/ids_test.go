@@ -116,3 +116,19 @@ func TestGeneratedIDShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestNumberedIDsLeavePositions: a number after a word names a thing only
+// when the word is a thing's kind ("order 48213"), not a position, a size
+// or a count ("port 8080", "line 120", "200 users").
+func TestNumberedIDsLeavePositions(t *testing.T) {
+	m := condense.AssistantText("The server listens on port 8080, line 120 sets it; step 100 copies 20000 rows for 200 users; see order 48213.")
+	var ids []string
+	for _, it := range ExtractMessage(&m, 1) {
+		if it.Kind == KindID {
+			ids = append(ids, it.Value)
+		}
+	}
+	if !slices.Equal(ids, []string{"order 48213"}) {
+		t.Errorf("ids = %q, want only the order", ids)
+	}
+}
