@@ -313,7 +313,10 @@ func hexHash(t string, i, j int) bool {
 		}
 	}
 	if !digit || !letter {
-		return false
+		// git log --oneline: a short hash that happens to be all digits
+		// ("2637798 Route the route planner (#139)") still starts the line
+		// with a message after it.
+		return digit && i == 0 && n <= 12 && j+1 < len(t) && t[j] == ' ' && isUpper(t[j+1])
 	}
 	if n == 40 || n == 64 {
 		return true

@@ -132,3 +132,19 @@ func TestNumberedIDsLeavePositions(t *testing.T) {
 		t.Errorf("ids = %q, want only the order", ids)
 	}
 }
+
+// TestAllDigitShortHash: git log --oneline starts a line with the short
+// hash and the subject, even when the hash is all digits.
+func TestAllDigitShortHash(t *testing.T) {
+	c := condense.ToolCall("c1", "bash", []byte(`{"command":"git log --oneline -3"}`))
+	r := condense.ToolResult("c1", false, condense.Text("42cae98 Revert driver in api\n2637798 Route the route planner (#139)\n995f300 Add route in api\n1234567 rows copied"))
+	var ids []string
+	for _, it := range ExtractResult(&c, &r, 1) {
+		if it.Kind == KindID {
+			ids = append(ids, it.Value)
+		}
+	}
+	if !slices.Contains(ids, "2637798") || slices.Contains(ids, "1234567") {
+		t.Errorf("ids = %q, want 2637798 and not the row count", ids)
+	}
+}

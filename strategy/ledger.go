@@ -11,7 +11,8 @@ import (
 // without being counted. Each piece added (a tool result, a message) is
 // tallied whole, so an item repeated piece after piece ranks as routine.
 type keeper struct {
-	budget int
+	cc     *condense.CompactionContext
+	budget int // in the counter's tokens
 	seen   map[string]bool
 	groups [][]ledger.Item
 	tally  ledger.Tally
@@ -21,7 +22,7 @@ func newKeeper(cc *condense.CompactionContext, budget int) *keeper {
 	if budget <= 0 {
 		budget = ledger.DefaultBudget(cc.Budget.Window)
 	}
-	return &keeper{budget: budget, seen: map[string]bool{}}
+	return &keeper{cc: cc, budget: budget, seen: map[string]bool{}}
 }
 
 // add registers the items of one compacted piece and returns its group
@@ -52,7 +53,10 @@ func (k *keeper) resolve() (byGroup [][]string, kept, demoted int) {
 			all = append(all, it)
 		}
 	}
-	keptItems, demotedItems := ledger.BoundBy(all, k.budget, nil, &k.tally)
+	// The budget is room in the counter's tokens; the items are bounded in
+	// ledger.ApproxTokens, which over-counts most text: converted, the
+	// ledger fills the room it was given instead of about two thirds.
+	keptItems, demotedItems := ledger.BoundBy(all, approxBudget(k.cc, k.budget, all, nil), nil, &k.tally)
 	keptSet := map[string]bool{}
 	for _, it := range keptItems {
 		keptSet[it.Key()] = true

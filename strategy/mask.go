@@ -94,15 +94,18 @@ func fillResults(cc *condense.CompactionContext, targets []target, budget int) (
 	if spare > 0 {
 		need := 0
 		seen := map[string]bool{}
+		var distinct []ledger.Item
 		for _, w := range work {
 			for _, it := range w.items {
 				if k := it.Key(); !seen[k] {
 					seen[k] = true
 					need += ledger.ApproxTokens(it.String()) + 1
+					distinct = append(distinct, it)
 				}
 			}
 		}
-		reserve := min(need, spare/2)
+		// need is in ledger.ApproxTokens; the reserve in the counter's.
+		reserve := min(int(float64(need)/approxRatio(cc, distinct, nil)), spare/2)
 		// Keep results verbatim, newest first, while they fit in what the
 		// ledger reserve leaves.
 		n := len(work)

@@ -203,6 +203,13 @@ func gateSummary(cc *condense.CompactionContext, sp *summarySpan, summary string
 // approximation under-counts. A sample under 2 KB leaves the budget as it
 // is: too few lines to say.
 func approxBudget(cc *condense.CompactionContext, budget int, items []ledger.Item, carry []string) int {
+	return int(float64(budget) * approxRatio(cc, items, carry))
+}
+
+// approxRatio is how many ledger.ApproxTokens one token of the counter is
+// worth on the candidates' lines (see approxBudget), within [1/2, 5/2]; 1
+// when the sample is too small to say.
+func approxRatio(cc *condense.CompactionContext, items []ledger.Item, carry []string) float64 {
 	const sampleBytes, minSample = 32 << 10, 2 << 10
 	var b strings.Builder
 	for _, line := range carry {
@@ -218,15 +225,14 @@ func approxBudget(cc *condense.CompactionContext, budget int, items []ledger.Ite
 		b.WriteString("- " + items[i].String() + "\n")
 	}
 	if b.Len() < minSample || cc.Counter == nil {
-		return budget
+		return 1
 	}
 	sample := b.String()
 	real := cc.CountMessage(&condense.Message{Role: condense.RoleUser, Parts: []condense.Part{condense.Text(sample)}})
 	if real <= 0 {
-		return budget
+		return 1
 	}
-	ratio := min(2.5, max(0.5, float64(ledger.ApproxTokens(sample))/float64(real)))
-	return int(float64(budget) * ratio)
+	return min(2.5, max(0.5, float64(ledger.ApproxTokens(sample))/float64(real)))
 }
 
 // carriedLedger returns where the extraction of the span's ledger starts
