@@ -150,7 +150,12 @@ var observedNouns = map[string]bool{"errors": true, "error": true, "failures": t
 func negatedCourse(h string) bool {
 	if rest, ok := strings.CutPrefix(h, "not "); ok {
 		w := firstWord(rest)
-		return strings.HasSuffix(w, "ing") && w != "going" && w != "being" && w != "seeing" && w != "finding"
+		switch w {
+		case "going", "being", "seeing", "finding", "having", "knowing", "getting", "sure", "working", "passing",
+			"failing", "matching", "existing", "showing", "returning", "changing", "running":
+			return false
+		}
+		return strings.HasSuffix(w, "ing")
 	}
 	if rest, ok := strings.CutPrefix(h, "no "); ok {
 		if observedNouns[strings.Trim(firstWord(rest), ".,;:")] {
@@ -202,7 +207,7 @@ func labelledVerdict(h string) bool {
 		return false
 	}
 	for _, w := range verdictWords {
-		if hasWord(label, w) {
+		if hasWord(label, w) && (w != "answer" || hasWord(label, "final")) {
 			return true
 		}
 	}
@@ -270,7 +275,7 @@ func gerundCourse(h string) bool {
 		return false
 	}
 	// the course goes on: a second clause with a reason or a consequence
-	for _, sep := range []string{"; ", " — ", " – ", " - ", ", ", ": ", " so ", " keeps ", " makes ",
+	for _, sep := range []string{"; ", " — ", " – ", " - ", ": ", " so ", " keeps ", " makes ",
 		" avoids ", " means ", " lets ", " saves ", " gives "} {
 		if k := strings.Index(rest, sep); k >= 0 && len(strings.Fields(rest[k:])) >= 4 {
 			return true
@@ -299,7 +304,9 @@ func betterThan(h string) bool {
 	h = strings.TrimPrefix(strings.TrimPrefix(h, "it's "), "it is ")
 	for _, j := range []string{"better", "safer", "simpler", "cheaper", "cleaner", "best", "wiser"} {
 		if rest, ok := strings.CutPrefix(h, j+" to "); ok {
-			return j == "best" || hasWord(rest, "than")
+			// "better to fail loudly than …", "it's cleaner to fix this at
+			// the source: the exporter …" (the judgement and its why)
+			return j == "best" || hasWord(rest, "than") || strings.Contains(rest, ": ") || strings.Contains(rest, "; ")
 		}
 	}
 	return false
@@ -354,13 +361,12 @@ var evalWords = []string{"better", "best", "simpler", "simplest", "safer", "safe
 	"easier", "easiest", "overkill", "invasive", "more sense", "makes sense", "cheaper", "cheapest",
 	"robust", "risky", "riskier", "worth", "worse", "preferable", "wiser", "sane", "saner", "pragmatic",
 	"unnecessary", "not needed", "overcomplicated", "over-engineered", "over-engineering", "sufficient",
-	"good enough", "acceptable", "ideal", "nicer", "less error-prone", "more readable", "less code",
-	"fragile", "brittle", "a lot of ops", "heavyweight", "lightweight", "is fine", "are fine"}
+	"good enough", "ideal", "nicer", "less error-prone", "more readable", "less code",
+	"fragile", "brittle", "a lot of ops", "heavyweight", "lightweight"}
 
 // designNouns name what is being decided.
 var designNouns = []string{"design", "approach", "decision", "my take", "our take", "trade-off", "tradeoff",
-	"strategy", "policy", "convention", "the plan is", "the plan now", "plan of record", "the question of",
-	"option", "options", "choice"}
+	"strategy", "policy", "convention", "the plan is", "the plan now", "plan of record", "the question of"}
 
 // notDesign follow a design noun that names a document, not a design.
 var notDesign = []string{"doc", "docs", "document", "file", "files", "section", "page", "flag", "flags",
@@ -376,8 +382,14 @@ var intentCues = []string{"i'll", "we'll", "i will", "we will", "i'd", "we'd", "
 func choiceScore(low string) bool {
 	own, n := 0, 0
 	for _, w := range settleWords {
-		if k := wordIndex(low, w); k >= 0 && !settleStep(low[k+len(w):]) {
-			own, n = own+2, n+2
+		if k := wordIndex(low, w); k >= 0 && !settleStep(low[k+len(w):]) && spoken(low, k) {
+			// "Picking a port is done by the OS": a gerund opening the
+			// sentence may be its subject; it needs a second signal
+			g := 2
+			if strings.HasSuffix(w, "ing") && headOf(low[:k]) == "" {
+				g = 1
+			}
+			own, n = own+g, n+g
 			break
 		}
 	}
@@ -424,14 +436,46 @@ func settleStep(rest string) bool {
 	return false
 }
 
+// spoken reports whether the word at low[k:] is the speaker's: the
+// sentence opens with it (past fillers: "Opted to leave …", "OK, settling
+// on …"), or a first-person subject stands in the few words before it
+// ("I'm settling", "we finally picked"), not "the scheduler can decide".
+func spoken(low string, k int) bool {
+	if headOf(low[:k]) == "" {
+		return true
+	}
+	f := strings.Fields(low[:k])
+	for i := len(f) - 1; i >= 0 && i >= len(f)-4; i-- {
+		switch strings.Trim(f[i], ".,;:!?") {
+		case "i", "we", "i'm", "we're", "i've", "we've", "i'll", "we'll", "i'd", "we'd", "let's", "me", "us":
+			return true
+		}
+	}
+	return false
+}
+
 // committed reports whether an intent cue is followed by a verb that
 // changes something, past adverbs: "we will serialise writes", "the new
-// field will be optional", not "I'll check the logs".
+// field will be optional", not "I'll check the logs". A bare "will" or
+// "should" commits only a design's subject ("the new field", "the
+// change"), not "the test will fail".
 func committed(low string) bool {
 	for _, c := range intentCues {
 		k := wordIndex(low, c)
 		if k < 0 {
 			continue
+		}
+		if (c == "will" || c == "should") && headOf(low[:k]) != "" {
+			// "Will implement the limiter in middleware": the subject
+			// left out is the speaker
+			subj := low[:k]
+			if j := strings.LastIndexAny(subj, ",;:"); j >= 0 {
+				subj = subj[j+1:]
+			}
+			if !hasWord(subj, "new") && !designNamed(subj) && !hasWord(subj, "change") && !hasWord(subj, "fix") &&
+				!hasWord(subj, "default") {
+				continue
+			}
 		}
 		for _, w := range strings.Fields(low[k+len(c):]) {
 			w = strings.Trim(w, ".,;:!?\"'`()")

@@ -237,10 +237,12 @@ func (s *scanner) runtimeOrTestLine(t string) bool {
 	case strings.HasPrefix(t, "goroutine ") && strings.HasSuffix(t, "]:") && strings.Contains(t, " ["):
 		// A Go traceback's header: what it printed just before is the
 		// failure ("panic: …", or a bare message a crash handler wrote).
-		if p := s.prev; p != "" && !strings.HasPrefix(p, "goroutine ") && !strings.HasPrefix(p, "--- ") &&
-			!strings.HasPrefix(p, "=== ") && !strings.HasPrefix(p, "[signal") {
-			s.add(KindError, p)
+		// Only the first header of a text: in a dump of many goroutines
+		// the line before each later one is the previous stack's frame.
+		if !s.goHeader && crashMessage(s.prev) {
+			s.add(KindError, s.prev)
 		}
+		s.goHeader = true
 	case t == "stack backtrace:":
 		s.rustFrames = true // a Rust panic's backtrace (RUST_BACKTRACE=1)
 	case strings.HasPrefix(t, "--- FAIL:"):
@@ -582,4 +584,24 @@ func podFailure(t string) bool {
 		return true
 	}
 	return false
+}
+
+// crashMessage reports whether the line before a Go traceback's first
+// header is the failure it printed: not a frame, a call, a prompt or a
+// test's banner, and either a message shaped like a crash handler's
+// ("read tcp …: i/o timeout") or one that names a failure.
+func crashMessage(p string) bool {
+	if p == "" || strings.Contains(p, " +0x") || strings.HasSuffix(p, ")") || strings.HasPrefix(p, "/") {
+		return false
+	}
+	for _, pre := range []string{"goroutine ", "--- ", "=== ", "[signal", "$ ", "created by "} {
+		if strings.HasPrefix(p, pre) {
+			return false
+		}
+	}
+	if isLower(p[0]) && strings.Contains(p, ": ") {
+		return true
+	}
+	sig := signalsOf(p)
+	return sig.shape || sig.vocab > 0
 }

@@ -367,25 +367,37 @@ func signalLine(t string) bool {
 	if len(t) > 120 {
 		return false
 	}
-	r := t
+	r, framed := t, false
 	if strings.HasPrefix(r, "[") {
 		// a job: "[1]+  Killed …"
 		if k := strings.IndexByte(r, ']'); k > 0 && k < 6 {
-			r = strings.TrimLeft(r[k+1:], "+- ")
+			r, framed = strings.TrimLeft(r[k+1:], "+- "), true
 		}
 	}
 	for _, p := range []string{"bash: ", "zsh: ", "sh: "} {
 		if rest, ok := strings.CutPrefix(r, p); ok {
-			r = rest
+			r, framed = rest, true
 			if len(r) > 0 && isLower(r[0]) {
 				r = strings.ToUpper(r[:1]) + r[1:]
 			}
 		}
 	}
 	for _, w := range signalWords {
-		if rest, ok := strings.CutPrefix(r, w); ok && (rest == "" || rest[0] == ' ' || rest[0] == ':' || rest[0] == '(') {
-			return len(strings.Fields(rest)) <= 4
+		rest, ok := strings.CutPrefix(r, w)
+		if !ok {
+			continue
 		}
+		// the bare report, "(core dumped)", ": 9"; after a job's or a
+		// shell's prefix, the command it ended. Not "Killed 3 stale
+		// processes" or "Hangup handler installed".
+		rest = strings.TrimSpace(rest)
+		switch {
+		case rest == "" || rest == "(core dumped)":
+			return true
+		case rest[0] == ':':
+			return allDigits(strings.TrimSpace(rest[1:]))
+		}
+		return framed && len(strings.Fields(rest)) <= 4
 	}
 	return false
 }
@@ -619,7 +631,8 @@ func (s *scanner) namedErrors(t string) {
 		if j < len(t) && (t[j] == '.' && j+1 < len(t) && isAlpha(t[j+1]) || t[j] == '(' || t[j] == ':') {
 			continue // a qualified name, a call, or an error line read elsewhere
 		}
-		if len(w) >= 7 && exceptionName(w) && !strings.Contains(w, ".") || len(w) >= 5 && w[0] == 'E' && errnoNames[w] {
+		if (len(w) >= 7 && exceptionName(w) && !strings.Contains(w, ".") || len(w) >= 5 && w[0] == 'E' && errnoNames[w]) &&
+			!handledName(t[:i-len(w)]) {
 			s.add(KindError, w)
 		}
 	}
@@ -635,8 +648,12 @@ func jsonErrorBody(t string) bool {
 	for _, k := range []string{`"error":`, `"error": `, `"errors":`, `"errors": `, `"err":`} {
 		if i := strings.Index(t, k); i > 0 && i < 40 {
 			v := strings.TrimLeft(t[i+len(k):], " ")
-			return !strings.HasPrefix(v, "null") && !strings.HasPrefix(v, `""`) && !strings.HasPrefix(v, "false") &&
-				!strings.HasPrefix(v, "[]") && !strings.HasPrefix(v, "{}")
+			for _, none := range []string{"null", `""`, "false", "[]", "{}", "0", `"none"`, `"None"`, `"ok"`, `"OK"`} {
+				if strings.HasPrefix(v, none) && (len(v) == len(none) || !isAlnum(v[len(none)])) {
+					return false
+				}
+			}
+			return true
 		}
 	}
 	return false
@@ -668,7 +685,28 @@ func failedWith(t string) bool {
 		if len(before) == 0 || len(before) > 6 || allDigits(before[len(before)-1]) || passLine(t) {
 			return false
 		}
-		return len(strings.Fields(t[k+len(cue):])) >= 2
+		after := strings.Fields(t[k+len(cue):])
+		w := strings.Trim(after[0], ".,;:")
+		if len(after) < 2 || isDigit(after[0][0]) || strings.EqualFold(w, "none") || strings.EqualFold(w, "no") {
+			return false // "Build failed: 0 errors", "Checks failed: none"
+		}
+		return true
+	}
+	return false
+}
+
+// handledName reports whether the words before an exception's name make it
+// code being written rather than a failure seen: "raise
+// NotImplementedError", "catch ValueError", "add a KeyError handler".
+func handledName(before string) bool {
+	f := strings.Fields(strings.ToLower(before))
+	for k := len(f) - 1; k >= 0 && k >= len(f)-2; k-- {
+		switch strings.Trim(f[k], "`'\"(,") {
+		case "raise", "raises", "raising", "catch", "catches", "catching", "handle", "handles", "handling",
+			"except", "rescue", "throw", "throws", "add", "adding", "wrap", "wrapping", "define", "defining",
+			"class", "new", "subclass", "type", "expect", "expects", "expecting", "assertraises", "pytest.raises":
+			return true
+		}
 	}
 	return false
 }

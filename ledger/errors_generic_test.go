@@ -525,3 +525,28 @@ func TestCodexWrappedOutput(t *testing.T) {
 		t.Errorf("unwrapOutput(%s) = %q, %v", data, got, exit)
 	}
 }
+
+// TestErrorLookalikes: lines shaped like the new error forms that report
+// nothing failing are not errors.
+func TestErrorLookalikes(t *testing.T) {
+	for _, out := range []string{
+		"Killed 3 stale processes",
+		"Hangup handler installed",
+		"Terminated workers: 4",
+		"Checks failed: none, all green",
+		"Build failed: 0 errors",
+		`{"errors": 0, "ok": true}`,
+		`{"error": "none", "status": 200}`,
+		"worker 1 done\nAll jobs finished successfully.\ngoroutine 1 [running]:\nmain.main()\n\t/app/main.go:10 +0x1d\n\ngoroutine 7 [chan receive]:\nmain.worker()\n\t/app/main.go:22 +0x65",
+	} {
+		if got := errorsOf(t, out, endUnknown); len(got) > 0 {
+			t.Errorf("%q: errors %q, want none", out, got)
+		}
+	}
+	m := condense.AssistantText("I'll add a KeyError handler and catch ValueError, then raise NotImplementedError for the rest.")
+	for _, it := range ExtractMessage(&m, 1) {
+		if it.Kind == KindError {
+			t.Errorf("error %q from code being written", it.Value)
+		}
+	}
+}

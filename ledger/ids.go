@@ -103,7 +103,7 @@ func (s *scanner) ids(t string, urlSpans [][2]int) {
 					continue
 				}
 			}
-			if (j == len(t) || t[j] != '-') && hexHash(t, i, j) && !skip(i) {
+			if (j == len(t) || t[j] != '-') && (hexHash(t, i, j) || s.digitHash(t, i, j)) && !skip(i) {
 				// a digest names its algorithm: sha256:9f86d0…
 				from := i
 				if i > 0 && t[i-1] == ':' {
@@ -313,10 +313,7 @@ func hexHash(t string, i, j int) bool {
 		}
 	}
 	if !digit || !letter {
-		// git log --oneline: a short hash that happens to be all digits
-		// ("2637798 Route the route planner (#139)") still starts the line
-		// with a message after it.
-		return digit && i == 0 && n <= 12 && j+1 < len(t) && t[j] == ' ' && isUpper(t[j+1])
+		return false
 	}
 	if n == 40 || n == 64 {
 		return true
@@ -363,6 +360,7 @@ func digestAlg(w string) bool {
 // loud ones.
 func (s *scanner) randomIDs(t string, urlSpans [][2]int, n0 int) {
 	s.numberedIDs(t, urlSpans, n0)
+	listed := -1 // whether t is a listing's routine row, worked out once
 	for i := 0; i < len(t); {
 		if !isAlnum(t[i]) {
 			i++
@@ -391,7 +389,16 @@ func (s *scanner) randomIDs(t string, urlSpans [][2]int, n0 int) {
 			}
 		}
 		tok := t[start:end]
-		if !generatedID(tok) || s.listed(t) {
+		if !generatedID(tok) {
+			continue
+		}
+		if listed < 0 {
+			listed = 0
+			if s.listed(t) {
+				listed = 1
+			}
+		}
+		if listed == 1 {
 			continue
 		}
 		dup := false
@@ -422,7 +429,9 @@ func generatedID(tok string) bool {
 		}
 		if j > i {
 			g := tok[i:j]
-			if randomSegment(g) {
+			// a hex word alone (a1b2c3, 3fa2bc) needs eight digits to be
+			// more than a colour or a short word
+			if randomSegment(g) && (len(g) >= 8 || len(g) < len(tok) || !allHex(g)) {
 				return true
 			}
 			switch nseg {
@@ -468,6 +477,11 @@ func randomSegment(g string) bool {
 	if len(g) < 6 {
 		return false
 	}
+	// float64ToInt32, parseV2Header1, v1beta1: names and versions, not
+	// random tails (a name starts with a word of four letters or more)
+	if k := lowerRun(g); k >= 4 && k < len(g) || versionTag(g) {
+		return false
+	}
 	digits, letters, hex, flips := 0, 0, true, 0
 	for k := 0; k < len(g); k++ {
 		c := g[k]
@@ -500,7 +514,9 @@ var wordNumberDeny = map[string]bool{"sha": true, "aes": true, "rfc": true, "iso
 	"line": true, "lines": true, "port": true, "page": true, "step": true, "item": true, "chapter": true,
 	"section": true, "version": true, "ver": true, "http": true, "code": true, "status": true, "error": true,
 	"iso8859": true, "ecma": true, "ieee": true, "cve": true, "pep": true, "python": true, "node": true,
-	"java": true, "jdk": true, "go": true, "postgres": true, "pg": true, "mysql": true, "redis": true}
+	"java": true, "jdk": true, "go": true, "postgres": true, "pg": true, "mysql": true, "redis": true,
+	"windows": true, "ubuntu": true, "debian": true, "centos": true, "fedora": true, "alpine": true,
+	"rhel": true, "cp": true, "latin": true, "api": true, "macos": true, "ios": true, "android": true}
 
 func allLower(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -515,11 +531,11 @@ func allLower(s string) bool {
 // 6543219", "job #20417". Positions and sizes ("line 42", "port 8080",
 // "step 3") are not among them.
 var idNouns = map[string]bool{"order": true, "invoice": true, "pr": true, "mr": true, "issue": true,
-	"ticket": true, "build": true, "job": true, "run": true, "incident": true, "case": true, "story": true,
+	"ticket": true, "build": true, "job": true, "incident": true, "story": true,
 	"bug": true, "tenant": true, "account": true, "customer": true, "shipment": true, "payment": true,
-	"transaction": true, "txn": true, "request": true, "deployment": true, "deploy": true, "pipeline": true,
-	"workflow": true, "user": true, "org": true, "project": true, "merchant": true, "subscription": true,
-	"refund": true, "batch": true, "pull": true, "changeset": true, "revision": true, "task": true}
+	"transaction": true, "txn": true, "deployment": true, "deploy": true, "pipeline": true,
+	"workflow": true, "org": true, "project": true, "merchant": true, "subscription": true,
+	"refund": true, "pull": true, "changeset": true, "revision": true, "task": true}
 
 // numberedIDs adds "noun N" ids: a noun of idNouns, then an optional '#',
 // "no." or "number", then three to twelve digits standing alone.
@@ -533,7 +549,8 @@ func (s *scanner) numberedIDs(t string, urlSpans [][2]int, n0 int) {
 			j++
 		}
 		n := j - i
-		if n < 3 || n > 12 || j < len(t) && (isWordByte(t[j]) || t[j] == '.' && j+1 < len(t) && isDigit(t[j+1]) || t[j] == '/' || t[j] == ':' && j+1 < len(t) && isDigit(t[j+1])) {
+		if n < 3 || n > 12 || j < len(t) && (isWordByte(t[j]) || t[j] == '.' && j+1 < len(t) && isDigit(t[j+1]) || t[j] == '/' || t[j] == '-' ||
+			t[j] == ':' && j+1 < len(t) && isDigit(t[j+1])) || quantityAfter(t[j:]) {
 			i = j
 			continue
 		}
@@ -579,4 +596,78 @@ func (s *scanner) numberedIDs(t string, urlSpans [][2]int, n0 int) {
 		}
 		i = j
 	}
+}
+
+// quantityAfter reports whether a number is followed by a unit ("250 ms",
+// "64 MB", "5 %"): a quantity, not a number naming a thing.
+func quantityAfter(rest string) bool {
+	rest = strings.TrimLeft(rest, " ")
+	k := 0
+	for k < len(rest) && (isAlpha(rest[k]) || rest[k] == '%' || rest[k] == 0xC2 || rest[k] == 0xB5) {
+		k++
+	}
+	switch strings.ToLower(rest[:k]) {
+	case "%", "ms", "s", "sec", "secs", "seconds", "us", "µs", "ns", "m", "min", "mins", "minutes", "h", "hours",
+		"b", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "bytes", "rows", "items", "req", "rps", "qps", "ops",
+		"times", "x", "px", "em", "days", "users", "tokens", "lines", "files", "tests", "errors":
+		return true
+	}
+	return false
+}
+
+// lowerRun returns the length of g's leading run of lower-case letters.
+func lowerRun(g string) int {
+	k := 0
+	for k < len(g) && isLower(g[k]) {
+		k++
+	}
+	return k
+}
+
+// versionTag reports an API version tag: v1beta1, v2alpha3, v1rc2.
+func versionTag(g string) bool {
+	if len(g) < 4 || g[0] != 'v' || !isDigit(g[1]) {
+		return false
+	}
+	k := 1
+	for k < len(g) && isDigit(g[k]) {
+		k++
+	}
+	for _, w := range []string{"alpha", "beta", "rc", "pre"} {
+		if r, ok := strings.CutPrefix(g[k:], w); ok && allDigitsOrEmpty(r) {
+			return true
+		}
+	}
+	return false
+}
+
+func allDigitsOrEmpty(s string) bool { return s == "" || allDigits(s) }
+
+func allHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isHex(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// digitHash reports whether the digits t[i:j] are a short hash that
+// happens to be all digits, opening a line of git's one-line log
+// ("2637798 Route the route planner (#139)"): only in a git command's
+// output, where a line's first number is not a timestamp or a size.
+func (s *scanner) digitHash(t string, i, j int) bool {
+	if i != 0 || j-i < 7 || j-i > 12 || j+1 >= len(t) || t[j] != ' ' || !isUpper(t[j+1]) || !allDigits(t[i:j]) {
+		return false
+	}
+	for k := range s.items {
+		if it := &s.items[k]; it.Kind == KindCommand {
+			for _, c := range []string{"git log", "git show", "git reflog", "git rev-list", "git cherry"} {
+				if strings.HasPrefix(it.Value, c) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

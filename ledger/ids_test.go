@@ -110,6 +110,8 @@ func TestGeneratedIDShapes(t *testing.T) {
 		"cafe1234":                      false, "deadbeef": false, "utf8mb4": false, "x86_64": false, "sha-256": false,
 		"line-120": false, "TestParse2": false, "python3": false, "20261130T100211Z": false,
 		"linux-amd64": false, "0x7f3a9c2e1b40": false, "v1-30-2": false, "base64": false, "int64": false,
+		"float64ToInt32": false, "uint8ToInt16": false, "parseV2Header1": false, "v1beta1": false,
+		"v2alpha3": false, "a1b2c3": false, "3fa2bc": false, "windows-1252": false, "ubuntu-2204": false,
 	} {
 		if got := generatedID(tok); got != want {
 			t.Errorf("generatedID(%q) = %v, want %v", tok, got, want)
@@ -121,7 +123,8 @@ func TestGeneratedIDShapes(t *testing.T) {
 // when the word is a thing's kind ("order 48213"), not a position, a size
 // or a count ("port 8080", "line 120", "200 users").
 func TestNumberedIDsLeavePositions(t *testing.T) {
-	m := condense.AssistantText("The server listens on port 8080, line 120 sets it; step 100 copies 20000 rows for 200 users; see order 48213.")
+	m := condense.AssistantText("The server listens on port 8080, line 120 sets it; step 100 copies 20000 rows for 200 users; " +
+		"run 100 and case 404 of batch 256 took request 200 to user 250 ms; Build 2024-01-05 passed; see order 48213.")
 	var ids []string
 	for _, it := range ExtractMessage(&m, 1) {
 		if it.Kind == KindID {
@@ -146,5 +149,13 @@ func TestAllDigitShortHash(t *testing.T) {
 	}
 	if !slices.Contains(ids, "2637798") || slices.Contains(ids, "1234567") {
 		t.Errorf("ids = %q, want 2637798 and not the row count", ids)
+	}
+	// Outside git's output a line's first number is a timestamp or a size.
+	c = condense.ToolCall("c2", "bash", []byte(`{"command":"tail -n 2 server.log"}`))
+	r = condense.ToolResult("c2", false, condense.Text("1717171717 INFO server started\n1048576 Documents"))
+	for _, it := range ExtractResult(&c, &r, 1) {
+		if it.Kind == KindID {
+			t.Errorf("id %q in a log's timestamps", it.Value)
+		}
 	}
 }

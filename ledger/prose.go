@@ -62,7 +62,7 @@ func (s *scanner) thinkingProse(text string) {
 		if strings.HasSuffix(low, "?") || hedged(low) {
 			return "", 0
 		}
-		if _, ok := decisionAt(low); ok {
+		if decisionStrict(low) {
 			return KindDecision, 0
 		}
 		return "", 0
@@ -112,7 +112,7 @@ func (s *scanner) userProse(text string) {
 		// The user settles a question the agent asked or a course it
 		// proposed: "Let's go with Redis.", "Use the partial index, not
 		// the serializer check."
-		if _, ok := decisionAt(low); ok && !hedged(low) {
+		if decisionStrict(low) && !hedged(low) {
 			return KindDecision, 0
 		}
 		// A rule typed straight after pasted output, with no full stop
@@ -466,6 +466,12 @@ var firmDecisions = []string{"decision:", "going with", "decided", "we've decide
 	"we'd recommend", "my recommendation", "our recommendation", "the way we go", "is the way forward",
 	"favours", "favors", "opting out of", "opted out of", "decided against", "going against"}
 
+// pastChoice are firm cues that report a choice made: the speaker's ("we
+// decided", "Opted for …") settles the course, someone else's ("the
+// previous developer decided to use MySQL") is history.
+var pastChoice = map[string]bool{"decided": true, "chose": true, "picked": true, "opted for": true,
+	"went with": true, "settled on": true}
+
 // alternatives name a rejected option.
 var alternatives = []string{"instead of", "instead", "rather than", "as opposed to", "vs", "vs.", "versus",
 	"is tempting but", "not worth it"}
@@ -504,7 +510,7 @@ func decisionAt(low string) (int, bool) {
 	}
 	first, found := len(low), false
 	for _, c := range firmDecisions {
-		if k := wordIndex(low, c); k >= 0 && !stepOnly(low, c) {
+		if k := wordIndex(low, c); k >= 0 && !stepOnly(low, c) && (!pastChoice[c] || spoken(low, k)) {
 			first, found = min(first, k), true
 		}
 	}
@@ -514,10 +520,31 @@ func decisionAt(low string) (int, bool) {
 	return 0, isDecisionSoft(low)
 }
 
+// decisionStrict is decisionAt without the two-signal score (see
+// isDecisionShaped).
+func decisionStrict(low string) bool {
+	for _, c := range firmDecisions {
+		if k := wordIndex(low, c); k >= 0 && !stepOnly(low, c) && (!pastChoice[c] || spoken(low, k)) {
+			return true
+		}
+	}
+	if plain := strings.NewReplacer("**", "", "__", "").Replace(low); plain != low {
+		return decisionStrict(plain)
+	}
+	return isDecisionShaped(low)
+}
+
 // isDecisionSoft finds a decision without a firm cue: a choice between
 // options by the speaker, "X it is", an adopted tool, a rule for later.
 func isDecisionSoft(low string) bool {
-	if itIsIdiom(low) || choiceShape(low) || winsAtEnd(low) || choiceScore(low) {
+	return choiceScore(low) || isDecisionShaped(low)
+}
+
+// isDecisionShaped is isDecisionSoft without the two-signal score: what a
+// user's message or the assistant's reasoning is held to, where a loose
+// reading would take musings and reports for choices.
+func isDecisionShaped(low string) bool {
+	if itIsIdiom(low) || choiceShape(low) || winsAtEnd(low) {
 		return true
 	}
 	alt := false

@@ -49,6 +49,8 @@ type scanner struct {
 	shapes map[uint64]int
 	// lineItems is the number of items before the current line's.
 	lineItems int
+	// goHeader: a Go traceback's goroutine header was seen in this text.
+	goHeader bool
 	bench     string // the name of the latest benchmark result line (benchResult)
 }
 
@@ -115,8 +117,10 @@ func (s *scanner) add(k Kind, v string) *Item {
 	if max > 0 && s.counts[k] >= max && k != KindError {
 		return nil
 	}
-	if k == KindError {
-		v = headAndTail(v, s.e.maxValueLen())
+	if k == KindError && len(v) > s.e.maxValueLen() {
+		// made valid first, so that clean does not grow the value past
+		// its cap and cut off the tail headAndTail keeps
+		v = headAndTail(strings.ToValidUTF8(v, "?"), s.e.maxValueLen())
 	}
 	v = clean(v, s.e.maxValueLen())
 	if v == "" {
@@ -177,7 +181,7 @@ func (s *scanner) text(text string) {
 		text, exit = unwrapOutput(text)
 		s.run = s.runOf(text, exit)
 	}
-	s.whole, s.shapes = text, nil
+	s.whole, s.shapes, s.goHeader = text, nil, false
 	s.hot = markLines(text, s.hot)
 	if s.output {
 		markOddLines(text, s.hot)
@@ -383,9 +387,16 @@ var badStates = []string{"NotReady", "CrashLoopBackOff", "Error", "Evicted", "Fa
 // badStatus reports whether a listing's row shows something not working.
 func badStatus(t string) bool {
 	for _, w := range badStates {
-		if k := strings.Index(t, w); k >= 0 && (k == 0 || !isAlpha(t[k-1])) &&
-			(k+len(w) == len(t) || !isAlpha(t[k+len(w)])) {
-			return true
+		for off := 0; ; {
+			k := strings.Index(t[off:], w)
+			if k < 0 {
+				break
+			}
+			k += off
+			if (k == 0 || !isAlpha(t[k-1])) && (k+len(w) == len(t) || !isAlpha(t[k+len(w)])) {
+				return true
+			}
+			off = k + len(w)
 		}
 	}
 	return false
