@@ -51,7 +51,7 @@ type scanner struct {
 	lineItems int
 	// goHeader: a Go traceback's goroutine header was seen in this text.
 	goHeader bool
-	bench     string // the name of the latest benchmark result line (benchResult)
+	bench    string // the name of the latest benchmark result line (benchResult)
 }
 
 // Marks of lines worth the slower checks, found by markLines.
