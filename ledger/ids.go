@@ -359,6 +359,9 @@ func digestAlg(w string) bool {
 // routine rows of a listing (forty healthy pods) are left to the odd and
 // loud ones.
 func (s *scanner) randomIDs(t string, urlSpans [][2]int, n0 int) {
+	if !strings.ContainsAny(t, "0123456789") {
+		return // every shape below holds a digit
+	}
 	s.numberedIDs(t, urlSpans, n0)
 	listed := -1 // whether t is a listing's routine row, worked out once
 	for i := 0; i < len(t); {
