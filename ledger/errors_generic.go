@@ -314,7 +314,9 @@ type signals struct {
 
 // genericError reads a line of output no other recogniser took.
 func (s *scanner) genericError(t string) {
-	if s.run != runPassed && signalLine(t) || jsonErrorBody(t) || strings.HasPrefix(t, "::error") || failedWith(t) {
+	// Gradle: "* What went wrong:" heads the failure's line.
+	if s.run != runPassed && signalLine(t) || jsonErrorBody(t) || strings.HasPrefix(t, "::error") || failedWith(t) ||
+		s.prev == "* What went wrong:" {
 		s.add(KindError, t)
 		return
 	}

@@ -381,8 +381,11 @@ func (s *scanner) randomIDs(t string, urlSpans [][2]int, n0 int) {
 		if end-start < 6 || end-start > 64 || inSpans(start, urlSpans) >= 0 {
 			continue
 		}
-		if start > 0 && strings.IndexByte("/.:@#+\\$%&", t[start-1]) >= 0 {
+		if start > 0 && strings.IndexByte("/.:@+\\$%&", t[start-1]) >= 0 {
 			continue
+		}
+		if start > 0 && t[start-1] == '#' && end-start < 8 {
+			continue // a colour (#A1B2C3), not "Order #B7F3A1C9D2E4"
 		}
 		if end < len(t) {
 			c := t[end]

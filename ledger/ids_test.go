@@ -159,3 +159,19 @@ func TestAllDigitShortHash(t *testing.T) {
 		}
 	}
 }
+
+// TestColourIsNoID: a CSS colour after '#' is not an id; a long generated
+// token after '#' is ("Order #B7F3A1C9D2E4").
+func TestColourIsNoID(t *testing.T) {
+	c := condense.ToolCall("c1", "bash", []byte(`{"command":"./check.sh"}`))
+	r := condense.ToolResult("c1", false, condense.Text(".badge { color: #A1B2C3; }\nOrder #B7F3A1C9D2E4 could not be shipped"))
+	var ids []string
+	for _, it := range ExtractResult(&c, &r, 1) {
+		if it.Kind == KindID {
+			ids = append(ids, it.Value)
+		}
+	}
+	if !slices.Equal(ids, []string{"B7F3A1C9D2E4"}) {
+		t.Errorf("ids = %q, want only the order", ids)
+	}
+}
