@@ -556,7 +556,7 @@ func (s *scanner) numberedIDs(t string, urlSpans [][2]int, n0 int) {
 		}
 		n := j - i
 		if n < 3 || n > 12 || j < len(t) && (isWordByte(t[j]) || t[j] == '.' && j+1 < len(t) && isDigit(t[j+1]) || t[j] == '/' || t[j] == '-' ||
-			t[j] == ':' && j+1 < len(t) && isDigit(t[j+1])) || quantityAfter(t[j:]) {
+			t[j] == ':' && j+1 < len(t) && isDigit(t[j+1])) || quantityAfter(t, j) {
 			i = j
 			continue
 		}
@@ -604,18 +604,18 @@ func (s *scanner) numberedIDs(t string, urlSpans [][2]int, n0 int) {
 	}
 }
 
-// quantityAfter reports whether a number is followed by a unit ("250 ms",
-// "64 MB", "5 %"): a quantity, not a number naming a thing.
-func quantityAfter(rest string) bool {
-	rest = strings.TrimLeft(rest, " ")
-	k := 0
-	for k < len(rest) && (isAlpha(rest[k]) || rest[k] == '%' || rest[k] == 0xC2 || rest[k] == 0xB5) {
-		k++
+// quantityAfter reports whether a number is followed by a unit of
+// measure (the measurement reader's: "250 ms", "64 MB", "5%") or by what
+// it counts ("200 users", "20000 rows"): a quantity, not a number naming a
+// thing.
+func quantityAfter(t string, j int) bool {
+	k, unit := unitAfter(t, j)
+	if unit != "" {
+		return true
 	}
-	switch strings.ToLower(rest[:k]) {
-	case "%", "ms", "s", "sec", "secs", "seconds", "us", "µs", "ns", "m", "min", "mins", "minutes", "h", "hours",
-		"b", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "bytes", "rows", "items", "req", "rps", "qps", "ops",
-		"times", "x", "px", "em", "days", "users", "tokens", "lines", "files", "tests", "errors":
+	w := firstWord(t[k:])
+	switch strings.ToLower(w) {
+	case "rows", "items", "times", "users", "tokens", "lines", "files", "tests", "errors", "requests", "bytes", "days":
 		return true
 	}
 	return false

@@ -378,11 +378,11 @@ func (s *scanner) listed(t string) bool {
 }
 
 // badStates are the states listings print for what is not working: a
-// NotReady node among Ready ones, a Restarting container.
-var badStates = []string{"NotReady", "CrashLoopBackOff", "Error", "Evicted", "Failed", "FAILED", "Pending",
-	"Terminating", "Unknown", "OOMKilled", "Restarting", "Exited (1", "Exited (2", "unhealthy",
-	"Unhealthy", "degraded", "Degraded", "DOWN", "Down", "Stopped", "ImagePullBackOff", "ErrImagePull",
-	"Dead", "dead", "failed", "error", "timeout", "Timeout"}
+// NotReady node among Ready ones, a Restarting container, and the pod
+// states of podFailures.
+var badStates = append([]string{"NotReady", "Error", "Failed", "FAILED", "Pending", "Terminating", "Unknown",
+	"Restarting", "Exited (1", "Exited (2", "unhealthy", "degraded", "Degraded", "DOWN", "Down", "Stopped",
+	"Dead", "dead", "failed", "error", "timeout", "Timeout"}, podFailures...)
 
 // badStatus reports whether a listing's row shows something not working.
 func badStatus(t string) bool {

@@ -13,6 +13,10 @@ import (
 type keeper struct {
 	cc     *condense.CompactionContext
 	budget int // in the counter's tokens
+	// ratio converts budget into ledger.ApproxTokens (see approxRatio);
+	// 0 until resolve works it out. A caller that bounds the same items
+	// again may pass it on instead of counting the sample again.
+	ratio  float64
 	seen   map[string]bool
 	groups [][]ledger.Item
 	tally  ledger.Tally
@@ -56,7 +60,10 @@ func (k *keeper) resolve() (byGroup [][]string, kept, demoted int) {
 	// The budget is room in the counter's tokens; the items are bounded in
 	// ledger.ApproxTokens, which over-counts most text: converted, the
 	// ledger fills the room it was given instead of about two thirds.
-	keptItems, demotedItems := ledger.BoundBy(all, approxBudget(k.cc, k.budget, all, nil), nil, &k.tally)
+	if k.ratio == 0 {
+		k.ratio = approxRatio(k.cc, all, nil)
+	}
+	keptItems, demotedItems := ledger.BoundBy(all, int(float64(k.budget)*k.ratio), nil, &k.tally)
 	keptSet := map[string]bool{}
 	for _, it := range keptItems {
 		keptSet[it.Key()] = true

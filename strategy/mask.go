@@ -254,8 +254,10 @@ const placeholderTokens = 30
 // smaller than its result is skipped and the items placed again without
 // it, so no item is left only in a result that stays.
 func placeLedger(cc *condense.CompactionContext, work []pending, budget int, verb string) (texts []string, nKept, nDemoted int) {
+	ratio := 0.0 // the same items each round, less the skipped: sampled once
 	for round := 0; ; round++ {
 		kp := newKeeper(cc, budget)
+		kp.ratio = ratio
 		groups := make([]int, len(work))
 		for i := range work {
 			groups[i] = -1
@@ -265,6 +267,7 @@ func placeLedger(cc *condense.CompactionContext, work []pending, budget int, ver
 		}
 		var kept [][]string
 		kept, nKept, nDemoted = kp.resolve()
+		ratio = kp.ratio
 		texts = make([]string, len(work))
 		changed := false
 		for i := range work {
