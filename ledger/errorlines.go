@@ -26,6 +26,13 @@ var npmKeep = []string{"code ", "peer ", "missing ", "notarget ", "enoent ", "er
 // of errors_generic.go.
 func (s *scanner) errors(line, t string) {
 	indented := line[0] == ' ' || line[0] == '\t'
+	if s.output && pgDetail(t) {
+		// PostgreSQL's DETAIL line says which row or key an error was
+		// about ("Key (id)=(48213) already exists."): kept after the
+		// decisive lines if room is left.
+		s.addWeak(t)
+		return
+	}
 	switch {
 	case s.continueError(t, indented):
 	case s.runtimeOrTestLine(t):
@@ -291,6 +298,8 @@ func (s *scanner) toolErrorLine(t string) bool {
 		strings.HasPrefix(t, "Exception in thread ") || strings.HasPrefix(t, "Caused by: "):
 		s.add(KindError, t)
 		s.atFrame, s.atFirst = 6, ""
+	case curlError(t), rubyError(t):
+		s.add(KindError, t)
 	default:
 		return false
 	}
@@ -604,4 +613,43 @@ func crashMessage(p string) bool {
 	}
 	sig := signalsOf(p)
 	return sig.shape || sig.vocab > 0
+}
+
+// pgDetail reports a PostgreSQL DETAIL line, alone or after a server log's
+// prefix ("2026-04-02 10:00:00.123 UTC [61] DETAIL:  …").
+func pgDetail(t string) bool {
+	k := strings.Index(t, "DETAIL:  ")
+	return k == 0 || k > 0 && t[k-1] == ' ' && strings.HasSuffix(t[:k-1], "]")
+}
+
+// curlError reports curl's report of a failed transfer, its exit code in
+// parentheses: "curl: (60) SSL: no alternative certificate subject name …".
+func curlError(t string) bool {
+	r, ok := strings.CutPrefix(t, "curl: (")
+	if !ok {
+		return false
+	}
+	k := 0
+	for k < len(r) && isDigit(r[k]) {
+		k++
+	}
+	return k > 0 && k < len(r) && r[k] == ')'
+}
+
+// rubyError reports Ruby's report of an uncaught exception, the class
+// last in parentheses: "…/runtime.rb:304:in `check!': You have already
+// activated rack 3.0.8 (Gem::LoadError)".
+func rubyError(t string) bool {
+	if !strings.HasSuffix(t, ")") || !strings.Contains(t, ":in `") && !strings.Contains(t, ":in '") {
+		return false
+	}
+	open := strings.LastIndexByte(t, '(')
+	if open < 0 {
+		return false
+	}
+	class := t[open+1 : len(t)-1]
+	if class == "" || !isUpper(class[0]) || strings.ContainsAny(class, " \t") {
+		return false
+	}
+	return strings.HasSuffix(class, "Error") || strings.HasSuffix(class, "Exception") || strings.Contains(class, "::")
 }

@@ -119,11 +119,13 @@ DETAIL:  Key (id)=(42) already exists.
 				`psycopg2.errors.UniqueViolation: duplicate key value violates unique constraint "orders_pkey"`,
 				`File "/app/orders/db.py", line 12, in save`,
 				`File "/app/orders/tasks.py", line 41, in sync`,
+				"DETAIL:  Key (id)=(42) already exists.",
 			},
 			passed: []string{
 				`psycopg2.errors.UniqueViolation: duplicate key value violates unique constraint "orders_pkey"`,
 				`File "/app/orders/db.py", line 12, in save`,
 				`File "/app/orders/tasks.py", line 41, in sync`,
+				"DETAIL:  Key (id)=(42) already exists.",
 			},
 		},
 		{
@@ -238,11 +240,13 @@ ERROR:  relation "orders" does not exist at character 15`,
 				`psql: error: connection to server at "db" (10.0.0.5), port 5432 failed: FATAL:  password authentication failed for user "app"`,
 				`2026-04-02 10:00:00.123 UTC [61] FATAL:  password authentication failed for user "app"`,
 				`ERROR:  relation "orders" does not exist at character 15`,
+				"2026-04-02 10:00:00.123 UTC [61] DETAIL:  Connection matched pg_hba.conf line 99",
 			},
 			passed: []string{
 				`psql: error: connection to server at "db" (10.0.0.5), port 5432 failed: FATAL:  password authentication failed for user "app"`,
 				`2026-04-02 10:00:00.123 UTC [61] FATAL:  password authentication failed for user "app"`,
 				`ERROR:  relation "orders" does not exist at character 15`,
+				"2026-04-02 10:00:00.123 UTC [61] DETAIL:  Connection matched pg_hba.conf line 99",
 			},
 		},
 		{

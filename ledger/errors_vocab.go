@@ -54,7 +54,7 @@ func init() {
 		"timed out", "deadlock detected", "duplicate key", "unique constraint", "authentication failed",
 		"could not connect", "did not complete", "wait timeout", "timeout exceeded", "took too long",
 		"connection timeout", "request timeout", "read timeout", "write timeout", "timeout waiting",
-		"time limit exceeded", "budget exceeded",
+		"time limit exceeded", "budget exceeded", "is not recognized",
 	} {
 		ws := strings.Fields(p)
 		last := ws[len(ws)-1]

@@ -183,8 +183,9 @@ func idKey(k string) bool {
 	if n > 3 && strings.Contains(k, "-") && strings.HasSuffix(strings.ToLower(k), "-id") {
 		return true
 	}
-	// requestId, traceID: a lower-case start and an "Id" or "ID" ending.
-	return n > 2 && isLower(k[0]) && (strings.HasSuffix(k, "Id") || strings.HasSuffix(k, "ID"))
+	// requestId, traceID, WorkflowId, InstanceId: an "Id" or "ID" ending
+	// after a lower-case letter.
+	return n > 3 && isAlpha(k[0]) && isLower(k[n-3]) && (strings.HasSuffix(k, "Id") || strings.HasSuffix(k, "ID"))
 }
 
 // issueKey reads an issue key whose first '-' is at t[dash].
@@ -289,6 +290,10 @@ func prefixedID(t string, us int) (string, int, bool) {
 		end++
 	}
 	n := end - us - 1
+	// sub_1OaBcDeFgHiJkLmN: a long tail of mixed case needs only one digit
+	if digits == 1 && n >= 14 && mixedCase(t[us+1:end]) {
+		digits = 2
+	}
 	if n < 10 || n > 40 || digits < 2 || letters < 2 || end < len(t) && (isWordByte(t[end]) || t[end] == '-') {
 		return "", 0, false
 	}
@@ -363,6 +368,9 @@ func (s *scanner) randomIDs(t string, urlSpans [][2]int, n0 int) {
 		return // every shape below holds a digit
 	}
 	s.numberedIDs(t, urlSpans, n0)
+	if s.odd {
+		s.rowKey(t, n0)
+	}
 	listed := -1 // whether t is a listing's routine row, worked out once
 	for i := 0; i < len(t); {
 		if !isAlnum(t[i]) {
@@ -427,7 +435,7 @@ func generatedID(tok string) bool {
 		return false
 	}
 	// the segments between '-' and '_', read in place
-	nseg, first, second := 0, "", ""
+	nseg, first, second, quads := 0, "", "", 0
 	for i := 0; i < len(tok); {
 		j := i
 		for j < len(tok) && tok[j] != '-' && tok[j] != '_' {
@@ -437,8 +445,11 @@ func generatedID(tok string) bool {
 			g := tok[i:j]
 			// a hex word alone (a1b2c3, 3fa2bc) needs eight digits to be
 			// more than a colour or a short word
-			if randomSegment(g) && (len(g) >= 8 || len(g) < len(tok) || !allHex(g)) {
+			if randomSegment(g) && (len(g) >= 8 || len(g) < len(tok) || !allHex(g) || len(g) == 7 && flips(g) >= 4) {
 				return true
+			}
+			if mixedQuad(g) {
+				quads++
 			}
 			switch nseg {
 			case 0:
@@ -449,6 +460,11 @@ func generatedID(tok string) bool {
 			nseg++
 		}
 		i = j + 1
+	}
+	// GHSA-9w8x-4h5c-2jqf: three or more short groups of letters and
+	// digits mixed.
+	if quads >= 3 {
+		return true
 	}
 	// INC0012345, CHG0031337: a ticket's letters glued to its number.
 	if nseg == 1 {
@@ -510,6 +526,32 @@ func randomSegment(g string) bool {
 	return digits >= 2 && letters >= 3 && flips >= 3
 }
 
+// flips counts the changes between digits and letters along g.
+func flips(g string) int {
+	n := 0
+	for k := 1; k < len(g); k++ {
+		if isDigit(g[k]) != isDigit(g[k-1]) {
+			n++
+		}
+	}
+	return n
+}
+
+// mixedQuad reports a group of four or five letters and digits holding at
+// least one of each ("9w8x", "2jqf"); three of them in one token are
+// generated, where one or two may be words ("utf8", "ipv6").
+func mixedQuad(g string) bool {
+	if len(g) < 4 || len(g) > 5 {
+		return false
+	}
+	for k := 0; k < len(g); k++ {
+		if !isAlnum(g[k]) {
+			return false
+		}
+	}
+	return flips(g) >= 1
+}
+
 // notGenerated are tokens that look generated but are names.
 var notGenerated = map[string]bool{"utf8mb4": true, "utf8mb3": true, "x86_64": true, "aarch64": true,
 	"linux-amd64": true, "linux-arm64": true, "darwin-arm64": true, "darwin-amd64": true, "windows-amd64": true}
@@ -541,7 +583,8 @@ var idNouns = map[string]bool{"order": true, "invoice": true, "pr": true, "mr": 
 	"bug": true, "tenant": true, "account": true, "customer": true, "shipment": true, "payment": true,
 	"transaction": true, "txn": true, "deployment": true, "deploy": true, "pipeline": true,
 	"workflow": true, "org": true, "project": true, "merchant": true, "subscription": true,
-	"refund": true, "pull": true, "changeset": true, "revision": true, "task": true}
+	"refund": true, "pull": true, "changeset": true, "revision": true, "task": true,
+	"id": true, "session": true, "event": true, "alloc": true, "allocation": true}
 
 // numberedIDs adds "noun N" ids: a noun of idNouns, then an optional '#',
 // "no." or "number", then three to twelve digits standing alone.
@@ -676,4 +719,56 @@ func (s *scanner) digitHash(t string, i, j int) bool {
 		}
 	}
 	return false
+}
+
+// rowKey adds the first value of an odd row of a table (markOddLines) as an
+// id when it holds a digit: the row's key, "48213" in the one row marked
+// stuck, "nightly-billing-28301774" in the one job at 0/1. Times, dates,
+// sizes and versions are no keys.
+func (s *scanner) rowKey(t string, n0 int) {
+	i := 0
+	for i < len(t) && (t[i] == '|' || t[i] == '*' || t[i] == ' ' || t[i] == '\t') {
+		i++
+	}
+	j := i
+	digit := false
+	for j < len(t) && (isAlnum(t[j]) || t[j] == '-' || t[j] == '_' || t[j] == '.') {
+		digit = digit || isDigit(t[j])
+		j++
+	}
+	for j > i && (t[j-1] == '.' || t[j-1] == '-') {
+		j--
+	}
+	if !digit || j-i < 3 || j-i > 64 || j < len(t) && t[j] != ' ' && t[j] != '\t' && t[j] != '|' {
+		return
+	}
+	tok := t[i:j]
+	if isDigit(tok[0]) && strings.ContainsAny(tok, ".-") || tok[0] == 'v' && len(tok) > 1 && isDigit(tok[1]) || quantityAfter(t, j) {
+		return // 2026-11-30, 10.0.3.7, 1.4.2, v1.30.2, "512 MB"
+	}
+	for _, it := range s.items[n0:] {
+		if strings.Contains(it.Value, tok) {
+			return
+		}
+	}
+	s.add(KindID, tok)
+}
+
+// mixedCase reports whether s holds upper- and lower-case letters, each
+// more than once and not in one run each: a random tail, not a CamelCase
+// name.
+func mixedCase(s string) bool {
+	up, low, changes := 0, 0, 0
+	for k := 0; k < len(s); k++ {
+		switch {
+		case isUpper(s[k]):
+			up++
+		case isLower(s[k]):
+			low++
+		}
+		if k > 0 && isAlpha(s[k]) && isAlpha(s[k-1]) && isUpper(s[k]) != isUpper(s[k-1]) {
+			changes++
+		}
+	}
+	return up >= 2 && low >= 2 && changes >= 4
 }

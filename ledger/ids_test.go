@@ -80,9 +80,9 @@ func specificsHeld(t *testing.T, file string) {
 		site, want, text := f[0], f[1], strings.ReplaceAll(f[2], `\n`, "\n")
 		var items []Item
 		switch site {
-		case "out":
+		case "out", "fail":
 			c := condense.ToolCall("c1", "bash", []byte(`{"command":"./run.sh"}`))
-			r := condense.ToolResult("c1", false, condense.Text(text))
+			r := condense.ToolResult("c1", site == "fail", condense.Text(text))
 			items = ExtractResult(&c, &r, 1)
 		case "user":
 			items = ExtractMessage(&condense.Message{Role: condense.RoleUser, Parts: []condense.Part{condense.Text(text)}}, 3)
@@ -106,8 +106,9 @@ func TestGeneratedIDShapes(t *testing.T) {
 	for tok, want := range map[string]bool{
 		"run-7f3e9a": true, "a3f9e2c1b7d4": true, "i-0a1b2c3d4e5f67890": true, "INC0012345": true,
 		"pr-1184": true, "cs_live_a1B2c3D4e5F6g7H8": true, "20261130094512_add_orders_tenant_index": true,
-		"gke-prod-pool-2-8f3a1c2d-9xkq": true,
-		"cafe1234":                      false, "deadbeef": false, "utf8mb4": false, "x86_64": false, "sha-256": false,
+		"gke-prod-pool-2-8f3a1c2d-9xkq": true, "a3f1c9e": true, "GHSA-9w8x-4h5c-2jqf": true,
+		"abc1234": false, "1e10abc": false, "ipv4-ipv6-dual": false, "h264-x265": false,
+		"cafe1234": false, "deadbeef": false, "utf8mb4": false, "x86_64": false, "sha-256": false,
 		"line-120": false, "TestParse2": false, "python3": false, "20261130T100211Z": false,
 		"linux-amd64": false, "0x7f3a9c2e1b40": false, "v1-30-2": false, "base64": false, "int64": false,
 		"float64ToInt32": false, "uint8ToInt16": false, "parseV2Header1": false, "v1beta1": false,

@@ -75,22 +75,32 @@ type oddBuf struct {
 	starts []int
 	shapes []uint64
 	sorted []uint64
+	cells  []uint64 // markOddCells' hashes of (shape, column, value), sorted
+	cols   []uint64 // the same, in row order
+	rowEnd []int    // the end in cols of each line's hashes
 }
 
 var oddBufs = sync.Pool{New: func() any { return new(oddBuf) }}
 
 // markOddLines adds hotOdd to the marks of the odd lines of text (m holds
-// the marks by line start, as markLines left them).
-func markOddLines(text string, m map[int]uint8) {
-	if strings.Count(text, "\n") < minUniformLines-1 {
+// the marks by line start, as markLines left them): the lines shaped unlike
+// the rest of a uniform output, and the rows of a table that hold the one
+// odd value of a column (see markOddCells), unless cells is false (a
+// source file's content is no table).
+func markOddLines(text string, m map[int]uint8, cells bool) {
+	least := minUniformLines
+	if cells {
+		least = minTableRows
+	}
+	if strings.Count(text, "\n") < least-1 {
 		return
 	}
 	b := oddBufs.Get().(*oddBuf)
 	defer oddBufs.Put(b)
-	b.mark(text, m)
+	b.mark(text, m, cells)
 }
 
-func (b *oddBuf) mark(text string, m map[int]uint8) {
+func (b *oddBuf) mark(text string, m map[int]uint8, cells bool) {
 	b.starts, b.shapes = b.starts[:0], b.shapes[:0]
 	for start := 0; start < len(text); {
 		end := lineEnd(text, start)
@@ -101,11 +111,17 @@ func (b *oddBuf) mark(text string, m map[int]uint8) {
 		start = end + 1
 	}
 	n := len(b.shapes)
-	if n < minUniformLines {
+	if n < minTableRows {
 		return
 	}
 	b.sorted = append(b.sorted[:0], b.shapes...)
 	slices.Sort(b.sorted)
+	if cells {
+		b.markOddCells(text, m)
+	}
+	if n < minUniformLines {
+		return
+	}
 	top, odd := 0, 0
 	for i := 0; i < n; {
 		j := i + 1
@@ -132,4 +148,113 @@ func (b *oddBuf) mark(text string, m map[int]uint8) {
 func once(s []uint64, v uint64) bool {
 	i, _ := slices.BinarySearch(s, v)
 	return i+1 >= len(s) || s[i+1] != v
+}
+
+// The rows of a table hold an odd value when, among at least minTableRows
+// rows of one shape, a column holds one value in at least three rows of
+// four and the row holds another value there, seen in no other row: the
+// job at 0/1 among jobs at 1/1, the row marked "stuck" among rows marked
+// "done". A column whose values all differ (names, times) or that splits
+// evenly says nothing; only the first maxCellColumns columns are read.
+const (
+	minTableRows   = 4
+	maxCellColumns = 12
+)
+
+// markOddCells adds hotOdd to the rows of text holding an odd value in a
+// column (b.starts, b.shapes and b.sorted are those of text's lines).
+func (b *oddBuf) markOddCells(text string, m map[int]uint8) {
+	big := false
+	for i := 0; i+minTableRows <= len(b.sorted); i++ {
+		if b.sorted[i] == b.sorted[i+minTableRows-1] {
+			big = true
+			break
+		}
+	}
+	if !big {
+		return
+	}
+	// Hash every value of the rows in a table, keyed by shape and column;
+	// b.cols keeps them in row order, b.cells sorted.
+	b.cols, b.rowEnd = b.cols[:0], b.rowEnd[:0]
+	for k, sh := range b.shapes {
+		i, _ := slices.BinarySearch(b.sorted, sh)
+		if i+minTableRows > len(b.sorted) || b.sorted[i+minTableRows-1] != sh {
+			b.rowEnd = append(b.rowEnd, len(b.cols))
+			continue
+		}
+		b.cols = cellHashes(text[b.starts[k]:lineEnd(text, b.starts[k])], sh, b.cols)
+		b.rowEnd = append(b.rowEnd, len(b.cols))
+	}
+	b.cells = append(b.cells[:0], b.cols...)
+	slices.Sort(b.cells)
+	// A column is the run of cells sharing its top 16 bits; its rows are
+	// the cells of the run. Its odd values are the ones seen once, when
+	// another value holds three rows of four.
+	var odd map[uint64]bool
+	for i := 0; i < len(b.cells); {
+		prefix := b.cells[i] >> 48
+		j, top := i, 0
+		for j < len(b.cells) && b.cells[j]>>48 == prefix {
+			k := j + 1
+			for k < len(b.cells) && b.cells[k] == b.cells[j] {
+				k++
+			}
+			top = max(top, k-j)
+			j = k
+		}
+		if n := j - i; n >= minTableRows && top*4 >= n*3 && top < n {
+			for k := i; k < j; k++ {
+				if (k == i || b.cells[k-1] != b.cells[k]) && (k+1 == j || b.cells[k+1] != b.cells[k]) {
+					if odd == nil {
+						odd = make(map[uint64]bool)
+					}
+					odd[b.cells[k]] = true
+				}
+			}
+		}
+		i = j
+	}
+	if odd == nil {
+		return
+	}
+	from := 0
+	for k, end := range b.rowEnd {
+		for _, h := range b.cols[from:end] {
+			if odd[h] {
+				m[b.starts[k]] |= hotOdd
+				break
+			}
+		}
+		from = end
+	}
+}
+
+// cellHashes appends to dst the hashes of line's first maxCellColumns
+// whitespace-separated values, each keyed by the line's shape and the
+// column: the top 16 bits hold the column and a digest of the shape, the
+// rest the value.
+func cellHashes(line string, shape uint64, dst []uint64) []uint64 {
+	col := 0
+	for i := 0; i < len(line) && col < maxCellColumns; {
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+		j := i
+		for j < len(line) && line[j] != ' ' && line[j] != '\t' {
+			j++
+		}
+		if j == i {
+			break
+		}
+		h := uint64(14695981039346656037)
+		for k := i; k < j; k++ {
+			h = (h ^ uint64(line[k])) * 1099511628211
+		}
+		prefix := (shape*31 + uint64(col)) * 0x9E3779B97F4A7C15 >> 48
+		dst = append(dst, prefix<<48|h&(1<<48-1))
+		col++
+		i = j
+	}
+	return dst
 }

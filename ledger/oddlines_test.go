@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -54,5 +55,77 @@ func TestOddLineOutranksItsListing(t *testing.T) {
 		if it.Odd {
 			t.Errorf("%s marked odd in output of many shapes", it)
 		}
+	}
+}
+
+// TestOddCellMarksItsRow: in a table whose column holds one value in most
+// rows, the row holding a value of its own is odd, and its key is an id;
+// a column whose values all differ, or that splits evenly, marks nothing.
+func TestOddCellMarksItsRow(t *testing.T) {
+	for _, tc := range []struct {
+		name, out string
+		odd       []string // the lines marked odd
+		id        string   // an id the output must yield, if any
+	}{
+		{
+			name: "psql rows, one stuck",
+			out: "  id   | status  | updated_at\n-------+---------+---------------------\n" +
+				" 48211 | done    | 2026-11-30 10:00:01\n 48212 | done    | 2026-11-30 10:00:02\n" +
+				" 48213 | stuck   | 2026-11-30 09:14:55\n 48214 | done    | 2026-11-30 10:00:04\n(4 rows)",
+			odd: []string{" 48213 | stuck   | 2026-11-30 09:14:55"},
+			id:  "48213",
+		},
+		{
+			name: "kubectl jobs, one incomplete",
+			out: "NAME                        COMPLETIONS   DURATION   AGE\n" +
+				"nightly-billing-28301770    1/1           41s        4h\nnightly-billing-28301771    1/1           39s        3h\n" +
+				"nightly-billing-28301772    1/1           44s        2h\nnightly-billing-28301773    1/1           40s        1h\n" +
+				"nightly-billing-28301774    0/1           12m        12m",
+			odd: []string{"nightly-billing-28301774    0/1           12m        12m"},
+			id:  "nightly-billing-28301774",
+		},
+		{
+			name: "all values differ",
+			out:  "a1 10 x\nb2 20 y\nc3 30 z\nd4 40 w\ne5 50 v",
+		},
+		{
+			name: "an even split",
+			out:  "job-101 ok\njob-102 failed\njob-103 ok\njob-104 failed\njob-105 ok\njob-106 failed",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := markLines(tc.out, nil)
+			markOddLines(tc.out, m, true)
+			var odd []string
+			for start := 0; start < len(tc.out); {
+				end := lineEnd(tc.out, start)
+				if m[start]&hotOdd != 0 {
+					odd = append(odd, tc.out[start:end])
+				}
+				start = end + 1
+			}
+			if !slices.Equal(odd, tc.odd) {
+				t.Errorf("odd lines %q, want %q", odd, tc.odd)
+			}
+			m = markLines(tc.out, m)
+			markOddLines(tc.out, m, false)
+			for start, mark := range m {
+				if mark&hotOdd != 0 {
+					t.Errorf("source content: line at %d marked odd", start)
+				}
+			}
+			if tc.id == "" {
+				return
+			}
+			for _, it := range outputItems(tc.out) {
+				if it.Kind == KindID && it.Value == tc.id {
+					if !it.Odd {
+						t.Errorf("%s not marked odd", it)
+					}
+					return
+				}
+			}
+			t.Errorf("no id %s in %q", tc.id, Strings(outputItems(tc.out)))
+		})
 	}
 }

@@ -184,7 +184,7 @@ func (s *scanner) text(text string) {
 	s.whole, s.shapes, s.goHeader = text, nil, false
 	s.hot = markLines(text, s.hot)
 	if s.output {
-		markOddLines(text, s.hot)
+		markOddLines(text, s.hot, !s.source)
 	}
 	for start := 0; start < len(text); {
 		end := lineEnd(text, start)
