@@ -289,8 +289,11 @@ func (s *scanner) logLine(t string) bool {
 	case lvError:
 		s.add(KindError, value())
 	case lvWarn:
+		// A warning is kept, after the errors, when the command failed,
+		// when it reads as a failure, or when it is one of the few a
+		// log printed among its routine lines.
 		v := value()
-		if sig := signalsOf(v); s.run == runFailed || sig.shape || sig.vocab > 0 {
+		if sig := signalsOf(v); s.run == runFailed || sig.shape || sig.vocab > 0 || s.warnLines <= maxFewWarnings {
 			s.addWeak(v)
 		}
 	case lvInfo:
@@ -707,6 +710,48 @@ func handledName(before string) bool {
 		case "raise", "raises", "raising", "catch", "catches", "catching", "handle", "handles", "handling",
 			"except", "rescue", "throw", "throws", "add", "adding", "wrap", "wrapping", "define", "defining",
 			"class", "new", "subclass", "type", "expect", "expects", "expecting", "assertraises", "pytest.raises":
+			return true
+		}
+	}
+	return false
+}
+
+// maxFewWarnings is the most warning lines an output may hold for each to
+// be kept as one of the few.
+const maxFewWarnings = 3
+
+// lastWords returns the last line of a failed command's output of two
+// lines or more, last (the text trimmed of its ends), unless it only
+// reports the exit status, is too short to say anything or is code or a
+// diff: "migrate: could not settle the ledger", "Refusing to run with an
+// empty DATABASE_URL". An output of one line that no recogniser took is
+// left alone: it may be a status line, a test count or a line of code.
+func lastWords(text, last string) (string, bool) {
+	if strings.IndexByte(strings.TrimSpace(text), '\n') < 0 {
+		return "", false
+	}
+	if exitLine(last) {
+		// "exit status 3" after the message: the line before it.
+		t := strings.TrimRight(text, " \t\r\n")
+		if k := strings.LastIndexByte(t, '\n'); k > 0 {
+			t = strings.TrimRight(t[:k], " \t\r\n")
+			last = strings.TrimSpace(t[strings.LastIndexByte(t, '\n')+1:])
+		} else {
+			return "", false
+		}
+	}
+	if last == "" || exitLine(last) || len(strings.Fields(last)) < 3 || skipGeneric(last) {
+		return "", false
+	}
+	return last, true
+}
+
+// exitLine reports a line that only reports how a command ended.
+func exitLine(t string) bool {
+	low := strings.ToLower(strings.Trim(t, "[]() "))
+	for _, p := range []string{"exit status", "exit code", "exited with", "process exited", "command exited",
+		"returncode", "return code", "error: process completed with exit code"} {
+		if strings.HasPrefix(low, p) {
 			return true
 		}
 	}

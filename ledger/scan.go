@@ -51,7 +51,10 @@ type scanner struct {
 	lineItems int
 	// goHeader: a Go traceback's goroutine header was seen in this text.
 	goHeader bool
-	bench    string // the name of the latest benchmark result line (benchResult)
+	// warnLines counts the lines of the text that may name a warning
+	// level: the one warning among a log's routine lines is kept.
+	warnLines int
+	bench     string // the name of the latest benchmark result line (benchResult)
 }
 
 // Marks of lines worth the slower checks, found by markLines.
@@ -183,6 +186,12 @@ func (s *scanner) text(text string) {
 	}
 	s.whole, s.shapes, s.goHeader = text, nil, false
 	s.hot = markLines(text, s.hot)
+	s.warnLines = 0
+	for _, m := range s.hot {
+		if m&hotLevel != 0 {
+			s.warnLines++
+		}
+	}
 	if s.output {
 		markOddLines(text, s.hot, !s.source)
 	}
@@ -197,9 +206,17 @@ func (s *scanner) text(text string) {
 		}
 		start = end + 1
 	}
+	last := s.prev
 	s.loud, s.odd, s.prev, s.bench = false, false, "", ""
 	s.whole, s.shapes = "", nil
 	s.flush()
+	if s.output && !s.source && s.run == runFailed && s.counts[KindError] == 0 {
+		// A command that failed saying nothing any recogniser knows:
+		// its last line is most often what it said about the failure.
+		if v, ok := lastWords(text, last); ok {
+			s.add(KindError, v)
+		}
+	}
 	for _, p := range s.e.Patterns {
 		if p.Regexp == nil {
 			continue
