@@ -586,9 +586,9 @@ func TestFailedCommandsLastWords(t *testing.T) {
 		}
 	}
 	for _, out := range []string{
-		"Refusing to start twice",                  // one line
+		"Refusing to start twice",                    // one line
 		"building\n+    return shard.Sideways(page)", // a diff's line
-		"building\ndone",                           // too short to say anything
+		"building\ndone",                             // too short to say anything
 	} {
 		if got := errorsOf(t, out, endFailed); len(got) != 0 {
 			t.Errorf("%q: got %q, want none", out, got)
