@@ -55,8 +55,8 @@ func TestExtractResultOutputs(t *testing.T) {
 			"error \"error: test failed, to rerun pass `--lib`\"",
 		}},
 		{"git.txt", []string{
+			"id ENG-4821", // in the branch's name, first
 			"id 3fa9c2d",
-			"id ENG-4821",
 			"id 9b1e5c07d2a4f8e6b3c1a0d9e8f7a6b5c4d3e2f1",
 			"id #1287",
 			"url https://github.com/acme/orders.git",

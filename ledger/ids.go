@@ -197,7 +197,8 @@ func issueKey(t string, dash int) (string, bool) {
 	if start == dash || !isUpper(t[start]) || dash-start > 10 {
 		return "", false
 	}
-	if start > 0 && (isAlnum(t[start-1]) || t[start-1] == '_' || t[start-1] == '-' || t[start-1] == '.' || t[start-1] == '/') {
+	slash := start > 0 && t[start-1] == '/'
+	if start > 0 && (isAlnum(t[start-1]) || t[start-1] == '_' || t[start-1] == '-' || t[start-1] == '.') {
 		return "", false
 	}
 	if issueDeny[t[start:dash]] {
@@ -216,6 +217,11 @@ func issueKey(t string, dash int) (string, bool) {
 		}
 	}
 	if end < len(t) && (isAlpha(t[end]) || t[end] == '_' || (t[end] == '.' && end+1 < len(t) && isDigit(t[end+1]))) {
+		return "", false
+	}
+	// After a '/', only a branch's key: feature/ENG-4821-retry,
+	// fix/ENG-4821 (not docs/RFC-0042.md).
+	if slash && end < len(t) && t[end] != '-' && t[end] != ' ' && t[end] != '\'' && t[end] != '"' && t[end] != ')' && t[end] != ',' {
 		return "", false
 	}
 	return t[start:end], true
@@ -389,7 +395,7 @@ func (s *scanner) randomIDs(t string, urlSpans [][2]int, n0 int) {
 		if end-start < 6 || end-start > 64 || inSpans(start, urlSpans) >= 0 {
 			continue
 		}
-		if start > 0 && strings.IndexByte("/.:@+\\$%&", t[start-1]) >= 0 {
+		if start > 0 && strings.IndexByte("/.:@+\\$%&", t[start-1]) >= 0 && !kindSlash(t, start) {
 			continue
 		}
 		if start > 0 && t[start-1] == '#' && end-start < 8 {
@@ -483,6 +489,11 @@ func generatedID(tok string) bool {
 			allDigits(b) && !issueDeny[strings.ToUpper(a)] && !wordNumberDeny[a] {
 			return true
 		}
+	}
+	// user_48213, ledger_email_93237, inv-2026-0042: words, then a number
+	// of three digits or more, or two numbers.
+	if nseg >= 2 && namedNumber(tok) {
+		return true
 	}
 	// 20261130094512_add_orders_tenant_index: a migration's name.
 	if nseg >= 2 && len(first) >= 8 && len(first) <= 14 && allDigits(first) && len(tok) > len(first) && tok[len(first)] == '_' && allLower(second) {
@@ -586,6 +597,11 @@ var idNouns = map[string]bool{"order": true, "invoice": true, "pr": true, "mr": 
 	"refund": true, "pull": true, "changeset": true, "revision": true, "task": true,
 	"id": true, "session": true, "event": true, "alloc": true, "allocation": true}
 
+// longIDNouns name a thing by its number only when the number is long:
+// "batch 202611300042", "run 7712345678", not "batch 256" or "run 100".
+var longIDNouns = map[string]bool{"batch": true, "run": true, "request": true, "case": true,
+	"record": true, "release": true, "execution": true, "attempt": true}
+
 // numberedIDs adds "noun N" ids: a noun of idNouns, then an optional '#',
 // "no." or "number", then three to twelve digits standing alone.
 func (s *scanner) numberedIDs(t string, urlSpans [][2]int, n0 int) {
@@ -630,7 +646,7 @@ func (s *scanner) numberedIDs(t string, urlSpans [][2]int, n0 int) {
 			}
 			word, w = strings.ToLower(t[w2:k2]), w2
 		}
-		if w < k && idNouns[word] && (w == 0 || !isWordByte(t[w-1])) && inSpans(i, urlSpans) < 0 {
+		if w < k && (idNouns[word] || longIDNouns[word] && n >= 6) && (w == 0 || !isWordByte(t[w-1])) && inSpans(i, urlSpans) < 0 {
 			v := t[w:j]
 			dup := false
 			for _, it := range s.items[n0:] {
@@ -771,4 +787,56 @@ func mixedCase(s string) bool {
 		}
 	}
 	return up >= 2 && low >= 2 && changes >= 4
+}
+
+// namedNumber reports a token of lower-case words and a number: words
+// joined by '_' or '-', then a number of three digits or more
+// (user_48213, ledger_email_93237), or a word and two numbers
+// (inv-2026-0042). A word of a name standard (utf-8, sha-256) or a
+// position (line-120) is no id's, nor is a version or a size.
+func namedNumber(tok string) bool {
+	segs := strings.FieldsFunc(tok, func(r rune) bool { return r == '_' || r == '-' })
+	if len(segs) < 2 || len(segs) > 5 || !allLower(segs[0]) || len(segs[0]) < 2 || wordNumberDeny[segs[0]] || issueDeny[strings.ToUpper(segs[0])] {
+		return false
+	}
+	words, nums := 0, 0
+	for k, g := range segs {
+		switch {
+		case allLower(g) && nums == 0:
+			words++
+		case allDigits(g) && k > 0:
+			nums++
+		default:
+			return false
+		}
+	}
+	last := segs[len(segs)-1]
+	if !allDigits(last) {
+		return false
+	}
+	return nums == 1 && len(last) >= 3 && len(last) <= 12 && strings.Contains(tok, "_") ||
+		nums == 2 && words == 1 && len(tok) >= 8
+}
+
+// kindSlash reports whether the token at t[start:] follows a resource
+// kind and a '/' (pod/ledger-api-7d9f8c6b5-x2x9z, job.batch/nightly-…):
+// a name, not a path's component.
+func kindSlash(t string, start int) bool {
+	if t[start-1] != '/' {
+		return false
+	}
+	k := start - 1
+	for k > 0 && (isLower(t[k-1]) || t[k-1] == '.') {
+		k--
+	}
+	if k == start-1 || k > 0 && t[k-1] != ' ' && t[k-1] != '\t' && t[k-1] != '"' && t[k-1] != '\'' {
+		return false
+	}
+	kind, _, _ := strings.Cut(t[k:start-1], ".")
+	switch kind {
+	case "pod", "pods", "deployment", "deployments", "job", "jobs", "cronjob", "replicaset", "statefulset",
+		"daemonset", "service", "svc", "node", "nodes", "configmap", "secret", "ingress", "namespace", "pvc":
+		return true
+	}
+	return false
 }
