@@ -21,7 +21,10 @@ type Pattern struct {
 // the defaults; the package-level functions use one.
 type Extractor struct {
 	// MaxValueLen caps an item's value, in bytes; 0 means
-	// DefaultMaxValueLen.
+	// DefaultMaxValueLen. A decision or a constraint may hold twice as
+	// much: cut short, it would lose its reason or its exception, which
+	// come last ("… rather than priority ordering because the billing
+	// jobs must run in invoice order").
 	MaxValueLen int
 	// MaxPerKind caps the distinct items of one kind taken from one
 	// message or one tool result, so a 10,000-line log does not flood the
@@ -48,6 +51,14 @@ func (e *Extractor) maxValueLen() int {
 		return DefaultMaxValueLen
 	}
 	return e.MaxValueLen
+}
+
+// capOf returns the cap of the value of an item of kind k.
+func (e *Extractor) capOf(k Kind) int {
+	if k == KindDecision || k == KindConstraint {
+		return 2 * e.maxValueLen()
+	}
+	return e.maxValueLen()
 }
 
 func (e *Extractor) maxPerKind() int {

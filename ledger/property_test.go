@@ -26,7 +26,7 @@ func checkItems(t interface {
 		if it.Value == "" {
 			t.Errorf("empty value: %s", s)
 		}
-		if len(it.Value) > maxLen {
+		if capLen := maxLen; len(it.Value) > capLen && (it.Kind != KindDecision && it.Kind != KindConstraint || len(it.Value) > 2*capLen) {
 			t.Errorf("value of %d bytes over cap %d: %s", len(it.Value), maxLen, s)
 		}
 		if !utf8.ValidString(it.Value) || strings.ContainsAny(it.Value, "\n\r\t") {

@@ -167,6 +167,9 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 			}
 			if k, at, low, pos, cut := read(sent); k != "" {
 				v := sent[pos[cut+at]:]
+				// A run-on sentence keeps the clauses around what it
+				// records (fitClauses); a single clause too long for the
+				// cap is kept whole up to the kind's own cap (capOf).
 				if max := s.e.maxValueLen(); len(v) > max {
 					cue := 0
 					if k == KindDecision {

@@ -374,3 +374,33 @@ func TestKeptItemsReadBack(t *testing.T) {
 		}
 	}
 }
+
+// TestLongDecisionKeptWhole: a decision of one long clause is kept whole up
+// to twice the value cap, its reason at the end included, and cut past
+// that; a run-on sentence still keeps only the clauses around its choice
+// (TestRunOnSentences).
+func TestLongDecisionKeptWhole(t *testing.T) {
+	long := "I'll switch the queue to FIFO ordering rather than priority ordering because the billing jobs must run in the order the invoices were created and priority starvation already hit us twice this month in production."
+	if len(long) <= DefaultMaxValueLen {
+		t.Fatalf("the sentence (%d bytes) must be over the cap", len(long))
+	}
+	m := condense.AssistantText(long)
+	got := Strings(ExtractMessage(&m, 1))
+	if want := "decision " + quoteValue(long); !slices.Contains(got, want) {
+		t.Errorf("got %q, want %s", got, want)
+	}
+	longer := "We will keep the ledger writer on a single goroutine instead of a pool because " + strings.Repeat("the settlement order must hold for every tenant ", 9) + "here."
+	m = condense.AssistantText(longer)
+	found := false
+	for _, it := range ExtractMessage(&m, 1) {
+		if it.Kind == KindDecision {
+			found = true
+			if len(it.Value) > 2*DefaultMaxValueLen || !strings.HasSuffix(it.Value, "…") {
+				t.Errorf("a %d-byte decision kept as %d bytes: %q", len(longer), len(it.Value), it.Value)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no decision in %q", longer)
+	}
+}

@@ -125,7 +125,7 @@ func (s *scanner) add(k Kind, v string) *Item {
 		// its cap and cut off the tail headAndTail keeps
 		v = headAndTail(strings.ToValidUTF8(v, "?"), s.e.maxValueLen())
 	}
-	v = clean(v, s.e.maxValueLen())
+	v = clean(v, s.e.capOf(k))
 	if v == "" {
 		return nil
 	}
