@@ -398,10 +398,13 @@ func observation(text string) bool {
 // statement or a block (";", "{", "}"). Code quoted inside a sentence
 // ("`tern_core::parse`") does not make it code.
 func codeLine(line string) bool {
+	t := strings.TrimSpace(line)
+	if markdownLine(t) {
+		return false
+	}
 	if strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "\t") {
 		return true
 	}
-	t := strings.TrimSpace(line)
 	i := 0
 	for i < len(t) && isDigit(t[i]) {
 		i++
@@ -414,8 +417,34 @@ func codeLine(line string) bool {
 			return true
 		}
 	}
-	// A statement or a block opener of a C-like language.
-	return strings.HasSuffix(t, ";") || strings.HasSuffix(t, "{") || strings.HasSuffix(t, "}")
+	// A statement or a block opener of a C-like language; a sentence
+	// cut off at a semicolon has words, not operators.
+	if strings.HasSuffix(t, ";") {
+		return strings.ContainsAny(t, "()=") || strings.Count(t, " ") < 4
+	}
+	return strings.HasSuffix(t, "{") || strings.HasSuffix(t, "}")
+}
+
+// markdownLine reports a line of Markdown prose that a code reader would
+// take for code: a heading ("## Decision: …") or a list item, nested or
+// marked with '+' ("    - I'll keep …", "+ We'll use …"), holding a
+// sentence: four words or more, starting with a letter.
+func markdownLine(t string) bool {
+	rest := ""
+	switch {
+	case strings.HasPrefix(t, "#"):
+		r := strings.TrimLeft(t, "#")
+		if len(t)-len(r) > 6 || !strings.HasPrefix(r, " ") {
+			return false
+		}
+		rest = r
+	case strings.HasPrefix(t, "- "), strings.HasPrefix(t, "* "), strings.HasPrefix(t, "+ "):
+		rest = t[2:]
+	default:
+		return false
+	}
+	rest = strings.TrimLeft(rest, " *_")
+	return rest != "" && isAlpha(rest[0]) && strings.Count(rest, " ") >= 3 && !strings.ContainsAny(rest, "={}")
 }
 
 // stripLabel removes a leading label or list marker from a lower-case

@@ -404,3 +404,37 @@ func TestLongDecisionKeptWhole(t *testing.T) {
 		t.Errorf("no decision in %q", longer)
 	}
 }
+
+// TestDecisionsInMarkdown: a decision is read wherever Markdown puts it: a
+// heading, a nested list item, a '+' item, a sentence cut at a semicolon;
+// code outside a fence is still not read as prose.
+func TestDecisionsInMarkdown(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"## Decision: go with the outbox table over two-phase commit, it needs no coordinator.\nMore below.",
+			"Decision: go with the outbox table over two-phase commit, it needs no coordinator."},
+		{"Plan:\n- Fix the parser\n    - I'll keep the retries in the client rather than in the gateway, since only the client knows the idempotency key.\n- Run tests",
+			"I'll keep the retries in the client rather than in the gateway, since only the client knows the idempotency key."},
+		{"+ We'll use a partial index instead of a unique constraint; soft-deleted rows must not block re-creation.",
+			"We'll use a partial index instead of a unique constraint; soft-deleted rows must not block re-creation."},
+		{"I'll use `errgroup` rather than a WaitGroup here so the first error cancels the rest;",
+			"I'll use `errgroup` rather than a WaitGroup here so the first error cancels the rest;"},
+	} {
+		m := condense.AssistantText(tc.text)
+		items := ExtractMessage(&m, 1)
+		if !slices.ContainsFunc(items, func(it Item) bool { return it.Kind == KindDecision && strings.Contains(it.Value, tc.want) }) {
+			t.Errorf("%q: no decision %q in %q", tc.text, tc.want, Strings(items))
+		}
+	}
+	for _, code := range []string{
+		"    return retry(ctx, client) // instead of the gateway's retry",
+		"x = keep_old(rather_than_new);",
+		"# use the v2 client instead of v1 = faster",
+	} {
+		m := condense.AssistantText(code)
+		for _, it := range ExtractMessage(&m, 1) {
+			if it.Kind == KindDecision || it.Kind == KindNote {
+				t.Errorf("%q read as prose: %s", code, it)
+			}
+		}
+	}
+}
