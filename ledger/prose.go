@@ -448,10 +448,13 @@ func markdownLine(t string) bool {
 }
 
 // stripLabel removes a leading label or list marker from a lower-case
-// sentence: "thought: ", "discussion ", "- ", "* ", "1. ", "2) ", "step 3: ".
+// sentence: "thought: ", "discussion ", "- ", "* ", "## ", "1. ", "2) ", "step 3: ".
 func stripLabel(low string) string {
 	for {
 		t := strings.TrimLeft(low, " -*•>")
+		if r := strings.TrimLeft(t, "#"); len(r) < len(t) && strings.HasPrefix(r, " ") {
+			t = r // a Markdown heading's marks
+		}
 		for _, p := range []string{"thought:", "thoughts:", "discussion:", "discussion", "reasoning:", "analysis:"} {
 			if r, ok := strings.CutPrefix(t, p); ok {
 				t = r
