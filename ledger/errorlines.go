@@ -298,7 +298,7 @@ func (s *scanner) toolErrorLine(t string) bool {
 		strings.HasPrefix(t, "Exception in thread ") || strings.HasPrefix(t, "Caused by: "):
 		s.add(KindError, t)
 		s.atFrame, s.atFirst = 6, ""
-	case curlError(t), rubyError(t):
+	case curlError(t), rubyError(t), tapFailure(t), failMark(t):
 		s.add(KindError, t)
 	default:
 		return false
@@ -652,4 +652,23 @@ func rubyError(t string) bool {
 		return false
 	}
 	return strings.HasSuffix(class, "Error") || strings.HasSuffix(class, "Exception") || strings.Contains(class, "::")
+}
+
+// tapFailure reports a failed test of the Test Anything Protocol
+// (node-tap, Perl's prove, bats): "not ok 3 - rounds half up".
+func tapFailure(t string) bool {
+	r, ok := strings.CutPrefix(t, "not ok ")
+	return ok && r != "" && isDigit(r[0]) && !strings.Contains(r, "# SKIP") && !strings.Contains(r, "# TODO")
+}
+
+// failMark reports a test runner's line for a failed test, marked with a
+// cross (Jest, Mocha, Vitest, RSpec's documentation format): "✕ rounds
+// half up (5 ms)".
+func failMark(t string) bool {
+	for _, m := range []string{"✗ ", "✕ ", "✘ ", "× ", "❌ "} {
+		if r, ok := strings.CutPrefix(t, m); ok && len(strings.Fields(r)) >= 2 {
+			return true
+		}
+	}
+	return false
 }

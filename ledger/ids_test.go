@@ -62,6 +62,11 @@ func TestIDsInManyShapes(t *testing.T) { specificsHeld(t, "testdata/ids.tsv") }
 // TestErrorsInManyEcosystems reads testdata/errors.tsv the same way.
 func TestErrorsInManyEcosystems(t *testing.T) { specificsHeld(t, "testdata/errors.tsv") }
 
+// TestPathsInManyEcosystems reads testdata/paths.tsv the same way: a path
+// with a test's node id (tests/test_tax.py::test_rounding) or a line
+// anchor (ci.yml#L12) is the file's.
+func TestPathsInManyEcosystems(t *testing.T) { specificsHeld(t, "testdata/paths.tsv") }
+
 // specificsHeld checks a file of site, specific and text lines: the
 // specific must be in an item extracted from the text at the site.
 func specificsHeld(t *testing.T, file string) {

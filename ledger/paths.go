@@ -127,6 +127,14 @@ var knownRoots = map[string]bool{"tmp": true, "etc": true, "usr": true, "var": t
 func cleanPath(tok string, loose bool) (string, bool) {
 	tok = strings.TrimRight(tok, ".,:;!?")
 	tok = strings.TrimLeft(tok, "*")
+	// Drop a test's node id (tests/test_tax.py::test_rounding) and a
+	// line anchor (.github/workflows/ci.yml#L12).
+	if k := strings.Index(tok, "::"); k > 0 && strings.LastIndexByte(tok[:k], '/') >= 0 {
+		tok = tok[:k]
+	}
+	if k := strings.LastIndex(tok, "#L"); k > 0 && k+2 < len(tok) && isDigit(tok[k+2]) {
+		tok = tok[:k]
+	}
 	// Drop a :line or :line:col suffix.
 	if i := strings.LastIndexByte(tok, '/'); i >= 0 {
 		if k := strings.IndexByte(tok[i:], ':'); k >= 0 {
