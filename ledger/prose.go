@@ -837,10 +837,13 @@ var ruleStarts = []string{"don't", "do not", "dont", "never", "always", "avoid",
 	"no additional", "no extra", "no external", "no third-party", "no changes", "no breaking",
 	"no edits", "no direct", "no force", "nothing in", "must", "you must", "you should", "you shouldn't",
 	"you should not", "you may not", "you can't", "you cannot", "you need to", "you have to", "use only",
-	"limit", "restrict", "do nothing", "under no circumstances"}
+	"limit", "restrict", "do nothing", "under no circumstances", "target", "ask me before", "ask before",
+	"check with me", "only use"}
 
 // ruleAnywhere set a rule wherever they are.
 var ruleAnywhere = []string{"must", "mustn't", "should not", "shouldn't",
+	"it's important that", "it is important that", "it's essential that", "it is essential that",
+	"it's critical that", "it is critical that", "without asking", "without my approval",
 	"should never", "make sure", "not allowed", "is forbidden", "are forbidden", "prohibited",
 	"without changing", "without touching", "without modifying", "without breaking", "without editing",
 	"without adding", "without renaming", "without removing", "needs to stay", "has to stay",
@@ -932,6 +935,15 @@ func ruleClause(cl string) bool {
 	for _, c := range ruleStarts {
 		if strings.HasPrefix(cl, c) && (len(cl) == len(c) || !isAlpha(cl[len(c)])) {
 			return true
+		}
+	}
+	// "All new code needs type hints", "every endpoint has to log its
+	// caller": a requirement on everything of a kind.
+	if w, rest, ok := strings.Cut(cl, " "); ok && (w == "all" || w == "every" || w == "each" || w == "any") {
+		for _, r := range []string{" needs ", " need ", " requires ", " require ", " has to ", " have to "} {
+			if strings.Contains(" "+rest+" ", r) {
+				return true
+			}
 		}
 	}
 	return false

@@ -171,8 +171,19 @@ func TestConstraints(t *testing.T) {
 		"All timestamps have to stay in UTC.",
 		"Only the worker package may change.",
 		"Prod is read-only for you.",
+		// Written later, without looking at any corpus.
+		"It's important that the CSV export format stays byte-identical.",
+		"Target Python 3.9 — that's what production runs.",
+		"All new code needs type hints.",
+		"Ask me before deleting anything.",
+		"Stay away from the migrations folder; the DBA owns it.",
+		"Under no circumstances touch the prod database.",
+		"Refrain from editing generated files (anything in gen/).",
 	}
 	notRules := []string{
+		"All new tests pass now.",
+		"Every request needed a retry yesterday.",
+		"It's important to know the cache was cold.",
 		"It only fails on CI.",
 		"Production shows jobs claimed but never finished.",
 		"The test always passes locally.",
