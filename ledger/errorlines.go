@@ -26,7 +26,7 @@ var npmKeep = []string{"code ", "peer ", "missing ", "notarget ", "enoent ", "er
 // of errors_generic.go.
 func (s *scanner) errors(line, t string) {
 	indented := line[0] == ' ' || line[0] == '\t'
-	if s.output && pgDetail(t) {
+	if s.output && pgDetail(t) && (s.prevErr || strings.Contains(s.prev, "ERROR:") || strings.Contains(s.prev, "FATAL:")) {
 		// PostgreSQL's DETAIL line says which row or key an error was
 		// about ("Key (id)=(48213) already exists."): kept after the
 		// decisive lines if room is left.
@@ -616,7 +616,9 @@ func crashMessage(p string) bool {
 }
 
 // pgDetail reports a PostgreSQL DETAIL line, alone or after a server log's
-// prefix ("2026-04-02 10:00:00.123 UTC [61] DETAIL:  …").
+// prefix ("2026-04-02 10:00:00.123 UTC [61] DETAIL:  …"). The caller
+// keeps it only after an error line (ERROR, FATAL, a driver's exception):
+// after a NOTICE or a LOG it details something routine.
 func pgDetail(t string) bool {
 	k := strings.Index(t, "DETAIL:  ")
 	return k == 0 || k > 0 && t[k-1] == ' ' && strings.HasSuffix(t[:k-1], "]")

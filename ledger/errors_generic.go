@@ -291,9 +291,12 @@ func (s *scanner) logLine(t string) bool {
 	case lvWarn:
 		// A warning is kept, after the errors, when the command failed,
 		// when it reads as a failure, or when it is one of the few a
-		// log printed among its routine lines.
+		// log (structured, or stamped with the time) printed among its
+		// routine lines. A tool's own warnings ("npm WARN deprecated",
+		// pip's "WARNING: Running pip as the 'root' user") are not a
+		// log's and say the same every run.
 		v := value()
-		if sig := signalsOf(v); s.run == runFailed || sig.shape || sig.vocab > 0 || s.warnLines <= maxFewWarnings {
+		if sig := signalsOf(v); s.run == runFailed || sig.shape || sig.vocab > 0 || s.warnLines <= maxFewWarnings && (msg < 0 || stampedLine(t)) {
 			s.addWeak(v)
 		}
 	case lvInfo:
@@ -720,6 +723,15 @@ func handledName(before string) bool {
 // be kept as one of the few.
 const maxFewWarnings = 3
 
+// stampedLine reports a log line that opens with a date or a time, bare
+// or in brackets: "2026-11-30 10:02:12 WARN …", "[2026-04-04T08:28:58Z
+// WARN  tern::db] …", "10:02:12.104 WARN …".
+func stampedLine(t string) bool {
+	t = strings.TrimLeft(t, "[")
+	ok, j := digitsAt(t, 0)
+	return ok && j >= 2 && j < len(t) && (t[j] == '-' || t[j] == ':' || t[j] == '/')
+}
+
 // lastWords returns the last line of a failed command's output of two
 // lines or more, last (the text trimmed of its ends), unless it only
 // reports the exit status, is too short to say anything or is code or a
@@ -740,10 +752,39 @@ func lastWords(text, last string) (string, bool) {
 			return "", false
 		}
 	}
-	if last == "" || exitLine(last) || len(strings.Fields(last)) < 3 || skipGeneric(last) {
+	if last == "" || exitLine(last) || len(strings.Fields(last)) < 3 || skipGeneric(last) || reportsSuccess(last) {
 		return "", false
 	}
+	// The last row of a listing or a log is one more row, not a message:
+	// a line shaped like another line of the output is left alone.
+	shape, n := lineShape(last), 0
+	for start := 0; start < len(text); {
+		end := lineEnd(text, start)
+		if l := strings.TrimSpace(text[start:end]); l != "" && lineShape(l) == shape {
+			if n++; n > 1 {
+				return "", false
+			}
+		}
+		start = end + 1
+	}
 	return last, true
+}
+
+// reportsSuccess reports a line that says something went well or sums up
+// a run: "ok  github.com/acme/wire 4.113s", "Plan: 0 to add, 1 to change",
+// "the whole run took 61.4s".
+func reportsSuccess(t string) bool {
+	low := strings.ToLower(t)
+	if strings.HasPrefix(low, "plan:") || strings.Contains(low, " -> ") {
+		return true
+	}
+	for _, w := range []string{"ok", "success", "successful", "successfully", "succeeded", "passed", "complete",
+		"completed", "done", "finished", "took", "up-to-date", "healthy", "ready"} {
+		if hasWord(low, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // exitLine reports a line that only reports how a command ended.

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"math"
 	"regexp"
 	"strings"
 
@@ -55,8 +56,8 @@ func (e *Extractor) maxValueLen() int {
 
 // capOf returns the cap of the value of an item of kind k.
 func (e *Extractor) capOf(k Kind) int {
-	if k == KindDecision || k == KindConstraint {
-		return 2 * e.maxValueLen()
+	if m := e.maxValueLen(); (k == KindDecision || k == KindConstraint) && m <= math.MaxInt/2 {
+		return 2 * m
 	}
 	return e.maxValueLen()
 }

@@ -220,11 +220,25 @@ func issueKey(t string, dash int) (string, bool) {
 		return "", false
 	}
 	// After a '/', only a branch's key: feature/ENG-4821-retry,
-	// fix/ENG-4821 (not docs/RFC-0042.md).
-	if slash && end < len(t) && t[end] != '-' && t[end] != ' ' && t[end] != '\'' && t[end] != '"' && t[end] != ')' && t[end] != ',' {
+	// fix/ENG-4821 (not docs/RFC-0042.md or ../ENG-4821).
+	if slash && !(end < len(t) && t[end] == '-' && end+1 < len(t) && isAlpha(t[end+1])) && !branchPrefix(t[:start-1]) {
 		return "", false
 	}
 	return t[start:end], true
+}
+
+// branchPrefix reports whether t ends with a branch name's kind: feature,
+// fix, bugfix, hotfix, chore, release.
+func branchPrefix(t string) bool {
+	k := len(t)
+	for k > 0 && isLower(t[k-1]) {
+		k--
+	}
+	switch t[k:] {
+	case "feature", "feat", "fix", "bugfix", "hotfix", "chore", "release", "topic":
+		return k == 0 || !isWordByte(t[k-1]) && t[k-1] != '/' && t[k-1] != '.'
+	}
+	return false
 }
 
 // uuidAt reads a UUID starting at t[i].
@@ -374,7 +388,7 @@ func (s *scanner) randomIDs(t string, urlSpans [][2]int, n0 int) {
 		return // every shape below holds a digit
 	}
 	s.numberedIDs(t, urlSpans, n0)
-	if s.odd {
+	if s.cell {
 		s.rowKey(t, n0)
 	}
 	listed := -1 // whether t is a listing's routine row, worked out once
@@ -441,7 +455,7 @@ func generatedID(tok string) bool {
 		return false
 	}
 	// the segments between '-' and '_', read in place
-	nseg, first, second, quads := 0, "", "", 0
+	nseg, first, second, quads, quads2 := 0, "", "", 0, 0
 	for i := 0; i < len(tok); {
 		j := i
 		for j < len(tok) && tok[j] != '-' && tok[j] != '_' {
@@ -456,6 +470,9 @@ func generatedID(tok string) bool {
 			}
 			if mixedQuad(g) {
 				quads++
+				if flips(g) >= 2 {
+					quads2++
+				}
 			}
 			switch nseg {
 			case 0:
@@ -468,8 +485,9 @@ func generatedID(tok string) bool {
 		i = j + 1
 	}
 	// GHSA-9w8x-4h5c-2jqf: three or more short groups of letters and
-	// digits mixed.
-	if quads >= 3 {
+	// digits mixed, two of them more than once (not amd64-arm64-s390x or
+	// cu118-cu121-cu124, lists of names).
+	if quads >= 3 && quads2 >= 2 {
 		return true
 	}
 	// INC0012345, CHG0031337: a ticket's letters glued to its number.
@@ -615,7 +633,7 @@ func (s *scanner) numberedIDs(t string, urlSpans [][2]int, n0 int) {
 		}
 		n := j - i
 		if n < 3 || n > 12 || j < len(t) && (isWordByte(t[j]) || t[j] == '.' && j+1 < len(t) && isDigit(t[j+1]) || t[j] == '/' || t[j] == '-' ||
-			t[j] == ':' && j+1 < len(t) && isDigit(t[j+1])) || quantityAfter(t, j) {
+			t[j] == ':' && j+1 < len(t) && isDigit(t[j+1])) || quantityAfter(t, j) || ofTotal(t, j) {
 			i = j
 			continue
 		}
@@ -674,10 +692,19 @@ func quantityAfter(t string, j int) bool {
 	}
 	w := firstWord(t[k:])
 	switch strings.ToLower(w) {
-	case "rows", "items", "times", "users", "tokens", "lines", "files", "tests", "errors", "requests", "bytes", "days":
+	case "rows", "items", "times", "users", "tokens", "lines", "files", "tests", "errors", "requests", "bytes", "days",
+		"iterations", "messages", "events", "records", "entries", "steps", "retries", "attempts", "calls",
+		"queries", "samples", "keys", "objects", "chunks", "pages":
 		return true
 	}
 	return false
+}
+
+// ofTotal reports whether a number is followed by "of" and another number:
+// a position in a run ("event 1000 of 25000"), not a name.
+func ofTotal(t string, j int) bool {
+	r, ok := strings.CutPrefix(t[j:], " of ")
+	return ok && r != "" && isDigit(r[0])
 }
 
 // lowerRun returns the length of g's leading run of lower-case letters.
@@ -737,10 +764,13 @@ func (s *scanner) digitHash(t string, i, j int) bool {
 	return false
 }
 
-// rowKey adds the first value of an odd row of a table (markOddLines) as an
-// id when it holds a digit: the row's key, "48213" in the one row marked
-// stuck, "nightly-billing-28301774" in the one job at 0/1. Times, dates,
-// sizes and versions are no keys.
+// rowKey adds the first value of a table's row holding a value of its own
+// (markOddCells) as an id when it reads as one: the row's key, "48213" in
+// the one row marked stuck, "nightly-billing-28301774" in the one job at
+// 0/1. A number of three digits or more, a generated token, words and a
+// number, or a name ending in a number of four digits or more; not a line
+// number (followed by a tab, '→' or ':'), a time, a date, a size, a
+// version, a file's name or a benchmark's ("BenchmarkSplit-8").
 func (s *scanner) rowKey(t string, n0 int) {
 	i := 0
 	for i < len(t) && (t[i] == '|' || t[i] == '*' || t[i] == ' ' || t[i] == '\t') {
@@ -759,8 +789,12 @@ func (s *scanner) rowKey(t string, n0 int) {
 		return
 	}
 	tok := t[i:j]
-	if isDigit(tok[0]) && strings.ContainsAny(tok, ".-") || tok[0] == 'v' && len(tok) > 1 && isDigit(tok[1]) || quantityAfter(t, j) {
-		return // 2026-11-30, 10.0.3.7, 1.4.2, v1.30.2, "512 MB"
+	if strings.IndexByte(tok, '.') >= 0 || tok[0] == 'v' && len(tok) > 1 && isDigit(tok[1]) || quantityAfter(t, j) ||
+		j < len(t) && (t[j] == '\t' || t[j] == ':') || strings.HasPrefix(t[j:], "→") {
+		return // 10.0.3.7, 1.4.2, file_004.parquet, v1.30.2, "512 MB", "  104\t…"
+	}
+	if !idLikeKey(tok) {
+		return
 	}
 	for _, it := range s.items[n0:] {
 		if strings.Contains(it.Value, tok) {
@@ -768,6 +802,22 @@ func (s *scanner) rowKey(t string, n0 int) {
 		}
 	}
 	s.add(KindID, tok)
+}
+
+// idLikeKey reports whether a table's first value reads as an id (see
+// rowKey).
+func idLikeKey(tok string) bool {
+	if allDigits(tok) {
+		return len(tok) >= 3
+	}
+	if isDigit(tok[0]) && strings.ContainsAny(tok, "-:") {
+		return false // 2026-11-30, 10:02:11
+	}
+	if generatedID(tok) || namedNumber(tok) {
+		return true
+	}
+	k := strings.LastIndexAny(tok, "-_")
+	return k > 0 && len(tok)-k-1 >= 4 && allDigits(tok[k+1:])
 }
 
 // mixedCase reports whether s holds upper- and lower-case letters, each
@@ -811,12 +861,20 @@ func namedNumber(tok string) bool {
 		}
 	}
 	last := segs[len(segs)-1]
-	if !allDigits(last) {
+	if !allDigits(last) || settingWords[segs[len(segs)-2]] {
 		return false
 	}
 	return nums == 1 && len(last) >= 3 && len(last) <= 12 && strings.Contains(tok, "_") ||
 		nums == 2 && words == 1 && len(tok) >= 8
 }
+
+// settingWords name a setting or a position, whose number is a value, not
+// a name's: batch_size_512, exit_code_127, case_001, page-2-of.
+var settingWords = map[string]bool{"size": true, "code": true, "count": true, "limit": true, "max": true,
+	"min": true, "timeout": true, "port": true, "case": true, "step": true, "level": true, "version": true,
+	"len": true, "length": true, "num": true, "page": true, "retries": true, "threads": true, "workers": true,
+	"width": true, "height": true, "depth": true, "ttl": true, "ms": true, "sec": true, "secs": true,
+	"seconds": true, "bytes": true, "kb": true, "mb": true, "gb": true, "percent": true, "pct": true, "rate": true}
 
 // kindSlash reports whether the token at t[start:] follows a resource
 // kind and a '/' (pod/ledger-api-7d9f8c6b5-x2x9z, job.batch/nightly-…):

@@ -184,3 +184,35 @@ func TestColourIsNoID(t *testing.T) {
 		t.Errorf("ids = %q, want only the order", ids)
 	}
 }
+
+// TestIDLookalikes: a reviewer's cases. Counts, settings, lists of
+// platform names, line numbers and the names in a benchmark's or a file
+// listing's odd row are not ids.
+func TestIDLookalikes(t *testing.T) {
+	for _, tc := range []struct{ text, not string }{
+		{"replayed event 1000 of 25000", "1000"},
+		{"Run 1000000 iterations of the fuzzer", "1000000"},
+		{"set batch_size_512 and exit_code_127 for case_001", "_"},
+		{"wheels for amd64-arm64-s390x and cu118-cu121-cu124", "-"},
+		{"see docs/RFC-0042 for the format, and ../ENG-4821, too", "-"},
+		{"200\n200\n200\n200\n503", "503"},
+		{"   101\tx := 1\n   102\ty := 2\n   103\tz := 3\n   104\tw = 4\n   105\tv := 5", "10"},
+		{"BenchmarkSplit-8   1000   120 ns/op   0 B/op\nBenchmarkJoin-8   1000   130 ns/op   0 B/op\nBenchmarkTrim-8   1000   110 ns/op   0 B/op\nBenchmarkPad-8   1000   150 ns/op   48 B/op",
+			"Benchmark"},
+		{"file_001.parquet 128M\nfile_002.parquet 128M\nfile_003.parquet 128M\nfile_004.parquet 96M\nfile_005.parquet 128M", "parquet"},
+	} {
+		for _, it := range outputItems(tc.text) {
+			if it.Kind == KindID && strings.Contains(it.Value, tc.not) {
+				t.Errorf("%q: %s is no id", tc.text, it)
+			}
+		}
+	}
+	// The branch's key is still read.
+	found := false
+	for _, it := range outputItems("Switched to a new branch 'feature/ENG-4821'") {
+		found = found || it.Kind == KindID && it.Value == "ENG-4821"
+	}
+	if !found {
+		t.Error("no id ENG-4821 in a branch's name")
+	}
+}

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"sync"
@@ -75,9 +76,9 @@ type oddBuf struct {
 	starts []int
 	shapes []uint64
 	sorted []uint64
-	cells  []uint64 // markOddCells' hashes of (shape, column, value), sorted
-	cols   []uint64 // the same, in row order
-	rowEnd []int    // the end in cols of each line's hashes
+	cells  []cell // markOddCells' values of table rows, sorted
+	cols   []cell // the same, in row order
+	rowEnd []int  // the end in cols of each line's hashes
 }
 
 var oddBufs = sync.Pool{New: func() any { return new(oddBuf) }}
@@ -151,17 +152,38 @@ func once(s []uint64, v uint64) bool {
 }
 
 // The rows of a table hold an odd value when, among at least minTableRows
-// rows of one shape, a column holds one value in at least three rows of
-// four and the row holds another value there, seen in no other row: the
-// job at 0/1 among jobs at 1/1, the row marked "stuck" among rows marked
-// "done". A column whose values all differ (names, times) or that splits
-// evenly says nothing; only the first maxCellColumns columns are read.
+// rows of one shape and two columns or more, a column holds one value in at
+// least three rows of four and the row holds another value there, seen in
+// no other row: the job at 0/1 among jobs at 1/1, the row marked "stuck"
+// among rows marked "done". A column whose values all differ (names,
+// times) or that splits evenly says nothing; only the first maxCellColumns
+// columns are read.
 const (
 	minTableRows   = 4
 	maxCellColumns = 12
 )
 
-// markOddCells adds hotOdd to the rows of text holding an odd value in a
+// cell is a value of a table, keyed by its row's shape and its column.
+type cell struct {
+	shape uint64
+	col   int
+	val   uint64 // the value's hash
+}
+
+func (c cell) less(d cell) int {
+	if r := cmp.Compare(c.shape, d.shape); r != 0 {
+		return r
+	}
+	if r := cmp.Compare(c.col, d.col); r != 0 {
+		return r
+	}
+	return cmp.Compare(c.val, d.val)
+}
+
+// column reports whether c and d are values of one column.
+func (c cell) column(d cell) bool { return c.shape == d.shape && c.col == d.col }
+
+// markOddCells adds hotCell to the rows of text holding an odd value in a
 // column (b.starts, b.shapes and b.sorted are those of text's lines).
 func (b *oddBuf) markOddCells(text string, m map[int]uint8) {
 	big := false
@@ -174,8 +196,8 @@ func (b *oddBuf) markOddCells(text string, m map[int]uint8) {
 	if !big {
 		return
 	}
-	// Hash every value of the rows in a table, keyed by shape and column;
-	// b.cols keeps them in row order, b.cells sorted.
+	// Every value of the rows in a table: b.cols in row order, b.cells
+	// sorted by column and value.
 	b.cols, b.rowEnd = b.cols[:0], b.rowEnd[:0]
 	for k, sh := range b.shapes {
 		i, _ := slices.BinarySearch(b.sorted, sh)
@@ -183,19 +205,22 @@ func (b *oddBuf) markOddCells(text string, m map[int]uint8) {
 			b.rowEnd = append(b.rowEnd, len(b.cols))
 			continue
 		}
-		b.cols = cellHashes(text[b.starts[k]:lineEnd(text, b.starts[k])], sh, b.cols)
+		from := len(b.cols)
+		b.cols = cellsOf(text[b.starts[k]:lineEnd(text, b.starts[k])], sh, b.cols)
+		if len(b.cols)-from < 2 {
+			b.cols = b.cols[:from] // one column: a list, not a table
+		}
 		b.rowEnd = append(b.rowEnd, len(b.cols))
 	}
 	b.cells = append(b.cells[:0], b.cols...)
-	slices.Sort(b.cells)
-	// A column is the run of cells sharing its top 16 bits; its rows are
-	// the cells of the run. Its odd values are the ones seen once, when
-	// another value holds three rows of four.
-	var odd map[uint64]bool
+	slices.SortFunc(b.cells, cell.less)
+	// A column is the run of cells of one shape and column; its rows are the run's
+	// cells. Its odd values are those seen once, when another value holds
+	// three rows of four.
+	var odd map[cell]bool
 	for i := 0; i < len(b.cells); {
-		prefix := b.cells[i] >> 48
 		j, top := i, 0
-		for j < len(b.cells) && b.cells[j]>>48 == prefix {
+		for j < len(b.cells) && b.cells[j].column(b.cells[i]) {
 			k := j + 1
 			for k < len(b.cells) && b.cells[k] == b.cells[j] {
 				k++
@@ -207,7 +232,7 @@ func (b *oddBuf) markOddCells(text string, m map[int]uint8) {
 			for k := i; k < j; k++ {
 				if (k == i || b.cells[k-1] != b.cells[k]) && (k+1 == j || b.cells[k+1] != b.cells[k]) {
 					if odd == nil {
-						odd = make(map[uint64]bool)
+						odd = make(map[cell]bool)
 					}
 					odd[b.cells[k]] = true
 				}
@@ -220,9 +245,9 @@ func (b *oddBuf) markOddCells(text string, m map[int]uint8) {
 	}
 	from := 0
 	for k, end := range b.rowEnd {
-		for _, h := range b.cols[from:end] {
-			if odd[h] {
-				m[b.starts[k]] |= hotOdd
+		for _, c := range b.cols[from:end] {
+			if odd[c] {
+				m[b.starts[k]] |= hotCell
 				break
 			}
 		}
@@ -230,11 +255,9 @@ func (b *oddBuf) markOddCells(text string, m map[int]uint8) {
 	}
 }
 
-// cellHashes appends to dst the hashes of line's first maxCellColumns
-// whitespace-separated values, each keyed by the line's shape and the
-// column: the top 16 bits hold the column and a digest of the shape, the
-// rest the value.
-func cellHashes(line string, shape uint64, dst []uint64) []uint64 {
+// cellsOf appends to dst the first maxCellColumns whitespace-separated
+// values of line, keyed by the line's shape and their column.
+func cellsOf(line string, shape uint64, dst []cell) []cell {
 	col := 0
 	for i := 0; i < len(line) && col < maxCellColumns; {
 		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
@@ -251,8 +274,7 @@ func cellHashes(line string, shape uint64, dst []uint64) []uint64 {
 		for k := i; k < j; k++ {
 			h = (h ^ uint64(line[k])) * 1099511628211
 		}
-		prefix := (shape*31 + uint64(col)) * 0x9E3779B97F4A7C15 >> 48
-		dst = append(dst, prefix<<48|h&(1<<48-1))
+		dst = append(dst, cell{shape: shape, col: col, val: h})
 		col++
 		i = j
 	}

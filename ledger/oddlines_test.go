@@ -99,7 +99,7 @@ func TestOddCellMarksItsRow(t *testing.T) {
 			var odd []string
 			for start := 0; start < len(tc.out); {
 				end := lineEnd(tc.out, start)
-				if m[start]&hotOdd != 0 {
+				if m[start]&hotCell != 0 {
 					odd = append(odd, tc.out[start:end])
 				}
 				start = end + 1
@@ -110,7 +110,7 @@ func TestOddCellMarksItsRow(t *testing.T) {
 			m = markLines(tc.out, m)
 			markOddLines(tc.out, m, false)
 			for start, mark := range m {
-				if mark&hotOdd != 0 {
+				if mark&(hotOdd|hotCell) != 0 {
 					t.Errorf("source content: line at %d marked odd", start)
 				}
 			}

@@ -399,7 +399,7 @@ func observation(text string) bool {
 // ("`tern_core::parse`") does not make it code.
 func codeLine(line string) bool {
 	t := strings.TrimSpace(line)
-	if markdownLine(t) {
+	if markdownLine(line, t) {
 		return false
 	}
 	if strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "\t") {
@@ -418,23 +418,31 @@ func codeLine(line string) bool {
 		}
 	}
 	// A statement or a block opener of a C-like language; a sentence
-	// cut off at a semicolon has words, not operators.
+	// cut off at a semicolon has words, not operators or keywords.
 	if strings.HasSuffix(t, ";") {
-		return strings.ContainsAny(t, "()=") || strings.Count(t, " ") < 4
+		first, _, _ := strings.Cut(t, " ")
+		return strings.ContainsAny(t, "()={}") || strings.Count(t, " ") < 4 || codeKeywords[first]
 	}
 	return strings.HasSuffix(t, "{") || strings.HasSuffix(t, "}")
 }
 
-// markdownLine reports a line of Markdown prose that a code reader would
-// take for code: a heading ("## Decision: …") or a list item, nested or
-// marked with '+' ("    - I'll keep …", "+ We'll use …"), holding a
-// sentence: four words or more, starting with a letter.
-func markdownLine(t string) bool {
+// codeKeywords open a statement in common languages.
+var codeKeywords = map[string]bool{"import": true, "export": true, "from": true, "const": true, "let": true,
+	"var": true, "return": true, "func": true, "def": true, "class": true, "package": true, "use": true,
+	"include": true, "require": true, "using": true, "static": true, "public": true, "private": true}
+
+// markdownLine reports a line of Markdown prose (t, trimmed) that a code
+// reader would take for code: a heading of two marks or more, not
+// indented ("## Decision: …"; a single '#' opens a comment as often), or a
+// list item, nested or marked with '+' ("    - I'll keep …", "+ We'll use
+// …"), holding a sentence: four words or more, starting with a letter,
+// not a YAML key ("- name: …").
+func markdownLine(line, t string) bool {
 	rest := ""
 	switch {
 	case strings.HasPrefix(t, "#"):
 		r := strings.TrimLeft(t, "#")
-		if len(t)-len(r) > 6 || !strings.HasPrefix(r, " ") {
+		if n := len(t) - len(r); n < 2 || n > 6 || !strings.HasPrefix(r, " ") || line != strings.TrimLeft(line, " \t") {
 			return false
 		}
 		rest = r
@@ -444,6 +452,9 @@ func markdownLine(t string) bool {
 		return false
 	}
 	rest = strings.TrimLeft(rest, " *_")
+	if k := strings.Index(rest, ": "); k > 0 && !strings.Contains(rest[:k], " ") && isLower(rest[0]) {
+		return false // "- name: Only run on main" is YAML
+	}
 	return rest != "" && isAlpha(rest[0]) && strings.Count(rest, " ") >= 3 && !strings.ContainsAny(rest, "={}")
 }
 

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -436,10 +437,23 @@ func TestDecisionsInMarkdown(t *testing.T) {
 			t.Errorf("%q: no decision %q in %q", tc.text, tc.want, Strings(items))
 		}
 	}
+	for _, rule := range []string{
+		"# Don't run this as root, it must run as the deploy user",
+		"      - name: Only run on main branch pushes",
+	} {
+		m := condense.UserText("```\n" + rule + "\n```\n" + rule)
+		for _, it := range ExtractMessage(&m, 2) {
+			if it.Kind == KindConstraint {
+				t.Errorf("%q read as a rule: %s", rule, it)
+			}
+		}
+	}
 	for _, code := range []string{
 		"    return retry(ctx, client) // instead of the gateway's retry",
 		"x = keep_old(rather_than_new);",
 		"# use the v2 client instead of v1 = faster",
+		"    # We use a lock here instead of a channel because the pool is shared",
+		"import { retry } from './retry' instead of the old helper module;",
 	} {
 		m := condense.AssistantText(code)
 		for _, it := range ExtractMessage(&m, 1) {
@@ -447,5 +461,15 @@ func TestDecisionsInMarkdown(t *testing.T) {
 				t.Errorf("%q read as prose: %s", code, it)
 			}
 		}
+	}
+}
+
+// TestHugeValueCap: a cap too large to double is kept as it is.
+func TestHugeValueCap(t *testing.T) {
+	e := Extractor{MaxValueLen: math.MaxInt}
+	s := "We'll go with Redis streams over Kafka here, because the volume doesn't justify a cluster."
+	m := condense.AssistantText(s)
+	if got := Strings(e.ExtractMessage(&m, 1)); !slices.Contains(got, "decision "+quoteValue(s)) {
+		t.Errorf("got %q", got)
 	}
 }

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"math/bits"
+	"slices"
 	"strings"
 
 	"github.com/condense-dev/condense/internal/needles"
@@ -51,6 +52,9 @@ type scanner struct {
 	lineItems int
 	// goHeader: a Go traceback's goroutine header was seen in this text.
 	goHeader bool
+	cell     bool // the current line is a table's row holding a value of its own
+	// prevErr: the previous line of the text yielded an error item.
+	prevErr bool
 	// warnLines counts the lines of the text that may name a warning
 	// level: the one warning among a log's routine lines is kept.
 	warnLines int
@@ -64,6 +68,7 @@ const (
 	hotURL                      // may hold a URL
 	hotLevel                    // may name a warning level
 	hotOdd                      // shaped unlike the rest of a uniform output (markOddLines)
+	hotCell                     // a table's row holding a value of its own (markOddCells)
 )
 
 // hotNeedles are the substrings that make a line hot: every slower check
@@ -199,7 +204,8 @@ func (s *scanner) text(text string) {
 		end := lineEnd(text, start)
 		s.hotLine = s.hot[start]
 		s.loud = s.output && s.hotLine&(hotError|hotLevel) != 0 && loudLine(text[start:end])
-		s.odd = s.hotLine&hotOdd != 0
+		s.odd = s.hotLine&(hotOdd|hotCell) != 0
+		s.cell = s.hotLine&hotCell != 0
 		s.line(text[start:end])
 		if t := strings.TrimSpace(text[start:end]); t != "" {
 			s.prev = t
@@ -207,7 +213,7 @@ func (s *scanner) text(text string) {
 		start = end + 1
 	}
 	last := s.prev
-	s.loud, s.odd, s.prev, s.bench = false, false, "", ""
+	s.loud, s.odd, s.cell, s.prev, s.bench = false, false, false, "", ""
 	s.whole, s.shapes = "", nil
 	s.flush()
 	if s.output && !s.source && s.run == runFailed && s.counts[KindError] == 0 {
@@ -269,6 +275,12 @@ func (s *scanner) flush() {
 }
 
 func (s *scanner) line(line string) {
+	if s.lineItems < len(s.items) {
+		// what the previous line yielded
+		s.prevErr = slices.ContainsFunc(s.items[s.lineItems:], func(it Item) bool { return it.Kind == KindError })
+	} else if s.prev != "" {
+		s.prevErr = false
+	}
 	s.lineItems = len(s.items)
 	t := strings.TrimSpace(line)
 	if t == "" {

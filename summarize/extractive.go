@@ -68,6 +68,8 @@ type Extractive struct {
 	// MaxBullets caps each section's bullets; 0 means DefaultMaxBullets.
 	MaxBullets int
 	// MaxBulletLen caps one bullet in bytes; 0 means DefaultMaxBulletLen.
+	// A decision or a constraint may take twice as much, as the ledger
+	// keeps them: cut short, they lose their reason.
 	MaxBulletLen int
 	// MaxTokens bounds the sections after ## Task together, in
 	// ledger.ApproxTokens; 0 means DefaultStateTokens. A request's
@@ -306,7 +308,7 @@ func (w writer) constraints(prev map[string][]string, items []ledger.Item, obser
 	all := merge(prev["Constraints"], prev["Facts"])
 	for _, it := range items {
 		if it.Kind == ledger.KindConstraint && !observations[it.Source] {
-			all = append(all, capString(it.Value, w.maxLen))
+			all = append(all, capString(it.Value, 2*w.maxLen))
 		}
 	}
 	s.bullets = dedup(all)
@@ -322,7 +324,7 @@ func (w writer) decisions(prev map[string][]string, items []ledger.Item) *sectio
 	all := merge(prev["Decisions"], nil)
 	for _, it := range items {
 		if it.Kind == ledger.KindDecision && !isPlan(it.Value) {
-			all = append(all, capString(it.Value, w.maxLen))
+			all = append(all, capString(it.Value, 2*w.maxLen))
 		}
 	}
 	s.bullets = dedup(all)

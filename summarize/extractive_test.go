@@ -317,3 +317,17 @@ func TestExtractiveKeepsRequestsWhole(t *testing.T) {
 		t.Errorf("## Task is %d bytes: the long request is not cut", n)
 	}
 }
+
+// TestExtractiveKeepsLongDecisionWhole: a decision the ledger keeps whole
+// (up to twice the value cap) is a whole bullet, so the compaction finds
+// it in the summary instead of adding it again below.
+func TestExtractiveKeepsLongDecisionWhole(t *testing.T) {
+	long := "I'll switch the queue to FIFO ordering rather than priority ordering because the billing jobs must run in the order the invoices were created and priority starvation already hit us twice this month in production."
+	msgs := []condense.Message{condense.UserText("Fix the billing queue.")}
+	msgs = append(msgs, step("c1", long, "go test ./...", "ok\nExit code: 0", false)...)
+	text := summarizeText(t, summarize.Extractive{}, condense.SummaryRequest{Messages: msgs})
+	decisions := strings.Join(summarize.ParseSections(text)["Decisions"], "\n")
+	if !strings.Contains(decisions, long) {
+		t.Errorf("## Decisions lacks the whole decision:\n%s", decisions)
+	}
+}
