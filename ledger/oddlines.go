@@ -76,9 +76,12 @@ type oddBuf struct {
 	starts []int
 	shapes []uint64
 	sorted []uint64
-	cells  []cell // markOddCells' values of table rows, sorted
-	cols   []cell // the same, in row order
-	rowEnd []int  // the end in cols of each line's hashes
+	// markOddCells' buffers: the lines in order of shape, a table's values' hashes
+	// row by row, and the values of a column that differ from its
+	// dominant one.
+	order []int
+	vals  []uint64
+	other []uint64
 }
 
 var oddBufs = sync.Pool{New: func() any { return new(oddBuf) }}
@@ -163,28 +166,10 @@ const (
 	maxCellColumns = 12
 )
 
-// cell is a value of a table, keyed by its row's shape and its column.
-type cell struct {
-	shape uint64
-	col   int
-	val   uint64 // the value's hash
-}
-
-func (c cell) less(d cell) int {
-	if r := cmp.Compare(c.shape, d.shape); r != 0 {
-		return r
-	}
-	if r := cmp.Compare(c.col, d.col); r != 0 {
-		return r
-	}
-	return cmp.Compare(c.val, d.val)
-}
-
-// column reports whether c and d are values of one column.
-func (c cell) column(d cell) bool { return c.shape == d.shape && c.col == d.col }
-
 // markOddCells adds hotCell to the rows of text holding an odd value in a
-// column (b.starts, b.shapes and b.sorted are those of text's lines).
+// column (b.starts, b.shapes and b.sorted are those of text's lines). It
+// is linear in the cells read: a column's dominant value is found by a
+// majority vote, and only the few rows that differ from it are sorted.
 func (b *oddBuf) markOddCells(text string, m map[int]uint8) {
 	big := false
 	for i := 0; i+minTableRows <= len(b.sorted); i++ {
@@ -196,68 +181,90 @@ func (b *oddBuf) markOddCells(text string, m map[int]uint8) {
 	if !big {
 		return
 	}
-	// Every value of the rows in a table: b.cols in row order, b.cells
-	// sorted by column and value.
-	b.cols, b.rowEnd = b.cols[:0], b.rowEnd[:0]
-	for k, sh := range b.shapes {
-		i, _ := slices.BinarySearch(b.sorted, sh)
-		if i+minTableRows > len(b.sorted) || b.sorted[i+minTableRows-1] != sh {
-			b.rowEnd = append(b.rowEnd, len(b.cols))
-			continue
-		}
-		from := len(b.cols)
-		b.cols = cellsOf(text[b.starts[k]:lineEnd(text, b.starts[k])], sh, b.cols)
-		if len(b.cols)-from < 2 {
-			b.cols = b.cols[:from] // one column: a list, not a table
-		}
-		b.rowEnd = append(b.rowEnd, len(b.cols))
+	// The lines in order of shape, then of position: each table's rows
+	// are a run.
+	b.order = b.order[:0]
+	for k := range b.shapes {
+		b.order = append(b.order, k)
 	}
-	b.cells = append(b.cells[:0], b.cols...)
-	slices.SortFunc(b.cells, cell.less)
-	// A column is the run of cells of one shape and column; its rows are the run's
-	// cells. Its odd values are those seen once, when another value holds
-	// three rows of four.
-	var odd map[cell]bool
-	for i := 0; i < len(b.cells); {
-		j, top := i, 0
-		for j < len(b.cells) && b.cells[j].column(b.cells[i]) {
-			k := j + 1
-			for k < len(b.cells) && b.cells[k] == b.cells[j] {
-				k++
-			}
-			top = max(top, k-j)
-			j = k
+	slices.SortStableFunc(b.order, func(x, y int) int { return cmp.Compare(b.shapes[x], b.shapes[y]) })
+	for i := 0; i < len(b.order); {
+		j := i + 1
+		for j < len(b.order) && b.shapes[b.order[j]] == b.shapes[b.order[i]] {
+			j++
 		}
-		if n := j - i; n >= minTableRows && top*4 >= n*3 && top < n {
-			for k := i; k < j; k++ {
-				if (k == i || b.cells[k-1] != b.cells[k]) && (k+1 == j || b.cells[k+1] != b.cells[k]) {
-					if odd == nil {
-						odd = make(map[cell]bool)
-					}
-					odd[b.cells[k]] = true
-				}
-			}
+		if j-i >= minTableRows {
+			b.markTable(text, m, b.order[i:j])
 		}
 		i = j
 	}
-	if odd == nil {
-		return
+}
+
+// markTable marks the odd rows of a table, the lines rows of text.
+func (b *oddBuf) markTable(text string, m map[int]uint8, rows []int) {
+	b.vals = b.vals[:0]
+	ncol := -1
+	for _, k := range rows {
+		from := len(b.vals)
+		b.vals = valuesOf(text[b.starts[k]:lineEnd(text, b.starts[k])], b.vals)
+		if n := len(b.vals) - from; ncol < 0 || n != ncol {
+			if ncol >= 0 {
+				return // rows of one shape have as many words, but for a hash collision
+			}
+			ncol = n
+		}
 	}
-	from := 0
-	for k, end := range b.rowEnd {
-		for _, c := range b.cols[from:end] {
-			if odd[c] {
-				m[b.starts[k]] |= hotCell
-				break
+	if ncol < 2 {
+		return // one column: a list, not a table
+	}
+	n := len(rows)
+	for c := 0; c < ncol; c++ {
+		// The majority vote: the only value that may hold more than half
+		// the rows.
+		cand, votes := uint64(0), 0
+		for r := 0; r < n; r++ {
+			v := b.vals[r*ncol+c]
+			switch {
+			case votes == 0:
+				cand, votes = v, 1
+			case v == cand:
+				votes++
+			default:
+				votes--
 			}
 		}
-		from = end
+		top := 0
+		for r := 0; r < n; r++ {
+			if b.vals[r*ncol+c] == cand {
+				top++
+			}
+		}
+		if top*4 < n*3 || top == n {
+			continue
+		}
+		b.other = b.other[:0]
+		for r := 0; r < n; r++ {
+			if v := b.vals[r*ncol+c]; v != cand {
+				b.other = append(b.other, v)
+			}
+		}
+		slices.Sort(b.other)
+		for r := 0; r < n; r++ {
+			v := b.vals[r*ncol+c]
+			if v == cand {
+				continue
+			}
+			i, _ := slices.BinarySearch(b.other, v)
+			if i+1 == len(b.other) || b.other[i+1] != v {
+				m[b.starts[rows[r]]] |= hotCell
+			}
+		}
 	}
 }
 
-// cellsOf appends to dst the first maxCellColumns whitespace-separated
-// values of line, keyed by the line's shape and their column.
-func cellsOf(line string, shape uint64, dst []cell) []cell {
+// valuesOf appends to dst the hashes of the first maxCellColumns
+// whitespace-separated values of line.
+func valuesOf(line string, dst []uint64) []uint64 {
 	col := 0
 	for i := 0; i < len(line) && col < maxCellColumns; {
 		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
@@ -274,7 +281,7 @@ func cellsOf(line string, shape uint64, dst []cell) []cell {
 		for k := i; k < j; k++ {
 			h = (h ^ uint64(line[k])) * 1099511628211
 		}
-		dst = append(dst, cell{shape: shape, col: col, val: h})
+		dst = append(dst, h)
 		col++
 		i = j
 	}
