@@ -203,15 +203,42 @@ func judgedOption(h string) bool {
 // "conclusion: …", "plan of record: …", "final answer on storage: …".
 func labelledVerdict(h string) bool {
 	label, rest, ok := strings.Cut(h, ":")
-	if !ok || len(strings.Fields(label)) > 5 || len(strings.Fields(rest)) < 3 {
+	if !ok || len(strings.Fields(label)) > 5 || len(strings.Fields(rest)) < 1 {
 		return false
 	}
+	if len(strings.Fields(rest)) < 3 {
+		// "Verdict: optimistic locking.", "Decision: Redis.": a short
+		// answer needs a label that can only announce one.
+		l := strings.TrimSpace(label)
+		for _, w := range []string{"decision", "verdict", "conclusion", "final decision", "final answer", "choice", "pick", "resolution"} {
+			if l == w || strings.HasSuffix(l, " "+w) && len(strings.Fields(l)) <= 3 {
+				return true
+			}
+		}
+		return false
+	}
+	if r := strings.TrimSpace(rest); hasAnyPrefix(r, undecided) {
+		return false // "Conclusion: none yet, …"
+	}
 	for _, w := range verdictWords {
-		if hasWord(label, w) && (w != "answer" || hasWord(label, "final")) {
+		if hasWord(label, w) && (w != "answer" || hasWord(label, "final")) && headsLabel(label, w) {
 			return true
 		}
 	}
 	return hasWord(label, "approach") || hasWord(label, "the design")
+}
+
+// undecided open a verdict that is not one yet.
+var undecided = []string{"none", "not yet", "unclear", "unknown", "undecided", "tbd", "pending", "inconclusive", "no idea"}
+
+// headsLabel reports whether the verdict word w heads the label: it ends
+// it or is followed by what it is about or when ("final answer on
+// storage", "conclusion after the benchmark", "decision made"), not
+// "resolution of the screenshot".
+func headsLabel(label, w string) bool {
+	k := strings.LastIndex(label, w)
+	after := strings.TrimSpace(label[k+len(w):])
+	return after == "" || hasAnyPrefix(after, []string{"on ", "for ", "about ", "after ", "made", "taken", "reached", "here", "then", "now", "so far"})
 }
 
 // refusals reject an option.
