@@ -66,6 +66,99 @@ func (s *scanner) inlineCommands(t string) {
 	}
 }
 
+// commandLeads end the words that introduce a command written out after
+// a colon: "Reproduce with: pnpm --filter web test", "To rerun: go test
+// ./store -run TestReap", "I run it like this: RUST_LOG=debug cargo run".
+var commandLeads = []string{"run", "rerun", "re-run", "reproduce", "repro", "with", "like this", "command",
+	"try", "fix", "use", "execute", "invoke", "via", "using", "this"}
+
+// commandVerbs introduce a command written out in a sentence: "Only ever
+// run terraform plan -target=module.vpc, nothing broader", "I'll squash
+// them with git rebase -i HEAD~3 before pushing".
+var commandVerbs = []string{"run ", "ran ", "running ", "rerun ", "with ", "via ", "using ", "execute ", "try "}
+
+// commandEnds end a command written out in a sentence.
+var commandEnds = []string{", ", "; ", " and ", " before ", " after ", " to ", " then ", " so ", " once ", " when ", " until ", " — ", " - "}
+
+// outputLeads introduce a command after a colon in a tool's output: "To
+// rerun: go test ./store -run TestReap", "To fix: npm run lint -- --fix".
+var outputLeads = []string{"run", "rerun", "re-run", "reproduce", "fix", "try", "command"}
+
+// writtenCommands adds the commands written out in a line of prose without
+// backticks: after a colon that a lead word introduces, the rest of the
+// line; after a verb such as run or with, the words from a known runner to
+// the end of the clause. Either must read as a command (inlineCommand).
+func (s *scanner) writtenCommands(t string) {
+	if c, ok := colonCommand(t, commandLeads); ok {
+		s.add(KindCommand, c)
+		return
+	}
+	low := strings.ToLower(t)
+	for _, v := range commandVerbs {
+		for off := 0; ; {
+			k := strings.Index(low[off:], v)
+			if k < 0 {
+				break
+			}
+			k += off
+			off = k + len(v)
+			if k > 0 && isAlpha(low[k-1]) {
+				continue
+			}
+			rest := t[k+len(v):]
+			end := len(rest)
+			for _, e := range commandEnds {
+				if i := strings.Index(rest, e); i >= 0 && i < end {
+					end = i
+				}
+			}
+			c := strings.TrimRight(strings.TrimSpace(rest[:end]), ".!?)")
+			if f := strings.Fields(c); len(f) >= 2 && runners[f[0]] && inlineCommand(c) && proseArgument(c) {
+				s.add(KindCommand, c)
+				return
+			}
+		}
+	}
+}
+
+// proseArgument reports whether a command written out in prose has an
+// argument only a command line has: a flag, a path or an assignment. "go
+// test ./..." and "make migrate-up ENV=staging" do; "make the parser
+// lenient", "go modules instead" and "python 3.12 features" are English.
+func proseArgument(c string) bool {
+	for _, w := range strings.Fields(c)[1:] {
+		if strings.HasPrefix(w, "-") || strings.ContainsAny(w, "/=~") {
+			return true
+		}
+	}
+	return false
+}
+
+// colonCommand returns the rest of line t after a colon that one of leads
+// introduces ("Reproduce with: …"), when it reads as a command.
+func colonCommand(t string, leads []string) (string, bool) {
+	for off := 0; off < len(t); {
+		k := strings.Index(t[off:], ": ")
+		if k < 0 {
+			break
+		}
+		k += off
+		off = k + 2
+		rest := strings.TrimRight(strings.TrimSpace(t[k+2:]), ".")
+		w, _, _ := strings.Cut(rest, " ")
+		if !runners[w] && w != "sudo" && !strings.Contains(w, "=") && !strings.HasPrefix(w, "./") && !strings.HasPrefix(w, "bin/") && !strings.HasSuffix(w, ".sh") || !inlineCommand(rest) || !proseArgument(rest) {
+			continue
+		}
+		lead := strings.TrimRight(t[:k], " ")
+		for _, l := range leads {
+			if n := len(lead) - len(l); n >= 0 && strings.EqualFold(lead[n:], l) && (n == 0 || !isAlpha(lead[n-1])) {
+				return rest, true
+			}
+		}
+	}
+	return "", false
+}
+
 // tracedCommand adds the command of a line traced by set -x ("+ cmd", or
 // "++ cmd" in a subshell) when it is a command worth recording, not an
 // assignment or a test.

@@ -184,3 +184,52 @@ func TestCommandsOfAnyTool(t *testing.T) {
 		}
 	}
 }
+
+// TestWrittenCommands: commands written out without backticks, after a
+// colon that introduces one or after a verb such as run or with, in prose
+// and in a tool's hints; English that starts with a runner's name is not
+// a command.
+func TestWrittenCommands(t *testing.T) {
+	for _, tc := range []struct{ site, text, want string }{
+		{"asst", "The schema change goes out with make migrate-up ENV=staging once CI is green.", "make migrate-up ENV=staging"},
+		{"user", "Reproduce with: pnpm --filter web test -- --run", "pnpm --filter web test -- --run"},
+		{"user", "I run it like this: RUST_LOG=debug cargo run --bin tern -- check ./examples", "RUST_LOG=debug cargo run --bin tern -- check ./examples"},
+		{"asst", "I'll squash the fixups with git rebase -i HEAD~3 before pushing.", "git rebase -i HEAD~3"},
+		{"user", "Only ever run terraform plan -target=module.vpc, nothing broader.", "terraform plan -target=module.vpc"},
+		{"out", "✖ 3 problems (3 errors, 0 warnings)\nTo fix: npm run lint -- --fix", "npm run lint -- --fix"},
+		{"out", "--- FAIL: TestReap (0.01s)\nFAIL\nTo rerun: go test ./internal/ledger -run TestReap -count=1", "go test ./internal/ledger -run TestReap -count=1"},
+	} {
+		var items []Item
+		switch tc.site {
+		case "out":
+			items = outputItems(tc.text)
+		case "user":
+			m := condense.UserText(tc.text)
+			items = ExtractMessage(&m, 2)
+		default:
+			m := condense.AssistantText(tc.text)
+			items = ExtractMessage(&m, 1)
+		}
+		if !slices.Contains(Strings(items), "command "+quoteValue(tc.want)) {
+			t.Errorf("%q: no command %q in %q", tc.text, tc.want, Strings(items))
+		}
+	}
+	for _, text := range []string{
+		"I went with go modules instead of vendoring.",
+		"Fix: make the parser lenient about trailing commas.",
+		"We're using python 3.12 features here, so 3.11 is out.",
+		"Error: go test failed with 3 failures",
+	} {
+		m := condense.AssistantText(text)
+		for _, it := range ExtractMessage(&m, 1) {
+			if it.Kind == KindCommand {
+				t.Errorf("%q: %s is no command", text, it)
+			}
+		}
+	}
+	for _, it := range outputItems("Error: go test failed with 3 failures\nTo fix: see the log") {
+		if it.Kind == KindCommand && strings.HasPrefix(it.Value, "go ") {
+			t.Errorf("%s is no command", it)
+		}
+	}
+}

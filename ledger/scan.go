@@ -301,9 +301,13 @@ func (s *scanner) line(line string) {
 				s.tracedCommand(t)
 			} else if c, ok := ciCommand(t); ok {
 				s.add(KindCommand, c)
+			} else if c, ok := colonCommand(t, outputLeads); ok {
+				s.add(KindCommand, c)
 			}
 		} else if strings.IndexByte(t, '`') >= 0 {
 			s.inlineCommands(t)
+		} else {
+			s.writtenCommands(t)
 		}
 	}
 	var urlSpans [][2]int
