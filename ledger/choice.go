@@ -48,7 +48,8 @@ func headOf(low string) string {
 // verdict.
 var verdictWords = []string{"option", "fix", "move", "path", "approach", "way forward", "choice", "call",
 	"solution", "bet", "route", "design", "course", "strategy", "direction", "plan of record", "verdict",
-	"conclusion", "resolution", "recommendation", "decision", "answer", "trade-off", "tradeoff", "pick"}
+	"conclusion", "resolution", "recommendation", "decision", "answer", "trade-off", "tradeoff", "pick",
+	"my take", "our take", "plan now", "new plan"}
 
 // judgements rank an option: "the safest path", "best option".
 var judgements = []string{"best", "cleanest", "simplest", "safest", "right", "correct", "proper",
@@ -420,7 +421,8 @@ func choiceScore(low string) bool {
 			break
 		}
 	}
-	if committed(low) {
+	commit := committed(low)
+	if commit {
 		own, n = own+1, n+1
 	}
 	for _, w := range evalWords {
@@ -436,6 +438,9 @@ func choiceScore(low string) bool {
 		(hasWord(low, "so") && !hasWord(low, "so far")) {
 		n++
 	}
+	if commit && ruleScoped(low) {
+		n++ // what the speaker commits to holds as a rule
+	}
 	alt := hasNotBut(low) || hasWord(low, "than") || hasWord(low, "no")
 	for _, c := range alternatives {
 		alt = alt || hasWord(low, c)
@@ -444,6 +449,25 @@ func choiceScore(low string) bool {
 		n++
 	}
 	return own > 0 && n >= 2
+}
+
+// ruleScopes make a commitment a rule for the rest of the work: it holds
+// from here on, by default, only or always, within a bound.
+var ruleScopes = []string{"from here", "from now on", "going forward", "default", "defaults", "by default",
+	"only", "always", "never", "at the edges", "capped at", "fall back", "falls back", "reserve",
+	"everywhere", "for all", "for every"}
+
+// ruleScoped reports whether a sentence scopes what it commits to as a
+// rule: "we will return 422 for validation errors and reserve 400 for
+// malformed JSON", "from here I'll treat the vendor directory as
+// read-only".
+func ruleScoped(low string) bool {
+	for _, r := range ruleScopes {
+		if hasWord(low, r) {
+			return true
+		}
+	}
+	return false
 }
 
 // settleStep reports whether what follows a settling word is a next step:
@@ -506,7 +530,8 @@ func committed(low string) bool {
 		}
 		for _, w := range strings.Fields(low[k+len(c):]) {
 			w = strings.Trim(w, ".,;:!?\"'`()")
-			if planAdverbs[w] || w == "not" || w == "probably" || w == "simply" || w == "all" {
+			if planAdverbs[w] || w == "not" || w == "probably" || w == "simply" || w == "all" ||
+				w == "only" || w == "always" || w == "never" || w == "just" || w == "also" || w == "still" {
 				continue
 			}
 			if w == "" || slices.Contains(stepVerbs, w) || slices.Contains(moreStepVerbs, w) ||
