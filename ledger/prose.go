@@ -619,14 +619,23 @@ func isDecisionShaped(low string) bool {
 	// run the linter", "we never commit generated files".
 	for _, subj := range []string{"i'll", "i will", "we'll", "we will", "we", "we must", "we should"} {
 		for _, adv := range []string{"always", "never"} {
-			// not "the bug we never fixed": a rule looks ahead
-			if k := wordIndex(low, subj+" "+adv); k >= 0 && !pastTense(firstWord(low[k+len(subj)+len(adv)+1:])) {
-				return true
+			// not "the bug we never fixed": a rule looks ahead; and it
+			// acts: "we'll always see this warning" only observes
+			if k := wordIndex(low, subj+" "+adv); k >= 0 {
+				v := strings.Trim(firstWord(low[k+len(subj)+len(adv)+1:]), ".,;:")
+				if !pastTense(v) && !observeVerbs[v] && !slices.Contains(stepVerbs, v) {
+					return true
+				}
 			}
 		}
 	}
 	return false
 }
+
+// observeVerbs say what happens to the speaker, not what the speaker
+// does: "we'll always see this warning", "I'll never get used to it".
+var observeVerbs = map[string]bool{"see": true, "get": true, "hit": true, "find": true, "notice": true,
+	"need": true, "have": true, "be": true, "know": true, "want": true, "run into": true, "encounter": true}
 
 // stepOnly reports whether a firm cue is part of a next step rather than a
 // choice: "let me find the root cause", "let me check which one they
