@@ -441,7 +441,9 @@ func choiceScore(low string) bool {
 	if commit && ruleScoped(low) {
 		n++ // what the speaker commits to holds as a rule
 	}
-	alt := hasNotBut(low) || hasWord(low, "than") || hasWord(low, "no")
+	alt := hasNotBut(low) || hasWord(low, "than") || hasWord(low, "no") ||
+		// "replacing the retry loop with backoff.Retry": the old way set aside
+		(hasWord(low, "replacing") || hasWord(low, "swapping")) && (hasWord(low, "with") || hasWord(low, "for"))
 	for _, c := range alternatives {
 		alt = alt || hasWord(low, c)
 	}
@@ -505,12 +507,25 @@ func spoken(low string, k int) bool {
 	return false
 }
 
+// changeGerunds after "I'm" or "we're" change the course under way: "I'm
+// replacing the retry loop with backoff.Retry".
+var changeGerunds = []string{"replacing", "switching", "swapping", "dropping", "pinning", "reverting", "migrating"}
+
 // committed reports whether an intent cue is followed by a verb that
 // changes something, past adverbs: "we will serialise writes", "the new
 // field will be optional", not "I'll check the logs". A bare "will" or
 // "should" commits only a design's subject ("the new field", "the
 // change"), not "the test will fail".
 func committed(low string) bool {
+	for _, subj := range []string{"i'm ", "we're ", "i am ", "we are "} {
+		if k := strings.Index(low, subj); k >= 0 && (k == 0 || low[k-1] == ' ') {
+			// not "I'm replacing the placeholder … now": an edit under way
+			if w := firstWord(low[k+len(subj):]); slices.Contains(changeGerunds, w) &&
+				!hasWord(low, "now") && !hasWord(low, "next") && !hasWord(low, "first") {
+				return true
+			}
+		}
+	}
 	for _, c := range intentCues {
 		k := wordIndex(low, c)
 		if k < 0 {
@@ -528,8 +543,12 @@ func committed(low string) bool {
 				continue
 			}
 		}
-		for _, w := range strings.Fields(low[k+len(c):]) {
+		words := strings.Fields(low[k+len(c):])
+		for i, w := range words {
 			w = strings.Trim(w, ".,;:!?\"'`()")
+			if w == "have" && i+1 < len(words) && slices.Contains([]string{"the", "it", "them", "each", "every", "all"}, words[i+1]) {
+				return true // "we'll have the CLI read config from …": a design, not a need
+			}
 			if planAdverbs[w] || w == "not" || w == "probably" || w == "simply" || w == "all" ||
 				w == "only" || w == "always" || w == "never" || w == "just" || w == "also" || w == "still" {
 				continue
