@@ -845,8 +845,25 @@ func mixedCase(s string) bool {
 // (inv-2026-0042). A word of a name standard (utf-8, sha-256) or a
 // position (line-120) is no id's, nor is a version or a size.
 func namedNumber(tok string) bool {
-	segs := strings.FieldsFunc(tok, func(r rune) bool { return r == '_' || r == '-' })
-	if len(segs) < 2 || len(segs) > 5 || !allLower(segs[0]) || len(segs[0]) < 2 || wordNumberDeny[segs[0]] || issueDeny[strings.ToUpper(segs[0])] {
+	// the segments between '_' and '-', read in place: at most five
+	var buf [5]string
+	segs := buf[:0]
+	for rest := tok; rest != ""; {
+		g := rest
+		if k := strings.IndexAny(rest, "_-"); k >= 0 {
+			g, rest = rest[:k], rest[k+1:]
+		} else {
+			rest = ""
+		}
+		if g == "" {
+			continue
+		}
+		if len(segs) == len(buf) {
+			return false
+		}
+		segs = append(segs, g)
+	}
+	if len(segs) < 2 || !allLower(segs[0]) || len(segs[0]) < 2 || wordNumberDeny[segs[0]] {
 		return false
 	}
 	words, nums := 0, 0
@@ -861,7 +878,7 @@ func namedNumber(tok string) bool {
 		}
 	}
 	last := segs[len(segs)-1]
-	if !allDigits(last) || settingWords[segs[len(segs)-2]] {
+	if !allDigits(last) || settingWords[segs[len(segs)-2]] || issueDeny[strings.ToUpper(segs[0])] {
 		return false
 	}
 	return nums == 1 && len(last) >= 3 && len(last) <= 12 && strings.Contains(tok, "_") ||

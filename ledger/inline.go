@@ -41,6 +41,13 @@ func inlineCommand(span string) bool {
 	if w == "sudo" && len(f) > 1 {
 		w = f[1]
 	}
+	return commandStart(w)
+}
+
+// commandStart reports whether a command line's first word (past its
+// assignments and sudo) is one worth recording: a known runner or a path
+// to a script.
+func commandStart(w string) bool {
 	return runners[w] || strings.HasPrefix(w, "./") || strings.HasPrefix(w, "bin/") || strings.HasSuffix(w, ".sh")
 }
 
@@ -146,7 +153,8 @@ func colonCommand(t string, leads []string) (string, bool) {
 		off = k + 2
 		rest := strings.TrimRight(strings.TrimSpace(t[k+2:]), ".")
 		w, _, _ := strings.Cut(rest, " ")
-		if !runners[w] && w != "sudo" && !strings.Contains(w, "=") && !strings.HasPrefix(w, "./") && !strings.HasPrefix(w, "bin/") && !strings.HasSuffix(w, ".sh") || !inlineCommand(rest) || !proseArgument(rest) {
+		// the first word first: most colons introduce no command
+		if !commandStart(w) && w != "sudo" && !strings.Contains(w, "=") || !inlineCommand(rest) || !proseArgument(rest) {
 			continue
 		}
 		lead := strings.TrimRight(t[:k], " ")

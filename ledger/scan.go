@@ -192,9 +192,11 @@ func (s *scanner) text(text string) {
 	s.whole, s.shapes, s.goHeader = text, nil, false
 	s.hot = markLines(text, s.hot)
 	s.warnLines = 0
-	for _, m := range s.hot {
-		if m&hotLevel != 0 {
-			s.warnLines++
+	if s.output {
+		for _, m := range s.hot {
+			if m&hotLevel != 0 {
+				s.warnLines++
+			}
 		}
 	}
 	if s.output {
