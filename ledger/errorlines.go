@@ -124,7 +124,12 @@ func goFuncLine(t string) bool {
 		return true
 	}
 	open := strings.IndexByte(t, '(')
-	return open > 0 && strings.HasSuffix(t, ")") && strings.Contains(t[:open], ".") && !strings.ContainsAny(t[:open], " \t/")
+	if open <= 0 || !strings.HasSuffix(t, ")") || strings.ContainsAny(t[:open], " \t") {
+		return false
+	}
+	// A package path may hold '/' (github.com/acme/billing/internal/
+	// ledger.(*Book).settle); the function's name follows its last '/'.
+	return strings.Contains(t[strings.LastIndexByte(t[:open], '/')+1:open], ".")
 }
 
 // goFuncName returns the function of a Go frame's function line, its
@@ -238,6 +243,11 @@ func (s *scanner) runtimeOrTestLine(t string) bool {
 	case strings.HasPrefix(t, "Traceback (most recent call last)") || strings.HasSuffix(t, " Traceback (most recent call last):"):
 		// The second form: a logger's line ends with the traceback it logs.
 		s.inTrace, s.traceFrame, s.traceOwn, s.traceOwn2 = true, "", "", ""
+	case strings.HasPrefix(t, `File "`) && strings.Contains(t, `", line `):
+		// A traceback whose header a log's tail cut off: its frames
+		// still end at the exception line.
+		s.inTrace, s.traceFrame, s.traceOwn, s.traceOwn2 = true, "", "", ""
+		s.tracebackLine(t, true)
 	case strings.HasPrefix(t, "panic: "):
 		s.add(KindError, t)
 		s.goFrame, s.goFunc = true, ""

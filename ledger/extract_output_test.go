@@ -68,7 +68,7 @@ func TestExtractResultOutputs(t *testing.T) {
 			"error \"--- FAIL: TestIndex (0.00s)\"",
 			"error \"panic: runtime error: index out of range [3] with length 3 [recovered]\"",
 			"error \"panic: runtime error: index out of range [3] with length 3\"",
-			"error /home/dev/wire/internal/x/index.go:27",
+			`error "github.com/acme/wire/internal/x.Index(…) at /home/dev/wire/internal/x/index.go:27"`,
 			"file /home/dev/wire/internal/x/index.go",
 			"file /home/dev/wire/internal/x/index_test.go",
 			"error \"FAIL github.com/acme/wire/internal/x 0.012s\"",

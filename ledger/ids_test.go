@@ -82,7 +82,7 @@ func specificsHeld(t *testing.T, file string) {
 			continue
 		}
 		n++
-		site, want, text := f[0], f[1], strings.ReplaceAll(f[2], `\n`, "\n")
+		site, want, text := f[0], f[1], strings.NewReplacer(`\n`, "\n", `\t`, "\t").Replace(f[2])
 		var items []Item
 		switch site {
 		case "out", "fail":
