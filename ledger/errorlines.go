@@ -33,6 +33,11 @@ func (s *scanner) errors(line, t string) {
 		s.addWeak(t)
 		return
 	}
+	if s.atFrame == 0 && indented && s.prevErr && strings.HasPrefix(t, "at ") && !strings.HasPrefix(s.prev, "at ") {
+		// The frames of an error line no recogniser below starts them
+		// for ("[server] Error: backlog overflow", a logged exception).
+		s.atFrame, s.atFirst = 6, ""
+	}
 	switch {
 	case s.continueError(t, indented):
 	case s.runtimeOrTestLine(t):
@@ -272,8 +277,17 @@ func (s *scanner) runtimeOrTestLine(t string) bool {
 		s.inFail = false
 	case strings.HasPrefix(t, "FAILED ") || (strings.HasPrefix(t, "ERROR ") && strings.Contains(t, "::")):
 		s.add(KindError, t) // pytest short summary
+	case s.pyCase != "" && strings.HasPrefix(t, "E "):
+		// The first "E" line of a failure section says what failed in
+		// the test its header named: "E       assert 2 == 1".
+		s.add(KindError, s.pyCase+": "+strings.TrimSpace(t[2:]))
+		s.pyCase = ""
 	case strings.HasPrefix(t, "E ") && looksException(strings.TrimSpace(t[2:])):
 		s.add(KindError, strings.TrimSpace(t[2:])) // pytest assertion detail
+	case pytestHeader(t) != "":
+		s.pyCase = pytestHeader(t)
+	case pytestLocation(t):
+		s.add(KindError, t) // "tests/test_refund.py:12: AssertionError"
 	case strings.HasPrefix(t, "error[E") || strings.HasPrefix(t, "error: ") || strings.HasPrefix(t, "error["):
 		s.add(KindError, t) // rustc, cargo, git
 	case strings.HasPrefix(t, "thread '") && strings.Contains(t, "panicked at"):
@@ -683,4 +697,131 @@ func failMark(t string) bool {
 		}
 	}
 	return false
+}
+
+// stackKeys are the fields a structured log record carries a stack in.
+var stackKeys = []string{"stack", "stacktrace", "stack_trace", "stackTrace", "traceback", "exc_info", "exception"}
+
+// stackField returns the stack a log record carries, decoded: a JSON
+// record's field or a logfmt line's quoted value, with its escaped
+// newlines turned back into lines. It returns "" when there is none.
+func stackField(t string) string {
+	if !strings.Contains(t, "stack") && !strings.Contains(t, "trace") && !strings.Contains(t, "exc") {
+		return ""
+	}
+	if t[0] != '{' {
+		for _, k := range stackKeys {
+			if v := logfmtValue(t, k+"="); strings.Contains(v, "\n") {
+				return v
+			}
+		}
+		return ""
+	}
+	if len(t) > 1<<16 {
+		return ""
+	}
+	var rec map[string]any
+	if err := json.Unmarshal([]byte(t), &rec); err != nil {
+		return ""
+	}
+	for _, k := range stackKeys {
+		switch v := rec[k].(type) {
+		case string:
+			if strings.Contains(v, "\n") {
+				return v
+			}
+		case []any: // a stack given as a list of frames
+			var b strings.Builder
+			for _, f := range v {
+				if fs, ok := f.(string); ok {
+					b.WriteString(fs)
+					b.WriteByte('\n')
+				}
+			}
+			if b.Len() > 0 {
+				return b.String()
+			}
+		}
+	}
+	return ""
+}
+
+// ownFrame returns the frame of a stack trace that says where the
+// program's own code failed: the first "at …" frame of a JavaScript, Java
+// or C# stack that is not the runtime's or a library's; the first Go frame
+// outside the Go distribution, with its function; the deepest Python frame
+// outside the standard library and installed packages; the first Rust
+// frame outside the standard library. It returns "" when the stack holds
+// none of them.
+func ownFrame(stack string) string {
+	var goFunc, pyOwn string
+	rustNext := false
+	for _, line := range strings.Split(stack, "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case t == "":
+		case strings.HasPrefix(t, "at "):
+			if rustNext {
+				return goFunc + " " + t
+			}
+			if !atLibraryFrame(t) {
+				return t
+			}
+		case strings.HasPrefix(t, `File "`):
+			if !libraryFrame(t) {
+				pyOwn = t
+			}
+		case goFuncLine(t):
+			goFunc = t
+		default:
+			if f, ok := goFrame(t); ok && goFunc != "" {
+				if !goRuntimeFrame(f) {
+					return goFuncName(goFunc) + " at " + f
+				}
+				goFunc = ""
+				continue
+			}
+			if f, ok := rustFrame(t); ok && !rustLibraryFrame(f) {
+				goFunc, rustNext = f, true
+				continue
+			}
+			if rustNext {
+				return goFunc
+			}
+		}
+	}
+	if rustNext {
+		return goFunc
+	}
+	return pyOwn
+}
+
+// pytestHeader returns the test a pytest failure or error section is about,
+// from its header "____ test_refund_twice ____" or "____ ERROR at setup of
+// test_x ____"; "" for any other line.
+func pytestHeader(t string) string {
+	if !strings.HasPrefix(t, "___") || !strings.HasSuffix(t, "___") {
+		return ""
+	}
+	name := strings.TrimSpace(strings.Trim(t, "_"))
+	name = strings.TrimPrefix(strings.TrimPrefix(name, "ERROR at setup of "), "ERROR at teardown of ")
+	if name == "" || strings.ContainsAny(name, " \t") && !strings.Contains(name, "[") {
+		return ""
+	}
+	return name
+}
+
+// pytestLocation recognises the line that ends a pytest failure section:
+// where the test failed and the exception, "tests/test_refund.py:12:
+// AssertionError".
+func pytestLocation(t string) bool {
+	i := strings.Index(t, ".py:")
+	if i <= 0 || strings.ContainsAny(t[:i], " \t") {
+		return false
+	}
+	ok, j := digitsAt(t, i+4)
+	if !ok || !strings.HasPrefix(t[j:], ": ") {
+		return false
+	}
+	return looksException(strings.TrimSpace(t[j+2:]))
 }

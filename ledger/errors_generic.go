@@ -288,6 +288,11 @@ func (s *scanner) logLine(t string) bool {
 	switch lv {
 	case lvError:
 		s.add(KindError, value())
+		if f := ownFrame(stackField(t)); f != "" {
+			// The stack the record carries says where the program
+			// failed: its own deepest frame (see ownFrame).
+			s.add(KindError, f)
+		}
 	case lvWarn:
 		// A warning is kept, after the errors, when the command failed,
 		// when it reads as a failure, or when it is one of the few a

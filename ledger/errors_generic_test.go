@@ -638,3 +638,39 @@ func TestRoutineLinesStayRoutine(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnFrameWhereverPrinted checks that the frame naming the program's own function
+// is kept with the error wherever the stack is printed: under a Go module
+// path, after an error line no recogniser starts frames for, inside a JSON
+// or logfmt log record, and in a Python traceback whose header a log's
+// tail cut off. Library and runtime frames are passed over.
+func TestOwnFrameWhereverPrinted(t *testing.T) {
+	cases := []struct {
+		name, out, end, want string
+	}{
+		{"go module path", "panic: runtime error: invalid memory address or nil pointer dereference\n\ngoroutine 1 [running]:\n" +
+			"github.com/acme/billing/internal/ledger.(*Book).settleInvoice(0x0, {0xc0001a2000, 0x12})\n\t/src/internal/ledger/book.go:142 +0x3c\nmain.main()\n\t/src/cmd/billing/main.go:21 +0x25\nexit status 2",
+			endFailed, "github.com/acme/billing/internal/ledger.(*Book).settleInvoice(…) at /src/internal/ledger/book.go:142"},
+		{"logged JS error", "[server] listening on :8080\n[server] Error: backlog overflow\n    at Array.forEach (<anonymous>)\n    at encodeBacklog (/app/src/server/encode.ts:88:11)\n    at Socket.onData (/app/src/server/socket.ts:41:7)\n[server] client disconnected",
+			endPassed, "at encodeBacklog (/app/src/server/encode.ts:88:11)"},
+		{"JSON record", `{"level":"error","time":"2026-11-30T10:02:11Z","msg":"backlog overflow","stack":"Error: backlog overflow\n    at Object.next (/app/node_modules/rxjs/dist/cjs/internal/Subscriber.js:75:12)\n    at encodeBacklog (/app/src/server/encode.ts:88:11)"}`,
+			endPassed, "at encodeBacklog (/app/src/server/encode.ts:88:11)"},
+		{"JSON record, Python", `{"levelname":"ERROR","message":"settle failed","exc_info":"Traceback (most recent call last):\n  File \"/app/billing/settle.py\", line 71, in settle_batch\n    rows = fetch(batch)\n  File \"/usr/lib/python3.12/site-packages/psycopg/cursor.py\", line 732, in execute\n    raise ex\npsycopg.errors.QueryCanceled: canceling statement due to statement timeout"}`,
+			endPassed, `File "/app/billing/settle.py", line 71, in settle_batch`},
+		{"logfmt record, Go", `level=error msg="lease reaper crashed" err="nil map" stack="goroutine 7 [running]:\nruntime/debug.Stack()\n\t/usr/local/go/src/runtime/debug/stack.go:26 +0x5e\nmain.reapLeases(...)\n\t/src/lease/reap.go:44"`,
+			endPassed, "main.reapLeases(…) at /src/lease/reap.go:44"},
+		{"traceback without its header", "  File \"/srv/app/hooks/views.py\", line 133, in handle_webhook\n    payload = json.loads(request.body)\njson.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)",
+			endFailed, `File "/srv/app/hooks/views.py", line 133, in handle_webhook`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := errorsOf(t, c.out, c.end); !slices.Contains(got, c.want) {
+				t.Errorf("errors %q\nwant %q among them", got, c.want)
+			}
+		})
+	}
+	// A stack of library frames only names no frame of the program's.
+	if f := ownFrame("Error: x\n    at Array.forEach (<anonymous>)\n    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)"); f != "" {
+		t.Errorf("ownFrame of library frames = %q, want none", f)
+	}
+}
