@@ -29,6 +29,9 @@ func (s *scanner) lineMeasurement(t string) bool {
 		s.add(KindMeasurement, t)
 		return true
 	}
+	if s.output && s.profile(t) {
+		return true
+	}
 	if s.output {
 		if v, name, ok := benchResult(t, s.prev, s.bench); ok {
 			s.add(KindMeasurement, v)
@@ -571,3 +574,53 @@ func fieldStarts(t string) []int {
 
 // jmhModes are the benchmark modes of JMH's result table.
 var jmhModes = map[string]bool{"thrpt": true, "avgt": true, "sample": true, "ss": true}
+
+// profileRows is how many of a profile's first rows are kept: where the
+// time went.
+const profileRows = 3
+
+// profile reads a profiler's table: after its header (pprof's "flat
+// flat% sum% cum cum%", perf report's "Overhead … Symbol", cProfile's
+// "ncalls tottime … filename:lineno(function)", async-profiler's "percent
+// samples top", py-spy's "%Own %Total"), the first profileRows rows are
+// kept as measurements, spaces collapsed ("1.20s 31.58% 31.58% 1.50s
+// 39.47% main.flushLedger"): the functions that took the time, with how
+// much. The entries that only wrap the whole run (cProfile's "{built-in
+// method builtins.exec}" and "<module>") are passed over. It reports
+// whether the line was the header or a row taken.
+func (s *scanner) profile(t string) bool {
+	if s.profRows == 0 {
+		if profileHeader(t) {
+			s.profRows = profileRows
+			return true
+		}
+		return false
+	}
+	if t[0] == '#' || strings.Trim(t, "-. \t") == "" {
+		return true // perf's comments, a rule under the header
+	}
+	if !isDigit(t[0]) && t[0] != '.' {
+		s.profRows = 0 // the table ended
+		return false
+	}
+	if strings.Contains(t, "builtins.exec}") || strings.Contains(t, "(<module>)") {
+		return true
+	}
+	s.add(KindMeasurement, strings.Join(strings.Fields(t), " "))
+	s.profRows--
+	return true
+}
+
+// profileHeader recognises the header line of a profiler's table.
+func profileHeader(t string) bool {
+	has := func(words ...string) bool {
+		for _, w := range words {
+			if !strings.Contains(t, w) {
+				return false
+			}
+		}
+		return true
+	}
+	return has("flat%", "cum%") || has("Overhead", "Symbol") || has("ncalls", "tottime", "cumtime") ||
+		has("percent", "samples", "top") || has("%Own", "%Total")
+}

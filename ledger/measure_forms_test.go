@@ -44,3 +44,36 @@ func TestUnlabelledMeasurements(t *testing.T) {
 		}
 	}
 }
+
+// TestProfileTopRows: a profiler's table (pprof, perf report, cProfile,
+// async-profiler) keeps its first rows, where the time went, as
+// measurements naming the function; cProfile's rows for the whole run are
+// passed over, and the rows after the first few are not kept.
+func TestProfileTopRows(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want []string
+		not  []string
+	}{
+		{"Showing nodes accounting for 3.80s, 100% of 3.80s total\n      flat  flat%   sum%        cum   cum%\n     1.20s 31.58% 31.58%      1.50s 39.47%  main.flushLedger\n     0.80s 21.05% 52.63%      0.80s 21.05%  runtime.memmove\n     0.40s 10.53% 63.16%      0.40s 10.53%  runtime.mallocgc\n     0.30s  7.89% 71.05%      0.30s  7.89%  syscall.Syscall",
+			[]string{`measurement "1.20s 31.58% 31.58% 1.50s 39.47% main.flushLedger"`}, []string{`measurement "0.30s 7.89% 71.05% 0.30s 7.89% syscall.Syscall"`}},
+		{"# Overhead  Command  Shared Object      Symbol\n# ........  .......  .................  ..............................\n#\n    31.58%  ledgerd  ledgerd            [.] ledger::flush_pages\n    12.10%  ledgerd  libc.so.6          [.] __memmove_avx_unaligned_erms",
+			[]string{`measurement "31.58% ledgerd ledgerd [.] ledger::flush_pages"`}, nil},
+		{"   ncalls  tottime  percall  cumtime  percall filename:lineno(function)\n        1    0.000    0.000   12.345   12.345 {built-in method builtins.exec}\n        1    0.010    0.010   12.345   12.345 run.py:1(<module>)\n      500    8.100    0.016   10.200    0.020 settle.py:71(settle_batch)",
+			[]string{`measurement "500 8.100 0.016 10.200 0.020 settle.py:71(settle_batch)"`}, []string{`measurement "1 0.010 0.010 12.345 12.345 run.py:1(<module>)"`}},
+		{"          ns  percent  samples  top\n  ----------  -------  -------  ---\n  1617000000   31.58%     1617  com.acme.Ledger.flush",
+			[]string{`measurement "1617000000 31.58% 1617 com.acme.Ledger.flush"`}, nil},
+	} {
+		got := Strings(outputItems(tc.text))
+		for _, w := range tc.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("%q: %s missing from %q", tc.text, w, got)
+			}
+		}
+		for _, n := range tc.not {
+			if slices.Contains(got, n) {
+				t.Errorf("%q: %s kept", tc.text, n)
+			}
+		}
+	}
+}

@@ -30,6 +30,7 @@ type scanner struct {
 	rustFn     string // that frame, whose "at file:line" may follow
 	atFirst    string // the first "at" frame, a runtime's, kept if no frame of the program follows
 	inFail     bool   // after a Go "--- FAIL:" line
+	profRows   int    // rows of a profiler's table still to keep (see profile)
 	pyCase     string // the test a pytest failure section is about ("___ test_x ___"), until its first "E" line
 	goFrame    bool   // after a Go panic, waiting for its first user frame
 	atFrame    int    // after a JS/Java error, lines left to find its first "at" frame
@@ -266,7 +267,7 @@ func (s *scanner) flush() {
 	}
 	s.weak = s.weak[:0]
 	s.inTrace, s.traceFrame, s.traceOwn, s.traceOwn2, s.inFail, s.goFrame, s.atFrame = false, "", "", "", false, false, 0
-	s.goFunc, s.rustFrames, s.pyCase = "", false, ""
+	s.goFunc, s.rustFrames, s.pyCase, s.profRows = "", false, "", 0
 	if s.atFirst != "" {
 		s.add(KindError, s.atFirst)
 		s.atFirst = ""
