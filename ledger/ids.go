@@ -157,14 +157,15 @@ func idKeyValue(t string, k int) (key string, vs, ve int, ok bool) {
 	}
 	w := v
 	digit := false
-	for w < len(t) && w-v < 64 && (isAlnum(t[w]) || strings.IndexByte("_.:-", t[w]) >= 0) {
+	// '+' for a run id stamped with its zone: scheduled__2026-11-30T00:00:00+00:00
+	for w < len(t) && w-v < 64 && (isAlnum(t[w]) || strings.IndexByte("_.:-+", t[w]) >= 0) {
 		digit = digit || isDigit(t[w])
 		w++
 	}
-	for w > v && strings.IndexByte(".:-", t[w-1]) >= 0 {
+	for w > v && strings.IndexByte(".:-+", t[w-1]) >= 0 {
 		w--
 	}
-	if w-v < 3 || !digit || w < len(t) && (isAlnum(t[w]) || strings.IndexByte("_.:-", t[w]) >= 0) {
+	if w-v < 3 || !digit || w < len(t) && (isAlnum(t[w]) || strings.IndexByte("_.:-+", t[w]) >= 0) {
 		return "", 0, 0, false
 	}
 	return key, v, w, true
@@ -513,11 +514,30 @@ func generatedID(tok string) bool {
 	if nseg >= 2 && namedNumber(tok) {
 		return true
 	}
-	// 20261130094512_add_orders_tenant_index: a migration's name.
-	if nseg >= 2 && len(first) >= 8 && len(first) <= 14 && allDigits(first) && len(tok) > len(first) && tok[len(first)] == '_' && allLower(second) {
+	// 20261130094512_add_orders_tenant_index, 0042_orders_tenant_idx: a
+	// migration's name, timestamped (Rails, Prisma) or numbered (Django;
+	// three words or more, not 0001_initial).
+	if nseg >= 2 && (len(first) >= 8 && len(first) <= 14 || len(first) == 4 && nseg >= 3) && allDigits(first) && len(tok) > len(first) && tok[len(first)] == '_' && allLower(second) {
 		return true
 	}
+	// wf-build-x7k2p, api-x2x9z: a name Kubernetes generated from a
+	// prefix, its five-character tail of letters and digits mixed.
+	if nseg >= 2 && allLower(first) && len(first) >= 2 {
+		if g := tok[max(strings.LastIndexByte(tok, '-'), strings.LastIndexByte(tok, '_'))+1:]; len(g) == 5 && flips(g) >= 3 && isLowerAlnum(g) {
+			return true
+		}
+	}
 	return false
+}
+
+// isLowerAlnum reports whether g holds only lower-case letters and digits.
+func isLowerAlnum(g string) bool {
+	for i := 0; i < len(g); i++ {
+		if !isDigit(g[i]) && !isLower(g[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // randomSegment reports whether a segment of a token is a generated tail:

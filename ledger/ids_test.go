@@ -200,6 +200,8 @@ func TestIDLookalikes(t *testing.T) {
 		{"BenchmarkSplit-8   1000   120 ns/op   0 B/op\nBenchmarkJoin-8   1000   130 ns/op   0 B/op\nBenchmarkTrim-8   1000   110 ns/op   0 B/op\nBenchmarkPad-8   1000   150 ns/op   48 B/op",
 			"Benchmark"},
 		{"file_001.parquet 128M\nfile_002.parquet 128M\nfile_003.parquet 128M\nfile_004.parquet 96M\nfile_005.parquet 128M", "parquet"},
+		{"Applying orders.0001_initial... OK and 2026_report ready", "_"},
+		{"build for linux-amd64 and py-utf8s with x86-64v3", "-"},
 	} {
 		for _, it := range outputItems(tc.text) {
 			if it.Kind == KindID && strings.Contains(it.Value, tc.not) {
