@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -33,10 +34,13 @@ func (s *scanner) errors(line, t string) {
 		s.addWeak(t)
 		return
 	}
-	if s.atFrame == 0 && indented && s.prevErr && strings.HasPrefix(t, "at ") && !strings.HasPrefix(s.prev, "at ") {
+	if s.atFrame == 0 && s.stackOwn == "" && indented && strings.HasPrefix(t, "at ") && !strings.HasPrefix(s.prev, "at ") && atFrameShape(t) && !rustFrameLine(s.prev) {
 		// The frames of an error line no recogniser below starts them
-		// for ("[server] Error: backlog overflow", a logged exception).
-		s.atFrame, s.atFirst = 6, ""
+		// for ("[server] Error: backlog overflow", a logged exception),
+		// or of a warning or a trace printed with its stack: the
+		// program's frame says where. Only after an error is a
+		// runtime's frame kept when no frame of the program follows.
+		s.atFrame, s.atFirst, s.atLoose = 6, "", !s.prevErr
 	}
 	switch {
 	case s.continueError(t, indented):
@@ -62,12 +66,13 @@ func (s *scanner) continueError(t string, indented bool) bool {
 		if frame, ok := goFrame(t); ok {
 			if !goRuntimeFrame(frame) {
 				// The function the panic went through, with where:
-				// "main.(*Store).reap(…) at /repo/store/reap.go:42".
+				// "main.(*Store).reap(…) at /repo/store/reap.go:42";
+				// the program's functions that called it follow.
+				v := frame
 				if f := goFuncName(s.goFunc); f != "" {
-					frame = f + " at " + frame
+					v = f + " at " + frame
 				}
-				s.add(KindError, frame)
-				s.goFrame = false
+				s.ownFrame(v, goShortName(s.goFunc))
 			}
 			s.goFunc = ""
 			return true
@@ -75,6 +80,10 @@ func (s *scanner) continueError(t string, indented bool) bool {
 		if goFuncLine(t) {
 			s.goFunc = t
 			return true
+		}
+		if s.stackOwn != "" {
+			s.endStack() // the stack ended
+			s.goFrame = false
 		}
 	}
 	if s.rustFn != "" {
@@ -102,14 +111,21 @@ func (s *scanner) continueError(t string, indented bool) bool {
 	if s.atFrame > 0 {
 		if strings.HasPrefix(t, "at ") {
 			if atLibraryFrame(t) {
-				if s.atFirst == "" {
+				if s.atFirst == "" && s.stackOwn == "" && !s.atLoose {
 					s.atFirst = t
 				}
 				return true // the project's own frame may follow
 			}
-			s.add(KindError, t)
-			s.atFrame, s.atFirst = 0, ""
+			// The program's first frame, then the program's functions
+			// that called it.
+			s.ownFrame(t, atFrameName(t))
+			s.atFirst = ""
 			return true
+		}
+		if s.stackOwn != "" {
+			s.endStack() // the stack ended
+			s.atFrame = 0
+			return false
 		}
 		s.atFrame--
 		if s.atFirst != "" {
@@ -202,6 +218,10 @@ func (s *scanner) tracebackLine(t string, indented bool) bool {
 		s.traceFrame = t
 		if !libraryFrame(t) {
 			if s.traceOwn != "" && s.traceOwn != t {
+				if n := pyFrameName(s.traceOwn2); n != "" {
+					// an earlier caller, outermost first
+					s.callers = append(s.callers, n)
+				}
 				s.traceOwn2 = s.traceOwn
 			}
 			s.traceOwn = t
@@ -220,17 +240,65 @@ func (s *scanner) tracebackLine(t string, indented bool) bool {
 		}
 		if s.traceOwn2 != "" {
 			// And the project's frame that called it: the function the
-			// failure went through.
-			s.add(KindError, s.traceOwn2)
+			// failure went through, with the project's functions that
+			// called it, nearest first.
+			slices.Reverse(s.callers)
+			s.add(KindError, withCallers(s.traceOwn2, s.callers))
 		}
-		s.inTrace, s.traceFrame, s.traceOwn, s.traceOwn2 = false, "", "", ""
+		s.inTrace, s.traceFrame, s.traceOwn, s.traceOwn2, s.callers = false, "", "", "", s.callers[:0]
 		return true
 	}
 	if !indented && !strings.HasPrefix(t, "During handling") && !strings.HasPrefix(t, "The above exception") && !strings.HasPrefix(t, "Traceback") {
-		s.inTrace, s.traceFrame, s.traceOwn, s.traceOwn2 = false, "", "", ""
+		s.endTraceback()
 		return false
 	}
 	return true
+}
+
+// endTraceback ends a Python traceback that no exception line ended (a
+// warning's or a log's stack, output cut short): the program's deepest
+// frame is kept, with the functions that called it.
+func (s *scanner) endTraceback() {
+	if s.traceOwn != "" && !s.traceLoose {
+		if n := pyFrameName(s.traceOwn2); n != "" {
+			s.callers = append(s.callers, n)
+		}
+		slices.Reverse(s.callers)
+		s.add(KindError, withCallers(s.traceOwn, s.callers))
+	}
+	s.inTrace, s.traceFrame, s.traceOwn, s.traceOwn2, s.callers, s.traceLoose = false, "", "", "", s.callers[:0], false
+}
+
+// rustFrameLine reports whether t is a numbered frame of a Rust backtrace,
+// whose location line ("at ./src/x.rs:7:9") follows it.
+func rustFrameLine(t string) bool {
+	f, ok := rustFrame(t)
+	return ok && strings.Contains(f, "::")
+}
+
+// atFrameShape reports whether an "at" line is a stack frame: "at f
+// (file.ts:1:2)", "at file.js:1:2", "at a.b.C.m(C.java:12)", not a
+// sentence ("at least three retries").
+func atFrameShape(t string) bool {
+	if !strings.HasSuffix(t, ")") {
+		ok, _ := digitsAt(t, strings.LastIndexByte(t, ':')+1)
+		return ok && strings.Count(t, ":") >= 2 && !strings.Contains(t[3:], " ")
+	}
+	open := strings.IndexByte(t, '(')
+	if open <= 3 {
+		return false
+	}
+	// one name before the location: "at f (", "at a.b.C.m(", "at async
+	// f (", "at new Store (", "at Layer.handle [as handle_request] ("
+	name := strings.TrimSpace(t[3:open])
+	name = strings.TrimPrefix(strings.TrimPrefix(name, "async "), "new ")
+	if i := strings.Index(name, " [as "); i > 0 {
+		name = name[:i]
+	}
+	if name == "" || strings.Contains(name, " ") {
+		return false
+	}
+	return strings.Contains(t[open:], ":") || strings.Contains(t[open:], "<anonymous>") || strings.Contains(t[open:], "native")
 }
 
 // libraryFrame reports whether a Python frame line is in the standard
@@ -247,11 +315,17 @@ func (s *scanner) runtimeOrTestLine(t string) bool {
 	switch {
 	case strings.HasPrefix(t, "Traceback (most recent call last)") || strings.HasSuffix(t, " Traceback (most recent call last):"):
 		// The second form: a logger's line ends with the traceback it logs.
-		s.inTrace, s.traceFrame, s.traceOwn, s.traceOwn2 = true, "", "", ""
+		s.inTrace, s.traceFrame, s.traceOwn, s.traceOwn2, s.traceLoose = true, "", "", "", false
+	case t == "Stack (most recent call last):":
+		// logging's stack_info: frames, and no exception after them
+		s.inTrace, s.traceFrame, s.traceOwn, s.traceOwn2, s.traceLoose = true, "", "", "", false
 	case strings.HasPrefix(t, `File "`) && strings.Contains(t, `", line `):
 		// A traceback whose header a log's tail cut off: its frames
-		// still end at the exception line.
+		// still end at the exception line. With no exception line, its
+		// frames are kept only after an error or a warning (a
+		// DeprecationWarning's stack), not for a frame line alone.
 		s.inTrace, s.traceFrame, s.traceOwn, s.traceOwn2 = true, "", "", ""
+		s.traceLoose = !s.prevErr && !strings.Contains(s.prev, "Warning")
 		s.tracebackLine(t, true)
 	case strings.HasPrefix(t, "panic: "):
 		s.add(KindError, t)
@@ -824,4 +898,80 @@ func pytestLocation(t string) bool {
 		return false
 	}
 	return looksException(strings.TrimSpace(t[j+2:]))
+}
+
+// maxCallers is how many of the program's functions that called the
+// failing frame are named with it.
+const maxCallers = 3
+
+// ownFrame records a frame of the program's own code in the stack being
+// read: the first is the frame kept (with its location), the next ones
+// only by name, as its callers.
+func (s *scanner) ownFrame(frame, name string) {
+	if s.stackOwn == "" {
+		s.stackOwn = frame
+		return
+	}
+	if name != "" && name != "main" && !strings.HasSuffix(name, ".main") && len(s.callers) < maxCallers && !slices.Contains(s.callers, name) {
+		s.callers = append(s.callers, name)
+	}
+}
+
+// endStack adds the stack's kept frame with its callers.
+func (s *scanner) endStack() {
+	if s.stackOwn == "" {
+		return
+	}
+	s.add(KindError, withCallers(s.stackOwn, s.callers))
+	s.stackOwn, s.callers = "", s.callers[:0]
+}
+
+// withCallers writes a frame with the functions that called it, nearest
+// first: "at resolveTenant (src/tenancy.ts:31:22) ← handleOrder ← main".
+func withCallers(frame string, callers []string) string {
+	if len(callers) > maxCallers {
+		callers = callers[:maxCallers]
+	}
+	if len(callers) == 0 {
+		return frame
+	}
+	return frame + " ← " + strings.Join(callers, " ← ")
+}
+
+// atFrameName returns the function an "at" frame names: "at async
+// processOrder (file.mjs:17:3)" → processOrder, "at com.acme.pay.Retry.
+// backoffFor(Retry.java:57)" → Retry.backoffFor; "" for a frame with no
+// name ("at /app/x.js:1:2", "at Object.<anonymous> (…)").
+func atFrameName(t string) string {
+	f := strings.TrimPrefix(strings.TrimPrefix(t, "at "), "async ")
+	end := strings.IndexAny(f, " (")
+	if end <= 0 || strings.ContainsAny(f[:end], "/<:\\") {
+		return ""
+	}
+	f = f[:end]
+	if strings.Count(f, ".") > 1 {
+		// a Java method under its package: the class and the method
+		parts := strings.Split(f, ".")
+		f = parts[len(parts)-2] + "." + parts[len(parts)-1]
+	}
+	return f
+}
+
+// goShortName returns a Go frame's function without its package path:
+// "github.com/acme/x/ledger.(*Book).settle(0x0)" → "ledger.(*Book).settle".
+func goShortName(line string) string {
+	f := goFuncName(line)
+	f = strings.TrimSuffix(f, "(…)")
+	f = strings.TrimSuffix(f, "()")
+	return f[strings.LastIndexByte(f, '/')+1:]
+}
+
+// pyFrameName returns the function of a Python frame line, "" at module
+// level: `File "x.py", line 3, in settle` → settle.
+func pyFrameName(t string) string {
+	i := strings.LastIndex(t, ", in ")
+	if i < 0 || strings.HasSuffix(t, "<module>") {
+		return ""
+	}
+	return t[i+5:]
 }

@@ -206,13 +206,13 @@ Caused by: java.sql.SQLException: Duplicate entry '42' for key 'PRIMARY'
 	... 12 more`,
 			failed: []string{
 				"org.springframework.dao.DataIntegrityViolationException: could not execute statement",
-				"at org.springframework.orm.jpa.vendor.HibernateJpaDialect.convertHibernateAccessException(HibernateJpaDialect.java:276)",
+				"at org.springframework.orm.jpa.vendor.HibernateJpaDialect.convertHibernateAccessException(HibernateJpaDialect.java:276) ← Repo.save",
 				"Caused by: java.sql.SQLException: Duplicate entry '42' for key 'PRIMARY'",
 				"at com.mysql.cj.jdbc.ClientPreparedStatement.execute(ClientPreparedStatement.java:370)",
 			},
 			passed: []string{
 				"org.springframework.dao.DataIntegrityViolationException: could not execute statement",
-				"at org.springframework.orm.jpa.vendor.HibernateJpaDialect.convertHibernateAccessException(HibernateJpaDialect.java:276)",
+				"at org.springframework.orm.jpa.vendor.HibernateJpaDialect.convertHibernateAccessException(HibernateJpaDialect.java:276) ← Repo.save",
 				"Caused by: java.sql.SQLException: Duplicate entry '42' for key 'PRIMARY'",
 				"at com.mysql.cj.jdbc.ClientPreparedStatement.execute(ClientPreparedStatement.java:370)",
 			},
@@ -639,11 +639,13 @@ func TestRoutineLinesStayRoutine(t *testing.T) {
 	}
 }
 
-// TestOwnFrameWhereverPrinted checks that the frame naming the program's own function
-// is kept with the error wherever the stack is printed: under a Go module
-// path, after an error line no recogniser starts frames for, inside a JSON
-// or logfmt log record, and in a Python traceback whose header a log's
-// tail cut off. Library and runtime frames are passed over.
+// TestOwnFrameWhereverPrinted checks that the frame naming the program's
+// own function is kept, with the program's functions that called it,
+// wherever the stack is printed: under a Go module path, after an error
+// line no recogniser starts frames for, under a warning, inside a JSON or
+// logfmt log record, as logging's stack_info, and in a Python traceback
+// whose header a log's tail cut off. Library and runtime frames are passed
+// over.
 func TestOwnFrameWhereverPrinted(t *testing.T) {
 	cases := []struct {
 		name, out, end, want string
@@ -652,13 +654,25 @@ func TestOwnFrameWhereverPrinted(t *testing.T) {
 			"github.com/acme/billing/internal/ledger.(*Book).settleInvoice(0x0, {0xc0001a2000, 0x12})\n\t/src/internal/ledger/book.go:142 +0x3c\nmain.main()\n\t/src/cmd/billing/main.go:21 +0x25\nexit status 2",
 			endFailed, "github.com/acme/billing/internal/ledger.(*Book).settleInvoice(…) at /src/internal/ledger/book.go:142"},
 		{"logged JS error", "[server] listening on :8080\n[server] Error: backlog overflow\n    at Array.forEach (<anonymous>)\n    at encodeBacklog (/app/src/server/encode.ts:88:11)\n    at Socket.onData (/app/src/server/socket.ts:41:7)\n[server] client disconnected",
-			endPassed, "at encodeBacklog (/app/src/server/encode.ts:88:11)"},
+			endPassed, "at encodeBacklog (/app/src/server/encode.ts:88:11) ← Socket.onData"},
 		{"JSON record", `{"level":"error","time":"2026-11-30T10:02:11Z","msg":"backlog overflow","stack":"Error: backlog overflow\n    at Object.next (/app/node_modules/rxjs/dist/cjs/internal/Subscriber.js:75:12)\n    at encodeBacklog (/app/src/server/encode.ts:88:11)"}`,
 			endPassed, "at encodeBacklog (/app/src/server/encode.ts:88:11)"},
 		{"JSON record, Python", `{"levelname":"ERROR","message":"settle failed","exc_info":"Traceback (most recent call last):\n  File \"/app/billing/settle.py\", line 71, in settle_batch\n    rows = fetch(batch)\n  File \"/usr/lib/python3.12/site-packages/psycopg/cursor.py\", line 732, in execute\n    raise ex\npsycopg.errors.QueryCanceled: canceling statement due to statement timeout"}`,
 			endPassed, `File "/app/billing/settle.py", line 71, in settle_batch`},
 		{"logfmt record, Go", `level=error msg="lease reaper crashed" err="nil map" stack="goroutine 7 [running]:\nruntime/debug.Stack()\n\t/usr/local/go/src/runtime/debug/stack.go:26 +0x5e\nmain.reapLeases(...)\n\t/src/lease/reap.go:44"`,
 			endPassed, "main.reapLeases(…) at /src/lease/reap.go:44"},
+		{"Python callers", "Traceback (most recent call last):\n  File \"/app/run.py\", line 9, in <module>\n    main()\n  File \"/app/run.py\", line 5, in main\n    sync_all()\n  File \"/app/sync.py\", line 40, in sync_all\n    sync_tenant(t)\n  File \"/app/sync.py\", line 61, in sync_tenant\n    write_rows(rows)\n  File \"/app/store.py\", line 12, in write_rows\n    cur.execute(q)\nValueError: bad row",
+			endFailed, `File "/app/sync.py", line 61, in sync_tenant ← sync_all ← main`},
+		{"Go callers", "panic: boom\n\ngoroutine 9 [running]:\ngithub.com/acme/app/ledger.(*Book).settle(0x0)\n\t/src/ledger/book.go:42 +0x3c\ngithub.com/acme/app/ledger.Run(...)\n\t/src/ledger/run.go:58\ngithub.com/acme/app/worker.loop(0xc0001)\n\t/src/worker/loop.go:20 +0x25\ncreated by github.com/acme/app/worker.Start in goroutine 1\n\t/src/worker/start.go:11 +0x4f\nexit status 2",
+			endFailed, "github.com/acme/app/ledger.(*Book).settle(…) at /src/ledger/book.go:42 ← ledger.Run ← worker.loop ← worker.Start"},
+		{"warning's stack", "(node:4812) Warning: Possible EventEmitter memory leak detected.\n    at _addListener (node:events:587:17)\n    at encodeBacklog (/app/src/server/encode.ts:88:11)\n    at Server.<anonymous> (/app/src/server/index.ts:20:5)",
+			endPassed, "at encodeBacklog (/app/src/server/encode.ts:88:11)"},
+		{"Java stack under a warning", "WARN  c.a.l.Reconciler - slow reconcile\n\tat com.acme.ledger.Reconciler.reconcileBatch(Reconciler.java:214)\n\tat com.acme.ledger.Batch.run(Batch.java:40)\n\tat com.acme.ledger.Main.main(Main.java:12)",
+			endPassed, "at com.acme.ledger.Reconciler.reconcileBatch(Reconciler.java:214) ← Batch.run"},
+		{"DeprecationWarning's frame", "/app/billing/settle.py:71: DeprecationWarning: datetime.utcnow() is deprecated\n  File \"/app/billing/settle.py\", line 71, in settle_batch\n    now = datetime.utcnow()",
+			endPassed, `File "/app/billing/settle.py", line 71, in settle_batch`},
+		{"logging's stack_info", "WARNING:root:retrying\nStack (most recent call last):\n  File \"/app/run.py\", line 5, in <module>\n    main()\n  File \"/app/run.py\", line 3, in main\n    settle_batch()\n  File \"/app/billing/settle.py\", line 71, in settle_batch\n    log.warning(\"retrying\", stack_info=True)",
+			endPassed, `File "/app/billing/settle.py", line 71, in settle_batch ← main`},
 		{"traceback without its header", "  File \"/srv/app/hooks/views.py\", line 133, in handle_webhook\n    payload = json.loads(request.body)\njson.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)",
 			endFailed, `File "/srv/app/hooks/views.py", line 133, in handle_webhook`},
 	}
@@ -668,6 +682,10 @@ func TestOwnFrameWhereverPrinted(t *testing.T) {
 				t.Errorf("errors %q\nwant %q among them", got, c.want)
 			}
 		})
+	}
+	// A sentence starting with "at" is no frame.
+	if got := errorsOf(t, "WARN config reloaded\n  at least three retries (see docs: retry.md)", endPassed); len(got) != 0 {
+		t.Errorf("errors %q from a sentence, want none", got)
 	}
 	// A stack of library frames only names no frame of the program's.
 	if f := ownFrame("Error: x\n    at Array.forEach (<anonymous>)\n    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)"); f != "" {
