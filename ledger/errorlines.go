@@ -617,24 +617,25 @@ func logErrorValue(t string) string {
 	if len(t) > 1<<16 {
 		return t
 	}
-	// Only the message fields are decoded; a field of another type (an
-	// error given as an object) is left out, not a reason to give up.
+	// Only the message fields are read, as printed: a quote or a newline
+	// inside them stays escaped (\"orders_ref_key\"), so the message is
+	// the text the log holds, which is what a reader searches for. A
+	// field of another type (an error given as an object) is left out,
+	// not a reason to give up.
 	var rec struct {
-		Msg       string `json:"msg"`
-		Message   string `json:"message"`
-		Error     string `json:"error"`
-		Err       string `json:"err"`
-		Exception string `json:"exception"`
+		Msg       json.RawMessage `json:"msg"`
+		Message   json.RawMessage `json:"message"`
+		Error     json.RawMessage `json:"error"`
+		Err       json.RawMessage `json:"err"`
+		Exception json.RawMessage `json:"exception"`
 	}
 	if err := json.Unmarshal([]byte(t), &rec); err != nil {
-		if _, ok := err.(*json.UnmarshalTypeError); !ok {
-			return t
-		}
+		return t
 	}
 	var parts []string
-	for _, v := range []string{rec.Msg, rec.Message, rec.Error, rec.Err, rec.Exception} {
-		if v != "" {
-			parts = append(parts, v)
+	for _, raw := range []json.RawMessage{rec.Msg, rec.Message, rec.Error, rec.Err, rec.Exception} {
+		if len(raw) > 2 && raw[0] == '"' {
+			parts = append(parts, string(raw[1:len(raw)-1]))
 		}
 	}
 	if len(parts) == 0 {
