@@ -347,7 +347,41 @@ func (s *scanner) genericError(t string) {
 		s.add(KindError, t)
 	case sig.vocab > 0 && s.run == runFailed && !passLine(t):
 		s.addWeak(t)
+	case sig.vocab > 0 && s.run == runUnknown && !passLine(t) && !reportsSuccess(t) && len(s.unsure) <= maxUnsure:
+		// No status was recorded (a text-protocol agent's output, a
+		// tool that reports none): a line naming a failure is kept if it
+		// is one of the few such lines of a program's run (see
+		// endUnsure).
+		s.unsure = append(s.unsure, t)
 	}
+}
+
+// maxUnsure is how many lines naming a failure an output of unknown status
+// may hold for them to be kept: a few stand out from a run's routine lines;
+// many are a document or a listing that talks about failures.
+const maxUnsure = 3
+
+// endUnsure keeps, weakly, the lines naming a failure that an output of
+// unknown status held, when they were few and the command ran a program
+// (not cat, grep or ls, whose output is a file's or a listing's text).
+func (s *scanner) endUnsure() {
+	if len(s.unsure) > 0 && len(s.unsure) <= maxUnsure && s.runsProgram() {
+		for _, t := range s.unsure {
+			s.addWeak(t)
+		}
+	}
+	s.unsure = s.unsure[:0]
+}
+
+// runsProgram reports whether the output is a command's that runs a
+// program rather than one that reads files or lists them.
+func (s *scanner) runsProgram() bool {
+	for i := range s.items {
+		if s.items[i].Kind == KindCommand {
+			return !routineCommand(s.items[i].Value)
+		}
+	}
+	return false
 }
 
 // errorLead reports whether a line starts with the word error, fatal or

@@ -692,3 +692,37 @@ func TestOwnFrameWhereverPrinted(t *testing.T) {
 		t.Errorf("ownFrame of library frames = %q, want none", f)
 	}
 }
+
+// TestUnknownStatusFewFailures: when no exit status was recorded (a
+// text-protocol agent's output), the few lines of a program's run that name
+// a failure are kept; a document or a listing full of such words is not
+// read as failures, nor is the output of a command that only reads files.
+func TestUnknownStatusFewFailures(t *testing.T) {
+	run := func(cmd, out string) []string {
+		in, _ := json.Marshal(map[string]string{"command": cmd})
+		call := condense.ToolCall("call_1", "Bash", in)
+		res := resultOf(out, false)
+		return errorValues(ExtractResult(&call, &res, 3))
+	}
+	got := run("./bin/ledger replay data/wal", "replaying wal\nchecksum mismatch on segment 000042.wal\nreplay stopped at offset 1847261")
+	if !slices.Contains(got, "checksum mismatch on segment 000042.wal") {
+		t.Errorf("a run's failure line: errors %q", got)
+	}
+	if got := run("./bin/ledger replay data/wal", "replaying wal\nreplay finished successfully, no checksum mismatch found"); len(got) != 0 {
+		t.Errorf("a success line: errors %q, want none", got)
+	}
+	doc := "A request that failed is retried.\nA lease that expired is renewed.\nA lock that could not be taken is skipped.\nA refund rejected by the bank is logged."
+	if got := run("./bin/ledger help", doc); len(got) != 0 {
+		t.Errorf("a document about failures: errors %q, want none", got)
+	}
+	if got := run("cat NOTES.txt", "checksum mismatch on segment 000042.wal"); len(got) != 0 {
+		t.Errorf("a file's text: errors %q, want none", got)
+	}
+	// With a status, the same lines follow the status's rules.
+	in, _ := json.Marshal(map[string]string{"command": "./bin/ledger help"})
+	call := condense.ToolCall("call_1", "Bash", in)
+	res := resultOf(doc, true)
+	if got := errorValues(ExtractResult(&call, &res, 3)); len(got) == 0 {
+		t.Errorf("a failed run keeps its failure lines, got none")
+	}
+}

@@ -35,6 +35,7 @@ type scanner struct {
 	callers    []string // the program's functions that called it (see ownFrame)
 	inFail     bool     // after a Go "--- FAIL:" line
 	profRows   int      // rows of a profiler's table still to keep (see profile)
+	unsure     []string // lines naming a failure in an output of unknown status (see endUnsure)
 	pyCase     string   // the test a pytest failure section is about ("___ test_x ___"), until its first "E" line
 	goFrame    bool     // after a Go panic, waiting for its first user frame
 	atFrame    int      // after a JS/Java error, lines left to find its first "at" frame
@@ -223,6 +224,7 @@ func (s *scanner) text(text string) {
 	last := s.prev
 	s.loud, s.odd, s.cell, s.prev, s.bench = false, false, false, "", ""
 	s.whole, s.shapes = "", nil
+	s.endUnsure()
 	s.flush()
 	if s.output && !s.source && s.run == runFailed && s.counts[KindError] == 0 {
 		// A command that failed saying nothing any recogniser knows:
