@@ -435,7 +435,7 @@ func choiceScore(low string) bool {
 		own, n = own+1, n+1
 	}
 	if reasoned(low) || strings.Contains(low, "; ") || strings.Contains(low, " — ") ||
-		(hasWord(low, "so") && !hasWord(low, "so far")) {
+		(hasWord(low, "so") && !hasWord(low, "so far")) || hasAnyLead(low, consequences) {
 		n++
 	}
 	if commit && ruleScoped(low) {

@@ -86,3 +86,39 @@ func TestDecisionSites(t *testing.T) {
 		t.Errorf("unrelated: got %q, want the choice alone", got)
 	}
 }
+
+// TestDecisionWithItsReason: a decision keeps the sentence before it that
+// states the problem it answers and the sentences after it that give its
+// reason, in one item; a plain finding before it, a step taken, a report
+// that something works and the next step stay apart.
+func TestDecisionWithItsReason(t *testing.T) {
+	decisions := func(text string) []string {
+		m := condense.AssistantText(text)
+		var out []string
+		for _, it := range ExtractMessage(&m, 1) {
+			if it.Kind == KindDecision {
+				out = append(out, it.Value)
+			}
+		}
+		return out
+	}
+	for _, tc := range []struct{ text, want string }{
+		{"We'll use pgx directly. The stdlib driver hides the COPY protocol.", "We'll use pgx directly. The stdlib driver hides the COPY protocol."},
+		{"I'm going with optimistic locking on the orders row. Row locks would be held across the HTTP call to the bank.",
+			"I'm going with optimistic locking on the orders row. Row locks would be held across the HTTP call to the bank."},
+		{"SELECT FOR UPDATE deadlocks when two refunds hit the same order. So I'll use optimistic locking with a version column.",
+			"SELECT FOR UPDATE deadlocks when two refunds hit the same order. So I'll use optimistic locking with a version column."},
+		{"jsonwebtoken cannot verify EdDSA signatures. We will use jose for token verification.",
+			"jsonwebtoken cannot verify EdDSA signatures. We will use jose for token verification."},
+		{"The migration takes 40 minutes on the largest tenant table. Therefore we'll backfill in batches of 10k rows.",
+			"The migration takes 40 minutes on the largest tenant table. Therefore we'll backfill in batches of 10k rows."},
+		{"The trace shows two writers. I'll go with a single writer goroutine rather than a mutex.", "I'll go with a single writer goroutine rather than a mutex."},
+		{"I looked at the code. I'll use a dataclass instead of the dict.", "I'll use a dataclass instead of the dict."},
+		{"I'll use a generation counter instead of timestamps. Round 0 is fixed: p99 latency: 40.2ms.", "I'll use a generation counter instead of timestamps."},
+		{"Going with tokio::sync::Mutex here. Next I'll run the tests.", "Going with tokio::sync::Mutex here."},
+	} {
+		if got := decisions(tc.text); len(got) != 1 || got[0] != tc.want {
+			t.Errorf("%q:\n got  %q\n want [%q]", tc.text, got, tc.want)
+		}
+	}
+}

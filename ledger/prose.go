@@ -160,49 +160,86 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 			k, at := classify(low, starts)
 			return k, at, low, pos, cut
 		}
-		for si := 0; si < len(sents); si++ {
-			sent := sents[si]
-			if len(sent) < 8 {
+		// Each sentence is read first, so that a decision can take the
+		// sentence before it that gives its reason before that one is
+		// kept on its own.
+		type reading struct {
+			k        Kind
+			at, cut  int
+			low      string
+			pos      []int
+			readable bool
+		}
+		rs := make([]reading, len(sents))
+		for i, sent := range sents {
+			if len(sent) >= 8 {
+				k, at, low, pos, cut := read(sent)
+				rs[i] = reading{k, at, cut, low, pos, true}
+			}
+		}
+		// joins says whether sentence i may join a decision next to it:
+		// a sentence read as nothing or as a note, short, no question.
+		joins := func(i int) bool {
+			r := rs[i]
+			return r.readable && (r.k == "" || r.k == KindNote) && aside(r.low)
+		}
+		dcap := s.e.capOf(KindDecision)
+		taken := make([]bool, len(sents))
+		vals := make([]string, len(sents))
+		for si := range sents {
+			r := rs[si]
+			if r.k == "" {
 				continue
 			}
-			if k, at, low, pos, cut := read(sent); k != "" {
-				v := sent[pos[cut+at]:]
-				// A run-on sentence keeps the clauses around what it
-				// records (fitClauses); a single clause too long for the
-				// cap is kept whole up to the kind's own cap (capOf).
-				if max := s.e.maxValueLen(); len(v) > max {
-					cue := 0
-					if k == KindDecision {
-						if c, ok := decisionAt(low[at:]); ok {
-							cue = pos[cut+at+c] - pos[cut+at]
-						}
-					}
-					var key func(string) bool
-					switch k {
-					case KindDecision:
-						key = func(low string) bool { _, ok := decisionAt(low); return ok }
-					case KindConstraint:
-						key = isConstraint
-					}
-					v = fitClauses(v, cue, max, key)
-				} else if k == KindDecision {
-					// "We'll use pgx. database/sql hides the COPY
-					// protocol.": the sentences that go on to give the
-					// reason belong to the choice, up to the next thing
-					// said of its own kind.
-					for n := 0; n < continuation && si+1 < len(sents); n++ {
-						next := sents[si+1]
-						if len(v)+1+len(next) > max {
-							break
-						}
-						if nk, _, nlow, _, _ := read(next); (nk != "" && nk != KindNote) || !givesReason(nlow) {
-							break
-						}
-						v += " " + next
-						si++
+			sent := sents[si]
+			v := sent[r.pos[r.cut+r.at]:]
+			// A run-on sentence keeps the clauses around what it
+			// records (fitClauses); a single clause too long for the
+			// cap is kept whole up to the kind's own cap (capOf).
+			if max := s.e.maxValueLen(); len(v) > max {
+				cue := 0
+				if r.k == KindDecision {
+					if c, ok := decisionAt(r.low[r.at:]); ok {
+						cue = r.pos[r.cut+r.at+c] - r.pos[r.cut+r.at]
 					}
 				}
-				s.add(k, v)
+				var key func(string) bool
+				switch r.k {
+				case KindDecision:
+					key = func(low string) bool { _, ok := decisionAt(low); return ok }
+				case KindConstraint:
+					key = isConstraint
+				}
+				v = fitClauses(v, cue, max, key)
+			} else if r.k == KindDecision {
+				// "jsonwebtoken cannot verify EdDSA. We'll use jose.":
+				// the sentence before that states the problem the
+				// choice answers belongs to it, as do the sentences
+				// after it that go on to give its reason ("We'll use
+				// pgx. database/sql hides the COPY protocol."), up to
+				// the next thing said of its own kind.
+				if si > 0 && !taken[si-1] && joins(si-1) && motivates(rs[si-1].low, r.low) {
+					if whole := sents[si-1] + " " + sent[r.pos[r.cut]:]; len(whole) <= dcap {
+						v = whole
+						taken[si-1] = true
+						vals[si-1] = ""
+					}
+				}
+				for n, next := 0, si+1; n < continuation && next < len(sents); n, next = n+1, next+1 {
+					if len(v)+1+len(sents[next]) > dcap || !joins(next) || !(givesReason(rs[next].low) || followsUp(rs[next].low)) {
+						break
+					}
+					v += " " + sents[next]
+					taken[next] = true
+				}
+			}
+			if !taken[si] {
+				vals[si] = v
+			}
+		}
+		for si, v := range vals {
+			if v != "" && !taken[si] {
+				s.add(rs[si].k, v)
 			}
 		}
 	}
@@ -211,6 +248,96 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 // continuation is how many sentences after a decision may join it as its
 // reason.
 const continuation = 2
+
+// consequences open a sentence that draws its course from what was said
+// before it.
+var consequences = []string{"so", "therefore", "thus", "hence", "that's why", "that is why", "which is why",
+	"for that reason", "because of that", "because of this", "given that", "given this", "as a result",
+	"instead", "in that case", "that means", "this means"}
+
+// limits are words with which a sentence states a problem or a limit.
+var limits = []string{"not", "no", "can't", "cannot", "doesn't", "don't", "won't", "isn't", "aren't",
+	"wasn't", "never", "without", "too", "fails", "failed", "breaks", "broke", "deadlocks", "deadlocked",
+	"leaks", "races", "slow", "slower", "flaky", "only", "needs", "requires", "lacks", "missing"}
+
+// motivates reports whether the lower-case sentence prev, said just before
+// the decision dec, is the problem the decision answers: the decision
+// opens by drawing from it ("So …", "Instead …"), or prev states a limit
+// or judges an option. A plain finding ("The trace shows two writers.")
+// or a step taken ("I looked at the code.") stays apart.
+func motivates(prev, dec string) bool {
+	if hasAnyLead(dec, consequences) {
+		return true
+	}
+	for _, w := range limits {
+		if hasWord(prev, w) {
+			return true
+		}
+	}
+	for _, w := range evalWords {
+		if hasWord(prev, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasAnyLead reports whether low opens with one of leads as whole words.
+func hasAnyLead(low string, leads []string) bool {
+	for _, o := range leads {
+		if strings.HasPrefix(low, o) && (len(low) == len(o) || !isAlpha(low[len(o)])) {
+			return true
+		}
+	}
+	return false
+}
+
+// aside reports whether a lower-case sentence may join a decision as its
+// reason: short, no question, not hedged, not a report that something now
+// works and not the narration of a step ("Next …", "Now running …").
+func aside(low string) bool {
+	if len(strings.Fields(low)) > 30 || strings.HasSuffix(low, "?") || hedged(low) {
+		return false
+	}
+	if hasAnyLead(low, stepLeads) {
+		return false
+	}
+	for _, w := range resultWords {
+		if hasWord(low, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// stepLeads open the narration of a step.
+var stepLeads = []string{"now", "next", "then", "first", "ok", "okay", "done", "great", "good", "perfect",
+	"alright", "all right", "let me", "let's", "i'll now", "running", "reading", "checking", "looking",
+	"opening", "editing", "searching", "trying"}
+
+// resultWords say that something now works or is finished: a report, not
+// a reason.
+var resultWords = []string{"fixed", "passes", "passed", "passing", "green", "works", "worked", "succeeded",
+	"finished", "completed", "resolved"}
+
+// followsUp reports whether a lower-case sentence after a decision goes on
+// about it although no opener says so: it states a limit of the option set
+// aside or a consequence of the one chosen ("Row locks would be held across
+// the HTTP call.", "Version 2 drops the argument our code passes.").
+func followsUp(low string) bool {
+	for _, w := range []string{"would", "could", "might", "otherwise", "drops", "hides", "breaks", "leaks",
+		"means", "avoids", "keeps", "lets", "needs", "requires", "used", "uses", "costs", "takes", "held", "holds"} {
+		if hasWord(low, w) {
+			return true
+		}
+	}
+	for _, w := range limits {
+		if hasWord(low, w) {
+			return true
+		}
+	}
+	return false
+}
 
 // reasonOpeners open a sentence that goes on about what came before.
 var reasonOpeners = []string{"because", "since", "as", "otherwise", "it", "it's", "its", "this", "that",
