@@ -638,10 +638,11 @@ var idNouns = map[string]bool{"order": true, "invoice": true, "pr": true, "mr": 
 // longIDNouns name a thing by its number only when the number is long:
 // "batch 202611300042", "run 7712345678", not "batch 256" or "run 100".
 var longIDNouns = map[string]bool{"batch": true, "run": true, "request": true, "case": true,
-	"record": true, "release": true, "execution": true, "attempt": true}
+	"record": true, "release": true, "execution": true, "attempt": true, "message": true}
 
 // numberedIDs adds "noun N" ids: a noun of idNouns, then an optional '#',
-// "no." or "number", then three to twelve digits standing alone.
+// "no." or "number", then three to twenty digits standing alone (a
+// Snowflake or Pub/Sub id is 16 to 19).
 func (s *scanner) numberedIDs(t string, urlSpans [][2]int, n0 int) {
 	for i := 0; i < len(t); i++ {
 		if !isDigit(t[i]) || i == 0 || isWordByte(t[i-1]) || t[i-1] == '.' || t[i-1] == '-' || t[i-1] == '/' {
@@ -652,7 +653,7 @@ func (s *scanner) numberedIDs(t string, urlSpans [][2]int, n0 int) {
 			j++
 		}
 		n := j - i
-		if n < 3 || n > 12 || j < len(t) && (isWordByte(t[j]) || t[j] == '.' && j+1 < len(t) && isDigit(t[j+1]) || t[j] == '/' || t[j] == '-' ||
+		if n < 3 || n > 20 || j < len(t) && (isWordByte(t[j]) || t[j] == '.' && j+1 < len(t) && isDigit(t[j+1]) || t[j] == '/' || t[j] == '-' ||
 			t[j] == ':' && j+1 < len(t) && isDigit(t[j+1])) || quantityAfter(t, j) || ofTotal(t, j) {
 			i = j
 			continue

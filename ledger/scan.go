@@ -35,6 +35,7 @@ type scanner struct {
 	callers    []string // the program's functions that called it (see ownFrame)
 	inFail     bool     // after a Go "--- FAIL:" line
 	profRows   int      // rows of a profiler's table still to keep (see profile)
+	lines      int      // the non-empty lines of the output, counted with shapes
 	unsure     []string // lines naming a failure in an output of unknown status (see endUnsure)
 	pyCase     string   // the test a pytest failure section is about ("___ test_x ___"), until its first "E" line
 	goFrame    bool     // after a Go panic, waiting for its first user frame
@@ -196,7 +197,7 @@ func (s *scanner) text(text string) {
 		text, exit = unwrapOutput(text)
 		s.run = s.runOf(text, exit)
 	}
-	s.whole, s.shapes, s.goHeader = text, nil, false
+	s.whole, s.shapes, s.lines, s.goHeader = text, nil, 0, false
 	s.hot = markLines(text, s.hot)
 	s.warnLines = 0
 	if s.output {
@@ -407,7 +408,8 @@ func loudLine(line string) bool {
 
 // listed reports whether line t of the output being scanned is a routine
 // row of a listing: neither loud nor odd nor in a bad state, and shaped
-// like another line of the output.
+// like another line of an output of at least minListing lines. The rows of
+// a short listing (a header and two jobs) are each worth their ids.
 func (s *scanner) listed(t string) bool {
 	if !s.output || s.loud || s.odd || s.whole == "" || badStatus(t) {
 		return false
@@ -418,12 +420,18 @@ func (s *scanner) listed(t string) bool {
 			end := lineEnd(s.whole, start)
 			if l := strings.TrimSpace(s.whole[start:end]); l != "" {
 				s.shapes[lineShape(l)]++
+				s.lines++
 			}
 			start = end + 1
 		}
 	}
-	return s.shapes[lineShape(t)] >= 2
+	return s.lines >= minListing && s.shapes[lineShape(t)] >= 2
 }
+
+// minListing is how many lines an output needs for its rows to be a
+// listing whose routine rows are left to its odd and failing ones: a
+// header and four rows.
+const minListing = 5
 
 // badStates are the states listings print for what is not working: a
 // NotReady node among Ready ones, a Restarting container, and the pod
