@@ -31,16 +31,23 @@ func TestUnlabelledMeasurements(t *testing.T) {
 		{"latency: 3.2ms +1.0ms", []string{`measurement "latency: 3.2ms"`, "measurement +1.0ms"}, []string{`measurement "3.2ms +1.0ms"`}},
 		{"change: [-4.0% +0.4% +2.1%]", nil, []string{`measurement "-4.0% +0.4%"`, `measurement "-4.0% +0.4% +2.1%"`}},
 	} {
-		got := Strings(outputItems(tc.text))
-		for _, w := range tc.want {
-			if !slices.Contains(got, w) {
-				t.Errorf("%q: %s missing from %q", tc.text, w, got)
-			}
+		itemsHeld(t, tc.text, tc.want, tc.not)
+	}
+}
+
+// itemsHeld checks the items extracted from a tool's output: each of want
+// is among them, none of not is.
+func itemsHeld(t *testing.T, text string, want, not []string) {
+	t.Helper()
+	got := Strings(outputItems(text))
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			t.Errorf("%q: %s missing from %q", text, w, got)
 		}
-		for _, n := range tc.not {
-			if slices.Contains(got, n) {
-				t.Errorf("%q: %s is no measurement", tc.text, n)
-			}
+	}
+	for _, n := range not {
+		if slices.Contains(got, n) {
+			t.Errorf("%q: %s kept", text, n)
 		}
 	}
 }
@@ -64,16 +71,6 @@ func TestProfileTopRows(t *testing.T) {
 		{"          ns  percent  samples  top\n  ----------  -------  -------  ---\n  1617000000   31.58%     1617  com.acme.Ledger.flush",
 			[]string{`measurement "1617000000 31.58% 1617 com.acme.Ledger.flush"`}, nil},
 	} {
-		got := Strings(outputItems(tc.text))
-		for _, w := range tc.want {
-			if !slices.Contains(got, w) {
-				t.Errorf("%q: %s missing from %q", tc.text, w, got)
-			}
-		}
-		for _, n := range tc.not {
-			if slices.Contains(got, n) {
-				t.Errorf("%q: %s kept", tc.text, n)
-			}
-		}
+		itemsHeld(t, tc.text, tc.want, tc.not)
 	}
 }

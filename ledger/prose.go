@@ -266,16 +266,13 @@ var limits = []string{"not", "no", "can't", "cannot", "doesn't", "don't", "won't
 // or judges an option. A plain finding ("The trace shows two writers.")
 // or a step taken ("I looked at the code.") stays apart.
 func motivates(prev, dec string) bool {
-	if hasAnyLead(dec, consequences) {
-		return true
-	}
-	for _, w := range limits {
-		if hasWord(prev, w) {
-			return true
-		}
-	}
-	for _, w := range evalWords {
-		if hasWord(prev, w) {
+	return hasAnyLead(dec, consequences) || hasAnyWord(prev, limits) || hasAnyWord(prev, evalWords)
+}
+
+// hasAnyWord reports whether low holds one of words as a whole word.
+func hasAnyWord(low string, words []string) bool {
+	for _, w := range words {
+		if hasWord(low, w) {
 			return true
 		}
 	}
@@ -299,15 +296,7 @@ func aside(low string) bool {
 	if len(strings.Fields(low)) > 30 || strings.HasSuffix(low, "?") || hedged(low) {
 		return false
 	}
-	if hasAnyLead(low, stepLeads) {
-		return false
-	}
-	for _, w := range resultWords {
-		if hasWord(low, w) {
-			return false
-		}
-	}
-	return true
+	return !hasAnyLead(low, stepLeads) && !hasAnyWord(low, resultWords)
 }
 
 // stepLeads open the narration of a step.
@@ -325,19 +314,12 @@ var resultWords = []string{"fixed", "passes", "passed", "passing", "green", "wor
 // aside or a consequence of the one chosen ("Row locks would be held across
 // the HTTP call.", "Version 2 drops the argument our code passes.").
 func followsUp(low string) bool {
-	for _, w := range []string{"would", "could", "might", "otherwise", "drops", "hides", "breaks", "leaks",
-		"means", "avoids", "keeps", "lets", "needs", "requires", "used", "uses", "costs", "takes", "held", "holds"} {
-		if hasWord(low, w) {
-			return true
-		}
-	}
-	for _, w := range limits {
-		if hasWord(low, w) {
-			return true
-		}
-	}
-	return false
+	return hasAnyWord(low, consequenceWords) || hasAnyWord(low, limits)
 }
+
+// consequenceWords say what an option would do or costs.
+var consequenceWords = []string{"would", "could", "might", "otherwise", "drops", "hides", "breaks", "leaks",
+	"means", "avoids", "keeps", "lets", "needs", "requires", "used", "uses", "costs", "takes", "held", "holds"}
 
 // reasonOpeners open a sentence that goes on about what came before.
 var reasonOpeners = []string{"because", "since", "as", "otherwise", "it", "it's", "its", "this", "that",
@@ -351,25 +333,8 @@ func givesReason(low string) bool {
 	if len(strings.Fields(low)) > 25 || strings.HasSuffix(low, "?") || hedged(low) {
 		return false
 	}
-	for _, o := range reasonOpeners {
-		if strings.HasPrefix(low, o) && (len(low) == len(o) || !isAlpha(low[len(o)])) {
-			return true
-		}
-	}
-	if reasoned(low) || hasNotBut(low) {
-		return true
-	}
-	for _, w := range evalWords {
-		if hasWord(low, w) {
-			return true
-		}
-	}
-	for _, c := range alternatives {
-		if hasWord(low, c) {
-			return true
-		}
-	}
-	return false
+	return hasAnyLead(low, reasonOpeners) || reasoned(low) || hasNotBut(low) ||
+		hasAnyWord(low, evalWords) || hasAnyWord(low, alternatives)
 }
 
 // clauseBreaks end a clause inside a run-on sentence.
