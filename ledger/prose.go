@@ -215,9 +215,10 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 				// "jsonwebtoken cannot verify EdDSA. We'll use jose.":
 				// the sentence before that states the problem the
 				// choice answers belongs to it, as do the sentences
-				// after it that go on to give its reason ("We'll use
-				// pgx. database/sql hides the COPY protocol."), up to
-				// the next thing said of its own kind.
+				// after it, which go on about it ("We'll use pgx.
+				// database/sql hides the COPY protocol."), up to the
+				// next thing said of its own kind, a question, the
+				// next step or a report that something works.
 				if si > 0 && !taken[si-1] && joins(si-1) && motivates(rs[si-1].low, r.low) {
 					if whole := sents[si-1] + " " + sent[r.pos[r.cut]:]; len(whole) <= dcap {
 						v = whole
@@ -226,7 +227,7 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 					}
 				}
 				for n, next := 0, si+1; n < continuation && next < len(sents); n, next = n+1, next+1 {
-					if len(v)+1+len(sents[next]) > dcap || !joins(next) || !(givesReason(rs[next].low) || followsUp(rs[next].low)) {
+					if len(v)+1+len(sents[next]) > dcap || !joins(next) {
 						break
 					}
 					v += " " + sents[next]
@@ -308,34 +309,6 @@ var stepLeads = []string{"now", "next", "then", "first", "ok", "okay", "done", "
 // a reason.
 var resultWords = []string{"fixed", "passes", "passed", "passing", "green", "works", "worked", "succeeded",
 	"finished", "completed", "resolved"}
-
-// followsUp reports whether a lower-case sentence after a decision goes on
-// about it although no opener says so: it states a limit of the option set
-// aside or a consequence of the one chosen ("Row locks would be held across
-// the HTTP call.", "Version 2 drops the argument our code passes.").
-func followsUp(low string) bool {
-	return hasAnyWord(low, consequenceWords) || hasAnyWord(low, limits)
-}
-
-// consequenceWords say what an option would do or costs.
-var consequenceWords = []string{"would", "could", "might", "otherwise", "drops", "hides", "breaks", "leaks",
-	"means", "avoids", "keeps", "lets", "needs", "requires", "used", "uses", "costs", "takes", "held", "holds"}
-
-// reasonOpeners open a sentence that goes on about what came before.
-var reasonOpeners = []string{"because", "since", "as", "otherwise", "it", "it's", "its", "this", "that",
-	"these", "those", "they", "their", "there's", "reason", "so", "both", "neither", "either", "which",
-	"the alternative", "the other", "the old", "the current", "the existing", "the previous", "the rest",
-	"we'd", "i'd", "plus", "and", "but", "unlike", "compared", "whereas"}
-
-// givesReason reports whether a lower-case sentence after a decision goes
-// on to give its reason or its trade-off rather than say something new.
-func givesReason(low string) bool {
-	if len(strings.Fields(low)) > 25 || strings.HasSuffix(low, "?") || hedged(low) {
-		return false
-	}
-	return hasAnyLead(low, reasonOpeners) || reasoned(low) || hasNotBut(low) ||
-		hasAnyWord(low, evalWords) || hasAnyWord(low, alternatives)
-}
 
 // clauseBreaks end a clause inside a run-on sentence.
 var clauseBreaks = []string{"; ", " - ", " — ", " – ", ", then ", ", and then ", ", next ", ", after that "}
