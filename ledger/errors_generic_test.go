@@ -726,3 +726,19 @@ func TestUnknownStatusFewFailures(t *testing.T) {
 		t.Errorf("a failed run keeps its failure lines, got none")
 	}
 }
+
+// TestCountOrName: a number before a failure word is a count ("3 failed"),
+// which says nothing failed when it is 0 and is a summary otherwise, unless
+// a noun before it makes it a name ("refund 4821 rejected").
+func TestCountOrName(t *testing.T) {
+	for text, want := range map[string]int{
+		"7 failed, 12 passed":               0,
+		"0 rejected":                        0,
+		"refund 4821 rejected by processor": 1,
+		"job #7 failed after 3 retries":     1,
+	} {
+		if got := signalsOf(text).vocab; got != want {
+			t.Errorf("%q: %d failure words, want %d", text, got, want)
+		}
+	}
+}

@@ -172,7 +172,7 @@ func signalsOf(t string) signals {
 		}
 	}
 	if !sig.shape {
-		sig.shape = httpFailure(t) || strings.Contains(t, "[Errno ") || strings.Contains(t, "::unwrap()` on")
+		sig.shape = httpFailure(t) || serverErrorPhrase(t) || strings.Contains(t, "[Errno ") || strings.Contains(t, "::unwrap()` on")
 	}
 	return sig
 }
@@ -213,12 +213,13 @@ func negated(t string, start, end int, prev string) bool {
 	if failWords[prev] == wNeg {
 		return true
 	}
-	// A count before the word.
+	// A count before the word ("3 failed"), unless the number names a
+	// thing ("refund 4821 rejected", "job 7 failed").
 	k := start
 	for k > 0 && (t[k-1] == ' ' || t[k-1] == '\t') {
 		k--
 	}
-	if k < start && k > 0 && isDigit(t[k-1]) {
+	if k < start && k > 0 && isDigit(t[k-1]) && !namedBefore(t, k) {
 		return true
 	}
 	// A zero after it.
@@ -227,6 +228,46 @@ func negated(t string, start, end int, prev string) bool {
 		r++
 	}
 	return r > end && r < len(t) && t[r] == '0' && (r+1 == len(t) || !isDigit(t[r+1]))
+}
+
+// serverErrors are the reason phrases of the 5xx statuses, as servers
+// print them after the code.
+var serverErrors = []string{"500 Internal Server Error", "502 Bad Gateway", "503 Service Unavailable",
+	"504 Gateway Timeout", "504 Gateway Time-out"}
+
+// serverErrorPhrase reports a server error's code with its reason phrase
+// anywhere in a line: Rails' "Completed 500 Internal Server Error in 12ms".
+func serverErrorPhrase(t string) bool {
+	if !strings.Contains(t, " 50") && !strings.HasPrefix(t, "50") {
+		return false
+	}
+	for _, p := range serverErrors {
+		if strings.Contains(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// namedBefore reports whether the number ending at t[end] follows a noun
+// that names a thing by its number ("refund 4821", "job #7").
+func namedBefore(t string, end int) bool {
+	i := end
+	for i > 0 && isDigit(t[i-1]) {
+		i--
+	}
+	if i > 0 && t[i-1] == '#' {
+		i--
+	}
+	j := i
+	for j > 0 && t[j-1] == ' ' {
+		j--
+	}
+	w := j
+	for w > 0 && isAlpha(t[w-1]) {
+		w--
+	}
+	return j > w && j < i && idNouns[strings.ToLower(t[w:j])]
 }
 
 // httpFailure recognises an HTTP failure status: a response's status line
