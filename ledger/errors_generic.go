@@ -606,6 +606,10 @@ func (s *scanner) runOf(text string, exit *int) runState {
 		}
 		switch {
 		case it.Exit != nil && *it.Exit == 0:
+			if statusMasked(it.Value) {
+				// "pytest -x 2>&1 | tail -30": the status is tail's.
+				return runUnknown
+			}
 			return runPassed
 		case it.Exit != nil || it.Failed:
 			return runFailed
@@ -621,6 +625,30 @@ func (s *scanner) runOf(text string, exit *int) runState {
 		return runPassed
 	}
 	return runFailed
+}
+
+// filters are the commands a pipeline's output is commonly passed through
+// to be cut down or shown; a pipeline ending in one exits with its status.
+var filters = map[string]bool{"tail": true, "head": true, "grep": true, "egrep": true, "rg": true, "tee": true,
+	"sed": true, "awk": true, "cut": true, "sort": true, "uniq": true, "less": true, "more": true,
+	"cat": true, "wc": true, "jq": true, "column": true, "tr": true, "nl": true}
+
+// statusMasked reports whether a shell command's exit status says nothing
+// of how its program ran: a pipeline into a filter without pipefail
+// ("go test ./... 2>&1 | tail -40"), or a failure silenced with "|| true".
+func statusMasked(cmd string) bool {
+	if strings.Contains(cmd, "pipefail") {
+		return false
+	}
+	if strings.Contains(cmd, "|| true") || strings.Contains(cmd, "|| :") || strings.Contains(cmd, "|| echo") {
+		return true
+	}
+	i := strings.LastIndexByte(cmd, '|')
+	if i <= 0 || cmd[i-1] == '|' {
+		return false
+	}
+	last := strings.Fields(cmd[i+1:])
+	return len(last) > 0 && filters[last[0]]
 }
 
 // unwrapOutput returns the output inside a JSON wrapper holding only an

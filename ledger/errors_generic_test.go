@@ -694,7 +694,8 @@ func TestOwnFrameWhereverPrinted(t *testing.T) {
 }
 
 // TestUnknownStatusFewFailures: when no exit status was recorded (a
-// text-protocol agent's output), the few lines of a program's run that name
+// text-protocol agent's output) or the one recorded is a filter's (a
+// pipeline into tail without pipefail, "|| true"), the few lines of a program's run that name
 // a failure are kept; a document or a listing full of such words is not
 // read as failures, nor is the output of a command that only reads files.
 func TestUnknownStatusFewFailures(t *testing.T) {
@@ -717,6 +718,14 @@ func TestUnknownStatusFewFailures(t *testing.T) {
 	}
 	if got := run("cat NOTES.txt", "checksum mismatch on segment 000042.wal"); len(got) != 0 {
 		t.Errorf("a file's text: errors %q, want none", got)
+	}
+	// A pipeline into a filter exits with the filter's status: a 0 says
+	// nothing of the program's run.
+	if got := run("./bin/ledger replay data/wal 2>&1 | tail -5", "replaying wal\nchecksum mismatch on segment 000042.wal\nProcess exited with code 0"); !slices.Contains(got, "checksum mismatch on segment 000042.wal") {
+		t.Errorf("a pipeline's failure line: errors %q", got)
+	}
+	if got := run("set -o pipefail; ./bin/ledger replay data/wal 2>&1 | tail -5", "replaying wal\nchecksum mismatch on segment 000042.wal\nProcess exited with code 0"); len(got) != 0 {
+		t.Errorf("a pipeline with pipefail that passed: errors %q, want none", got)
 	}
 	// With a status, the same lines follow the status's rules.
 	in, _ := json.Marshal(map[string]string{"command": "./bin/ledger help"})
