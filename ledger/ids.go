@@ -26,12 +26,15 @@ func (s *scanner) ids(t string, urlSpans [][2]int) {
 	for i := 0; i < len(t); i++ {
 		c := t[i]
 		switch {
-		case c == '=' || c == ':':
+		case c == '=' || c == ':' || c == '|' && i > 0 && t[i-1] == ' ':
+			// '|': psql's expanded display, "id          | 88412"
 			if i == 0 || !(isAlnum(t[i-1]) || t[i-1] == '"' || t[i-1] == '\'' || t[i-1] == ' ') {
 				continue
 			}
 			key, vs, ve, ok := idKeyValue(t, i)
-			if !ok || inSpans(i, urlSpans) >= 0 {
+			if !ok || inSpans(i, urlSpans) >= 0 || entityKeys[key] && allDigits(t[vs:ve]) && ve-vs < 5 {
+				// "tenant=105" on every line of a log is a field, not a
+				// handle worth keeping; "tenant: acme-eu-7" is one.
 				continue
 			}
 			s.add(KindID, key+"="+t[vs:ve])
@@ -171,13 +174,21 @@ func idKeyValue(t string, k int) (key string, vs, ve int, ok bool) {
 	return key, v, w, true
 }
 
+// entityKeys name who a line is about; their values are ids when they
+// read as names or long numbers (see ids).
+var entityKeys = map[string]bool{"tenant": true, "account": true, "customer": true}
+
 func idKey(k string) bool {
 	switch k {
-	case "id", "ID", "Id", "ticket", "order", "issue", "ticket_no", "order_no", "order_number":
+	case "id", "ID", "Id", "ticket", "order", "issue", "ticket_no", "order_no", "order_number",
+		"reference", "ref", "guid", "uid", "uuid", "sku", "correlation":
+		return true
+	}
+	if entityKeys[k] {
 		return true
 	}
 	n := len(k)
-	if n > 3 && (strings.HasSuffix(k, "_id") || strings.HasSuffix(k, "_ID")) {
+	if n > 3 && (strings.HasSuffix(k, "_id") || strings.HasSuffix(k, "_ID") || strings.HasSuffix(k, "_ref") || strings.HasSuffix(k, "_uid")) {
 		return true
 	}
 	// X-Request-Id, x-amz-request-id: a header naming an id.

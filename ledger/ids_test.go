@@ -201,6 +201,7 @@ func TestIDLookalikes(t *testing.T) {
 			"Benchmark"},
 		{"file_001.parquet 128M\nfile_002.parquet 128M\nfile_003.parquet 128M\nfile_004.parquet 96M\nfile_005.parquet 128M", "parquet"},
 		{"Applying orders.0001_initial... OK and 2026_report ready", "_"},
+		{"level=info msg=synced tenant=105 rows=12\nlevel=info msg=synced tenant=107 rows=9", "tenant"},
 		{"build for linux-amd64 and py-utf8s with x86-64v3", "-"},
 	} {
 		for _, it := range outputItems(tc.text) {
