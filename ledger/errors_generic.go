@@ -374,14 +374,20 @@ func (s *scanner) endUnsure() {
 }
 
 // runsProgram reports whether the output is a command's that runs a
-// program rather than one that reads files or lists them.
+// program rather than one that reads, edits or lists files: a shell
+// command other than cat, grep or ls, or a call of another tool (a
+// database's, a deploy's) that names no file.
 func (s *scanner) runsProgram() bool {
+	file := false
 	for i := range s.items {
-		if s.items[i].Kind == KindCommand {
+		switch s.items[i].Kind {
+		case KindCommand:
 			return !routineCommand(s.items[i].Value)
+		case KindFile:
+			file = true
 		}
 	}
-	return false
+	return s.called && !file
 }
 
 // errorLead reports whether a line starts with the word error, fatal or

@@ -727,6 +727,19 @@ func TestUnknownStatusFewFailures(t *testing.T) {
 	if got := run("set -o pipefail; ./bin/ledger replay data/wal 2>&1 | tail -5", "replaying wal\nchecksum mismatch on segment 000042.wal\nProcess exited with code 0"); len(got) != 0 {
 		t.Errorf("a pipeline with pipefail that passed: errors %q, want none", got)
 	}
+	// Another tool's call that ran something counts as a program's run;
+	// one that read a file does not.
+	tool := func(name, args, out string) []string {
+		call := condense.ToolCall("call_1", name, []byte(args))
+		res := resultOf(out, false)
+		return errorValues(ExtractResult(&call, &res, 3))
+	}
+	if got := tool("query_db", `{"sql":"UPDATE orders SET state = 'paid' WHERE id = 4821"}`, "could not serialize access due to concurrent update"); len(got) != 1 {
+		t.Errorf("a database tool's failure line: errors %q", got)
+	}
+	if got := tool("read_file", `{"path":"docs/NOTES.txt"}`, "checksum mismatch on segment 000042.wal"); len(got) != 0 {
+		t.Errorf("a file read by a tool: errors %q, want none", got)
+	}
 	// With a status, the same lines follow the status's rules.
 	in, _ := json.Marshal(map[string]string{"command": "./bin/ledger help"})
 	call := condense.ToolCall("call_1", "Bash", in)

@@ -311,6 +311,7 @@ func resultText(p *condense.Part) string {
 func (e *Extractor) result(call, result *condense.Part, index int, open string) []Item {
 	text := Redact(resultText(result))
 	s := newScanner(e, index, true)
+	s.called = call != nil
 	if call != nil {
 		if open == "" {
 			// An edit that names no file shows the file it edited.

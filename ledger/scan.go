@@ -36,6 +36,7 @@ type scanner struct {
 	inFail     bool     // after a Go "--- FAIL:" line
 	profRows   int      // rows of a profiler's table still to keep (see profile)
 	lines      int      // the non-empty lines of the output, counted with shapes
+	called     bool     // the output is a tool call's whose call is known
 	unsure     []string // lines naming a failure in an output of unknown status (see endUnsure)
 	pyCase     string   // the test a pytest failure section is about ("___ test_x ___"), until its first "E" line
 	goFrame    bool     // after a Go panic, waiting for its first user frame
