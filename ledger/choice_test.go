@@ -116,6 +116,10 @@ func TestDecisionWithItsReason(t *testing.T) {
 		{"I looked at the code. I'll use a dataclass instead of the dict.", "I'll use a dataclass instead of the dict."},
 		{"I'll use a generation counter instead of timestamps. Round 0 is fixed: p99 latency: 40.2ms.", "I'll use a generation counter instead of timestamps."},
 		{"Going with tokio::sync::Mutex here. Next I'll run the tests.", "Going with tokio::sync::Mutex here."},
+		{"The global lock is overkill for one writer. We'll use a per-tenant mutex.", "The global lock is overkill for one writer. We'll use a per-tenant mutex."},
+		{"THOUGHT: The stdlib driver cannot stream COPY. We'll use pgx.", "The stdlib driver cannot stream COPY. We'll use pgx."},
+		{"jsonwebtoken cannot verify EdDSA. Ran it again 255 green Decision: use jose over jsonwebtoken.", "Decision: use jose over jsonwebtoken."},
+		{"We'll use pgx. Faster.", "We'll use pgx. Faster."},
 	} {
 		if got := decisions(tc.text); len(got) != 1 || got[0] != tc.want {
 			t.Errorf("%q:\n got  %q\n want [%q]", tc.text, got, tc.want)

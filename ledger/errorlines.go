@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -72,7 +73,7 @@ func (s *scanner) continueError(t string, indented bool) bool {
 				if f := goFuncName(s.goFunc); f != "" {
 					v = f + " at " + frame
 				}
-				s.ownFrame(v, goShortName(s.goFunc))
+				s.stackFrame(v, goShortName(s.goFunc))
 			}
 			s.goFunc = ""
 			return true
@@ -118,20 +119,24 @@ func (s *scanner) continueError(t string, indented bool) bool {
 			}
 			// The program's first frame, then the program's functions
 			// that called it.
-			s.ownFrame(t, atFrameName(t))
+			s.stackFrame(t, atFrameName(t))
 			s.atFirst = ""
 			return true
 		}
 		if s.stackOwn != "" {
 			s.endStack() // the stack ended
-			s.atFrame = 0
+			s.atFrame, s.atLoose = 0, false
 			return false
 		}
 		s.atFrame--
 		if s.atFirst != "" {
 			// Only the runtime's frames: the first says where it failed.
 			s.add(KindError, s.atFirst)
+			s.lineItems = len(s.items) // the frame's, not this line's
 			s.atFrame, s.atFirst = 0, ""
+		}
+		if s.atFrame == 0 {
+			s.atLoose = false
 		}
 	}
 	return false
@@ -218,8 +223,12 @@ func (s *scanner) tracebackLine(t string, indented bool) bool {
 		s.traceFrame = t
 		if !libraryFrame(t) {
 			if s.traceOwn != "" && s.traceOwn != t {
-				if n := pyFrameName(s.traceOwn2); n != "" {
-					// an earlier caller, outermost first
+				if n := pyFrameName(s.traceOwn2); callerName(n) && !slices.Contains(s.callers, n) {
+					// an earlier caller, outermost first; only the
+					// nearest few are named, so the oldest go
+					if len(s.callers) == 2*maxCallers {
+						s.callers = append(s.callers[:0], s.callers[1:]...)
+					}
 					s.callers = append(s.callers, n)
 				}
 				s.traceOwn2 = s.traceOwn
@@ -260,11 +269,12 @@ func (s *scanner) tracebackLine(t string, indented bool) bool {
 // frame is kept, with the functions that called it.
 func (s *scanner) endTraceback() {
 	if s.traceOwn != "" && !s.traceLoose {
-		if n := pyFrameName(s.traceOwn2); n != "" {
+		if n := pyFrameName(s.traceOwn2); callerName(n) && !slices.Contains(s.callers, n) {
 			s.callers = append(s.callers, n)
 		}
 		slices.Reverse(s.callers)
 		s.add(KindError, withCallers(s.traceOwn, s.callers))
+		s.lineItems = len(s.items) // the traceback's, not the line's that ended it
 	}
 	s.inTrace, s.traceFrame, s.traceOwn, s.traceOwn2, s.callers, s.traceLoose = false, "", "", "", s.callers[:0], false
 }
@@ -395,7 +405,7 @@ func (s *scanner) toolErrorLine(t string) bool {
 		looksException(t),
 		strings.HasPrefix(t, "Exception in thread ") || strings.HasPrefix(t, "Caused by: "):
 		s.add(KindError, t)
-		s.atFrame, s.atFirst = 6, ""
+		s.atFrame, s.atFirst, s.atLoose = 6, "", false
 	case curlError(t), rubyError(t), tapFailure(t), failMark(t):
 		s.add(KindError, t)
 	default:
@@ -633,6 +643,11 @@ func logErrorValue(t string) string {
 		return t
 	}
 	var parts []string
+	if bytes.Contains(rec.Exception, []byte(`\n`)) {
+		// An exception of many lines is a traceback: its frame is read
+		// from it (see stackField), not kept as the message.
+		rec.Exception = nil
+	}
 	for _, raw := range []json.RawMessage{rec.Msg, rec.Message, rec.Error, rec.Err, rec.Exception} {
 		if len(raw) > 2 && raw[0] == '"' {
 			parts = append(parts, string(raw[1:len(raw)-1]))
@@ -781,7 +796,8 @@ var stackKeys = []string{"stack", "stacktrace", "stack_trace", "stackTrace", "tr
 // record's field or a logfmt line's quoted value, with its escaped
 // newlines turned back into lines. It returns "" when there is none.
 func stackField(t string) string {
-	if !strings.Contains(t, "stack") && !strings.Contains(t, "trace") && !strings.Contains(t, "exc") {
+	// a stack key, not a trace_id
+	if !strings.Contains(t, "stack") && !strings.Contains(t, "traceback") && !strings.Contains(t, "exc") {
 		return ""
 	}
 	if t[0] != '{' {
@@ -829,46 +845,66 @@ func stackField(t string) string {
 // frame outside the standard library. It returns "" when the stack holds
 // none of them.
 func ownFrame(stack string) string {
-	var goFunc, pyOwn string
-	rustNext := false
+	var frame, goFunc, rustFn string
+	var callers, py []string
+	// take records a frame of the program's: the first is kept whole,
+	// the next by name, as its callers.
+	take := func(f, name string) {
+		if frame == "" {
+			frame = f
+		} else if callerName(name) && len(callers) < maxCallers && !slices.Contains(callers, name) {
+			callers = append(callers, name)
+		}
+	}
 	for _, line := range strings.Split(stack, "\n") {
 		t := strings.TrimSpace(line)
 		switch {
 		case t == "":
 		case strings.HasPrefix(t, "at "):
-			if rustNext {
-				return goFunc + " " + t
-			}
-			if !atLibraryFrame(t) {
-				return t
+			if rustFn != "" {
+				take(rustFn+" "+t, rustFn) // the location of a Rust frame
+				rustFn = ""
+			} else if !atLibraryFrame(t) {
+				take(t, atFrameName(t))
 			}
 		case strings.HasPrefix(t, `File "`):
 			if !libraryFrame(t) {
-				pyOwn = t
+				py = append(py, t)
 			}
 		case goFuncLine(t):
 			goFunc = t
 		default:
 			if f, ok := goFrame(t); ok && goFunc != "" {
 				if !goRuntimeFrame(f) {
-					return goFuncName(goFunc) + " at " + f
+					take(goFuncName(goFunc)+" at "+f, goShortName(goFunc))
 				}
 				goFunc = ""
-				continue
-			}
-			if f, ok := rustFrame(t); ok && !rustLibraryFrame(f) {
-				goFunc, rustNext = f, true
-				continue
-			}
-			if rustNext {
-				return goFunc
+			} else if f, ok := rustFrame(t); ok {
+				if rustFn != "" {
+					take(rustFn, rustFn)
+				}
+				rustFn = ""
+				if !rustLibraryFrame(f) {
+					rustFn = f
+				}
 			}
 		}
 	}
-	if rustNext {
-		return goFunc
+	if rustFn != "" {
+		take(rustFn, rustFn)
 	}
-	return pyOwn
+	// A Python stack lists its frames outermost first: the deepest of
+	// the program's is kept, the ones before it are its callers.
+	for i := len(py) - 1; i >= 0; i-- {
+		take(py[i], pyFrameName(py[i]))
+	}
+	return withCallers(frame, callers)
+}
+
+// callerName reports whether a function is worth naming as a caller: not
+// the program's entry point, which every stack ends in.
+func callerName(name string) bool {
+	return name != "" && name != "main" && !strings.HasSuffix(name, ".main")
 }
 
 // pytestHeader returns the test a pytest failure or error section is about,
@@ -881,6 +917,11 @@ func pytestHeader(t string) string {
 	name := strings.TrimSpace(strings.Trim(t, "_"))
 	name = strings.TrimPrefix(strings.TrimPrefix(name, "ERROR at setup of "), "ERROR at teardown of ")
 	if name == "" || strings.ContainsAny(name, " \t") && !strings.Contains(name, "[") {
+		return ""
+	}
+	// pytest collects test_* functions and Test* classes: a rule of
+	// underscores around another word heads no failure.
+	if !strings.Contains(strings.ToLower(name), "test") {
 		return ""
 	}
 	return name
@@ -905,15 +946,15 @@ func pytestLocation(t string) bool {
 // failing frame are named with it.
 const maxCallers = 3
 
-// ownFrame records a frame of the program's own code in the stack being
+// stackFrame records a frame of the program's own code in the stack being
 // read: the first is the frame kept (with its location), the next ones
 // only by name, as its callers.
-func (s *scanner) ownFrame(frame, name string) {
+func (s *scanner) stackFrame(frame, name string) {
 	if s.stackOwn == "" {
 		s.stackOwn = frame
 		return
 	}
-	if name != "" && name != "main" && !strings.HasSuffix(name, ".main") && len(s.callers) < maxCallers && !slices.Contains(s.callers, name) {
+	if callerName(name) && len(s.callers) < maxCallers && !slices.Contains(s.callers, name) {
 		s.callers = append(s.callers, name)
 	}
 }
@@ -925,6 +966,9 @@ func (s *scanner) endStack() {
 	}
 	s.add(KindError, withCallers(s.stackOwn, s.callers))
 	s.stackOwn, s.callers = "", s.callers[:0]
+	// The frame belongs to the stack's lines, not to the line that ended
+	// it: that line is no error because of it.
+	s.lineItems = len(s.items)
 }
 
 // withCallers writes a frame with the functions that called it, nearest
@@ -944,7 +988,7 @@ func withCallers(frame string, callers []string) string {
 // backoffFor(Retry.java:57)" → Retry.backoffFor; "" for a frame with no
 // name ("at /app/x.js:1:2", "at Object.<anonymous> (…)").
 func atFrameName(t string) string {
-	f := strings.TrimPrefix(strings.TrimPrefix(t, "at "), "async ")
+	f := strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(t, "at "), "async "), "new ")
 	end := strings.IndexAny(f, " (")
 	if end <= 0 || strings.ContainsAny(f[:end], "/<:\\") {
 		return ""

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 )
 
@@ -378,16 +379,12 @@ func (s *scanner) endUnsure() {
 // command other than cat, grep or ls, or a call of another tool (a
 // database's, a deploy's) that names no file.
 func (s *scanner) runsProgram() bool {
-	file := false
-	for i := range s.items {
-		switch s.items[i].Kind {
-		case KindCommand:
+	for i := range s.items[:s.callItems] {
+		if s.items[i].Kind == KindCommand {
 			return !routineCommand(s.items[i].Value)
-		case KindFile:
-			file = true
 		}
 	}
-	return s.called && !file
+	return s.called && !slices.ContainsFunc(s.items[:s.callItems], func(it Item) bool { return it.Kind == KindFile })
 }
 
 // errorLead reports whether a line starts with the word error, fatal or
@@ -643,18 +640,31 @@ var filters = map[string]bool{"tail": true, "head": true, "grep": true, "egrep":
 // of how its program ran: a pipeline into a filter without pipefail
 // ("go test ./... 2>&1 | tail -40"), or a failure silenced with "|| true".
 func statusMasked(cmd string) bool {
-	if strings.Contains(cmd, "pipefail") {
-		return false
-	}
 	if strings.Contains(cmd, "|| true") || strings.Contains(cmd, "|| :") || strings.Contains(cmd, "|| echo") {
 		return true
 	}
-	i := strings.LastIndexByte(cmd, '|')
-	if i <= 0 || cmd[i-1] == '|' {
+	if strings.Contains(cmd, "pipefail") {
 		return false
 	}
-	last := strings.Fields(cmd[i+1:])
-	return len(last) > 0 && filters[last[0]]
+	// the last pipe outside quotes: "go test ./... | grep -E 'FAIL|ok'"
+	last, quote := -1, byte(0)
+	for i := 0; i < len(cmd); i++ {
+		switch c := cmd[i]; {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '|' && (i+1 == len(cmd) || cmd[i+1] != '|') && (i == 0 || cmd[i-1] != '|'):
+			last = i
+		}
+	}
+	if last <= 0 {
+		return false
+	}
+	f := strings.Fields(strings.TrimPrefix(cmd[last+1:], "&")) // "|&" pipes stderr too
+	return len(f) > 0 && filters[f[0]]
 }
 
 // unwrapOutput returns the output inside a JSON wrapper holding only an

@@ -662,7 +662,7 @@ func TestOwnFrameWhereverPrinted(t *testing.T) {
 		{"logfmt record, Go", `level=error msg="lease reaper crashed" err="nil map" stack="goroutine 7 [running]:\nruntime/debug.Stack()\n\t/usr/local/go/src/runtime/debug/stack.go:26 +0x5e\nmain.reapLeases(...)\n\t/src/lease/reap.go:44"`,
 			endPassed, "main.reapLeases(…) at /src/lease/reap.go:44"},
 		{"Python callers", "Traceback (most recent call last):\n  File \"/app/run.py\", line 9, in <module>\n    main()\n  File \"/app/run.py\", line 5, in main\n    sync_all()\n  File \"/app/sync.py\", line 40, in sync_all\n    sync_tenant(t)\n  File \"/app/sync.py\", line 61, in sync_tenant\n    write_rows(rows)\n  File \"/app/store.py\", line 12, in write_rows\n    cur.execute(q)\nValueError: bad row",
-			endFailed, `File "/app/sync.py", line 61, in sync_tenant ← sync_all ← main`},
+			endFailed, `File "/app/sync.py", line 61, in sync_tenant ← sync_all`},
 		{"Go callers", "panic: boom\n\ngoroutine 9 [running]:\ngithub.com/acme/app/ledger.(*Book).settle(0x0)\n\t/src/ledger/book.go:42 +0x3c\ngithub.com/acme/app/ledger.Run(...)\n\t/src/ledger/run.go:58\ngithub.com/acme/app/worker.loop(0xc0001)\n\t/src/worker/loop.go:20 +0x25\ncreated by github.com/acme/app/worker.Start in goroutine 1\n\t/src/worker/start.go:11 +0x4f\nexit status 2",
 			endFailed, "github.com/acme/app/ledger.(*Book).settle(…) at /src/ledger/book.go:42 ← ledger.Run ← worker.loop ← worker.Start"},
 		{"warning's stack", "(node:4812) Warning: Possible EventEmitter memory leak detected.\n    at _addListener (node:events:587:17)\n    at encodeBacklog (/app/src/server/encode.ts:88:11)\n    at Server.<anonymous> (/app/src/server/index.ts:20:5)",
@@ -671,8 +671,8 @@ func TestOwnFrameWhereverPrinted(t *testing.T) {
 			endPassed, "at com.acme.ledger.Reconciler.reconcileBatch(Reconciler.java:214) ← Batch.run"},
 		{"DeprecationWarning's frame", "/app/billing/settle.py:71: DeprecationWarning: datetime.utcnow() is deprecated\n  File \"/app/billing/settle.py\", line 71, in settle_batch\n    now = datetime.utcnow()",
 			endPassed, `File "/app/billing/settle.py", line 71, in settle_batch`},
-		{"logging's stack_info", "WARNING:root:retrying\nStack (most recent call last):\n  File \"/app/run.py\", line 5, in <module>\n    main()\n  File \"/app/run.py\", line 3, in main\n    settle_batch()\n  File \"/app/billing/settle.py\", line 71, in settle_batch\n    log.warning(\"retrying\", stack_info=True)",
-			endPassed, `File "/app/billing/settle.py", line 71, in settle_batch ← main`},
+		{"logging's stack_info", "WARNING:root:retrying\nStack (most recent call last):\n  File \"/app/run.py\", line 5, in <module>\n    main()\n  File \"/app/run.py\", line 3, in main\n    run_billing()\n  File \"/app/billing/run.py\", line 9, in run_billing\n    settle_batch()\n  File \"/app/billing/settle.py\", line 71, in settle_batch\n    log.warning(\"retrying\", stack_info=True)",
+			endPassed, `File "/app/billing/settle.py", line 71, in settle_batch ← run_billing`},
 		{"traceback without its header", "  File \"/srv/app/hooks/views.py\", line 133, in handle_webhook\n    payload = json.loads(request.body)\njson.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)",
 			endFailed, `File "/srv/app/hooks/views.py", line 133, in handle_webhook`},
 	}
@@ -737,6 +737,9 @@ func TestUnknownStatusFewFailures(t *testing.T) {
 	if got := tool("query_db", `{"sql":"UPDATE orders SET state = 'paid' WHERE id = 4821"}`, "could not serialize access due to concurrent update"); len(got) != 1 {
 		t.Errorf("a database tool's failure line: errors %q", got)
 	}
+	if got := tool("query_db", `{"sql":"SELECT 1"}`, "checksum mismatch on segment /data/wal/000042.wal"); len(got) != 1 {
+		t.Errorf("a path in a database tool's output does not make it a file's: errors %q", got)
+	}
 	if got := tool("read_file", `{"path":"docs/NOTES.txt"}`, "checksum mismatch on segment 000042.wal"); len(got) != 0 {
 		t.Errorf("a file read by a tool: errors %q, want none", got)
 	}
@@ -761,6 +764,70 @@ func TestCountOrName(t *testing.T) {
 	} {
 		if got := signalsOf(text).vocab; got != want {
 			t.Errorf("%q: %d failure words, want %d", text, got, want)
+		}
+	}
+}
+
+// TestStackEdges pins what the review of the stack reading found: a frame
+// is kept when the stack runs to the end of an output that already holds
+// many errors; a warning's loose frames do not change how a later error's
+// frames are read; the line after a stack is not an error because of the
+// stack's frame; a constructor frame is named by its class.
+func TestStackEdges(t *testing.T) {
+	var b strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&b, "Error: thing %d broke\n", i)
+	}
+	b.WriteString("TypeError: boom\n    at resolveTenant (/app/src/tenancy.ts:31:22)")
+	if got := errorsOf(t, b.String(), endFailed); !slices.Contains(got, "at resolveTenant (/app/src/tenancy.ts:31:22)") {
+		t.Errorf("a stack at the end of a long failure: errors %q", got)
+	}
+	got := errorsOf(t, "Warning: x\n    at node:internal/foo:1:2\nline\nTypeError: y\n    at node:internal/modules/cjs/loader:1:2", endFailed)
+	if !slices.Contains(got, "at node:internal/modules/cjs/loader:1:2") {
+		t.Errorf("an error's runtime frame after a warning's: errors %q", got)
+	}
+	got = errorsOf(t, "Warning: x\n    at foo (/app/x.js:1:2)\nok\n  File \"/app/y.py\", line 3, in g", endPassed)
+	if slices.ContainsFunc(got, func(e string) bool { return strings.Contains(e, "y.py") }) {
+		t.Errorf("a bare Python frame after a stack: errors %q", got)
+	}
+	got = errorsOf(t, "TypeError: x is undefined\n    at new Store (/app/src/store.ts:12:5)\n    at new Cache (/app/src/cache.ts:8:3)\n    at boot (/app/src/boot.ts:3:1)", endFailed)
+	if !slices.Contains(got, "at new Store (/app/src/store.ts:12:5) ← Cache ← boot") {
+		t.Errorf("constructor frames: errors %q", got)
+	}
+	// A recursive function is named once among the callers.
+	got = errorsOf(t, "Error: deep\n    at walk (/app/src/tree.ts:9:3)\n    at walk (/app/src/tree.ts:11:5)\n    at walk (/app/src/tree.ts:11:5)\n    at render (/app/src/view.ts:4:1)", endFailed)
+	if !slices.Contains(got, "at walk (/app/src/tree.ts:9:3) ← walk ← render") {
+		t.Errorf("recursion: errors %q", got)
+	}
+	// A Rust frame's location line is not a JavaScript frame.
+	got = errorsOf(t, "   1: billing::settle::settle_batch\n             at ./src/settle.rs:71:9\n   2: billing::main\n             at ./src/main.rs:5:5", endPassed)
+	if slices.ContainsFunc(got, func(e string) bool { return strings.HasPrefix(e, "at ./src") }) {
+		t.Errorf("a Rust backtrace's locations read as JS frames: errors %q", got)
+	}
+	// A rule of underscores around a word heads no pytest failure.
+	got = errorsOf(t, "____ section ____\nsome text\nE = mc^2 is a formula", endFailed)
+	if slices.ContainsFunc(got, func(e string) bool { return strings.HasPrefix(e, "section:") }) {
+		t.Errorf("a non-test header: errors %q", got)
+	}
+}
+
+// TestStatusMasked: which commands' exit status says nothing of how their
+// program ran.
+func TestStatusMasked(t *testing.T) {
+	for cmd, want := range map[string]bool{
+		"go test ./... 2>&1 | tail -40":                true,
+		"make test || true":                            true,
+		"set -o pipefail; make test || true":           true,
+		"set -o pipefail; go test ./... | tail -40":    false,
+		`go test ./... | grep -E "FAIL|ok"`:            true,
+		"make |& tail -5":                              true,
+		"go test ./...":                                false,
+		"cat go.mod | go run ./cmd/check":              false,
+		"test -f x || exit 1":                          false,
+		"ps aux | grep '[l]edgerd' | awk '{print $2}'": true,
+	} {
+		if got := statusMasked(cmd); got != want {
+			t.Errorf("statusMasked(%q) = %v, want %v", cmd, got, want)
 		}
 	}
 }

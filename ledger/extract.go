@@ -330,6 +330,7 @@ func (e *Extractor) result(call, result *condense.Part, index int, open string) 
 			}
 		}
 		s.source = readsSource(s.items)
+		s.callItems = len(s.items)
 	}
 	if IsMarker(text) {
 		for _, it := range keptFrom(text, index) {

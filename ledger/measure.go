@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -611,16 +612,24 @@ func (s *scanner) profile(t string) bool {
 	return true
 }
 
-// profileHeader recognises the header line of a profiler's table.
+// profileHeader recognises the header line of a profiler's table: its
+// column names as whole fields, and no more than a header's few fields.
 func profileHeader(t string) bool {
+	if strings.IndexByte(t, '%') < 0 && !strings.Contains(t, "Overhead") && !strings.Contains(t, "tottime") && !strings.Contains(t, "samples") {
+		return false // most lines: none of the headers' marks
+	}
+	f := strings.Fields(strings.TrimLeft(t, "# "))
+	if len(f) > 8 {
+		return false
+	}
 	has := func(words ...string) bool {
 		for _, w := range words {
-			if !strings.Contains(t, w) {
+			if !slices.Contains(f, w) {
 				return false
 			}
 		}
 		return true
 	}
 	return has("flat%", "cum%") || has("Overhead", "Symbol") || has("ncalls", "tottime", "cumtime") ||
-		has("percent", "samples", "top") || has("%Own", "%Total")
+		has("ns", "percent", "samples", "top") || has("%Own", "%Total")
 }

@@ -70,6 +70,9 @@ func TestProfileTopRows(t *testing.T) {
 			[]string{`measurement "500 8.100 0.016 10.200 0.020 settle.py:71(settle_batch)"`}, []string{`measurement "1 0.010 0.010 12.345 12.345 run.py:1(<module>)"`}},
 		{"          ns  percent  samples  top\n  ----------  -------  -------  ---\n  1617000000   31.58%     1617  com.acme.Ledger.flush",
 			[]string{`measurement "1617000000 31.58% 1617 com.acme.Ledger.flush"`}, nil},
+		{"  %Own   %Total  OwnTime  TotalTime  Function (filename)\n 62.00%  62.00%    3.10s     3.10s   settle_batch (billing/settle.py)",
+			[]string{`measurement "62.00% 62.00% 3.10s 3.10s settle_batch (billing/settle.py)"`}, nil},
+		{"Showing top 10 samples by percent\n2 retries failed on shard 7", nil, []string{`measurement "2 retries failed on shard 7"`}},
 	} {
 		itemsHeld(t, tc.text, tc.want, tc.not)
 	}

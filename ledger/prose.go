@@ -175,13 +175,18 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 			if len(sent) >= 8 {
 				k, at, low, pos, cut := read(sent)
 				rs[i] = reading{k, at, cut, low, pos, true}
+			} else {
+				// too short to record on its own ("Faster."), not
+				// to go on about a decision
+				low, pos := lower(sent)
+				rs[i] = reading{low: low, pos: pos, readable: true}
 			}
 		}
 		// joins says whether sentence i may join a decision next to it:
 		// a sentence read as nothing or as a note, short, no question.
 		joins := func(i int) bool {
 			r := rs[i]
-			return r.readable && (r.k == "" || r.k == KindNote) && aside(r.low)
+			return r.readable && len(r.pos) > r.cut && (r.k == "" || r.k == KindNote) && aside(r.low)
 		}
 		dcap := s.e.capOf(KindDecision)
 		taken := make([]bool, len(sents))
@@ -219,8 +224,11 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 				// database/sql hides the COPY protocol."), up to the
 				// next thing said of its own kind, a question, the
 				// next step or a report that something works.
-				if si > 0 && !taken[si-1] && joins(si-1) && motivates(rs[si-1].low, r.low) {
-					if whole := sents[si-1] + " " + sent[r.pos[r.cut]:]; len(whole) <= dcap {
+				// Only when the decision is its whole sentence: what a
+				// cue mid-sentence left out is not brought back.
+				if si > 0 && r.at == 0 && !taken[si-1] && joins(si-1) && motivates(rs[si-1].low, r.low) {
+					p := rs[si-1]
+					if whole := sents[si-1][p.pos[p.cut]:] + " " + sent[r.pos[r.cut]:]; len(whole) <= dcap {
 						v = whole
 						taken[si-1] = true
 						vals[si-1] = ""

@@ -32,11 +32,12 @@ type scanner struct {
 	traceLoose bool     // a Python traceback begun at a bare frame line, after no error or warning
 	atLoose    bool     // those frames follow no error line: a runtime's frame alone is not kept
 	stackOwn   string   // the program's first frame of the stack being read, added when the stack ends
-	callers    []string // the program's functions that called it (see ownFrame)
+	callers    []string // the program's functions that called it (see stackFrame)
 	inFail     bool     // after a Go "--- FAIL:" line
 	profRows   int      // rows of a profiler's table still to keep (see profile)
 	lines      int      // the non-empty lines of the output, counted with shapes
 	called     bool     // the output is a tool call's whose call is known
+	callItems  int      // the items the call itself gave (its command, its files), first in items
 	unsure     []string // lines naming a failure in an output of unknown status (see endUnsure)
 	pyCase     string   // the test a pytest failure section is about ("___ test_x ___"), until its first "E" line
 	goFrame    bool     // after a Go panic, waiting for its first user frame
@@ -249,12 +250,27 @@ func (s *scanner) text(text string) {
 	}
 }
 
-// flush ends pending multi-line shapes at the end of a text.
+// flush ends pending multi-line shapes at the end of a text: the stacks
+// still open add their frames first, while the errors held past half the
+// cap (the tail) and the weak lines wait, so that a frame is not lost to
+// them.
 func (s *scanner) flush() {
 	s.endTable()
 	if s.rustPanic != "" {
 		s.add(KindError, s.rustPanic)
 		s.rustPanic = ""
+	}
+	if s.inTrace {
+		s.endTraceback()
+	}
+	s.endStack()
+	if s.atFirst != "" {
+		s.add(KindError, s.atFirst)
+		s.atFirst = ""
+	}
+	if s.rustFn != "" {
+		s.add(KindError, s.rustFn)
+		s.rustFn = ""
 	}
 	for _, it := range s.tail {
 		key := it.Key()
@@ -274,21 +290,9 @@ func (s *scanner) flush() {
 		}
 	}
 	s.weak = s.weak[:0]
-	if s.inTrace {
-		s.endTraceback()
-	}
 	s.inTrace, s.traceFrame, s.traceOwn, s.traceOwn2, s.inFail, s.goFrame, s.atFrame, s.atLoose = false, "", "", "", false, false, 0, false
-	s.goFunc, s.rustFrames, s.pyCase, s.profRows = "", false, "", 0
-	s.endStack()
+	s.goFunc, s.rustFrames, s.pyCase, s.profRows, s.traceLoose = "", false, "", 0, false
 	s.callers = s.callers[:0]
-	if s.atFirst != "" {
-		s.add(KindError, s.atFirst)
-		s.atFirst = ""
-	}
-	if s.rustFn != "" {
-		s.add(KindError, s.rustFn)
-		s.rustFn = ""
-	}
 }
 
 func (s *scanner) line(line string) {
