@@ -782,32 +782,28 @@ func TestStackEdges(t *testing.T) {
 	if got := errorsOf(t, b.String(), endFailed); !slices.Contains(got, "at resolveTenant (/app/src/tenancy.ts:31:22)") {
 		t.Errorf("a stack at the end of a long failure: errors %q", got)
 	}
-	got := errorsOf(t, "Warning: x\n    at node:internal/foo:1:2\nline\nTypeError: y\n    at node:internal/modules/cjs/loader:1:2", endFailed)
-	if !slices.Contains(got, "at node:internal/modules/cjs/loader:1:2") {
-		t.Errorf("an error's runtime frame after a warning's: errors %q", got)
-	}
-	got = errorsOf(t, "Warning: x\n    at foo (/app/x.js:1:2)\nok\n  File \"/app/y.py\", line 3, in g", endPassed)
-	if slices.ContainsFunc(got, func(e string) bool { return strings.Contains(e, "y.py") }) {
-		t.Errorf("a bare Python frame after a stack: errors %q", got)
-	}
-	got = errorsOf(t, "TypeError: x is undefined\n    at new Store (/app/src/store.ts:12:5)\n    at new Cache (/app/src/cache.ts:8:3)\n    at boot (/app/src/boot.ts:3:1)", endFailed)
-	if !slices.Contains(got, "at new Store (/app/src/store.ts:12:5) ← Cache ← boot") {
-		t.Errorf("constructor frames: errors %q", got)
-	}
-	// A recursive function is named once among the callers.
-	got = errorsOf(t, "Error: deep\n    at walk (/app/src/tree.ts:9:3)\n    at walk (/app/src/tree.ts:11:5)\n    at walk (/app/src/tree.ts:11:5)\n    at render (/app/src/view.ts:4:1)", endFailed)
-	if !slices.Contains(got, "at walk (/app/src/tree.ts:9:3) ← walk ← render") {
-		t.Errorf("recursion: errors %q", got)
-	}
-	// A Rust frame's location line is not a JavaScript frame.
-	got = errorsOf(t, "   1: billing::settle::settle_batch\n             at ./src/settle.rs:71:9\n   2: billing::main\n             at ./src/main.rs:5:5", endPassed)
-	if slices.ContainsFunc(got, func(e string) bool { return strings.HasPrefix(e, "at ./src") }) {
-		t.Errorf("a Rust backtrace's locations read as JS frames: errors %q", got)
-	}
-	// A rule of underscores around a word heads no pytest failure.
-	got = errorsOf(t, "____ section ____\nsome text\nE = mc^2 is a formula", endFailed)
-	if slices.ContainsFunc(got, func(e string) bool { return strings.HasPrefix(e, "section:") }) {
-		t.Errorf("a non-test header: errors %q", got)
+	for _, c := range []struct {
+		name, out, end string
+		want           string // an error that must be kept, or
+		not            string // a text no error may hold
+	}{
+		{"an error's runtime frame after a warning's", "Warning: x\n    at node:internal/foo:1:2\nline\nTypeError: y\n    at node:internal/modules/cjs/loader:1:2",
+			endFailed, "at node:internal/modules/cjs/loader:1:2", ""},
+		{"a bare Python frame after a stack", "Warning: x\n    at foo (/app/x.js:1:2)\nok\n  File \"/app/y.py\", line 3, in g",
+			endPassed, "", "y.py"},
+		{"constructor frames", "TypeError: x is undefined\n    at new Store (/app/src/store.ts:12:5)\n    at new Cache (/app/src/cache.ts:8:3)\n    at boot (/app/src/boot.ts:3:1)",
+			endFailed, "at new Store (/app/src/store.ts:12:5) ← Cache ← boot", ""},
+		{"recursion, named once", "Error: deep\n    at walk (/app/src/tree.ts:9:3)\n    at walk (/app/src/tree.ts:11:5)\n    at walk (/app/src/tree.ts:11:5)\n    at render (/app/src/view.ts:4:1)",
+			endFailed, "at walk (/app/src/tree.ts:9:3) ← walk ← render", ""},
+		{"a Rust backtrace's locations are no JS frames", "   1: billing::settle::settle_batch\n             at ./src/settle.rs:71:9\n   2: billing::main\n             at ./src/main.rs:5:5",
+			endPassed, "", "at ./src"},
+		{"a rule of underscores around a word heads no pytest failure", "____ section ____\nsome text\nE = mc^2 is a formula",
+			endFailed, "", "section:"},
+	} {
+		got := errorsOf(t, c.out, c.end)
+		if c.want != "" && !slices.Contains(got, c.want) || c.not != "" && slices.ContainsFunc(got, func(e string) bool { return strings.Contains(e, c.not) }) {
+			t.Errorf("%s: errors %q", c.name, got)
+		}
 	}
 }
 
