@@ -615,10 +615,14 @@ func (s *scanner) profile(t string) bool {
 // profileHeader recognises the header line of a profiler's table: its
 // column names as whole fields, and no more than a header's few fields.
 func profileHeader(t string) bool {
-	if strings.IndexByte(t, '%') < 0 && !strings.Contains(t, "Overhead") && !strings.Contains(t, "tottime") && !strings.Contains(t, "samples") {
-		return false // most lines: none of the headers' marks
+	h := strings.TrimLeft(t, "# ")
+	first, _, _ := strings.Cut(h, " ")
+	switch first {
+	case "flat", "Overhead", "ncalls", "ns", "%Own": // the headers' first columns
+	default:
+		return false
 	}
-	f := strings.Fields(strings.TrimLeft(t, "# "))
+	f := strings.Fields(h)
 	if len(f) > 8 {
 		return false
 	}
