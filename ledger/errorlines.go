@@ -406,7 +406,7 @@ func (s *scanner) toolErrorLine(t string) bool {
 		strings.HasPrefix(t, "Exception in thread ") || strings.HasPrefix(t, "Caused by: "):
 		s.add(KindError, t)
 		s.atFrame, s.atFirst, s.atLoose = 6, "", false
-	case curlError(t), rubyError(t), tapFailure(t), failMark(t):
+	case curlError(t), rubyError(t), tapFailure(t), failMark(t), elixirError(t), interpreterError(t):
 		s.add(KindError, t)
 	default:
 		return false
@@ -1019,4 +1019,39 @@ func pyFrameName(t string) string {
 		return ""
 	}
 	return t[i+5:]
+}
+
+// elixirError recognises Elixir's uncaught error: "** (RuntimeError)
+// refund window closed", "** (exit) shutdown".
+func elixirError(t string) bool {
+	rest, ok := strings.CutPrefix(t, "** (")
+	if !ok {
+		return false
+	}
+	k := strings.IndexByte(rest, ')')
+	return k > 0 && !strings.ContainsAny(rest[:k], " \t")
+}
+
+// interpreterError recognises an interpreter's report of where a script
+// failed, "lua: app.lua:12: attempt to index a nil value": a lower-case
+// program name, a script with its extension and line, then the message.
+func interpreterError(t string) bool {
+	p, rest, ok := strings.Cut(t, ": ")
+	if !ok || p == "" || len(p) > 12 || !allLower(p) {
+		return false
+	}
+	switch p {
+	case "warning", "note", "info", "debug", "hint", "help":
+		return false // a level, not a program
+	}
+	file, msg, ok := strings.Cut(rest, ": ")
+	if !ok || msg == "" {
+		return false
+	}
+	i := strings.LastIndexByte(file, ':')
+	if i <= 0 || !allDigits(file[i+1:]) || file[i+1:] == "" {
+		return false
+	}
+	dot := strings.LastIndexByte(file[:i], '.')
+	return dot > 0 && dot < i-1 && !strings.ContainsAny(file[:i], " \t")
 }

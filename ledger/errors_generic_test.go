@@ -545,6 +545,7 @@ func TestErrorLookalikes(t *testing.T) {
 		"Hangup handler installed",
 		"Terminated workers: 4",
 		"Checks failed: none, all green",
+		"warning: x.c:12: unused variable",
 		"Build failed: 0 errors",
 		`{"errors": 0, "ok": true}`,
 		`{"error": "none", "status": 200}`,
