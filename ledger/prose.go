@@ -840,17 +840,7 @@ var (
 // isPlan reports whether a lower-case sentence says what the assistant does
 // next.
 func isPlan(low string) bool {
-	for _, c := range planStarts {
-		if strings.HasPrefix(low, c) && (len(low) == len(c) || !isAlpha(low[len(c)])) {
-			return true
-		}
-	}
-	for _, c := range planCues {
-		if hasWord(low, c) {
-			return true
-		}
-	}
-	return false
+	return hasAnyLead(low, planStarts) || hasAnyWord(low, planCues)
 }
 
 // reasonCues give the reason for a course.
