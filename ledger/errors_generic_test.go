@@ -338,15 +338,15 @@ Error from server (NotFound): deployments.apps "worker" not found
   Warning  BackOff    2m (x12 over 5m)  kubelet  Back-off restarting failed container api in pod api-7d9f8b6c5-x2k4q
 docker: Error response from daemon: driver failed programming external connectivity: Bind for 0.0.0.0:8080 failed: port is already allocated.`,
 			failed: []string{
-				"api-7d9f8b6c5-x2k4q 0/1 OOMKilled 3 5m",
+				"api-7d9f8b6c5-x2k4q      0/1     OOMKilled   3          5m",
 				`Error from server (NotFound): deployments.apps "worker" not found`,
-				"Warning  BackOff 2m (x12 over 5m)  kubelet  Back-off restarting failed container api in pod api-7d9f8b6c5-x2k4q",
+				"Warning  BackOff    2m (x12 over 5m)  kubelet  Back-off restarting failed container api in pod api-7d9f8b6c5-x2k4q",
 				"docker: Error response from daemon: driver failed programming external connectivity: Bind for 0.0.0.0:8080 failed: port is already allocated.",
 			},
 			passed: []string{
-				"api-7d9f8b6c5-x2k4q 0/1 OOMKilled 3 5m",
+				"api-7d9f8b6c5-x2k4q      0/1     OOMKilled   3          5m",
 				`Error from server (NotFound): deployments.apps "worker" not found`,
-				"Warning  BackOff 2m (x12 over 5m)  kubelet  Back-off restarting failed container api in pod api-7d9f8b6c5-x2k4q",
+				"Warning  BackOff    2m (x12 over 5m)  kubelet  Back-off restarting failed container api in pod api-7d9f8b6c5-x2k4q",
 				"docker: Error response from daemon: driver failed programming external connectivity: Bind for 0.0.0.0:8080 failed: port is already allocated.",
 			},
 		},

@@ -26,7 +26,7 @@ func ExampleExtractResult() {
 	fmt.Println(condense.MaskPlaceholder(5210, condense.RecallRef(42, &result), ledger.Strings(kept)))
 	fmt.Println(len(demoted), "demoted")
 	// Output:
-	// [condense: tool output masked (5,210 tokens) · recall r42-5238c4db · kept: command "go test ./internal/x" (exit 2); file ./internal/x; error "--- FAIL: TestIndex (0.00s)"; error "panic: runtime error: index out of range [3] with length 3"; file /src/app/internal/x/index.go; error "example.com/app/internal/x.Index(…) at /src/app/internal/x/index.go:27"; error "FAIL example.com/app/internal/x 0.012s"]
+	// [condense: tool output masked (5,210 tokens) · recall r42-5238c4db · kept: command "go test ./internal/x" (exit 2); file ./internal/x; error "--- FAIL: TestIndex (0.00s)"; error "panic: runtime error: index out of range [3] with length 3"; file /src/app/internal/x/index.go; error "example.com/app/internal/x.Index(…) at /src/app/internal/x/index.go:27"; error `FAIL	example.com/app/internal/x	0.012s`]
 	// 0 demoted
 }
 

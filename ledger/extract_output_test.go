@@ -71,7 +71,7 @@ func TestExtractResultOutputs(t *testing.T) {
 			"file /home/dev/wire/internal/x/index.go",
 			"file /home/dev/wire/internal/x/index_test.go",
 			`error "github.com/acme/wire/internal/x.Index(…) at /home/dev/wire/internal/x/index.go:27 ← x.TestIndex"`,
-			"error \"FAIL github.com/acme/wire/internal/x 0.012s\"",
+			"error `FAIL\tgithub.com/acme/wire/internal/x\t0.012s`",
 			"measurement \"ok github.com/acme/wire/internal/codec 0.532s coverage: 81.3% of statements\"",
 		}},
 		{"jsonlog.txt", []string{
@@ -83,8 +83,8 @@ func TestExtractResultOutputs(t *testing.T) {
 			"measurement \"latency: 703.1ms\"",
 		}},
 		{"kubectl.txt", []string{
-			"error \"api-7d9f8b6c5-x2k4q 0/1 CrashLoopBackOff 5 (2m ago) 10m\"",
-			"error \"worker-5c4b9f7d8-qq2rt 0/1 Error 2 (30s ago) 4m\"",
+			"error \"api-7d9f8b6c5-x2k4q           0/1     CrashLoopBackOff   5 (2m ago)     10m\"",
+			"error \"worker-5c4b9f7d8-qq2rt        0/1     Error              2 (30s ago)    4m\"",
 		}},
 		{"node_trace.txt", []string{
 			"file /app/server/routes/orders.js",
@@ -108,9 +108,9 @@ func TestExtractResultOutputs(t *testing.T) {
 			"measurement \"lower/nested_generic_bounds_10k thrpt: [18.553 MiB/s 18.812 MiB/s 19.054 MiB/s]\"",
 		}},
 		{"jmh.txt", []string{
-			"measurement \"ShiftCalendarBench.assign avgt: 499.247 ±  2.868 us/op\"",
-			"measurement \"ShiftCalendarBench.cancel avgt: 52.784 ±  3.316 us/op\"",
-			"measurement \"RoutePlannerBench.plan thrpt: 1841.2 ± 12.5 ops/s\"",
+			"measurement \"ShiftCalendarBench.assign avgt: 499.247 ±  2.868   us/op\"",
+			"measurement \"ShiftCalendarBench.cancel avgt: 52.784 ±  3.316   us/op\"",
+			"measurement \"RoutePlannerBench.plan thrpt: 1841.2 ± 12.5    ops/s\"",
 		}},
 		{"perf.txt", []string{
 			"url https://staging.acme.dev/api/v2/orders",

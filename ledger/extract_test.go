@@ -24,7 +24,7 @@ func TestExtractResultWithCall(t *testing.T) {
 	}{
 		{"bash exit code in output", call("Bash", `{"command":"go test ./...","description":"run tests"}`),
 			"--- FAIL: TestX (0.00s)\nFAIL\tgithub.com/acme/x\t0.01s\nFAIL\nExit code 1", true,
-			[]string{`command "go test ./..." (exit 1)`, `error "--- FAIL: TestX (0.00s)"`, `error "FAIL github.com/acme/x 0.01s"`}},
+			[]string{`command "go test ./..." (exit 1)`, `error "--- FAIL: TestX (0.00s)"`, "error `FAIL\tgithub.com/acme/x\t0.01s`"}},
 		{"codex argv and Exit code header", call("shell", `{"command":["bash","-lc","cargo build --release"],"workdir":"/repo"}`),
 			"Exit code: 101\nWall time: 3.2 seconds\nOutput:\nerror: could not compile `x` (bin) due to 2 previous errors", false,
 			[]string{`command "cargo build --release" (exit 101)`, `measurement "Wall time: 3.2 seconds"`, "error \"error: could not compile `x` (bin) due to 2 previous errors\""}},
@@ -152,7 +152,7 @@ func TestExtractSpan(t *testing.T) {
 	}
 	got := Extract(msgs, 0)
 	want := []string{
-		"task \"Make `go test ./...` pass; the CI is red.\"",
+		"task \"Make   `go test ./...` pass; the CI is red.\"",
 		`command "go test ./..." (exit 0)`,
 		`error "panic: boom"`,
 		"file /repo/main.go",
@@ -200,7 +200,8 @@ func TestItemString(t *testing.T) {
 		{Item{Kind: KindID, Value: "a\"b`c"}, `id "a\"b` + "`" + `c"`},
 		{Item{Kind: KindID, Value: ""}, `id ""`},
 		{Item{Kind: KindMeasurement, Value: "größe:1µs"}, "measurement größe:1µs"},
-		{Item{Kind: KindError, Value: "tab\there"}, `error "tab\there"`},
+		{Item{Kind: KindError, Value: "tab\there"}, "error `tab\there`"},
+		{Item{Kind: KindError, Value: "tab\there`"}, `error "tab\there` + "`" + `"`},
 	}
 	for _, tc := range cases {
 		if got := tc.it.String(); got != tc.want {
@@ -222,12 +223,17 @@ func TestClean(t *testing.T) {
 		{"bad\xffbyte", 200, "bad\uFFFDbyte"},
 		{"zero\u200bwidth", 200, "zero width"},
 		{"\x00\x01", 200, ""},
-		// A two-space column gap is kept as printed; wider gaps and
-		// other white space become one space.
+		// A gap of spaces and tabs is kept as printed, up to maxGap
+		// bytes; a wider gap and any other white space become one space.
 		{"258.520 ± 16.569  us/op", 200, "258.520 ± 16.569  us/op"},
 		{"FATAL:  password", 200, "FATAL:  password"},
-		{"a   b", 200, "a b"},
-		{"a \tb", 200, "a b"},
+		{"a   b", 200, "a   b"},
+		{"a \tb", 200, "a \tb"},
+		{"! [rejected]        main -> main", 200, "! [rejected]        main -> main"},
+		{"a" + strings.Repeat(" ", maxGap+1) + "b", 200, "a b"},
+		{"a \r\nb", 200, "a b"},
+		{"ab\tcd\t", 200, "ab\tcd"},
+		{"abcdefg\t\tij", 9, "abcdef…"},
 		{"a\n\nb", 200, "a b"},
 		{"a  b  ", 200, "a  b"},
 	}
@@ -335,7 +341,7 @@ func TestErrorCapKeepsFirstAndLast(t *testing.T) {
 	out.WriteString("FAIL\texample.com/x\t0.1s\n")
 	res := resultOf(out.String(), true)
 	got := Strings(e.ExtractResult(nil, &res, 0))
-	want := []string{`error "--- FAIL: Test1 (0.00s)"`, `error "--- FAIL: Test2 (0.00s)"`, `error "--- FAIL: Test9 (0.00s)"`, `error "FAIL example.com/x 0.1s"`}
+	want := []string{`error "--- FAIL: Test1 (0.00s)"`, `error "--- FAIL: Test2 (0.00s)"`, `error "--- FAIL: Test9 (0.00s)"`, "error `FAIL\texample.com/x\t0.1s`"}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}

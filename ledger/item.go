@@ -152,15 +152,20 @@ func quoteValue(v string) string {
 	if !utf8.ValidString(v) {
 		return strconv.Quote(v)
 	}
+	tab := false
 	for _, r := range v {
+		if r == '\t' {
+			tab = true
+			continue
+		}
 		if r < 0x20 || r == 0x7f || !strconv.IsPrint(r) {
 			return strconv.Quote(v)
 		}
 	}
 	switch {
-	case v != "" && !strings.ContainsAny(v, " ;\"[]`"):
+	case v != "" && !strings.ContainsAny(v, " \t;\"[]`"):
 		return v
-	case strings.ContainsAny(v, `"\`) && !strings.Contains(v, "`"):
+	case (tab || strings.ContainsAny(v, `"\`)) && !strings.Contains(v, "`"):
 		return "`" + v + "`"
 	}
 	return strconv.Quote(v)

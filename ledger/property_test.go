@@ -29,7 +29,8 @@ func checkItems(t interface {
 		if capLen := maxLen; len(it.Value) > capLen && (it.Kind != KindDecision && it.Kind != KindConstraint || len(it.Value) > 2*capLen) {
 			t.Errorf("value of %d bytes over cap %d: %s", len(it.Value), maxLen, s)
 		}
-		if !utf8.ValidString(it.Value) || strings.ContainsAny(it.Value, "\n\r\t") {
+		// a gap of spaces and tabs is kept as printed; a line break never
+		if !utf8.ValidString(it.Value) || strings.ContainsAny(it.Value, "\n\r\v\f") || strings.TrimSpace(it.Value) != it.Value {
 			t.Errorf("value not one clean line: %q", it.Value)
 		}
 		if strings.ContainsAny(s, "\n\r") {

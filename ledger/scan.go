@@ -178,6 +178,10 @@ func (s *scanner) addWeak(v string) {
 	if max > 0 && len(s.weak) >= max {
 		return
 	}
+	if len(v) > s.e.maxValueLen() {
+		// as add does: a long line's tail often names what failed
+		v = headAndTail(strings.ToValidUTF8(v, "?"), s.e.maxValueLen())
+	}
 	if v = clean(v, s.e.maxValueLen()); v != "" {
 		s.weak = append(s.weak, Item{Kind: KindError, Value: v, Source: s.index})
 	}

@@ -13,10 +13,12 @@ const ellipsis = "…"
 
 // clean makes s a valid item value: valid UTF-8, one line, no control
 // characters, trimmed, and at most max bytes (cut on a rune boundary and
-// ended with "…" when longer). White space is collapsed to one space,
-// except a gap of two plain spaces, kept as printed: tables and benchmark
-// reports put two between columns ("258.520 ± 16.569  us/op"), and a value
-// is worth most when a search for the printed text finds it.
+// ended with "…" when longer). A gap between words of plain spaces or tabs
+// is kept as printed when it is at most maxGap bytes: columns are aligned
+// with runs of spaces ("! [rejected]        main -> main", "ERROR:  column"),
+// Go's test summary separates its fields with tabs, and a value is worth
+// most when a search for the printed text finds it. Any other white space
+// (a line break, a form feed, a longer gap) becomes one space.
 func clean(s string, max int) string {
 	if max < len(ellipsis)+1 {
 		max = len(ellipsis) + 1
@@ -26,30 +28,31 @@ func clean(s string, max int) string {
 	}
 	var b strings.Builder
 	b.Grow(min(len(s), max+8))
-	space, spaces := false, 0
+	gap, plain := 0, true // the pending gap: its length, and whether it is spaces and tabs only
+	gapAt := 0            // where the pending gap starts in s
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
+		at := i
 		i += n
 		if r == utf8.RuneError && n == 1 {
 			r = unicode.ReplacementChar
 		}
 		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || unicode.IsSpace(r) || r == '\u2028' || r == '\u2029' || !unicode.IsPrint(r) && r != unicode.ReplacementChar {
-			space = b.Len() > 0
-			if r == ' ' && spaces >= 0 {
-				spaces++
-			} else {
-				spaces = -1 // other white space: one space
+			if gap == 0 {
+				gapAt, plain = at, true
 			}
+			gap += n
+			plain = plain && (r == ' ' || r == '\t')
 			continue
 		}
-		if space {
-			b.WriteByte(' ')
-			if spaces == 2 {
+		if gap > 0 && b.Len() > 0 {
+			if plain && gap <= maxGap {
+				b.WriteString(s[gapAt : gapAt+gap])
+			} else {
 				b.WriteByte(' ')
 			}
-			space = false
 		}
-		spaces = 0
+		gap = 0
 		b.WriteRune(r)
 		if b.Len() > max+4 {
 			break
@@ -63,26 +66,31 @@ func clean(s string, max int) string {
 	for cut > 0 && !utf8.RuneStart(out[cut]) {
 		cut--
 	}
-	return strings.TrimRight(out[:cut], " ") + ellipsis
+	return strings.TrimRight(out[:cut], " \t") + ellipsis
 }
 
+// maxGap is the longest gap of spaces and tabs inside a value that clean
+// keeps as printed.
+const maxGap = 16
+
 // isClean reports whether s is already a clean value (apart from its length):
-// printable ASCII with inner gaps of one or two spaces and none at the ends.
+// printable ASCII, tabs and inner gaps of at most maxGap spaces and tabs, and
+// no white space at the ends.
 func isClean(s string) bool {
-	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' || s[0] == '\t' || s[len(s)-1] == '\t' {
 		return false
 	}
 	run := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c < 0x20 || c >= 0x7f {
+		if (c < 0x20 && c != '\t') || c >= 0x7f {
 			return false
 		}
-		if c != ' ' {
+		if c != ' ' && c != '\t' {
 			run = 0
 			continue
 		}
-		if run++; run > 2 {
+		if run++; run > maxGap {
 			return false
 		}
 	}
