@@ -169,3 +169,25 @@ func TestTimeoutLines(t *testing.T) {
 		}
 	}
 }
+
+// TestJestFailure: Jest's "● suite › test" header and what the matcher
+// expected and received are errors; systemctl's "● unit.service" header
+// and Jest's console blocks are not.
+func TestJestFailure(t *testing.T) {
+	out := " FAIL  src/refund.test.ts\n  ● RefundService › settles once\n\n    expect(received).toBe(expected) // Object.is equality\n\n    Expected: 1\n    Received: 3\n\n  ● Console\n\n    console.log\n      Expected: nothing\n\nTests:       1 failed, 4 passed, 5 total"
+	got := Strings(outputItems(out))
+	for _, want := range []string{`error "● RefundService › settles once"`, `error "Expected: 1"`, `error "Received: 3"`} {
+		if !slices.Contains(got, want) {
+			t.Errorf("%s missing from %q", want, got)
+		}
+	}
+	if slices.Contains(got, `error "● Console"`) || slices.Contains(got, `error "Expected: nothing"`) {
+		t.Errorf("a console block is no failure: %q", got)
+	}
+	unit := "● billing.service - Billing API\n     Loaded: loaded (/etc/systemd/system/billing.service; enabled)\n     Active: active (running) since Mon 2026-11-30 10:02:11 UTC; 2h ago"
+	for _, s := range Strings(outputItems(unit)) {
+		if strings.HasPrefix(s, "error") {
+			t.Errorf("systemctl status of a running unit gave %s", s)
+		}
+	}
+}

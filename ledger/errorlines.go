@@ -359,6 +359,19 @@ func (s *scanner) runtimeOrTestLine(t string) bool {
 		s.inFail = false
 	case strings.HasPrefix(t, "ok  ") || strings.HasPrefix(t, "ok \t") || strings.HasPrefix(t, "=== RUN") || t == "PASS":
 		s.inFail = false
+	case strings.HasPrefix(t, "● Console"):
+		s.jestCase = false // what the tests logged, not what failed
+		return false
+	case strings.HasPrefix(t, "● ") && !systemdUnit(t):
+		// Jest's failure header: "● RefundService › settles once", then
+		// what the matcher expected and received.
+		s.add(KindError, t)
+		s.jestCase = true
+	case s.jestCase && (strings.HasPrefix(t, "Expected: ") || strings.HasPrefix(t, "Received: ") || strings.HasPrefix(t, "Expected value: ") || strings.HasPrefix(t, "Received value: ")):
+		s.add(KindError, t)
+	case s.jestCase && (strings.HasPrefix(t, "Tests: ") || strings.HasPrefix(t, "Test Suites: ")):
+		s.jestCase = false
+		return false
 	case strings.HasPrefix(t, "FAILED ") || (strings.HasPrefix(t, "ERROR ") && strings.Contains(t, "::")):
 		s.add(KindError, t) // pytest short summary
 	case s.pyCase != "" && strings.HasPrefix(t, "E "):
@@ -388,6 +401,18 @@ func (s *scanner) runtimeOrTestLine(t string) bool {
 		return false
 	}
 	return true
+}
+
+// systemdUnit reports whether a "● " line is systemctl's unit header
+// ("● billing.service - Billing API"), not a test's failure.
+func systemdUnit(t string) bool {
+	w, _, _ := strings.Cut(t[len("● "):], " ")
+	for _, suf := range []string{".service", ".socket", ".timer", ".target", ".mount", ".path", ".slice", ".scope", ".device", ".swap"} {
+		if strings.HasSuffix(w, suf) {
+			return true
+		}
+	}
+	return false
 }
 
 // toolErrorLine recognises npm errors, "fatal:"/"Error:" lines and

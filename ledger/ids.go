@@ -88,7 +88,29 @@ func (s *scanner) ids(t string, urlSpans [][2]int) {
 				s.add(KindID, t[i+1:j])
 			}
 			i = j - 1
+		case c == '!' && i+2 < len(t) && isDigit(t[i+1]) && isDigit(t[i+2]) && (i == 0 || t[i-1] == ' ' || t[i-1] == '(' || isAlnum(t[i-1]) && strings.Contains(t[strings.LastIndexAny(t[:i], " (\"'`")+1:i], "/")):
+			// !482, group/project!482: a GitLab merge request.
+			j := i + 1
+			for j < len(t) && isDigit(t[j]) {
+				j++
+			}
+			from := i
+			if i > 0 && t[i-1] != ' ' && t[i-1] != '(' {
+				from = strings.LastIndexAny(t[:i], " (\"'`") + 1
+			}
+			if (j == len(t) || !isAlnum(t[j]) && t[j] != '!') && j-i <= 8 && !skip(i) {
+				s.add(KindID, t[from:j])
+			}
+			i = j - 1
 		case isHex(c) && (i == 0 || !isWordByte(t[i-1])):
+			if lsn := lsnAt(t, i); lsn > 0 {
+				// 0/16B3748: a PostgreSQL WAL position.
+				if !skip(i) {
+					s.add(KindID, t[i:lsn])
+				}
+				i = lsn - 1
+				continue
+			}
 			j := i
 			for j < len(t) && isHex(t[j]) {
 				j++
@@ -125,6 +147,29 @@ func (s *scanner) ids(t string, urlSpans [][2]int) {
 	}
 }
 
+// lsnAt returns the end of a PostgreSQL log sequence number ("0/16B3748",
+// "2A/9F0C1D88") whose first half is t[i:j], or 0: two groups of at most
+// eight upper-case hex digits around a '/', the second of six or more and
+// holding a letter, standing alone. t[i] is a digit.
+func lsnAt(t string, i int) int {
+	j := i
+	for j < len(t) && j-i <= 8 && (isDigit(t[j]) || t[j] >= 'A' && t[j] <= 'F') {
+		j++
+	}
+	if j-i > 8 || j >= len(t) || t[j] != '/' || i > 0 && (t[i-1] == '/' || t[i-1] == '.') {
+		return 0
+	}
+	k, letter := j+1, false
+	for k < len(t) && (isDigit(t[k]) || t[k] >= 'A' && t[k] <= 'F') {
+		letter = letter || !isDigit(t[k])
+		k++
+	}
+	if n := k - j - 1; n < 6 || n > 8 || !letter || k < len(t) && (isWordByte(t[k]) || t[k] == '/' || t[k] == '.' && k+1 < len(t) && isAlnum(t[k+1])) {
+		return 0
+	}
+	return k
+}
+
 // idKeyValue reads a key=value or "key": "value" id around the '=' or ':'
 // at t[k]: a key such as order_id, requestId, TRACE_ID, id, ticket, order
 // or issue, and a value of 3–64 id characters holding a digit. It returns
@@ -149,6 +194,9 @@ func idKeyValue(t string, k int) (key string, vs, ve int, ok bool) {
 		return "", 0, 0, false
 	}
 	v := k + 1
+	if t[k] == '=' && v < len(t) && t[v] == '>' {
+		v++ // Ruby's hash: "order_id"=>"48213"
+	}
 	for v < len(t) && t[v] == ' ' {
 		v++
 	}
@@ -421,7 +469,7 @@ func (s *scanner) randomIDs(t string, urlSpans [][2]int, n0 int) {
 		if end-start < 6 || end-start > 64 || inSpans(start, urlSpans) >= 0 {
 			continue
 		}
-		if start > 0 && strings.IndexByte("/.:@+\\$%&", t[start-1]) >= 0 && !kindSlash(t, start) {
+		if start > 0 && strings.IndexByte("/.:@+\\$%&", t[start-1]) >= 0 && !kindSlash(t, start) && !appMigration(t, start, end) {
 			continue
 		}
 		if start > 0 && t[start-1] == '#' && end-start < 8 {
@@ -531,6 +579,19 @@ func generatedID(tok string) bool {
 	if nseg >= 2 && (len(first) >= 8 && len(first) <= 14 || len(first) == 4 && nseg >= 3) && allDigits(first) && len(tok) > len(first) && tok[len(first)] == '_' && allLower(second) {
 		return true
 	}
+	// 1701234567890-0: a Redis stream entry, milliseconds and a sequence.
+	if nseg == 2 && len(first) == 13 && allDigits(first) && len(second) <= 6 && allDigits(second) && strings.Count(tok, "-") == 1 {
+		return true
+	}
+	// api-00042-xiz: a Cloud Run or Knative revision, the service's name,
+	// a zero-padded generation and a short random tail.
+	if nseg >= 3 && allLower(first) {
+		last := strings.LastIndexByte(tok, '-')
+		gen := strings.LastIndexByte(tok[:max(last, 0)], '-')
+		if last > 0 && gen >= 0 && len(tok)-last-1 == 3 && isLowerAlnum(tok[last+1:]) && last-gen-1 == 5 && tok[gen+1] == '0' && allDigits(tok[gen+1:last]) {
+			return true
+		}
+	}
 	// wf-build-x7k2p, api-x2x9z: a name Kubernetes generated from a
 	// prefix, its five-character tail of letters and digits mixed.
 	if nseg >= 2 && allLower(first) && len(first) >= 2 {
@@ -539,6 +600,12 @@ func generatedID(tok string) bool {
 		}
 	}
 	return false
+}
+
+// appMigration reports whether t[start:end], after a '.', is a numbered
+// migration under its app's label: Django's "Applying billing.0042_invoice_tenant_idx".
+func appMigration(t string, start, end int) bool {
+	return t[start-1] == '.' && start >= 2 && isLower(t[start-2]) && end-start > 5 && allDigits(t[start:start+4]) && t[start+4] == '_'
 }
 
 // isLowerAlnum reports whether g holds only lower-case letters and digits.

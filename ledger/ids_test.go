@@ -33,6 +33,10 @@ func TestIdentifierForms(t *testing.T) {
 		{"max_retries_per_host2 = 3, test_parse_unicode_v2 ok", nil, []string{"id max_retries_per_host2", "id test_parse_unicode_v2"}},
 		{"content-length: 4821, see 1.2.3..1.3.0 and a-b-g1234567x", nil, []string{"id content-length=4821", "id 1234567"}},
 		{"color: #ff00aa; see issue#12", nil, []string{"id issue#12"}},
+		{"see !482 and acme/billing!483, not wow!12 or !!", []string{"id !482", "id acme/billing!483"}, []string{"id wow!12"}},
+		{"restart_lsn 0/16B3748, size 1/123456, /var/0/ABCDEF12", []string{"id 0/16B3748"}, []string{"id 1/123456", "id 0/ABCDEF12"}},
+		{`Parameters: {"refund"=>{"order_id"=>"48213"}}`, []string{"id order_id=48213"}, nil},
+		{"Applying billing.0042_invoice_tenant_idx... OK", []string{"id 0042_invoice_tenant_idx"}, nil},
 		{"the added facade was decaf", nil, []string{"id facade", "id decaf"}},
 	} {
 		var got []string
@@ -113,6 +117,8 @@ func TestGeneratedIDShapes(t *testing.T) {
 		"pr-1184": true, "cs_live_a1B2c3D4e5F6g7H8": true, "20261130094512_add_orders_tenant_index": true,
 		"gke-prod-pool-2-8f3a1c2d-9xkq": true, "a3f1c9e": true, "GHSA-9w8x-4h5c-2jqf": true,
 		"user_48213": true, "ledger_email_93237": true, "inv-2026-0042": true,
+		"api-00042-xiz": true, "billing-worker-00117-q7z": true, "1701234567890-0": true,
+		"api-00042": false, "1701234567890-1234567": false, "2026-11-30": false,
 		"iso-8859-1": false, "node-18-alpine": false, "ubuntu-22-04": false, "web-1-2": false, "utf-8": false,
 		"http_500": false, "line-12-40": false,
 		"abc1234": false, "1e10abc": false, "ipv4-ipv6-dual": false, "h264-x265": false,

@@ -34,6 +34,7 @@ type scanner struct {
 	stackOwn   string   // the program's first frame of the stack being read, added when the stack ends
 	callers    []string // the program's functions that called it (see stackFrame)
 	inFail     bool     // after a Go "--- FAIL:" line
+	jestCase   bool     // after a Jest "● suite › test" failure header
 	profRows   int      // rows of a profiler's table still to keep (see profile)
 	lines      int      // the non-empty lines of the output, counted with shapes
 	called     bool     // the output is a tool call's whose call is known
@@ -295,7 +296,7 @@ func (s *scanner) flush() {
 	}
 	s.weak = s.weak[:0]
 	s.inTrace, s.traceFrame, s.traceOwn, s.traceOwn2, s.inFail, s.goFrame, s.atFrame, s.atLoose = false, "", "", "", false, false, 0, false
-	s.goFunc, s.rustFrames, s.pyCase, s.profRows, s.traceLoose = "", false, "", 0, false
+	s.goFunc, s.rustFrames, s.pyCase, s.profRows, s.traceLoose, s.jestCase = "", false, "", 0, false, false
 	s.callers = s.callers[:0]
 }
 
