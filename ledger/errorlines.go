@@ -290,6 +290,11 @@ func rustFrameLine(t string) bool {
 // (file.ts:1:2)", "at file.js:1:2", "at a.b.C.m(C.java:12)", not a
 // sentence ("at least three retries").
 func atFrameShape(t string) bool {
+	if k := strings.LastIndex(t, ":line "); k > 0 && strings.Contains(t, ") in ") {
+		// .NET: "at Billing.Refunds.Settle(Int32 id) in /src/Refunds.cs:line 42"
+		ok, _ := digitsAt(t, k+len(":line "))
+		return ok
+	}
 	if !strings.HasSuffix(t, ")") {
 		ok, _ := digitsAt(t, strings.LastIndexByte(t, ':')+1)
 		return ok && strings.Count(t, ":") >= 2 && !strings.Contains(t[3:], " ")
@@ -403,6 +408,21 @@ func (s *scanner) runtimeOrTestLine(t string) bool {
 	return true
 }
 
+// linkerError recognises the linker's own complaint, which a compiler
+// prints indented under its summary: "= note: /usr/bin/ld: cannot find
+// -lpq", "ld: undefined reference to `pq_connect'", "ld.lld: error: …".
+func linkerError(t string) bool {
+	k := strings.Index(t, "ld: ")
+	if k < 0 {
+		k = strings.Index(t, "ld.lld: ")
+	}
+	if k < 0 || k > 0 && t[k-1] != '/' && t[k-1] != ' ' && t[k-1] != 'l' {
+		return false
+	}
+	rest := t[strings.IndexByte(t[k:], ' ')+k+1:]
+	return hasAnyPrefix(rest, []string{"cannot find ", "error: ", "undefined reference to ", "library not found", "symbol(s) not found", "fatal error: "})
+}
+
 // systemdUnit reports whether a "● " line is systemctl's unit header
 // ("● billing.service - Billing API"), not a test's failure.
 func systemdUnit(t string) bool {
@@ -427,11 +447,12 @@ func (s *scanner) toolErrorLine(t string) bool {
 		}
 	case strings.HasPrefix(t, "fatal: ") || strings.HasPrefix(t, "Fatal: ") || strings.HasPrefix(t, "FATAL: ") || strings.HasPrefix(t, "Error: ") || strings.HasPrefix(t, "ERROR: ") || strings.HasPrefix(t, "FATAL ERROR"),
 		strings.HasPrefix(t, "Uncaught ") && looksException(t[len("Uncaught "):]),
+		strings.HasPrefix(t, "Unhandled exception. ") && looksException(t[len("Unhandled exception. "):]),
 		looksException(t),
 		strings.HasPrefix(t, "Exception in thread ") || strings.HasPrefix(t, "Caused by: "):
 		s.add(KindError, t)
 		s.atFrame, s.atFirst, s.atLoose = 6, "", false
-	case curlError(t), rubyError(t), tapFailure(t), failMark(t), elixirError(t), interpreterError(t):
+	case curlError(t), rubyError(t), tapFailure(t), failMark(t), elixirError(t), interpreterError(t), linkerError(t):
 		s.add(KindError, t)
 	default:
 		return false

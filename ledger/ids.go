@@ -228,7 +228,7 @@ var entityKeys = map[string]bool{"tenant": true, "account": true, "customer": tr
 
 func idKey(k string) bool {
 	switch k {
-	case "id", "ID", "Id", "ticket", "order", "issue", "ticket_no", "order_no", "order_number",
+	case "id", "ID", "Id", "pk", "ticket", "order", "issue", "ticket_no", "order_no", "order_number",
 		"reference", "ref", "guid", "uid", "uuid", "sku", "correlation":
 		return true
 	}
@@ -711,7 +711,10 @@ var idNouns = map[string]bool{"order": true, "invoice": true, "pr": true, "mr": 
 	"transaction": true, "txn": true, "deployment": true, "deploy": true, "pipeline": true,
 	"workflow": true, "org": true, "project": true, "merchant": true, "subscription": true,
 	"refund": true, "pull": true, "changeset": true, "revision": true, "task": true,
-	"id": true, "session": true, "event": true, "alloc": true, "allocation": true}
+	"id": true, "session": true, "event": true, "alloc": true, "allocation": true,
+	"user": true, "member": true, "employee": true, "patient": true, "device": true, "product": true,
+	"booking": true, "reservation": true, "contract": true, "claim": true, "loan": true, "policy": true,
+	"cart": true, "parcel": true, "vendor": true, "supplier": true, "driver": true, "trip": true}
 
 // longIDNouns name a thing by its number only when the number is long:
 // "batch 202611300042", "run 7712345678", not "batch 256" or "run 100".

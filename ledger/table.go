@@ -24,6 +24,9 @@ type tableState struct {
 	// pending is the table's first row, held back until the next line
 	// says whether it is a header (a rule follows) or data.
 	pending string
+	// ids are the values of the id columns of its first rows, kept when
+	// the table ends if it had few rows (see tableIDs).
+	ids []string
 }
 
 // reset ends the table.
@@ -102,6 +105,9 @@ func (s *scanner) tableLine(t string) bool {
 	}
 	cells, ok := tableCells(t)
 	if !ok {
+		if n, ok := rowCount(t); ok && n > maxIDRows {
+			ts.ids = nil // psql's footer: the rows shown were the first of many
+		}
 		s.endTable()
 		return false
 	}
@@ -114,12 +120,68 @@ func (s *scanner) tableLine(t string) bool {
 	if ts.head == nil {
 		return false
 	}
+	if ts.rows-1 <= maxIDRows {
+		s.tableIDs(cells)
+	} else {
+		ts.ids = nil
+	}
 	return s.tableRow(cells)
 }
 
-// endTable ends the current table, reading a held-back first row as data.
+// maxIDRows is how many data rows a table may have for the ids of its id
+// columns to be kept: a query that returns a few rows is about those rows;
+// the rows of a long result are left to its odd ones.
+const maxIDRows = 3
+
+// rowCount reads psql's footer, "(1 row)" or "(219 rows)".
+func rowCount(t string) (int, bool) {
+	t = strings.TrimSpace(t)
+	if !strings.HasPrefix(t, "(") || !strings.HasSuffix(t, " row)") && !strings.HasSuffix(t, " rows)") {
+		return 0, false
+	}
+	n := 0
+	for _, c := range t[1:strings.IndexByte(t, ' ')] {
+		if c < '0' || c > '9' || n > 1e9 {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+// tableIDs holds the values of a data row's id columns ("id", "user_id",
+// "uuid", "pk"), each under its column's name: " 48213 | ana@example.com"
+// under " id | email" is "id=48213". They are added when the table ends
+// with at most maxIDRows rows.
+func (s *scanner) tableIDs(cells []string) {
+	head := s.table.head
+	for i, c := range cells {
+		if i >= len(head) || c == "" || len(c) > 64 || strings.ContainsAny(c, " \t") || !idColumn(head[i]) {
+			continue
+		}
+		if !(allDigits(c) && len(c) >= 3 || generatedID(c) || strings.ContainsAny(c, "0123456789") && strings.ContainsAny(c, "-_") && len(c) >= 6) {
+			continue // 1, 42, null, a name
+		}
+		if entityKeys[strings.TrimSuffix(strings.ToLower(head[i]), "_id")] && allDigits(c) && len(c) < 5 {
+			continue // as in a log, "tenant_id | 105" is a field, not a handle
+		}
+		s.table.ids = append(s.table.ids, head[i]+"="+c)
+	}
+}
+
+// idColumn reports whether a table's column header names an id.
+func idColumn(h string) bool {
+	return idKey(h) || strings.EqualFold(h, "id") || strings.EqualFold(h, "uuid") || strings.EqualFold(h, "pk") ||
+		len(h) > 3 && strings.HasSuffix(strings.ToLower(h), " id")
+}
+
+// endTable ends the current table, reading a held-back first row as data
+// and keeping the ids of a short one.
 func (s *scanner) endTable() {
 	s.releasePending()
+	for _, id := range s.table.ids {
+		s.add(KindID, id)
+	}
 	s.table.reset()
 }
 

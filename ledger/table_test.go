@@ -47,3 +47,32 @@ func TestTableFigures(t *testing.T) {
 		}
 	}
 }
+
+// TestTableIDs: the id columns of a short query result are ids, under
+// their column's name; a long result's rows (by count or by psql's
+// footer), small numbers and a log's routine tenant numbers are not.
+func TestTableIDs(t *testing.T) {
+	for _, tc := range []struct {
+		text      string
+		want, not []string
+	}{
+		{" id    | email\n-------+------\n 48213 | a@x\n(1 row)", []string{"id id=48213"}, nil},
+		{"+-------+-------+\n| id    | email |\n+-------+-------+\n| 48213 | a@x   |\n+-------+-------+\n1 row in set (0.00 sec)", []string{"id id=48213"}, nil},
+		{" user_id | uuid                                 | n\n---------+--------------------------------------+---\n   48213 | 9f3c2e1a-55b0-4c2e-8d1f-0a9b8c7d6e5f | 1", []string{"id user_id=48213", "id uuid=9f3c2e1a-55b0-4c2e-8d1f-0a9b8c7d6e5f"}, nil},
+		{" id    | email\n-------+------\n 48213 | a@x\n 48214 | b@x\n 48215 | c@x\n 48216 | d@x\n(4 rows)", nil, []string{"id id=48213", "id id=48216"}},
+		{" id    | email\n-------+------\n 48213 | a@x\n 48214 | b@x\n(219 rows)", nil, []string{"id id=48213"}},
+		{" id | tenant_id | name\n----+-----------+-----\n 12 |       105 | acme\n(1 row)", nil, []string{"id id=12", "id tenant_id=105"}},
+	} {
+		got := Strings(outputItems(tc.text))
+		for _, w := range tc.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("%q: %s missing from %q", tc.text, w, got)
+			}
+		}
+		for _, n := range tc.not {
+			if slices.Contains(got, n) {
+				t.Errorf("%q: %s is not kept", tc.text, n)
+			}
+		}
+	}
+}
