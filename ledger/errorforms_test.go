@@ -191,3 +191,29 @@ func TestJestFailure(t *testing.T) {
 		}
 	}
 }
+
+// TestLogRecordMessages: a JSON log record's message fields given as an
+// object (pino's err, MongoDB's attr) are read; MongoDB's one-letter
+// severity is a level; nginx's request context is left out of a long
+// error line but for the request.
+func TestLogRecordMessages(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{`{"t":{"$date":"2026-11-30T10:02:11.204+00:00"},"s":"E","c":"STORAGE","id":22435,"ctx":"conn12","msg":"WiredTiger error","attr":{"error":28,"message":"No space left on device"}}`,
+			`error "WiredTiger error: No space left on device"`},
+		{`{"level":50,"time":1701338531104,"msg":"refund failed","err":{"type":"Error","message":"insufficient funds","stack":"Error: insufficient funds"}}`,
+			`error "refund failed: insufficient funds"`},
+		{`2026/11/30 10:02:11 [error] 31#31: *4821 upstream timed out (110: Connection timed out) while reading response header from upstream, client: 10.0.3.7, server: api.acme.io, request: "POST /refunds HTTP/1.1", upstream: "http://10.0.3.8:8000/refunds", host: "api.acme.io"`,
+			"error `31#31: *4821 upstream timed out (110: Connection timed out) while reading response header from upstream, request: \"POST /refunds HTTP/1.1\"`"},
+	} {
+		got := Strings(outputItems(tc.text))
+		if !slices.Contains(got, tc.want) {
+			t.Errorf("%s missing from %q", tc.want, got)
+		}
+	}
+	// an informational MongoDB record is not an error
+	for _, s := range Strings(outputItems(`{"t":{"$date":"2026-11-30T10:02:11.104+00:00"},"s":"I","c":"NETWORK","id":22943,"ctx":"listener","msg":"Connection accepted"}`)) {
+		if strings.HasPrefix(s, "error") {
+			t.Errorf("an I record gave %s", s)
+		}
+	}
+}

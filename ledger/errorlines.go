@@ -684,6 +684,7 @@ func logErrorValue(t string) string {
 		Error     json.RawMessage `json:"error"`
 		Err       json.RawMessage `json:"err"`
 		Exception json.RawMessage `json:"exception"`
+		Attr      json.RawMessage `json:"attr"` // MongoDB's attributes
 	}
 	if err := json.Unmarshal([]byte(t), &rec); err != nil {
 		return t
@@ -694,9 +695,26 @@ func logErrorValue(t string) string {
 		// from it (see stackField), not kept as the message.
 		rec.Exception = nil
 	}
-	for _, raw := range []json.RawMessage{rec.Msg, rec.Message, rec.Error, rec.Err, rec.Exception} {
+	for _, raw := range []json.RawMessage{rec.Msg, rec.Message, rec.Error, rec.Err, rec.Exception, rec.Attr} {
 		if len(raw) > 2 && raw[0] == '"' {
 			parts = append(parts, string(raw[1:len(raw)-1]))
+		} else if len(raw) > 2 && raw[0] == '{' {
+			// an error given as an object (pino's err, MongoDB's attr):
+			// its message fields
+			var in struct {
+				Message json.RawMessage `json:"message"`
+				Msg     json.RawMessage `json:"msg"`
+				Errmsg  json.RawMessage `json:"errmsg"`
+				Reason  json.RawMessage `json:"reason"`
+				Error   json.RawMessage `json:"error"`
+			}
+			if json.Unmarshal(raw, &in) == nil {
+				for _, v := range []json.RawMessage{in.Message, in.Msg, in.Errmsg, in.Reason, in.Error} {
+					if len(v) > 2 && v[0] == '"' {
+						parts = append(parts, string(v[1:len(v)-1]))
+					}
+				}
+			}
 		}
 	}
 	if len(parts) == 0 {

@@ -108,6 +108,16 @@ func logLevel(t string) (lv level, msg int) {
 
 // jsonLevel reads the level field of a JSON log line without decoding it.
 func jsonLevel(t string) level {
+	if i := strings.Index(t, `"s":"`); i >= 0 && i+6 < len(t) && t[i+6] == '"' && strings.Contains(t, `"ctx":"`) {
+		// MongoDB: "s" is the severity, F, E, W, I or D1–D5.
+		switch t[i+5] {
+		case 'F', 'E':
+			return lvError
+		case 'W':
+			return lvWarn
+		}
+		return lvInfo
+	}
 	for _, k := range logKeys {
 		i := strings.Index(t, `"`+k+`"`)
 		if i < 0 {
@@ -283,8 +293,20 @@ func (s *scanner) logLine(t string) bool {
 		case len(t) <= s.e.maxValueLen():
 			return t
 		}
-		// Too long to keep whole: the message, without the header.
-		return strings.TrimSpace(t[msg:])
+		// Too long to keep whole: the message, without the header, and
+		// without the request context nginx appends to it (", client:
+		// 10.0.3.7, server: …"), but for the request.
+		m := strings.TrimSpace(t[msg:])
+		if k := strings.Index(m, ", client: "); k > 0 {
+			ctx := m[k:]
+			m = m[:k]
+			if r := strings.Index(ctx, `, request: "`); r >= 0 {
+				if e := strings.IndexByte(ctx[r+len(`, request: "`):], '"'); e >= 0 {
+					m += ctx[r : r+len(`, request: "`)+e+1]
+				}
+			}
+		}
+		return m
 	}
 	switch lv {
 	case lvError:
