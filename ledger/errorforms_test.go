@@ -217,3 +217,35 @@ func TestLogRecordMessages(t *testing.T) {
 		}
 	}
 }
+
+// TestStacksOfMoreLanguages: the program's first frame with the functions
+// that called it, for Rust backtraces, PHP, Elixir, Dart, Lua and Ruby; the
+// runtime's frames are left out.
+func TestStacksOfMoreLanguages(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"thread 'main' panicked at src/ledger.rs:88:14:\nboom\nstack backtrace:\n   0: rust_begin_unwind\n   1: core::result::unwrap_failed\n   2: ledger::post_entry\n             at ./src/ledger.rs:88:14\n   3: ledger::run_batch\n             at ./src/ledger.rs:40:9\n   4: billing::main\n             at ./src/main.rs:12:5\n   5: core::ops::function::FnOnce::call_once",
+			`error "ledger::post_entry at ./src/ledger.rs:88:14 ← ledger::run_batch"`},
+		{"PHP Fatal error:  Uncaught Exception: closed in /app/src/Refund.php:42\nStack trace:\n#0 /app/vendor/acme/lib/Db.php(9): Db->q()\n#1 /app/src/Api.php(17): Refund->settle(4821)\n#2 /app/public/index.php(8): Api->handle()\n#3 {main}",
+			`error "#1 /app/src/Api.php(17): Refund->settle(4821) ← Api->handle"`},
+		{"** (RuntimeError) closed\n    (billing 0.4.0) lib/billing/refund.ex:42: Billing.Refund.settle/1\n    (billing 0.4.0) lib/billing/worker.ex:12: Billing.Worker.run/0\n    (elixir 1.16.0) lib/enum.ex:987: Enum.each/2",
+			`error "(billing 0.4.0) lib/billing/refund.ex:42: Billing.Refund.settle/1 ← Billing.Worker.run/0"`},
+		{"Unhandled exception:\nBad state: closed\n#0      Refund.settle (package:billing/refund.dart:42:7)\n#1      Ledger.close (package:billing/ledger.dart:9:3)\n#2      main (file:///src/bin/billing.dart:12:3)",
+			`error "#0      Refund.settle (package:billing/refund.dart:42:7) ← Ledger.close"`},
+		{"lua: app.lua:42: closed\nstack traceback:\n        [C]: in function 'error'\n        app.lua:42: in function 'settle_refund'\n        app.lua:60: in function 'run'\n        app.lua:70: in main chunk\n        [C]: in ?",
+			`error "app.lua:42: in function 'settle_refund' ← run"`},
+		{"app/models/refund.rb:42:in `settle_window': closed (RuntimeError)\n\tfrom app/models/refund.rb:12:in `block in settle_all'\n\tfrom /usr/lib/ruby/3.2.0/set.rb:511:in `each'\n\tfrom bin/rails:4:in `<main>'",
+			"error \"from app/models/refund.rb:12:in `block in settle_all'\""},
+	} {
+		got := Strings(outputItems(tc.text))
+		if !slices.Contains(got, tc.want) {
+			t.Errorf("%s missing from %q", tc.want, got)
+		}
+	}
+	// A line that only mentions "in" after an error is no frame.
+	got := Strings(outputItems("Error: lookup failed\nnot found: in cache"))
+	for _, s := range got {
+		if strings.Contains(s, "←") {
+			t.Errorf("a frame was read from %q", got)
+		}
+	}
+}

@@ -91,16 +91,19 @@ func (s *scanner) continueError(t string, indented bool) bool {
 		f := s.rustFn
 		s.rustFn = ""
 		if strings.HasPrefix(t, "at ") {
-			s.add(KindError, f+" "+t) // "tern_core::lease::drop at ./src/lease.rs:77:9"
+			s.stackFrame(f+" "+t, f) // "tern_core::lease::drop at ./src/lease.rs:77:9"
 			return true
 		}
-		s.add(KindError, f)
+		s.stackFrame(f, f)
 	}
 	if s.rustFrames {
 		if f, ok := rustFrame(t); ok {
 			if !rustLibraryFrame(f) {
-				s.rustFn = f
-				s.rustFrames = false
+				if s.stackOwn == "" {
+					s.rustFn = f // its "at file:line" may follow
+				} else {
+					s.stackFrame(f, f) // a function of the program's that called it
+				}
 			}
 			return true
 		}
@@ -108,7 +111,27 @@ func (s *scanner) continueError(t string, indented bool) bool {
 			return true
 		}
 		s.rustFrames = false
+		s.endStack()
 	}
+	if s.otherStack {
+		if frame, name, lib, ok := otherFrame(t); ok {
+			if !lib {
+				s.stackFrame(frame, name)
+			}
+			return true
+		}
+		s.otherStack = false
+		s.endStack()
+	} else if _, _, _, ok := otherFrame(t); ok && (s.prevErr || s.stackHeader) {
+		// The frames of PHP, Elixir, Dart, Lua and Ruby: the program's
+		// first one, and the functions of the program's that called it.
+		s.otherStack, s.stackHeader = true, false
+		if frame, name, lib, _ := otherFrame(t); !lib {
+			s.stackFrame(frame, name)
+		}
+		return true
+	}
+	s.stackHeader = t == "Stack trace:" || t == "stack traceback:"
 	if s.atFrame > 0 {
 		if strings.HasPrefix(t, "at ") {
 			if atLibraryFrame(t) {
@@ -342,6 +365,8 @@ func (s *scanner) runtimeOrTestLine(t string) bool {
 		s.inTrace, s.traceFrame, s.traceOwn, s.traceOwn2 = true, "", "", ""
 		s.traceLoose = !s.prevErr && !strings.Contains(s.prev, "Warning")
 		s.tracebackLine(t, true)
+	case t == "Unhandled exception:":
+		s.rustPanic = t // Dart: the message follows on the next line, then the frames
 	case strings.HasPrefix(t, "panic: "):
 		s.add(KindError, t)
 		s.goFrame, s.goFunc = true, ""
@@ -968,7 +993,81 @@ func ownFrame(stack string) string {
 // callerName reports whether a function is worth naming as a caller: not
 // the program's entry point, which every stack ends in.
 func callerName(name string) bool {
-	return name != "" && name != "main" && !strings.HasSuffix(name, ".main")
+	return name != "" && name != "main" && !strings.HasSuffix(name, ".main") && !strings.HasSuffix(name, "::main")
+}
+
+// otherFrame reads a stack frame of PHP ("#1 /app/src/Api.php(17):
+// Refund->settle(4821)"), Elixir ("(billing 0.4.0) lib/refund.ex:42:
+// Billing.Refund.settle/1"), Dart ("#0      Refund.settle
+// (package:billing/refund.dart:42:7)"), Lua ("app.lua:42: in function
+// 'settle'") or Ruby ("from app/models/refund.rb:12:in `block in
+// settle_all'"). name is the frame's function ("" when it has none, at a
+// script's top level); lib is true for a frame in the runtime or its
+// libraries.
+func otherFrame(t string) (frame, name string, lib, ok bool) {
+	switch {
+	case len(t) > 3 && t[0] == '#' && isDigit(t[1]):
+		k := 2
+		for k < len(t) && isDigit(t[k]) {
+			k++
+		}
+		if k >= len(t) || t[k] != ' ' {
+			return "", "", false, false
+		}
+		rest := strings.TrimSpace(t[k:])
+		if rest == "{main}" {
+			return t, "", true, true
+		}
+		if c := strings.Index(rest, "): "); c > 0 && strings.IndexByte(rest[:c], '(') > 0 {
+			// PHP: path(line): function(args)
+			fn := rest[c+3:]
+			if p := strings.IndexByte(fn, '('); p > 0 {
+				fn = fn[:p]
+			}
+			return t, fn, strings.Contains(rest[:c], "/vendor/"), true
+		}
+		if p := strings.Index(rest, " ("); p > 0 && strings.HasSuffix(rest, ")") && strings.Contains(rest[p:], ":") {
+			// Dart: name (uri:line:col)
+			uri := rest[p+2:]
+			return t, rest[:p], strings.HasPrefix(uri, "dart:") || strings.Contains(uri, "/.pub-cache/"), true
+		}
+	case strings.HasPrefix(t, "(") && strings.Contains(t, ") ") && strings.Count(t, ": ") >= 1:
+		// Elixir: (app version) path:line: Module.function/arity
+		app, rest, _ := strings.Cut(t[1:], ") ")
+		loc, fn, found := strings.Cut(rest, ": ")
+		if !found || !strings.Contains(loc, ":") || !strings.Contains(fn, "/") || strings.ContainsAny(app, "()") {
+			return "", "", false, false
+		}
+		appName, _, _ := strings.Cut(app, " ")
+		switch appName {
+		case "elixir", "stdlib", "kernel", "ex_unit", "iex", "mix", "logger", "erts":
+			lib = true
+		}
+		return t, fn, lib, true
+	case strings.Contains(t, ": in "):
+		// Lua: path:line: in function 'name' | in main chunk | in ?
+		loc, what, _ := strings.Cut(t, ": in ")
+		if ok, end := digitsAt(loc, strings.LastIndexByte(loc, ':')+1); (!ok || end != len(loc) || strings.ContainsAny(loc, " \t")) && loc != "[C]" {
+			return "", "", false, false
+		}
+		if q := strings.IndexAny(what, "'`"); q >= 0 && strings.HasPrefix(what, "function ") {
+			name = strings.TrimRight(what[q+1:], "'")
+		}
+		return t, name, strings.HasPrefix(loc, "[C]"), true
+	case strings.HasPrefix(t, "from ") && strings.Contains(t, ":in "):
+		// Ruby: from path:line:in `name'
+		loc, what, _ := strings.Cut(t[len("from "):], ":in ")
+		if !strings.Contains(loc, ":") {
+			return "", "", false, false
+		}
+		name = strings.Trim(what, "`'")
+		name = strings.TrimPrefix(strings.TrimPrefix(name, "block in "), "rescue in ")
+		if strings.HasPrefix(name, "<") {
+			name = ""
+		}
+		return t, name, strings.Contains(loc, "/gems/") || strings.Contains(loc, "/ruby/"), true
+	}
+	return "", "", false, false
 }
 
 // pytestHeader returns the test a pytest failure or error section is about,
