@@ -153,7 +153,10 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 			low = low[cut:]
 			var starts []int
 			for i := 2; i < len(low); i++ {
-				if sent[pos[cut+i]] != low[i] && isAlpha(low[i]) && low[i-1] == ' ' {
+				// a capital after a space, but not the pronoun I joined to
+				// what comes before ("…, so I'm going with that")
+				if sent[pos[cut+i]] != low[i] && isAlpha(low[i]) && low[i-1] == ' ' &&
+					!(low[i] == 'i' && (i+1 == len(low) || low[i+1] == ' ' || low[i+1] == '\'') && joinedI(low[:i-1])) {
 					starts = append(starts, i)
 				}
 			}
@@ -390,6 +393,20 @@ func fitClauses(v string, cue, max int, key func(low string) bool) string {
 		lo--
 	}
 	return strings.TrimRight(v[cl[lo].start:cl[hi].end], " ,;-—–")
+}
+
+// joinedI reports whether the text before a pronoun I joins it to the same
+// sentence: a comma, or a conjunction ("so", "and", "because").
+func joinedI(before string) bool {
+	if strings.HasSuffix(before, ",") || strings.HasSuffix(before, ";") {
+		return true
+	}
+	w := before[strings.LastIndexByte(before, ' ')+1:]
+	switch w {
+	case "so", "and", "but", "because", "since", "then", "therefore", "thus", "hence", "which", "that", "if", "when", "as", "until", "unless", "while":
+		return true
+	}
+	return false
 }
 
 // lower returns s in ASCII lower case with curly apostrophes made straight,

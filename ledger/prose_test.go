@@ -473,3 +473,22 @@ func TestHugeValueCap(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// TestDecisionJoinedByI: a decision whose "I" follows a comma or a
+// conjunction is its whole sentence ("X is cleaner, so I'm going with
+// it"); after a run-on result without punctuation it starts at the "I".
+func TestDecisionJoinedByI(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"The cleaner option is a feature flag, so I'm going with that instead of a config file.",
+			`decision "The cleaner option is a feature flag, so I'm going with that instead of a config file."`},
+		{"The tests are slow, so I'll switch to table-driven subtests over separate functions.",
+			`decision "The tests are slow, so I'll switch to table-driven subtests over separate functions."`},
+		{"nice, 283 passing I'm going with errgroup over a bare sync.WaitGroup; the first error has to cancel the rest.",
+			`decision "I'm going with errgroup over a bare sync.WaitGroup; the first error has to cancel the rest."`},
+	} {
+		got := Strings(ExtractMessage(&condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{condense.Text(tc.text)}}, 3))
+		if !slices.Contains(got, tc.want) {
+			t.Errorf("%s missing from %q", tc.want, got)
+		}
+	}
+}
