@@ -726,6 +726,15 @@ var longIDNouns = map[string]bool{"batch": true, "run": true, "request": true, "
 // Snowflake or Pub/Sub id is 16 to 19).
 func (s *scanner) numberedIDs(t string, urlSpans [][2]int, n0 int) {
 	for i := 0; i < len(t); i++ {
+		if isDigit(t[i]) && i > 1 && t[i-1] == '/' {
+			// "GET /api/users/48213", "orders/48213": a REST resource
+			// under its collection
+			if v, end := resourceID(t, i); end > 0 && inSpans(i, urlSpans) < 0 {
+				s.add(KindID, v)
+				i = end
+			}
+			continue
+		}
 		if !isDigit(t[i]) || i == 0 || isWordByte(t[i-1]) || t[i-1] == '.' || t[i-1] == '-' || t[i-1] == '/' {
 			continue
 		}
@@ -781,6 +790,33 @@ func (s *scanner) numberedIDs(t string, urlSpans [][2]int, n0 int) {
 		}
 		i = j
 	}
+}
+
+// resourceID reads "users/48213" around the number at t[i], after a '/':
+// a collection named by the plural of a noun that numbers things (idNouns),
+// and three to twenty digits ending the segment. It returns the id and the
+// end of the number, or 0.
+func resourceID(t string, i int) (string, int) {
+	j := i
+	for j < len(t) && isDigit(t[j]) {
+		j++
+	}
+	if j-i < 3 || j-i > 20 || j < len(t) && (isWordByte(t[j]) || t[j] == '.' || t[j] == '-') {
+		return "", 0
+	}
+	w := i - 1
+	for w > 0 && (isLower(t[w-1]) || t[w-1] == '_') {
+		w--
+	}
+	coll := t[w : i-1]
+	if w > 0 && t[w-1] != '/' && t[w-1] != ' ' && t[w-1] != '"' && t[w-1] != '\'' {
+		return "", 0
+	}
+	one := strings.TrimSuffix(coll, "s")
+	if one == coll || !idNouns[one] && !idNouns[strings.TrimSuffix(one, "e")] {
+		return "", 0 // not a plural: "v2/123", "line/420"
+	}
+	return t[w:j], j
 }
 
 // quantityAfter reports whether a number is followed by a unit of

@@ -37,6 +37,8 @@ func TestIdentifierForms(t *testing.T) {
 		{"restart_lsn 0/16B3748, size 1/123456, /var/0/ABCDEF12", []string{"id 0/16B3748"}, []string{"id 1/123456", "id 0/ABCDEF12"}},
 		{`Parameters: {"refund"=>{"order_id"=>"48213"}}`, []string{"id order_id=48213"}, nil},
 		{"Applying billing.0042_invoice_tenant_idx... OK", []string{"id 0042_invoice_tenant_idx"}, nil},
+		{"GET /api/users/48213 200 and PUT orders/77120/items", []string{"id users/48213", "id orders/77120"}, nil},
+		{"GET /api/v2/123456 and /var/log/42000 and /lines/12345", nil, []string{"id v2/123456", "id log/42000", "id lines/12345"}},
 		{"the added facade was decaf", nil, []string{"id facade", "id decaf"}},
 	} {
 		var got []string
