@@ -61,7 +61,7 @@ var judgements = []string{"best", "cleanest", "simplest", "safest", "right", "co
 func choiceShape(low string) bool {
 	h := headOf(low)
 	if judgedOption(h) || labelledVerdict(h) || refusal(h) || alternativeFirst(h) || betterThan(h) ||
-		optionOver(h) || negatedCourse(h) || isToCourse(h) {
+		optionOver(h) || negatedCourse(h) || isToCourse(h) || gerundOver(h) || keptAsIs(h) {
 		return true
 	}
 	// "We're keeping the old column around for one release so rollbacks
@@ -134,6 +134,62 @@ func optionOver(h string) bool {
 			}
 		}
 		return false
+	}
+	return false
+}
+
+// gerundOver finds a choice led by a gerund that prefers one option over
+// another: "Using Zod for validation over hand-written guards", "Sticking
+// with cron over a queue here".
+func gerundOver(h string) bool {
+	f := strings.Fields(h)
+	if len(f) < 4 {
+		return false
+	}
+	switch f[0] {
+	case "using", "keeping", "sticking", "preferring", "favoring", "favouring", "choosing", "adopting", "taking":
+	default:
+		return false
+	}
+	for i := 2; i < len(f)-1 && i <= 8; i++ {
+		if f[i] != "over" {
+			continue
+		}
+		switch strings.Trim(f[i+1], ".,;:") {
+		case "ssh", "http", "https", "tcp", "udp", "grpc", "websocket", "websockets", "time", "stdin", "a", "an":
+			return false // a channel or a span ("over SSH", "over time"), not an option
+		}
+		// the option set aside is short and closes the clause
+		for j := i + 1; j <= i+5 && j < len(f); j++ {
+			if f[j] == "to" || f[j] == "and" {
+				return false // "using curl over ssh to check it"
+			}
+			if strings.HasSuffix(f[j], ",") || strings.HasSuffix(f[j], ";") || strings.HasSuffix(f[j], ":") || strings.HasSuffix(f[j], ".") || j == len(f)-1 {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// keptAsIs finds a choice not to change something yet: "I'll keep the
+// float column for now", "we'll leave the v1 route as is".
+func keptAsIs(h string) bool {
+	for _, c := range []string{"i'll ", "we'll ", "i will ", "we will ", "let's ", "i'm going to ", "we're going to "} {
+		k := strings.Index(h, c)
+		if k < 0 || k > 0 && h[k-1] != ' ' {
+			continue
+		}
+		rest := h[k+len(c):]
+		if w := firstWord(rest); w != "keep" && w != "leave" {
+			continue
+		}
+		for _, scope := range []string{"for now", "as is", "as-is", "unchanged", "untouched", "in place", "for this release", "for this pr"} {
+			if strings.Contains(rest, scope) {
+				return true
+			}
+		}
 	}
 	return false
 }

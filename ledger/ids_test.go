@@ -68,6 +68,9 @@ func TestIDsInManyShapes(t *testing.T) { specificsHeld(t, "testdata/ids.tsv") }
 // TestErrorsInManyEcosystems reads testdata/errors.tsv the same way.
 func TestErrorsInManyEcosystems(t *testing.T) { specificsHeld(t, "testdata/errors.tsv") }
 
+// TestDecisionsInManyPhrasings reads testdata/decisions.tsv the same way.
+func TestDecisionsInManyPhrasings(t *testing.T) { specificsHeld(t, "testdata/decisions.tsv") }
+
 // TestPathsInManyEcosystems reads testdata/paths.tsv the same way: a path
 // with a test's node id (tests/test_tax.py::test_rounding) or a line
 // anchor (ci.yml#L12) is the file's.

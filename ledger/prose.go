@@ -191,6 +191,13 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 			r := rs[i]
 			return r.readable && len(r.pos) > r.cut && (r.k == "" || r.k == KindNote) && aside(r.low)
 		}
+		// follows says whether sentence i may follow a decision as its
+		// reason: as joins, but a reason may be hedged ("Changing it
+		// would probably need a table rewrite.").
+		follows := func(i int) bool {
+			r := rs[i]
+			return r.readable && len(r.pos) > r.cut && (r.k == "" || r.k == KindNote) && reasonAfter(r.low)
+		}
 		dcap := s.e.capOf(KindDecision)
 		taken := make([]bool, len(sents))
 		vals := make([]string, len(sents))
@@ -238,7 +245,7 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 					}
 				}
 				for n, next := 0, si+1; n < continuation && next < len(sents); n, next = n+1, next+1 {
-					if len(v)+1+len(sents[next]) > dcap || !joins(next) {
+					if len(v)+1+len(sents[next]) > dcap || !follows(next) {
 						break
 					}
 					v += " " + sents[next]
@@ -306,6 +313,15 @@ func hasAnyLead(low string, leads []string) bool {
 // works and not the narration of a step ("Next …", "Now running …").
 func aside(low string) bool {
 	if len(strings.Fields(low)) > 30 || strings.HasSuffix(low, "?") || hedged(low) {
+		return false
+	}
+	return !hasAnyLead(low, stepLeads) && !hasAnyWord(low, resultWords)
+}
+
+// reasonAfter is aside for a sentence after the decision, where a hedge
+// weighs the option set aside rather than doubting the choice.
+func reasonAfter(low string) bool {
+	if len(strings.Fields(low)) > 30 || strings.HasSuffix(low, "?") {
 		return false
 	}
 	return !hasAnyLead(low, stepLeads) && !hasAnyWord(low, resultWords)

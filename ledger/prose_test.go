@@ -492,3 +492,27 @@ func TestDecisionJoinedByI(t *testing.T) {
 		}
 	}
 }
+
+// TestChoiceShapesNotSteps: a gerund's option over another and a choice to
+// leave something as it is are decisions; a channel after "over" and a
+// step are not.
+func TestChoiceShapesNotSteps(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"Using Zod for validation over hand-written guards.", true},
+		{"Sticking with cron over a queue here; the jobs are daily.", true},
+		{"I'll keep the float column for now.", true},
+		{"We'll leave the v1 route as is until the mobile app ships.", true},
+		{"Using curl over ssh to check the health endpoint.", false},
+		{"Using the debugger over SSH.", false},
+		{"I'll keep reading the handler to find the bug.", false},
+	} {
+		items := ExtractMessage(&condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{condense.Text(tc.text)}}, 3)
+		got := slices.ContainsFunc(items, func(it Item) bool { return it.Kind == KindDecision })
+		if got != tc.want {
+			t.Errorf("%q: decision = %v, want %v (%q)", tc.text, got, tc.want, Strings(items))
+		}
+	}
+}
