@@ -122,14 +122,17 @@ func (s *scanner) continueError(t string, indented bool) bool {
 		}
 		s.otherStack = false
 		s.endStack()
-	} else if _, _, _, ok := otherFrame(t); ok && (s.prevErr || s.stackHeader) {
-		// The frames of PHP, Elixir, Dart, Lua and Ruby: the program's
-		// first one, and the functions of the program's that called it.
-		s.otherStack, s.stackHeader = true, false
-		if frame, name, lib, _ := otherFrame(t); !lib {
-			s.stackFrame(frame, name)
+	} else if s.prevErr || s.stackHeader {
+		if frame, name, lib, ok := otherFrame(t); ok {
+			// The frames of PHP, Elixir, Dart, Lua and Ruby: the
+			// program's first one, and the functions of the program's
+			// that called it.
+			s.otherStack, s.stackHeader = true, false
+			if !lib {
+				s.stackFrame(frame, name)
+			}
+			return true
 		}
-		return true
 	}
 	s.stackHeader = t == "Stack trace:" || t == "stack traceback:"
 	if s.atFrame > 0 {
