@@ -91,8 +91,22 @@ func (e *Extractor) call(p *condense.Part, index int, open string) []Item {
 			}
 		}
 	}
+	// The assistant's own words inside a call: a think tool's thought, a
+	// finish tool's message, a reason given with an action. A decision
+	// said there is as binding as one said in the reply's text.
+	for _, k := range slices.Sorted(maps.Keys(in)) {
+		if v, ok := in[k].(string); ok && reasonKeys[normKey(k)] && len(v) >= 20 {
+			s.assistantProse(Redact(v))
+		}
+	}
 	return s.items
 }
+
+// reasonKeys are the keys of a tool call's input that hold the assistant's
+// own prose (not a file's body or a search query).
+var reasonKeys = map[string]bool{"thought": true, "thoughts": true, "thinking": true, "reasoning": true,
+	"rationale": true, "reason": true, "explanation": true, "summary": true, "plan": true, "decision": true,
+	"note": true, "notes": true, "message": true, "finalanswer": true, "answer": true}
 
 // openEditors are the tools and text commands that edit the file open in
 // the editor without naming it (SWE-agent's windowed editor).

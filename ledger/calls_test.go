@@ -250,3 +250,25 @@ func TestTextActions(t *testing.T) {
 		})
 	}
 }
+
+// TestDecisionInCallInput: a decision the assistant wrote into a tool
+// call (a think tool's thought, a finish tool's message) is read as its
+// prose; a file's body and a search query are not.
+func TestDecisionInCallInput(t *testing.T) {
+	for _, tc := range []struct {
+		name, input string
+		want        bool
+	}{
+		{"think", `{"thought":"We'll use optimistic locking instead of SELECT FOR UPDATE; the row locks deadlock under load."}`, true},
+		{"finish", `{"message":"Done. I went with a partial unique index rather than validation in the serializer."}`, true},
+		{"str_replace_based_edit_tool", `{"command":"create","path":"/src/notes.md","file_text":"We'll use optimistic locking instead of SELECT FOR UPDATE."}`, false},
+		{"web_search", `{"query":"should we use optimistic locking instead of select for update"}`, false},
+	} {
+		c := condense.ToolCall("c1", tc.name, []byte(tc.input))
+		items := ExtractMessage(&condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{c}}, 1)
+		got := slices.ContainsFunc(items, func(it Item) bool { return it.Kind == KindDecision })
+		if got != tc.want {
+			t.Errorf("%s %s: decision = %v, want %v (%q)", tc.name, tc.input, got, tc.want, Strings(items))
+		}
+	}
+}
