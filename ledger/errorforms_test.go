@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -247,5 +248,46 @@ func TestStacksOfMoreLanguages(t *testing.T) {
 		if strings.Contains(s, "←") {
 			t.Errorf("a frame was read from %q", got)
 		}
+	}
+}
+
+// TestInfoLinesThatFail: an info line of a log that reports a failure by an
+// exception's name or "error:" is an error; one that merely names a
+// failure is kept if it is one of the few; a count of failures or a
+// success is not.
+func TestInfoLinesThatFail(t *testing.T) {
+	log := func(msgs ...string) string {
+		var b strings.Builder
+		for i, m := range msgs {
+			fmt.Fprintf(&b, "2026-11-30 10:02:%02d INFO  %s\n", 10+i, m)
+		}
+		return b.String()
+	}
+	got := Strings(outputItems(log("starting", "RangeError: Maximum call stack size exceeded", "tick", "checksum mismatch for chunk 7", "tick")))
+	for _, want := range []string{"RangeError: Maximum call stack size exceeded", "checksum mismatch for chunk 7"} {
+		if !slices.ContainsFunc(got, func(s string) bool { return strings.HasPrefix(s, "error") && strings.Contains(s, want) }) {
+			t.Errorf("%s missing from %q", want, got)
+		}
+	}
+	got = Strings(outputItems(log("0 errors, 12 checks passed", "retry succeeded after timeout", "tick")))
+	for _, s := range got {
+		if strings.HasPrefix(s, "error") {
+			t.Errorf("a success or a count gave %s", s)
+		}
+	}
+	// many info lines naming failures are a report, not a failure: only
+	// the first few are kept
+	var many []string
+	for i := range 8 {
+		many = append(many, fmt.Sprintf("checksum mismatch for chunk %d", i))
+	}
+	n := 0
+	for _, s := range Strings(outputItems(log(many...))) {
+		if strings.HasPrefix(s, "error") {
+			n++
+		}
+	}
+	if n > maxFewWarnings {
+		t.Errorf("%d info lines kept, want at most %d", n, maxFewWarnings)
 	}
 }

@@ -514,6 +514,14 @@ func (s *scanner) compilerOrLogLine(t string, indented bool) {
 		s.add(KindError, t)
 	case s.hotLine&hotError != 0 && (strings.Contains(t, "Error: ") || strings.Contains(t, "error: ") || strings.Contains(t, "Exception: ")):
 		s.add(KindError, t)
+	case t[0] == '{' && t[len(t)-1] == '}' && !jsonErrorBody(t):
+		// A JSON record with no level: its message is read as a line
+		// of its own would be.
+		if v := logErrorValue(t); v != t && v != "" {
+			s.genericError(v)
+		} else {
+			s.genericError(t)
+		}
 	default:
 		s.genericError(t)
 	}

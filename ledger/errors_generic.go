@@ -331,8 +331,20 @@ func (s *scanner) logLine(t string) bool {
 		// An info line that reports a failure by its shape ("context
 		// deadline exceeded while waiting…", "connection refused") is an
 		// error whatever level its logger gave it.
-		if v := value(); signalsOf(v).shape {
+		// So is one that opens with an exception's name or says
+		// "error:" ("mysqldump: Got error: 2013: Lost connection …"). One
+		// that merely names a failure ("checksum mismatch for chunk 7")
+		// is kept after the errors when it is one of the few (at most
+		// three) such info lines of a log, structured or stamped with
+		// the time.
+		v := value()
+		switch sig := signalsOf(v); {
+		case sig.shape || looksException(v) || errorSaid(v):
 			s.add(KindError, v)
+		case sig.vocab > 0 && (msg < 0 || stampedLine(t)) && !passLine(v) && !reportsSuccess(v):
+			if s.infoFails++; s.infoFails <= maxFewWarnings {
+				s.addWeak(v)
+			}
 		}
 	default:
 		return false
@@ -749,6 +761,17 @@ func (s *scanner) namedErrors(t string) {
 			s.add(KindError, w)
 		}
 	}
+}
+
+// errorSaid reports whether a message says "error:" or "exception:" after
+// its first word: "mysqldump: Got error: 2013: …", "sync: Exception: …".
+func errorSaid(v string) bool {
+	for _, w := range []string{"error: ", "Error: ", "ERROR: ", "Exception: "} {
+		if k := strings.Index(v, w); k > 0 && v[k-1] == ' ' {
+			return true
+		}
+	}
+	return false
 }
 
 // jsonErrorBody reports whether a line is a JSON object that carries an

@@ -71,6 +71,8 @@ type scanner struct {
 	// warnLines counts the lines of the text that may name a warning
 	// level: the one warning among a log's routine lines is kept.
 	warnLines int
+	// infoFails counts the info lines that named a failure (logLine).
+	infoFails int
 	bench     string // the name of the latest benchmark result line (benchResult)
 }
 
@@ -208,7 +210,7 @@ func (s *scanner) text(text string) {
 	}
 	s.whole, s.shapes, s.lines, s.goHeader = text, nil, 0, false
 	s.hot = markLines(text, s.hot)
-	s.warnLines = 0
+	s.warnLines, s.infoFails = 0, 0
 	if s.output {
 		for _, m := range s.hot {
 			if m&hotLevel != 0 {
