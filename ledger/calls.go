@@ -94,10 +94,15 @@ func (e *Extractor) call(p *condense.Part, index int, open string) []Item {
 	// The assistant's own words inside a call: a think tool's thought, a
 	// finish tool's message, a reason given with an action. A decision
 	// said there is as binding as one said in the reply's text.
-	for _, k := range slices.Sorted(maps.Keys(in)) {
-		if v, ok := in[k].(string); ok && reasonKeys[normKey(k)] && len(v) >= 20 {
-			s.assistantProse(Redact(v))
+	var said []string
+	for k, v := range in {
+		if v, ok := v.(string); ok && len(v) >= 20 && (reasonKeys[k] || strings.ContainsAny(k, "_-ABCDEFGHIJKLMNOPQRSTUVWXYZ") && reasonKeys[normKey(k)]) {
+			said = append(said, k)
 		}
+	}
+	slices.Sort(said) // the items do not vary from run to run
+	for _, k := range said {
+		s.assistantProse(Redact(in[k].(string)))
 	}
 	return s.items
 }

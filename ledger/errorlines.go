@@ -517,7 +517,9 @@ func (s *scanner) compilerOrLogLine(t string, indented bool) {
 	case t[0] == '{' && t[len(t)-1] == '}' && !jsonErrorBody(t):
 		// A JSON record with no level: its message is read as a line
 		// of its own would be.
-		if v := logErrorValue(t); v != t && v != "" {
+		if sig := signalsOf(t); !sig.shape && sig.vocab == 0 {
+			s.genericError(t) // names no failure: not worth decoding
+		} else if v := logErrorValue(t); v != t && v != "" {
 			s.genericError(v)
 		} else {
 			s.genericError(t)
