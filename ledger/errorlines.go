@@ -716,14 +716,7 @@ func logErrorValue(t string) string {
 	// the text the log holds, which is what a reader searches for. A
 	// field of another type (an error given as an object) is left out,
 	// not a reason to give up.
-	var rec struct {
-		Msg       json.RawMessage `json:"msg"`
-		Message   json.RawMessage `json:"message"`
-		Error     json.RawMessage `json:"error"`
-		Err       json.RawMessage `json:"err"`
-		Exception json.RawMessage `json:"exception"`
-		Attr      json.RawMessage `json:"attr"` // MongoDB's attributes
-	}
+	var rec logFields
 	if err := json.Unmarshal([]byte(t), &rec); err != nil {
 		return t
 	}
@@ -739,13 +732,7 @@ func logErrorValue(t string) string {
 		} else if len(raw) > 2 && raw[0] == '{' {
 			// an error given as an object (pino's err, MongoDB's attr):
 			// its message fields
-			var in struct {
-				Message json.RawMessage `json:"message"`
-				Msg     json.RawMessage `json:"msg"`
-				Errmsg  json.RawMessage `json:"errmsg"`
-				Reason  json.RawMessage `json:"reason"`
-				Error   json.RawMessage `json:"error"`
-			}
+			var in logFields
 			if json.Unmarshal(raw, &in) == nil {
 				for _, v := range []json.RawMessage{in.Message, in.Msg, in.Errmsg, in.Reason, in.Error} {
 					if len(v) > 2 && v[0] == '"' {
@@ -759,6 +746,19 @@ func logErrorValue(t string) string {
 		return t
 	}
 	return strings.Join(parts, ": ")
+}
+
+// logFields are the message fields of a JSON log record, and of an error
+// given as an object inside one.
+type logFields struct {
+	Msg       json.RawMessage `json:"msg"`
+	Message   json.RawMessage `json:"message"`
+	Error     json.RawMessage `json:"error"`
+	Err       json.RawMessage `json:"err"`
+	Exception json.RawMessage `json:"exception"`
+	Attr      json.RawMessage `json:"attr"` // MongoDB's attributes
+	Errmsg    json.RawMessage `json:"errmsg"`
+	Reason    json.RawMessage `json:"reason"`
 }
 
 // logfmtValue returns the value of key (given with its '=') in a logfmt

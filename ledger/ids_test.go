@@ -47,16 +47,7 @@ func TestIdentifierForms(t *testing.T) {
 				got = append(got, it.String())
 			}
 		}
-		for _, w := range tc.want {
-			if !slices.Contains(got, w) {
-				t.Errorf("%q: %s missing from %q", tc.text, w, got)
-			}
-		}
-		for _, n := range tc.not {
-			if slices.Contains(got, n) {
-				t.Errorf("%q: %s is no identifier", tc.text, n)
-			}
-		}
+		holds(t, tc.text, got, tc.want, tc.not)
 	}
 }
 

@@ -63,16 +63,22 @@ func TestTableIDs(t *testing.T) {
 		{" id    | email\n-------+------\n 48213 | a@x\n 48214 | b@x\n(219 rows)", nil, []string{"id id=48213"}},
 		{" id | tenant_id | name\n----+-----------+-----\n 12 |       105 | acme\n(1 row)", nil, []string{"id id=12", "id tenant_id=105"}},
 	} {
-		got := Strings(outputItems(tc.text))
-		for _, w := range tc.want {
-			if !slices.Contains(got, w) {
-				t.Errorf("%q: %s missing from %q", tc.text, w, got)
-			}
+		holds(t, tc.text, Strings(outputItems(tc.text)), tc.want, tc.not)
+	}
+}
+
+// holds reports, for the items got from text, each of want that is
+// missing and each of not that is there.
+func holds(t *testing.T, text string, got, want, not []string) {
+	t.Helper()
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			t.Errorf("%q: %s missing from %q", text, w, got)
 		}
-		for _, n := range tc.not {
-			if slices.Contains(got, n) {
-				t.Errorf("%q: %s is not kept", tc.text, n)
-			}
+	}
+	for _, n := range not {
+		if slices.Contains(got, n) {
+			t.Errorf("%q: %s should not be an item (%q)", text, n, got)
 		}
 	}
 }
