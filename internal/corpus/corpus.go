@@ -77,7 +77,7 @@ func (s *Session) Probes() []Probe {
 
 // Generate builds one session. The same Config gives the same bytes.
 func Generate(cfg Config) (*Session, error) {
-	if cfg.Half != Tune && cfg.Half != Report {
+	if !validHalf(cfg.Half) {
 		return nil, fmt.Errorf("corpus: unknown half %q", cfg.Half)
 	}
 	r := newRNG(cfg.Seed, "choose/"+string(cfg.Half))
@@ -343,6 +343,10 @@ func walk(v any, f func(string)) {
 	case obj:
 		for _, m := range x {
 			walk(m.v, f)
+		}
+	case []obj:
+		for _, o := range x {
+			walk(o, f)
 		}
 	}
 }

@@ -156,25 +156,29 @@ func checkSession(t *testing.T, dir string, s *Session) {
 	}
 }
 
-// TestSplitDisjoint: no entry of a table's tune half is in its report
-// half, no string of any tune table is in any report table, and both
-// halves of every table have entries.
+// TestSplitDisjoint: no entry of any table's half is in another half of
+// any table (tune, report and fresh share nothing), and the tune and report
+// halves of every table have entries. A table without fresh entries falls
+// back to its report half in fresh sessions (see TestFreshTables).
 func TestSplitDisjoint(t *testing.T) {
-	tune, report := map[string]string{}, map[string]string{}
+	in := map[Half]map[string]string{Tune: {}, Report: {}, Fresh: {}}
 	for _, tb := range Tables() {
 		if len(tb.Tune) == 0 || len(tb.Report) == 0 {
 			t.Errorf("%s: a half is empty", tb.Name)
 		}
-		for _, k := range tb.Tune {
-			tune[k] = tb.Name
-		}
-		for _, k := range tb.Report {
-			report[k] = tb.Name
+		for h, keys := range map[Half][]string{Tune: tb.Tune, Report: tb.Report, Fresh: tb.Fresh} {
+			for _, k := range keys {
+				in[h][k] = tb.Name
+			}
 		}
 	}
-	for k, name := range tune {
-		if other, ok := report[k]; ok {
-			t.Errorf("%q is in the tune half of %s and the report half of %s", k, name, other)
+	for i, a := range Halves {
+		for _, b := range Halves[i+1:] {
+			for k, name := range in[a] {
+				if other, ok := in[b][k]; ok {
+					t.Errorf("%q is in the %s half of %s and the %s half of %s", k, a, name, b, other)
+				}
+			}
 		}
 	}
 }
@@ -211,21 +215,25 @@ func phraseChunks(h Half, n int) map[string]string {
 }
 
 // TestNoLeak: generated sessions of one half never hold a phrase that only
-// the other half's tables have.
+// another half's tables have.
 func TestNoLeak(t *testing.T) {
-	chunks := map[Half]map[string]string{Tune: phraseChunks(Tune, 14), Report: phraseChunks(Report, 14)}
+	chunks := map[Half]map[string]string{}
+	for _, h := range Halves {
+		chunks[h] = phraseChunks(h, 14)
+	}
 	for _, s := range every(t, smallSteps) {
-		other := Tune
-		if s.Half == Tune {
-			other = Report
-		}
 		own := chunks[s.Half]
-		for c, table := range chunks[other] {
-			if _, mine := own[c]; mine {
+		for _, other := range Halves {
+			if other == s.Half {
 				continue
 			}
-			if bytes.Contains(s.Data, []byte(c)) {
-				t.Errorf("%s holds %q from the %s half's %s table", s.Name, c, other, table)
+			for c, table := range chunks[other] {
+				if _, mine := own[c]; mine {
+					continue
+				}
+				if bytes.Contains(s.Data, []byte(c)) {
+					t.Errorf("%s holds %q from the %s half's %s table", s.Name, c, other, table)
+				}
 			}
 		}
 	}

@@ -8,9 +8,13 @@
 // them, never by the extractors under test.
 //
 // Every table the generator draws from (phrasings, projects, formats, tool
-// sets, planting forms) is cut into two halves that share nothing: Tune, to
+// sets, planting forms) is cut into halves that share nothing: Tune, to
 // look at while adjusting extractors and strategies, and Report, held out to
-// report figures. The same Config always gives the same bytes.
+// report figures. A third half, Fresh, is a second held-out half written
+// without looking at the extractors: report only, never tune on it. Its
+// probe-bearing tables (planting forms, error messages, commands,
+// phrasings) have entries of their own; the other tables fall back to the
+// report half's. The same Config always gives the same bytes.
 //
 // The command ./cmd/gencorpus writes a corpus to a directory and scores
 // renderings against it.

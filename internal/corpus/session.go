@@ -61,7 +61,14 @@ type gen struct {
 }
 
 func newGen(h *harness, p *project, st *style, half Half, seed uint64, steps int) *gen {
-	g := &gen{r: newRNG(seed, h.name+"/"+p.name+"/"+st.name), half: half, p: p, l: langs[p.lang], st: st, h: h, ts: toolsets[h.tools], steps: steps,
+	stream := h.name + "/" + p.name + "/" + st.name
+	if half == Fresh {
+		// Fresh sessions share harnesses, projects and styles with the
+		// report half; a stream of their own keeps them from following a
+		// report session's draws.
+		stream = "fresh/" + stream
+	}
+	g := &gen{r: newRNG(seed, stream), half: half, p: p, l: langs[p.lang], st: st, h: h, ts: toolsets[h.tools], steps: steps,
 		content: map[string]string{}, used: map[string]bool{}, cmdCount: map[string]int{}, pathCount: map[string]int{}, rareFnNames: map[string]bool{}}
 	g.root = h.root(p)
 	// Sizes put a 250-step session between about 1.2 and 3.2 MB.
@@ -146,7 +153,12 @@ func (g *gen) step(text string, acts ...*act) {
 		acts = acts[:1]
 	}
 	for _, a := range acts {
-		c := g.ts.render(g, a)
+		var c call
+		if a.kind == actTool {
+			c = g.toolCall(a)
+		} else {
+			c = g.ts.render(g, a)
+		}
 		c.id = g.h.callID(g)
 		t.calls = append(t.calls, c)
 		switch a.kind {

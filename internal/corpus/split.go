@@ -3,9 +3,10 @@ package corpus
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
-// Half names one of the two disjoint halves every table of the generator is
+// Half names one of the disjoint halves every table of the generator is
 // cut into. A session is drawn from one half only.
 type Half string
 
@@ -16,10 +17,16 @@ const (
 	// Report is the held-out half: generate it to report figures, never to
 	// tune against.
 	Report Half = "report"
+	// Fresh is a second held-out half, written without looking at the
+	// extractors: report only, never tune on it. Its probe-bearing tables
+	// (probe forms, error messages, commands, phrasings) hold entries of
+	// their own (see fresh.go); a table without fresh entries (harnesses,
+	// projects, styles) falls back to the report half's entries.
+	Fresh Half = "fresh"
 )
 
-// Halves lists both halves.
-var Halves = []Half{Tune, Report}
+// Halves lists every half.
+var Halves = []Half{Tune, Report, Fresh}
 
 // ParseHalf returns the half named s.
 func ParseHalf(s string) (Half, error) {
@@ -28,28 +35,57 @@ func ParseHalf(s string) (Half, error) {
 			return h, nil
 		}
 	}
-	return "", fmt.Errorf("unknown half %q (want tune or report)", s)
+	names := make([]string, len(Halves))
+	for i, h := range Halves {
+		names[i] = string(h)
+	}
+	return "", fmt.Errorf("unknown half %q (want %s)", s, strings.Join(names, ", "))
 }
 
-// split is a table cut into a tune half and a report half.
+func validHalf(h Half) bool { return slices.Contains(Halves, h) }
+
+// split is a table cut into a tune half, a report half and, optionally, a
+// fresh half.
 type split[T any] struct {
-	tune, report []T
+	tune, report, fresh []T
+	table               int // index in tables
+	key                 func(T) string
 }
 
-// of returns the entries of half h.
+// of returns the entries of half h. A table without fresh entries gives
+// the report half's entries for Fresh: the fresh half is held out like the
+// report half, so sharing those with it leaks nothing into tuning.
 func (s *split[T]) of(h Half) []T {
-	if h == Report {
+	switch h {
+	case Report:
+		return s.report
+	case Fresh:
+		if len(s.fresh) > 0 {
+			return s.fresh
+		}
 		return s.report
 	}
 	return s.tune
 }
 
+// withFresh gives the table its fresh half. It is called from init
+// functions (fresh.go), after every table is registered.
+func (s *split[T]) withFresh(fresh []T) *split[T] {
+	s.fresh = append(s.fresh, fresh...)
+	for _, e := range fresh {
+		tables[s.table].Fresh = append(tables[s.table].Fresh, s.key(e))
+	}
+	return s
+}
+
 // Table is one of the generator's tables as its entries' keys, for
-// documentation and for checking that the halves share nothing.
+// documentation and for checking that the halves share nothing. Fresh is
+// empty for a table that falls back to its report half in fresh sessions.
 type Table struct {
 	Name   string
 	Tune   []string
 	Report []string
+	Fresh  []string
 }
 
 var tables []Table
@@ -65,7 +101,7 @@ func newSplit[T any](name string, tune, report []T, key func(T) string) *split[T
 		t.Report = append(t.Report, key(e))
 	}
 	tables = append(tables, t)
-	return &split[T]{tune: tune, report: report}
+	return &split[T]{tune: tune, report: report, table: len(tables) - 1, key: key}
 }
 
 func strSplit(name string, tune, report []string) *split[string] {
@@ -74,15 +110,10 @@ func strSplit(name string, tune, report []string) *split[string] {
 
 // Tables returns every split table of the generator, sorted by name.
 func Tables() []Table {
-	out := slices.Clone(tables)
-	slices.SortFunc(out, func(a, b Table) int {
-		switch {
-		case a.Name < b.Name:
-			return -1
-		case a.Name > b.Name:
-			return 1
-		}
-		return 0
-	})
+	out := make([]Table, len(tables))
+	for i, t := range tables {
+		out[i] = Table{Name: t.Name, Tune: slices.Clone(t.Tune), Report: slices.Clone(t.Report), Fresh: slices.Clone(t.Fresh)}
+	}
+	slices.SortFunc(out, func(a, b Table) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }

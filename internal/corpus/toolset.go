@@ -25,6 +25,9 @@ type act struct {
 	line    int // edit: the first line replaced
 	// all: a search result must show every hit's path.
 	all bool
+	// tool, input: an actTool's tool name and input.
+	tool  string
+	input obj
 }
 
 type actKind int
@@ -37,6 +40,11 @@ const (
 	actEdit
 	actWrite
 	actSubmit
+	// actTool is a call of a tool the tool set has besides reading,
+	// searching, editing and running (a to-do list, a plan, a thought):
+	// tool and input as the agent sends them, out as it answers. Only tool
+	// sets that have such a tool get one (see toolCall).
+	actTool
 )
 
 type hit struct {

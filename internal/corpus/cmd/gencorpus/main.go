@@ -6,7 +6,9 @@
 //	go run ./internal/corpus/cmd/gencorpus score P1.probes.json OUT1 [P2.probes.json OUT2 ...]
 //
 // Generate from the tune half while adjusting extractors and strategies;
-// generate from the report half only to report figures.
+// generate from the report half only to report figures. The fresh half is
+// a second held-out half, written without looking at the extractors:
+// report only, never tune on it.
 package main
 
 import (
@@ -40,7 +42,7 @@ func main() {
 
 func generate(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("gencorpus", flag.ContinueOnError)
-	half := fs.String("half", "", "which half of the tables to draw from: tune (for adjusting extractors) or report (held out, for reporting)")
+	half := fs.String("half", "", "which half of the tables to draw from: tune (for adjusting extractors), report (held out, for reporting) or fresh (a second held-out half, written without looking at the extractors: report only, never tune on it)")
 	n := fs.Int("n", 10, "number of sessions")
 	seed := fs.Uint64("seed", 1, "seed of the first session; session i uses seed+i")
 	steps := fs.Int("steps", 0, "tool steps per session (0: drawn in 240–260)")
@@ -79,9 +81,12 @@ func readme(h corpus.Half, seed uint64, n, steps int, ss []*corpus.Session) []by
 		stepsFlag = fmt.Sprintf(" -steps %d", steps)
 	}
 	fmt.Fprintf(&b, "Written by `go run ./internal/corpus/cmd/gencorpus -half %s -n %d -seed %d%s -out DIR`; the same command writes the same bytes.\n\n", h, n, seed, stepsFlag)
-	if h == corpus.Report {
+	switch h {
+	case corpus.Fresh:
+		b.WriteString("This is the **fresh** half: a second held-out half, written without looking at the extractors: report only, never tune on it. Do not look at these sessions, their probes or their retention per form while adjusting extractors, strategies or summarizers (use `-half tune` for that). Its probe forms, error messages, commands and phrasings are its own; harnesses, projects and agent styles are the report half's.\n\n")
+	case corpus.Report:
 		b.WriteString("This is the **report** half: held out. Use it to report retention; do not look at it while adjusting extractors, strategies or summarizers (use `-half tune` for that).\n\n")
-	} else {
+	default:
 		b.WriteString("This is the **tune** half: use it while adjusting extractors, strategies and summarizers. Report figures on the report half, which shares none of these phrasings, projects or format variants.\n\n")
 	}
 	b.WriteString("For each session NAME:\n\n- `NAME.<ext>`: the transcript, in its agent's own format;\n- `NAME.probes.json`: the planted specifics, for `condense eval --probes`;\n- `NAME.plants.json`: the same probes with the surface form that planted each, its site (task, user, assistant, tool-input, tool-output), the tool step it sits in and how often its text occurs;\n- `NAME.distractors.json`: routine specifics in the probe format (plans that are not decisions, the most repeated commands and paths, the errors seen run after run), to compare with the rare ones.\n\n")
