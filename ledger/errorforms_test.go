@@ -291,3 +291,54 @@ func TestInfoLinesThatFail(t *testing.T) {
 		t.Errorf("%d info lines kept, want at most %d", n, maxFewWarnings)
 	}
 }
+
+// TestErrorsNotClaimed: the recognisers of complaints, statuses and
+// assertion messages hold back where the line says nothing failed.
+func TestErrorsNotClaimed(t *testing.T) {
+	for _, tc := range []struct {
+		text   string
+		failed bool
+		want   []string
+		not    []string
+	}{
+		{"sed: -e expression #1, char 38: unterminated `s' command", true, []string{"sed: -e expression #1, char 38: unterminated `s' command"}, nil},
+		{"< HTTP/1.1 502 Bad Gateway\n< Server: nginx", false, []string{"< HTTP/1.1 502 Bad Gateway"}, nil},
+		{"< HTTP/1.1 200 OK\n< Server: nginx", false, nil, []string{"< HTTP/1.1 200 OK"}},
+		{"HTTP/2 404 \ncontent-type: text/html", false, []string{"HTTP/2 404"}, nil},
+		{"Expected response status code [201] but received 422.", true, []string{"Expected response status code [201] but received 422."}, nil},
+		{"Expected response status code [201] but received 422.", false, nil, []string{"Expected response status code [201] but received 422."}},
+		{"expected to see the banner", true, nil, []string{"expected to see the banner"}},
+		{"SUMMARY: AddressSanitizer: heap-use-after-free /src/lru.c:64 in lru_get", true, []string{"SUMMARY: AddressSanitizer: heap-use-after-free /src/lru.c:64 in lru_get"}, nil},
+		{"SUMMARY: 3 files changed", true, nil, []string{"SUMMARY: 3 files changed"}},
+		{"e: file:///app/src/Repo.kt:34:18 Unresolved reference: findByMrn", true, []string{"e: file:///app/src/Repo.kt:34:18 Unresolved reference: findByMrn"}, nil},
+		{"e: 2.718", true, nil, []string{"e: 2.718"}},
+		{"ActiveRecord::PendingMigrationError", true, []string{"ActiveRecord::PendingMigrationError"}, nil},
+		{"ERROR:\n  Code: FailedPrecondition\n  Message: insufficient stock\nnext step", true, []string{"ERROR: Code: FailedPrecondition Message: insufficient stock"}, []string{"next step"}},
+		{"Error: Received unexpected error:\n\nsomething else", true, []string{"Error: Received unexpected error:"}, []string{"something else"}},
+	} {
+		c := call("bash", `{"command":"./run.sh"}`)
+		r := resultOf(tc.text, tc.failed)
+		var got []string
+		for _, it := range ExtractResult(&c, &r, 1) {
+			if it.Kind == KindError {
+				got = append(got, it.Value)
+			}
+		}
+		holds(t, tc.text, got, tc.want, tc.not)
+	}
+}
+
+// TestShortenError: a long error loses its location and its advice
+// before its middle.
+func TestShortenError(t *testing.T) {
+	msg := "error: No profiles for 'app.rides.driver' were found: Xcode couldn't find any iOS App Development provisioning profiles matching 'app.rides.driver'."
+	long := "/Users/runner/work/rides/Rides.xcodeproj: " + msg + " Automatic signing is disabled and unable to generate a profile. To enable automatic signing, pass -allowProvisioningUpdates to xcodebuild. (in target 'Driver' from project 'Rides')"
+	got := shortenError(long, 200)
+	if !strings.HasPrefix(got, msg) || len(got) > 200 || !strings.HasSuffix(got, " …") {
+		t.Errorf("got %q (%d bytes)", got, len(got))
+	}
+	one := strings.Repeat("word ", 60) + "(Caused by SSLError('certificate verify failed'))"
+	if got := shortenError(one, 200); !strings.HasSuffix(got, "certificate verify failed'))") || len(got) > 200 {
+		t.Errorf("one sentence: got %q", got)
+	}
+}

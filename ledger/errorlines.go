@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/condense-dev/condense/internal/needles"
 )
 
 // This file holds the recognisers of error lines.
@@ -451,6 +453,85 @@ func linkerError(t string) bool {
 	return hasAnyPrefix(rest, []string{"cannot find ", "error: ", "undefined reference to ", "library not found", "symbol(s) not found", "fatal error: "})
 }
 
+// unresolvedSymbol reports the linker's line for a symbol it could not
+// resolve, printed after the object's or the source's location:
+// "/src/main.cpp:27: undefined reference to `Config::load()'".
+func unresolvedSymbol(t string) bool {
+	return strings.Contains(t, ": undefined reference to `") || strings.Contains(t, ": multiple definition of `")
+}
+
+// kotlinError reports kotlinc's error line, "e: " and the file's location:
+// "e: file:///app/src/Repo.kt:34:18 Unresolved reference: findByMrn".
+func kotlinError(t string) bool {
+	r, ok := strings.CutPrefix(t, "e: ")
+	return ok && (strings.HasPrefix(r, "file://") || strings.Contains(r, ".kt:") || strings.Contains(r, ".kts:") || strings.Contains(r, ".kt (") || strings.Contains(r, ".java:"))
+}
+
+// sanitizerReport reports the summary line of a sanitizer's report and
+// the race detector's header: "SUMMARY: AddressSanitizer: heap-use-after-free
+// src/lru.c:64 in lru_get", "WARNING: DATA RACE".
+func sanitizerReport(t string) bool {
+	if r, ok := strings.CutPrefix(t, "SUMMARY: "); ok {
+		name, _, ok := strings.Cut(r, ": ")
+		return ok && strings.HasSuffix(name, "Sanitizer")
+	}
+	return t == "WARNING: DATA RACE" || strings.HasPrefix(t, "WARNING: ThreadSanitizer: ")
+}
+
+// httpErrorStatus reports an HTTP response's status line of a client or a
+// server error, as curl -i or -v prints it: "HTTP/1.1 502 Bad Gateway",
+// "< HTTP/2 404".
+func httpErrorStatus(t string) bool {
+	r, ok := strings.CutPrefix(strings.TrimPrefix(t, "< "), "HTTP/")
+	if !ok {
+		return false
+	}
+	_, code, ok := strings.Cut(r, " ")
+	return ok && len(code) >= 3 && (code[0] == '4' || code[0] == '5') && isDigit(code[1]) && isDigit(code[2]) && (len(code) == 3 || code[3] == ' ')
+}
+
+// toolComplaint reports a command-line tool's complaint, the tool's name
+// first, in the output of a command that failed: "sed: -e expression #1,
+// char 38: unterminated `s' command", "tar: Error is not recoverable:
+// exiting now", "ssh: connect to host db1 port 22: Connection refused".
+func toolComplaint(t string) bool {
+	p, rest, ok := strings.Cut(t, ": ")
+	if !ok || rest == "" || len(p) > 12 || needles.HasPrefixFold(strings.TrimPrefix(rest, "["), "warning") {
+		return false // a warning ("mysql: [Warning] Using a password…") is not what failed
+	}
+	_, known := cliTools[p]
+	return known
+}
+
+// cliTools are programs that print their complaints after their name.
+var cliTools = func() map[string]struct{} {
+	m := make(map[string]struct{})
+	for _, w := range strings.Fields(`sed awk gawk grep egrep cp mv rm ln mkdir rmdir chmod chown touch cat head tail
+		sort cut tr tee stat ls find xargs tar gzip gunzip unzip zip curl wget ssh scp rsync bash sh zsh dash env sudo
+		kill pkill jq yq openssl gpg patch diff docker kubectl helm psql mysql sqlite3 redis-cli mongosh node python
+		python3 ruby perl php java mount umount dd lsof nc ping dig systemctl journalctl crontab install realpath
+		readlink base64 sha256sum md5sum iconv envsubst timeout watch nohup`) {
+		m[w] = struct{}{}
+	}
+	return m
+}()
+
+// assertionMessage reports a failed assertion's message that names what
+// was expected and what came instead, in the output of a command that
+// failed: "Expected response status code [201] but received 422.",
+// "expected: <201> but was: <422>", "expected 3 items, got 2".
+func assertionMessage(t string) bool {
+	if len(t) < 12 || len(t) > 400 || !needles.HasPrefixFold(t, "expected") {
+		return false
+	}
+	for _, w := range []string{" but ", " got ", ", got", " received ", " actual ", " instead"} {
+		if strings.Contains(t, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // systemdUnit reports whether a "● " line is systemctl's unit header
 // ("● billing.service - Billing API"), not a test's failure.
 func systemdUnit(t string) bool {
@@ -480,7 +561,9 @@ func (s *scanner) toolErrorLine(t string) bool {
 		strings.HasPrefix(t, "Exception in thread ") || strings.HasPrefix(t, "Caused by: "):
 		s.add(KindError, t)
 		s.atFrame, s.atFirst, s.atLoose = 6, "", false
-	case curlError(t), rubyError(t), tapFailure(t), failMark(t), elixirError(t), interpreterError(t), linkerError(t):
+	case curlError(t), rubyError(t), tapFailure(t), failMark(t), elixirError(t), interpreterError(t), linkerError(t), unresolvedSymbol(t),
+		kotlinError(t), sanitizerReport(t), httpErrorStatus(t),
+		s.run == runFailed && (toolComplaint(t) || assertionMessage(t)):
 		s.add(KindError, t)
 	default:
 		return false
@@ -542,9 +625,22 @@ func hasAnyPrefix(s string, prefixes []string) bool {
 // by ':' or nothing: "ValueError: bad", "java.lang.IllegalStateException: x",
 // "TypeError: x is not a function", "KeyboardInterrupt".
 func looksException(t string) bool {
-	name, rest, colon := strings.Cut(t, ":")
-	if !colon {
-		name, rest = t, ""
+	// the name ends at the first ':' that is not half of a "::" (Ruby's
+	// and C++'s namespaces: "ActiveRecord::PendingMigrationError")
+	cut := -1
+	for i := 0; i < len(t) && i <= 80; i++ {
+		if t[i] == ':' {
+			if i+1 < len(t) && t[i+1] == ':' {
+				i++
+				continue
+			}
+			cut = i
+			break
+		}
+	}
+	name, rest, colon := t, "", cut >= 0
+	if colon {
+		name, rest = t[:cut], t[cut+1:]
 	}
 	if name == "" || len(name) > 80 {
 		return false
@@ -554,7 +650,7 @@ func looksException(t string) bool {
 	}
 	for i := 0; i < len(name); i++ {
 		c := name[i]
-		if !(isAlnum(c) || c == '_' || c == '.' || c == '$') {
+		if !(isAlnum(c) || c == '_' || c == '.' || c == '$' || c == ':' && i > 0 && i+1 < len(name) && (name[i+1] == ':' || name[i-1] == ':')) {
 			return false
 		}
 	}
@@ -726,6 +822,13 @@ func logErrorValue(t string) string {
 		// from it (see stackField), not kept as the message.
 		rec.Exception = nil
 	}
+	if len(rec.Msg) == 0 && len(rec.Message) == 0 {
+		// structlog names its message "event", Serilog's compact JSON "@m"
+		rec.Msg = rec.Event
+		if len(rec.Msg) == 0 {
+			rec.Msg = rec.SerilogM
+		}
+	}
 	for _, raw := range []json.RawMessage{rec.Msg, rec.Message, rec.Error, rec.Err, rec.Exception, rec.Attr} {
 		if len(raw) > 2 && raw[0] == '"' {
 			parts = append(parts, string(raw[1:len(raw)-1]))
@@ -759,6 +862,8 @@ type logFields struct {
 	Attr      json.RawMessage `json:"attr"` // MongoDB's attributes
 	Errmsg    json.RawMessage `json:"errmsg"`
 	Reason    json.RawMessage `json:"reason"`
+	Event     json.RawMessage `json:"event"`
+	SerilogM  json.RawMessage `json:"@m"`
 }
 
 // logfmtValue returns the value of key (given with its '=') in a logfmt

@@ -25,7 +25,9 @@ type Extractor struct {
 	// DefaultMaxValueLen. A decision or a constraint may hold twice as
 	// much: cut short, it would lose its reason or its exception, which
 	// come last ("… rather than priority ordering because the billing
-	// jobs must run in invoice order").
+	// jobs must run in invoice order"). An error may hold 8/5 as much: a
+	// driver's or a cloud API's message often runs past 200 bytes with
+	// the names that make it specific in its middle, and errors are few.
 	MaxValueLen int
 	// MaxPerKind caps the distinct items of one kind taken from one
 	// message or one tool result, so a 10,000-line log does not flood the
@@ -56,10 +58,15 @@ func (e *Extractor) maxValueLen() int {
 
 // capOf returns the cap of the value of an item of kind k.
 func (e *Extractor) capOf(k Kind) int {
-	if m := e.maxValueLen(); (k == KindDecision || k == KindConstraint) && m <= math.MaxInt/2 {
+	m := e.maxValueLen()
+	switch {
+	case m > math.MaxInt/2:
+	case k == KindDecision || k == KindConstraint:
 		return 2 * m
+	case k == KindError:
+		return m * 8 / 5
 	}
-	return e.maxValueLen()
+	return m
 }
 
 func (e *Extractor) maxPerKind() int {
@@ -218,7 +225,7 @@ func (e *Extractor) message(m *condense.Message, index int, sp *span) []Item {
 				// A drop marker or placeholder of an earlier compaction:
 				// what it kept, not the marker's own words and counts.
 				for _, it := range keptFrom(text, index) {
-					if it.Value = clean(it.Value, e.maxValueLen()); it.Value != "" {
+					if it.Value = clean(it.Value, e.capOf(it.Kind)); it.Value != "" {
 						out = append(out, it)
 					}
 				}

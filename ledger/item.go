@@ -79,7 +79,7 @@ func (a Access) String() string {
 // Item is one ledger entry.
 //
 // Value is short (at most the extractor's MaxValueLen bytes, 200 by default,
-// twice that for a decision or a constraint), a single line of valid UTF-8 with no control characters, and has had
+// twice that for a decision or a constraint, 8/5 of it for an error), a single line of valid UTF-8 with no control characters, and has had
 // secrets redacted.
 type Item struct {
 	Kind  Kind

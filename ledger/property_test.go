@@ -26,7 +26,14 @@ func checkItems(t interface {
 		if it.Value == "" {
 			t.Errorf("empty value: %s", s)
 		}
-		if capLen := maxLen; len(it.Value) > capLen && (it.Kind != KindDecision && it.Kind != KindConstraint || len(it.Value) > 2*capLen) {
+		capLen := maxLen
+		switch it.Kind {
+		case KindDecision, KindConstraint:
+			capLen = 2 * maxLen
+		case KindError:
+			capLen = maxLen * 8 / 5
+		}
+		if len(it.Value) > capLen {
 			t.Errorf("value of %d bytes over cap %d: %s", len(it.Value), maxLen, s)
 		}
 		// a gap of spaces and tabs is kept as printed; a line break never

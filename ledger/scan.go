@@ -46,6 +46,11 @@ type scanner struct {
 	goFrame     bool     // after a Go panic, waiting for its first user frame
 	atFrame     int      // after a JS/Java error, lines left to find its first "at" frame
 	rustPanic   string   // a Rust panic line whose message is on the next line
+	// openErr is 1 + the index in items of an error line that ends with
+	// ':' ("Error: Received unexpected error:", a bare "ERROR:"), whose
+	// message the lines indented under it carry; openIndent is its
+	// indentation and openLines the lines joined to it so far.
+	openErr, openIndent, openLines int
 
 	run  runState // how the command whose output this is ended
 	weak []Item   // error lines kept only if room is left under the cap
@@ -140,10 +145,10 @@ func (s *scanner) add(k Kind, v string) *Item {
 	if max > 0 && s.counts[k] >= max && k != KindError {
 		return nil
 	}
-	if k == KindError && len(v) > s.e.maxValueLen() {
+	if k == KindError && len(v) > s.e.capOf(k) {
 		// made valid first, so that clean does not grow the value past
-		// its cap and cut off the tail headAndTail keeps
-		v = headAndTail(strings.ToValidUTF8(v, "?"), s.e.maxValueLen())
+		// its cap and cut off the tail shortenError keeps
+		v = shortenError(strings.ToValidUTF8(v, "?"), s.e.capOf(k))
 	}
 	v = clean(v, s.e.capOf(k))
 	if v == "" {
@@ -183,11 +188,11 @@ func (s *scanner) addWeak(v string) {
 	if max > 0 && len(s.weak) >= max {
 		return
 	}
-	if len(v) > s.e.maxValueLen() {
+	if len(v) > s.e.capOf(KindError) {
 		// as add does: a long line's tail often names what failed
-		v = headAndTail(strings.ToValidUTF8(v, "?"), s.e.maxValueLen())
+		v = shortenError(strings.ToValidUTF8(v, "?"), s.e.capOf(KindError))
 	}
-	if v = clean(v, s.e.maxValueLen()); v != "" {
+	if v = clean(v, s.e.capOf(KindError)); v != "" {
 		s.weak = append(s.weak, Item{Kind: KindError, Value: v, Source: s.index})
 	}
 }
@@ -303,6 +308,65 @@ func (s *scanner) flush() {
 	s.goFunc, s.rustFrames, s.pyCase, s.profRows, s.traceLoose, s.jestCase = "", false, "", 0, false, false
 	s.otherStack, s.stackHeader = false, false
 	s.callers = s.callers[:0]
+	s.openErr = 0
+}
+
+// openError joins to an error line that ends with ':' the message printed
+// under it: testify's "Error: Received unexpected error:" and the error on
+// the next line, grpcurl's bare "ERROR:" and its indented Code and Message
+// lines, Xcode's "The following build commands failed:" and the command.
+// The first line after it is joined, and up to two more while they are
+// indented deeper than it; a blank line, a frame or a line that is an
+// error of its own ends the message.
+func (s *scanner) openError(line, t string) {
+	lead := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
+	indent := len(lead) + 3*strings.Count(lead, "\t") // a tab as four spaces
+	newErr := -1
+	for i := s.lineItems; i < len(s.items); i++ {
+		if s.items[i].Kind == KindError {
+			newErr = i
+		}
+	}
+	if s.openErr > 0 {
+		i := s.openErr - 1
+		s.openErr = 0
+		if newErr < 0 && i < len(s.items) && !frameLike(t) && (s.openLines == 0 || indent > s.openIndent) {
+			s.extendError(i, t)
+			if s.openLines++; s.openLines < 3 {
+				s.openErr = i + 1
+			}
+		}
+		return
+	}
+	if newErr >= 0 && strings.HasSuffix(t, ":") && strings.HasSuffix(s.items[newErr].Value, ":") {
+		s.openErr, s.openIndent, s.openLines = newErr+1, indent, 0
+	}
+}
+
+// frameLike reports whether t is a stack frame or a traceback's line
+// rather than a message.
+func frameLike(t string) bool {
+	return strings.HasPrefix(t, "at ") || strings.HasPrefix(t, `File "`) || strings.HasPrefix(t, "from ") ||
+		strings.HasPrefix(t, "#") || strings.HasPrefix(t, "goroutine ")
+}
+
+// extendError appends more to the value of the error item at i, under the
+// error's cap, unless the longer value is an item already.
+func (s *scanner) extendError(i int, more string) {
+	it := &s.items[i]
+	v := it.Value + " " + more
+	if c := s.e.capOf(KindError); len(v) > c {
+		v = shortenError(strings.ToValidUTF8(v, "?"), c)
+	}
+	old := it.Key()
+	grown := Item{Kind: it.Kind, Value: clean(v, s.e.capOf(KindError))}
+	key := grown.Key()
+	if _, ok := s.seen[key]; ok || grown.Value == "" {
+		return
+	}
+	delete(s.seen, old)
+	it.Value = grown.Value
+	s.seen[key] = i
 }
 
 func (s *scanner) line(line string) {
@@ -315,6 +379,7 @@ func (s *scanner) line(line string) {
 	s.lineItems = len(s.items)
 	t := strings.TrimSpace(line)
 	if t == "" {
+		s.openErr = 0
 		s.endTable()
 		if s.rustPanic != "" {
 			s.add(KindError, s.rustPanic)
@@ -324,6 +389,9 @@ func (s *scanner) line(line string) {
 	}
 	if !s.source {
 		s.errors(line, t)
+		if s.output {
+			s.openError(line, t)
+		}
 		if strings.HasPrefix(t, "$ ") && len(t) > 2 {
 			s.add(KindCommand, t[2:])
 		}

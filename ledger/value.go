@@ -97,6 +97,49 @@ func isClean(s string) bool {
 	return true
 }
 
+// shortenError shortens an error line too long for an item. A location
+// before the message ("/work/Rides.xcodeproj: error: …") goes first: the
+// file is an item of its own. Then, when the message is sentences, the
+// last ones, which give advice ("To enable automatic signing, pass …",
+// "For supported combinations …, see the documentation."), go; a long
+// message of one sentence keeps its head and its tail (headAndTail).
+func shortenError(s string, max int) string {
+	if len(s) <= max || max < 40 {
+		return s
+	}
+	if k := locatedMessage(s); k > 0 {
+		s = s[k:]
+		if len(s) <= max {
+			return s
+		}
+	}
+	const more = " …"
+	for end := max - len(more); end >= max/2; end-- {
+		// the last sentence's end that fits: ". " before a capital
+		if s[end] == ' ' && s[end-1] == '.' && end+1 < len(s) && isUpper(s[end+1]) && !isDigit(s[end-2]) {
+			return s[:end] + more
+		}
+	}
+	return headAndTail(s, max)
+}
+
+// locatedMessage returns where the message of "LOCATION: error: message"
+// starts, the location one word with a '/' or a '.' (a file, a project),
+// or 0.
+func locatedMessage(s string) int {
+	sp := strings.IndexByte(s, ' ')
+	if sp < 3 || sp > 160 || s[sp-1] != ':' || !strings.ContainsAny(s[:sp], "/.") {
+		return 0
+	}
+	rest := s[sp+1:]
+	for _, w := range []string{"error", "Error", "ERROR", "fatal", "Fatal", "FATAL"} {
+		if strings.HasPrefix(rest, w) {
+			return sp + 1
+		}
+	}
+	return 0
+}
+
 // headAndTail shortens an error line too long for an item to its head and
 // its tail, cut at spaces: the tail of a long error holds its innermost
 // cause ("… (Caused by SSLError(… [SSL: CERTIFICATE_VERIFY_FAILED]
