@@ -221,3 +221,6 @@ func TestIDLookalikes(t *testing.T) {
 		t.Error("no id ENG-4821 in a branch's name")
 	}
 }
+
+// TestMeasurementsOfManyTools reads testdata/measurements.tsv the same way.
+func TestMeasurementsOfManyTools(t *testing.T) { specificsHeld(t, "testdata/measurements.tsv") }

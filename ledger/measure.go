@@ -33,6 +33,10 @@ func (s *scanner) lineMeasurement(t string) bool {
 	if s.output && s.profile(t) {
 		return true
 	}
+	if s.output && figureLine(t) {
+		s.add(KindMeasurement, t)
+		return true
+	}
 	if s.output {
 		if v, name, ok := benchResult(t, s.prev, s.bench); ok {
 			s.add(KindMeasurement, v)
@@ -637,3 +641,110 @@ func profileHeader(t string) bool {
 	return has("flat%", "cum%") || has("Overhead", "Symbol") || has("ncalls", "tottime", "cumtime") ||
 		has("ns", "percent", "samples", "top") || has("%Own", "%Total")
 }
+
+// figureLine reports whether an output's line is one label and its figure,
+// as the summaries of load tools, profilers, time(1) and databases print
+// them: "Requests/sec:  18266.17", "tps = 4123.771204 (without initial
+// connection time)", "Maximum resident set size (kbytes): 6219344",
+// "real\t0m41.203s", "99%  212.40ms" (a percentile's latency). Such a line
+// is kept whole, as printed: its label says what the figure measures. The
+// label is a few words before ':', '=', a tab or a column gap; the figure
+// starts with a digit and only a unit or a short remark follows it. A
+// count with no unit, no decimals and no word of measure in its label
+// ("Parallelism: 1", "Port: 8080") is no measurement.
+func figureLine(t string) bool {
+	if len(t) < 4 || len(t) > 100 || !isAlpha(t[0]) && !isDigit(t[0]) {
+		return false
+	}
+	if k := strings.Index(t, "% in "); k > 0 && !strings.ContainsRune(t[:k], ' ') {
+		// hey's latency distribution: "99% in 0.2874 secs"
+		_, ok := numberEnd(t, 0)
+		return ok && isDigit(t[k+len("% in ")]) && figureValue(t[:k+1], t[k+len("% in "):])
+	}
+	for i := 1; i < len(t); i++ {
+		c := t[i]
+		gap := c == '\t' || c == ' ' && i+1 < len(t) && t[i+1] == ' '
+		if c != ':' && c != '=' && !gap {
+			continue
+		}
+		if c == ':' && i+1 < len(t) && t[i+1] != ' ' && t[i+1] != '\t' && !isDigit(t[i+1]) {
+			continue // "h:mm:ss", "file:line" inside the label
+		}
+		label := strings.TrimRight(t[:i], " \t")
+		j := i + 1
+		for j < len(t) && (t[j] == ' ' || t[j] == '\t' || t[j] == '=' || t[j] == ':') {
+			j++
+		}
+		if strings.HasSuffix(label, "%") && strings.HasPrefix(t[j:], "in ") {
+			j += len("in ") // hey's "99% in 0.2874 secs"
+		}
+		if j >= len(t) || !isDigit(t[j]) && !((t[j] == '-' || t[j] == '+') && j+1 < len(t) && isDigit(t[j+1])) {
+			if gap || c == ':' || c == '=' {
+				if !figureLabel(label) {
+					return false
+				}
+				continue
+			}
+		}
+		return figureLabel(label) && figureValue(label, t[j:])
+	}
+	return false
+}
+
+// figureLabel reports whether s can label a figure: a few words (or a
+// percentile, "99%", "p99"), no sentence.
+func figureLabel(s string) bool {
+	if s == "" || len(s) > 60 || strings.Count(s, " ") > 7 || strings.ContainsAny(s, "\"'`{}<>[]*#@") || strings.Contains(s, ": ") {
+		return false
+	}
+	for i := 1; i+1 < len(s); i++ {
+		if s[i] == '.' && isAlpha(s[i-1]) && isAlpha(s[i+1]) {
+			return false // a file's or a package's name ("main.go:42: …")
+		}
+	}
+	if strings.HasSuffix(s, "%") {
+		_, ok := numberEnd(s, 0)
+		return ok && isDigit(s[0])
+	}
+	letters := 0
+	for i := 0; i < len(s); i++ {
+		if isAlpha(s[i]) {
+			letters++
+		}
+	}
+	return letters >= 2 && !strings.HasSuffix(s, ".")
+}
+
+// figureValue reports whether v, what follows a label, is a figure: a
+// number, then at most a unit and a short remark; and a measure: a unit, a
+// fraction, or a label that names a measure.
+func figureValue(label, v string) bool {
+	k := 0
+	for k < len(v) && v[k] != ' ' && v[k] != '\t' {
+		k++
+	}
+	tok, rest := v[:k], strings.TrimSpace(v[k:])
+	if strings.ContainsAny(rest, ";{}*") || strings.HasSuffix(tok, ",") || strings.HasSuffix(tok, ";") {
+		return false // code ("total = 25 * 60;"), or a list
+	}
+	if len(rest) > 40 || strings.Count(rest, " ") > 5 || strings.ContainsAny(rest, ":=,") || rest != "" && (rest[0] == '+' || rest[0] == '-') {
+		return false // another field follows ("p50 latency: 41ms", "gc=12%", "+1.0ms")
+	}
+	if strings.ContainsAny(tok, ".:") || strings.TrimLeft(tok, "+-0123456789,") != "" {
+		return true // "18266.17", "0:58.71", "0m41.203s", "3.41G", "412ms"
+	}
+	if u, _, _ := strings.Cut(rest, " "); unitSet[u] {
+		return true // "2.7 GB", "412 ms"
+	}
+	l := strings.ToLower(label)
+	for _, w := range measureWords {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// measureWords in a label say that its count is a measure.
+var measureWords = []string{"time", "size", "memory", "bytes", "rss", "latency", "duration", "elapsed",
+	"rows", "requests", "throughput", "/s", "per ", "sec", "ms", "rate", "lag", "hits", "misses"}

@@ -77,3 +77,20 @@ func TestProfileTopRows(t *testing.T) {
 		itemsHeld(t, tc.text, tc.want, tc.not)
 	}
 }
+
+// TestFigureLines: a label and its figure are kept whole; code, counts
+// and lines of several fields are not one.
+func TestFigureLines(t *testing.T) {
+	for line, want := range map[string]bool{
+		"Requests/sec:  18266.17": true, "tps = 4123.771204 (without initial connection time)": true,
+		"Maximum resident set size (kbytes): 6219344": true, "real\t0m41.203s": true, "99%  212.40ms": true,
+		"99% in 0.2874 secs": true, "Elapsed (wall clock) time (h:mm:ss or m:ss): 0:58.71": true,
+		"Parallelism: 1": false, "Port: 8080": false, "totalSeconds = 25 * 60;": false, "main.go:42: starting server on :8080": false,
+		"p99 latency: 703.1ms, p50 latency: 41ms": false, "heap=512MiB gc=12%": false, "tests/test_orders.py:31: AssertionError": false,
+		"Weather in Tokyo: 20°C, Clear skies": false,
+	} {
+		if got := figureLine(line); got != want {
+			t.Errorf("figureLine(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
