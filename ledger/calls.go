@@ -284,7 +284,7 @@ func (e *Extractor) runnerCommands(s *scanner, in map[string]any) {
 			continue
 		}
 		cmd := commandString(in[k])
-		if cmd == "" || !inlineCommand(cmd) {
+		if cmd == "" || !runnerCommand(cmd) {
 			continue
 		}
 		cmd = Redact(cmd)

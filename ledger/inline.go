@@ -26,10 +26,17 @@ var runners = map[string]bool{
 	"systemctl": true, "journalctl": true, "ssh": true, "scp": true, "rsync": true, "aws": true, "gcloud": true,
 }
 
-// inlineCommand reports whether span reads as a command line: at least two
-// words, the first a known runner or a path to a script.
-func inlineCommand(span string) bool {
-	f := strings.Fields(span)
+// inlineCommand reports whether span, in a place where a command may
+// stand (backticks, a set -x trace, after "Run"), reads as a command line
+// (see commandLine).
+func inlineCommand(span string) bool { return commandLine(span, inContext) }
+
+// runnerCommand reports whether a tool input's value reads as a command
+// line by its first word alone: a known runner or a path to a script,
+// and at least one argument. A value of any key is tried, so this is
+// stricter than inlineCommand: a list of files or a patch is no command.
+func runnerCommand(v string) bool {
+	f := strings.Fields(v)
 	if len(f) < 2 {
 		return false
 	}
@@ -66,8 +73,13 @@ func (s *scanner) inlineCommands(t string) {
 			return
 		}
 		span := strings.TrimSpace(t[a+1 : a+1+b])
+		if len(span) > 1 && span[0] == '!' && isLower(span[1]) {
+			span = span[1:] // a notebook's shell escape: `!pip install …`
+		}
 		if inlineCommand(span) {
 			s.add(KindCommand, span)
+		} else if c, ok := columnCommand(span); ok && inlineCommand(c) {
+			s.add(KindCommand, c) // a crontab line: `0 3 * * * cd /srv/etl && …`
 		}
 		t = t[a+b+2:]
 	}
@@ -89,7 +101,8 @@ var commandEnds = []string{", ", "; ", " and ", " before ", " after ", " to ", "
 
 // outputLeads introduce a command after a colon in a tool's output: "To
 // rerun: go test ./store -run TestReap", "To fix: npm run lint -- --fix".
-var outputLeads = []string{"run", "rerun", "re-run", "reproduce", "fix", "try", "command"}
+var outputLeads = []string{"run", "rerun", "re-run", "reproduce", "fix", "try", "command", "command failed",
+	"update", "install", "upgrade", "resolve", "with", "use", "using"}
 
 // writtenCommands adds the commands written out in a line of prose without
 // backticks: after a colon that a lead word introduces, the rest of the
@@ -120,7 +133,7 @@ func (s *scanner) writtenCommands(t string) {
 				}
 			}
 			c := strings.TrimRight(strings.TrimSpace(rest[:end]), ".!?)")
-			if f := strings.Fields(c); len(f) >= 2 && runners[f[0]] && inlineCommand(c) && proseArgument(c) {
+			if f := strings.Fields(c); len(f) >= 2 && inlineCommand(c) && proseArgument(c) {
 				s.add(KindCommand, c)
 				return
 			}
@@ -152,10 +165,19 @@ func colonCommand(t string, leads []string) (string, bool) {
 		k += off
 		off = k + 2
 		rest := strings.TrimRight(strings.TrimSpace(t[k+2:]), ".")
-		w, _, _ := strings.Cut(rest, " ")
-		// the first word first: most colons introduce no command
-		if !commandStart(w) && w != "sudo" && !strings.Contains(w, "=") || !inlineCommand(rest) || !proseArgument(rest) {
-			continue
+		if !inlineCommand(rest) || !proseArgument(rest) {
+			// the command may end its clause: "to reproduce: go test
+			// -run X ./pkg — it fails 1 in 10"
+			end := len(rest)
+			for _, e := range commandEnds {
+				if i := strings.Index(rest, e); i >= 0 && i < end {
+					end = i
+				}
+			}
+			rest = strings.TrimRight(rest[:end], ".")
+			if rest == "" || !inlineCommand(rest) || !proseArgument(rest) {
+				continue
+			}
 		}
 		lead := strings.TrimRight(t[:k], " ")
 		for _, l := range leads {
@@ -274,7 +296,7 @@ func echoedCommand(t string) (string, bool) {
 			continue
 		}
 		c := t[i:]
-		if decorations == 0 || !inlineCommand(c) || !hasArgument(c) || strings.HasSuffix(c, "then") || strings.HasSuffix(c, "do") {
+		if decorations == 0 || !commandLine(c, bare) || !hasArgument(c) || strings.HasSuffix(c, "then") || strings.HasSuffix(c, "do") {
 			return "", false // none, or a script's "if ! cmd; then"
 		}
 		return c, true

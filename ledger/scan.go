@@ -51,6 +51,10 @@ type scanner struct {
 	// message the lines indented under it carry; openIndent is its
 	// indentation and openLines the lines joined to it so far.
 	openErr, openIndent, openLines int
+	// fence is the kind of code block a message's line is in: 0 none,
+	// fenceShell (bash, console, powershell…), fencePlain (no language)
+	// or fenceCode (any other language).
+	fence uint8
 
 	run  runState // how the command whose output this is ended
 	weak []Item   // error lines kept only if room is left under the cap
@@ -402,11 +406,24 @@ func (s *scanner) line(line string) {
 				s.add(KindCommand, c)
 			} else if c, ok := colonCommand(t, outputLeads); ok {
 				s.add(KindCommand, c)
+			} else if c, ok := s.outputCommand(line, t); ok {
+				s.add(KindCommand, c)
+			} else if strings.ContainsAny(t, "'\"`") {
+				s.quotedCommands(t)
 			}
-		} else if strings.IndexByte(t, '`') >= 0 {
-			s.inlineCommands(t)
+		} else if s.shellFence(t) {
+			// a line of a code block in a message
+		} else if s.blockCommand(line, t) {
+			// an indented command, or one on its own after a colon
 		} else {
-			s.writtenCommands(t)
+			if strings.IndexByte(t, '`') >= 0 {
+				s.inlineCommands(t)
+			} else {
+				s.writtenCommands(t)
+			}
+			if strings.IndexByte(t, '"') >= 0 {
+				s.quotedCommands(t) // in pasted output: run "git rebase --continue"
+			}
 		}
 	}
 	var urlSpans [][2]int
