@@ -246,6 +246,9 @@ func commandLine(c string, place cmdPlace) bool {
 	if toks[i].quoted || shellBuiltins[prog] || codeWords[prog] {
 		return false
 	}
+	if last := toks[len(toks)-1]; !last.quoted && last.s == "{" {
+		return false // a block's opening line: `resource "aws_s3_bucket" "logs" {`, `deploy() {`
+	}
 	known := runners[prog] || knownPrograms[prog]
 	kind := programShape(prog)
 	if known && kind == notProgram {
@@ -254,7 +257,7 @@ func commandLine(c string, place cmdPlace) bool {
 	if kind == notProgram || !known && kind == toolName && (proseWords[prog] || notPrograms[prog] || participle(prog)) {
 		return false
 	}
-	var features, ops, plain, capitals, numbers int
+	var features, ops, plain, capitals, numbers, versions int
 	for k, t := range toks[i+1:] {
 		w := t.s
 		if t.quoted {
@@ -272,6 +275,8 @@ func commandLine(c string, place cmdPlace) bool {
 		case strings.HasPrefix(w, "-"):
 			if len(w) > 1 && (isAlpha(w[1]) || w[1] == '-' && len(w) > 2 && isAlpha(w[2])) {
 				features++
+			} else if len(w) == 1 && ops > 0 {
+				features++ // standard input in a pipeline: "| aws s3 cp - s3://…"
 			} else if len(w) == 1 {
 				return false // a dash between words: prose
 			} else {
@@ -285,9 +290,12 @@ func commandLine(c string, place cmdPlace) bool {
 			numbers++ // figures, symbols: a progress bar, a table's rule
 		case codeCall(w):
 			return false // code: RefundError(f"…"), print(x)
-		case w == "*" || version(w) || location(w):
+		case version(w):
+			numbers++
+			versions++ // git bisect start HEAD v2.3.0
+		case w == "*" || location(w):
 			numbers++ // a product, a version (v0.9.102), a place in a file (total.ts:12:22)
-		case w[0] == '.' && !strings.HasPrefix(w, "./") && !strings.HasPrefix(w, "../") && w != "." ||
+		case w[0] == '.' && !strings.HasPrefix(w, "./") && !strings.HasPrefix(w, "../") && !strings.HasPrefix(w, ".#") && w != "." ||
 			w[0] == '[' || w[0] == '(':
 			numbers++ // pytest's "..F..F." and "[100%]", a parenthesis
 		case strings.ContainsAny(w, "/\\=:@*$~{}") || fileName(w):
@@ -316,7 +324,7 @@ func commandLine(c string, place cmdPlace) bool {
 			return true
 		}
 		// only words: "npx playwright install", "dotnet tool restore"
-		return place > bare && numbers == 0 && capitals <= 1 && plain > 0 && plain <= 4
+		return place > bare && numbers == versions && versions <= 1 && capitals <= 1 && plain > 0 && plain <= 4
 	case place == inContext:
 		return features > 0 || kind == psCmdlet
 	default:
@@ -545,6 +553,29 @@ func (s *scanner) outputCommand(line, t string) (string, bool) {
 	if c, ok := promptCommand(t); ok {
 		return c, commandLine(c, inContext)
 	}
+	if c, ok := leadCommand(t); ok {
+		return c, true
+	}
+	if k := strings.Index(t, "/bin/sh -c "); k >= 0 {
+		// docker history's CREATED BY column, a process listing's sh -c
+		c := strings.TrimSpace(t[k+len("/bin/sh -c "):])
+		if e := strings.Index(c, "  "); e > 0 {
+			c = c[:e] // the next column
+		}
+		if !strings.HasPrefix(c, "#(nop)") && commandLine(c, cued) {
+			return c, true
+		}
+	}
+	if c, ok := strings.CutPrefix(t, "- "); ok && shellDashC(strings.TrimSpace(s.prev)) {
+		// a container's args: "- /bin/sh", "- -c", "- pg_dump … | aws s3 cp - …"
+		c = strings.TrimSpace(c)
+		if len(c) > 1 && (c[0] == '"' || c[0] == '\'') && c[len(c)-1] == c[0] {
+			c = c[1 : len(c)-1]
+		}
+		if commandLine(c, cued) {
+			return c, true
+		}
+	}
 	if c, place, ok := keyCommand(t); ok && commandLine(c, place) {
 		return c, true
 	}
@@ -558,6 +589,73 @@ func (s *scanner) outputCommand(line, t string) (string, bool) {
 		return t, true // not a diff's header
 	}
 	return "", false
+}
+
+// shellDashC reports whether a YAML list item passes -c to a shell, so
+// that the next item is the shell's command.
+func shellDashC(prev string) bool {
+	switch strings.Trim(strings.TrimPrefix(prev, "- "), `"'`) {
+	case "-c", "-lc", "-ec", "-xc", "-euc", "-exc":
+		return strings.HasPrefix(prev, "- ")
+	}
+	return false
+}
+
+// leadCommand returns the command of an output line that names it after
+// a lead saying a command ran or failed: "Executing task: dotnet build …",
+// "runner: executing: ffmpeg -y -i …", "Error: Command failed: npm run
+// build", "Command failed with exit code 2: tsc --noEmit", "Command failed
+// with status (1): [bundle exec rubocop]", "[exit 123] find . -name …",
+// npm's "npm ERR! command sh -c node-gyp rebuild". What follows the lead
+// must read as a command where one is expected (cued).
+func leadCommand(t string) (string, bool) {
+	for _, p := range []string{"npm ERR! ", "npm error "} {
+		if rest, ok := strings.CutPrefix(t, p); ok {
+			if c, ok := strings.CutPrefix(rest, "command "); ok && commandLine(c, cued) {
+				return strings.TrimSpace(c), true
+			}
+			return "", false
+		}
+	}
+	if rest, ok := strings.CutPrefix(t, "[exit "); ok {
+		if e := strings.IndexByte(rest, ']'); e > 0 && allDigits(rest[:e]) {
+			c := strings.TrimSpace(rest[e+1:])
+			return c, commandLine(c, cued)
+		}
+	}
+	for off := 0; off < len(t); {
+		k := strings.Index(t[off:], ": ")
+		if k < 0 {
+			break
+		}
+		k += off
+		off = k + 2
+		if !commandLead(t[:k]) {
+			continue
+		}
+		c := strings.TrimRight(strings.TrimSpace(t[k+2:]), ".")
+		if len(c) > 2 && c[0] == '[' && c[len(c)-1] == ']' {
+			c = c[1 : len(c)-1] // rake: "Command failed with status (1): [rubocop]"
+		}
+		if commandLine(c, cued) {
+			return c, true
+		}
+	}
+	return "", false
+}
+
+// commandLead reports whether the text before a colon ends with words
+// that say a command follows, a status figure allowed after them ("with
+// exit code 2", "with status (1)").
+func commandLead(before string) bool {
+	b := strings.ToLower(strings.TrimRight(before, " 0123456789()"))
+	for _, l := range []string{"executing", "executing task", "executing command", "running command", "command failed",
+		"exit code", "exited with code", "exit status", "failed with status", "failed with code", "cmd"} {
+		if n := len(b) - len(l); n >= 0 && b[n:] == l && (n == 0 || !isAlpha(b[n-1])) {
+			return true
+		}
+	}
+	return false
 }
 
 // blockCommand adds the command of a message's line that stands apart as
@@ -574,6 +672,9 @@ func (s *scanner) blockCommand(line, t string) bool {
 	}
 	if !ok && (indented || introducesCommand(s.prev) && strings.HasSuffix(s.prev, ":")) {
 		c, ok = t, true
+	}
+	if !ok && commandLine(t, bare) && flagsOf(cmdTokens(t)) > 0 {
+		c, ok = t, true // a line of its own: "mvn -pl billing -am clean verify -DskipITs"
 	}
 	if !ok || !commandLine(c, inContext) {
 		return false
@@ -659,6 +760,12 @@ func promptHead(head, sign string) bool {
 	}
 	if f := strings.Fields(head); len(f) > 1 && strings.Contains(f[0], "@") && !strings.Contains(f[0], ".") {
 		return true // fish: "dev@box ~/s/tally (main)> "
+	}
+	if f := strings.Fields(head); len(f) == 2 && sign == "$ " && strings.Contains(f[0], "/") && isLowerWord(strings.ReplaceAll(f[1], ":", "")) {
+		return true // pnpm -r: "packages/api test$ vitest run"
+	}
+	if sh, ver, ok := strings.Cut(head, "-"); ok && (sh == "sh" || sh == "bash" || sh == "zsh") && version(ver) {
+		return true // a shell's own prompt: "bash-5.2$ ", "sh-5.2# "
 	}
 	if head[0] == '[' && head[len(head)-1] == ']' {
 		return strings.Contains(head, "@")
@@ -846,7 +953,7 @@ func (s *scanner) shellFence(t string) bool {
 	if strings.HasPrefix(c, "#") || strings.HasPrefix(c, "//") {
 		return true // a comment
 	}
-	place := bare
+	place := cued // a plain block: a known program may take plain words
 	if prompted || s.fence == fenceShell {
 		place = inContext
 	}

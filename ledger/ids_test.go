@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"iter"
 	"os"
 	"slices"
 	"strings"
@@ -67,42 +68,92 @@ func TestDecisionsInManyPhrasings(t *testing.T) { specificsHeld(t, "testdata/dec
 // anchor (ci.yml#L12) is the file's.
 func TestPathsInManyEcosystems(t *testing.T) { specificsHeld(t, "testdata/paths.tsv") }
 
+// TestCommandsWhereverTheyShow reads testdata/commands.tsv: each command
+// must be a command item, whole.
+func TestCommandsWhereverTheyShow(t *testing.T) {
+	specificsHeldAs(t, "testdata/commands.tsv", KindCommand)
+}
+
+// TestNotCommands reads testdata/not_commands.tsv: prose, code and output
+// whose words name programs hold no command.
+func TestNotCommands(t *testing.T) {
+	n := 0
+	for line, f := range tsvCases(t, "testdata/not_commands.tsv") {
+		n++
+		for _, it := range siteItems(t, line, f[0], f[1]) {
+			if it.Kind == KindCommand && it.Value != "./run.sh" {
+				t.Errorf("testdata/not_commands.tsv:%d: %s taken from %q (%s)", line, it, f[1], f[2])
+			}
+		}
+	}
+	if n < 25 {
+		t.Fatalf("testdata/not_commands.tsv holds %d cases; the file was cut", n)
+	}
+}
+
 // specificsHeld checks a file of site, specific and text lines: the
 // specific must be in an item extracted from the text at the site.
-func specificsHeld(t *testing.T, file string) {
+func specificsHeld(t *testing.T, file string) { specificsHeldAs(t, file, "") }
+
+// specificsHeldAs is specificsHeld with the item's kind required, unless
+// kind is empty.
+func specificsHeldAs(t *testing.T, file string, kind Kind) {
 	t.Helper()
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
 	n := 0
-	for i, line := range strings.Split(string(data), "\n") {
-		f := strings.SplitN(line, "\t", 3)
-		if strings.HasPrefix(line, "#") || len(f) < 3 {
-			continue
-		}
+	for line, f := range tsvCases(t, file) {
 		n++
-		site, want, text := f[0], f[1], strings.NewReplacer(`\n`, "\n", `\t`, "\t").Replace(f[2])
-		var items []Item
-		switch site {
-		case "out", "fail":
-			c := condense.ToolCall("c1", "bash", []byte(`{"command":"./run.sh"}`))
-			r := condense.ToolResult("c1", site == "fail", condense.Text(text))
-			items = ExtractResult(&c, &r, 1)
-		case "user":
-			items = ExtractMessage(&condense.Message{Role: condense.RoleUser, Parts: []condense.Part{condense.Text(text)}}, 3)
-		case "asst":
-			items = ExtractMessage(&condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{condense.Text(text)}}, 3)
-		default:
-			t.Fatalf("%s:%d: unknown site %q", file, i+1, site)
-		}
-		if !slices.ContainsFunc(items, func(it Item) bool { return strings.Contains(it.Value, want) }) {
-			t.Errorf("%s:%d: %s not in %q", file, i+1, want, Strings(items))
+		want := f[1]
+		items := siteItems(t, line, f[0], f[2])
+		if !slices.ContainsFunc(items, func(it Item) bool {
+			return strings.Contains(it.Value, want) && (kind == "" || it.Kind == kind)
+		}) {
+			t.Errorf("%s:%d: %s %s not in %q", file, line, kind, want, Strings(items))
 		}
 	}
 	if n < 25 {
 		t.Fatalf("%s holds %d cases; the file was cut", file, n)
 	}
+}
+
+// tsvCases yields the line number and the three fields of each case of a
+// file of tab-separated lines, "#" lines being comments; "\n" and "\t" in
+// the last field stand for a newline and a tab.
+func tsvCases(t *testing.T, file string) iter.Seq2[int, [3]string] {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(yield func(int, [3]string) bool) {
+		for i, line := range strings.Split(string(data), "\n") {
+			f := strings.SplitN(line, "\t", 3)
+			if strings.HasPrefix(line, "#") || len(f) < 3 {
+				continue
+			}
+			unescape := strings.NewReplacer(`\n`, "\n", `\t`, "\t")
+			if !yield(i+1, [3]string{f[0], unescape.Replace(f[1]), unescape.Replace(f[2])}) {
+				return
+			}
+		}
+	}
+}
+
+// siteItems extracts the items of text at a site: "out" or "fail", a
+// tool's output (of a call running ./run.sh), "user" or "asst", a message.
+func siteItems(t *testing.T, line int, site, text string) []Item {
+	t.Helper()
+	switch site {
+	case "out", "fail":
+		c := condense.ToolCall("c1", "bash", []byte(`{"command":"./run.sh"}`))
+		r := condense.ToolResult("c1", site == "fail", condense.Text(text))
+		return ExtractResult(&c, &r, 1)
+	case "user":
+		return ExtractMessage(&condense.Message{Role: condense.RoleUser, Parts: []condense.Part{condense.Text(text)}}, 3)
+	case "asst":
+		return ExtractMessage(&condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{condense.Text(text)}}, 3)
+	}
+	t.Fatalf("line %d: unknown site %q", line, site)
+	return nil
 }
 
 // TestGeneratedIDShapes: what looks generated is an id; names, versions,

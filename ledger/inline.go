@@ -113,6 +113,10 @@ func (s *scanner) writtenCommands(t string) {
 		s.add(KindCommand, c)
 		return
 	}
+	if c, ok := colonCommand(t, nil); ok {
+		s.add(KindCommand, c)
+		return
+	}
 	low := strings.ToLower(t)
 	for _, v := range commandVerbs {
 		for off := 0; ; {
@@ -133,7 +137,7 @@ func (s *scanner) writtenCommands(t string) {
 				}
 			}
 			c := strings.TrimRight(strings.TrimSpace(rest[:end]), ".!?)")
-			if f := strings.Fields(c); len(f) >= 2 && inlineCommand(c) && proseArgument(c) {
+			if f := strings.Fields(c); len(f) >= 2 && inlineCommand(c) && (proseArgument(c) || cmdPrefixes[f[0]]) {
 				s.add(KindCommand, c)
 				return
 			}
@@ -155,7 +159,9 @@ func proseArgument(c string) bool {
 }
 
 // colonCommand returns the rest of line t after a colon that one of leads
-// introduces ("Reproduce with: …"), when it reads as a command.
+// introduces ("Reproduce with: …"), when it reads as a command. With no
+// leads, any words may introduce it, and it must read as a command line
+// with flags on a line of its own.
 func colonCommand(t string, leads []string) (string, bool) {
 	for off := 0; off < len(t); {
 		k := strings.Index(t[off:], ": ")
@@ -180,6 +186,9 @@ func colonCommand(t string, leads []string) (string, bool) {
 			}
 		}
 		lead := strings.TrimRight(t[:k], " ")
+		if leads == nil && commandLine(rest, bare) && flagsOf(cmdTokens(rest)) > 0 {
+			return rest, true // any lead, but a command line with flags: "Downloading it: wget -q -O …"
+		}
 		for _, l := range leads {
 			if n := len(lead) - len(l); n >= 0 && strings.EqualFold(lead[n:], l) && (n == 0 || !isAlpha(lead[n-1])) {
 				return rest, true

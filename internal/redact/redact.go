@@ -95,7 +95,7 @@ func (r *redaction) apply(line string) string {
 		}
 		v := line[from:to]
 		if from < last || strings.HasPrefix(strings.Trim(v, `"'`), "[") || strings.EqualFold(v, "bearer") ||
-			strings.EqualFold(v, "basic") || strings.EqualFold(v, "token") || r.accept != nil && !r.accept(v) {
+			strings.EqualFold(v, "basic") || strings.EqualFold(v, "token") || variable(v) || r.accept != nil && !r.accept(v) {
 			continue
 		}
 		b.WriteString(line[last:from])
@@ -107,6 +107,37 @@ func (r *redaction) apply(line string) string {
 	}
 	b.WriteString(line[last:])
 	return b.String()
+}
+
+// variable reports whether v names a secret instead of holding one: a
+// shell or template variable ("$TOKEN", "${API_KEY}", "$(cat token)",
+// "%API_KEY%", "{{ .Token }}"). Its name is what a reader needs.
+func variable(v string) bool {
+	v = strings.Trim(v, `"'`)
+	switch {
+	case len(v) > 1 && v[0] == '$':
+		if v[1] == '{' || v[1] == '(' {
+			return true
+		}
+		// $NAME in one case: "$uperS3cret" is a password, "$GITHUB_TOKEN" is not
+		upper, lower := false, false
+		for i := 1; i < len(v); i++ {
+			c := v[i]
+			switch {
+			case 'A' <= c && c <= 'Z':
+				upper = true
+			case 'a' <= c && c <= 'z':
+				lower = true
+			case c == '_' || i > 1 && '0' <= c && c <= '9':
+			default:
+				return false
+			}
+		}
+		return !(upper && lower)
+	case len(v) > 2 && v[0] == '%' && v[len(v)-1] == '%':
+		return true
+	}
+	return strings.HasPrefix(v, "{{")
 }
 
 func hasDigit(v string) bool { return strings.ContainsAny(v, "0123456789") }
@@ -146,7 +177,7 @@ var configWords = map[string]bool{"trace": true, "debug": true, "info": true, "w
 // notConfigWord accepts a value after a secret's key unless it is one of
 // configWords, in any case.
 func notConfigWord(v string) bool {
-	return !configWords[strings.ToLower(strings.Trim(v, `"'`))]
+	return !configWords[strings.ToLower(strings.Trim(v, `"'()`))] // "(using password: YES)"
 }
 
 // wordy reports whether v is built of words and numbers, as identifiers

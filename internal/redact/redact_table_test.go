@@ -55,6 +55,7 @@ func TestRedactSecretShapes(t *testing.T) {
 		{"mysql -p", "mysql -u root -pS3cr3tRootPw -h 127.0.0.1 app", "S3cr3tRootPw"},
 		{"mysqldump -p quoted", "mysqldump -uroot -p'S3cr3t Root' app > dump.sql", "S3cr3t Root"},
 		{"docker login", "docker login -u ci -p Dh7kLm2Np9Qr4St6 registry.acme.dev", "Dh7kLm2Np9Qr4St6"},
+		{"password starting with a dollar", "db --password $uperS3cret", "$uperS3cret"},
 		{"docker login long", "docker login registry.acme.dev --username ci --password=Dh7kLm2Np9Qr4St6", "Dh7kLm2Np9Qr4St6"},
 		{"cookie header", `curl -H 'Cookie: session=9f8e7d6c5b4a3f2e1d0c; theme=dark' https://acme.dev`, "9f8e7d6c5b4a3f2e1d0c"},
 		{"set-cookie", "Set-Cookie: sid=Zx8Yw7Vu6Ts5Rq4P; HttpOnly", "Zx8Yw7Vu6Ts5Rq4P"},
@@ -86,6 +87,9 @@ func TestRedactLeavesOrdinaryText(t *testing.T) {
 		"bypass=true", "compass: north", "max_tokens: 4096", "input_tokens=5210", "token_count: 12",
 		"cache-key: go-mod-v1", "monkey: 5", "the password is wrong", "mysql -u root -p app", "docker login --password-stdin",
 		"Asia/Tokyo", "KeyError: 'creditnote_period_81403'", "RUST_LOG=token=trace cargo run", "secret_scanning: enabled", "PASSWORD=none", "signing_key: payment_webhook_secret_name_2026", "go test -run TestAPI ./api/...", "--passes=3", "sk-learn", "author: Ann",
+		// a variable names the secret, it does not hold it; MySQL's "using password: YES" says one was sent
+		`curl -H "Authorization: Bearer $TOKEN" https://api.example.com`, "--token ${GITHUB_TOKEN}", "API_KEY=$(cat key.txt)",
+		"password: %DB_PASSWORD%", "token: {{ .Values.token }}", "Access denied for user 'app'@'10.0.0.4' (using password: YES)",
 	} {
 		if got := String(s); got != s {
 			t.Errorf("String(%q) = %q", s, got)
