@@ -176,16 +176,25 @@ func gerundOver(h string) bool {
 // keptAsIs finds a choice not to change something yet: "I'll keep the
 // float column for now", "we'll leave the v1 route as is".
 func keptAsIs(h string) bool {
-	for _, c := range []string{"i'll ", "we'll ", "i will ", "we will ", "let's ", "i'm going to ", "we're going to "} {
+	for _, c := range []string{"i'll ", "we'll ", "i will ", "we will ", "let's ", "i'm going to ", "we're going to ",
+		"i'm ", "we're ", "i am ", "we are "} {
 		k := strings.Index(h, c)
 		if k < 0 || k > 0 && h[k-1] != ' ' {
 			continue
 		}
 		rest := h[k+len(c):]
-		if w := firstWord(rest); w != "keep" && w != "leave" {
+		if w := firstWord(rest); w != "keep" && w != "leave" && w != "keeping" && w != "leaving" {
 			continue
 		}
-		for _, scope := range []string{"for now", "as is", "as-is", "unchanged", "untouched", "in place", "for this release", "for this pr"} {
+		if g := firstWord(strings.TrimPrefix(strings.TrimPrefix(rest, firstWord(rest)), " ")); strings.HasSuffix(g, "ing") {
+			continue // "I'll keep looking", "I'm keeping running it"
+		}
+		// the option kept, and the one set aside: "I'll keep the wrapper in
+		// client.py and remove the duplicate", "keeping the comprehension
+		// and reverting the vectorization", "…and not migrate to FastAPI"
+		for _, scope := range []string{"for now", "as is", "as-is", "unchanged", "untouched", "in place", "for this release", "for this pr",
+			" and remove", " and removing", " and drop", " and dropping", " and revert", " and reverting",
+			" and delete", " and deleting", " and not ", " and get rid", " and getting rid"} {
 			if strings.Contains(rest, scope) {
 				return true
 			}
@@ -375,7 +384,10 @@ func alternativeFirst(h string) bool {
 	for _, a := range []string{"instead of", "rather than", "as opposed to", "in place of"} {
 		if rest, ok := strings.CutPrefix(h, a+" "); ok && len(strings.Fields(rest)) >= 4 {
 			// "rather than guess, I'll print it" turns down no option
-			alt, _, comma := strings.Cut(rest, ",")
+			alt, main, comma := strings.Cut(rest, ",")
+			if comma && stepNext(strings.TrimSpace(main)) {
+				return false // "rather than reading every file, let me grep for it": a step
+			}
 			return !comma || len(strings.Fields(alt)) >= 2
 		}
 	}
@@ -630,6 +642,17 @@ func designNamed(low string) bool {
 		next := firstWord(low[k+len(d):])
 		if !slices.Contains(notDesign, next) {
 			return true
+		}
+	}
+	return false
+}
+
+// stepNext reports whether a clause only says what the speaker does next:
+// "let me grep for the error string", "I'll print the value".
+func stepNext(cl string) bool {
+	for _, lead := range []string{"let me ", "let's ", "i'll ", "i will ", "i'm going to "} {
+		if rest, ok := strings.CutPrefix(cl, lead); ok {
+			return slices.Contains(stepVerbs, strings.Trim(firstWord(rest), ".,;:"))
 		}
 	}
 	return false

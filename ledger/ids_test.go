@@ -91,13 +91,37 @@ func TestNotCommands(t *testing.T) {
 	}
 }
 
+// TestDecisionsBySpeaker reads testdata/decisions_by_speaker.tsv: an
+// assistant's decision is a decision item; a user's may be a constraint,
+// a rule for the rest of the work.
+func TestDecisionsBySpeaker(t *testing.T) {
+	specificsHeldAs(t, "testdata/decisions_by_speaker.tsv", KindDecision, KindConstraint)
+}
+
+// TestPlansAreNotDecisions reads testdata/not_decisions.tsv: next steps,
+// narration, questions and options left open are no decision.
+func TestPlansAreNotDecisions(t *testing.T) {
+	n := 0
+	for line, f := range tsvCases(t, "testdata/not_decisions.tsv") {
+		n++
+		for _, it := range siteItems(t, line, f[0], f[1]) {
+			if it.Kind == KindDecision {
+				t.Errorf("testdata/not_decisions.tsv:%d: %s taken from %q (%s)", line, it, f[1], f[2])
+			}
+		}
+	}
+	if n < 25 {
+		t.Fatalf("testdata/not_decisions.tsv holds %d cases; the file was cut", n)
+	}
+}
+
 // specificsHeld checks a file of site, specific and text lines: the
 // specific must be in an item extracted from the text at the site.
-func specificsHeld(t *testing.T, file string) { specificsHeldAs(t, file, "") }
+func specificsHeld(t *testing.T, file string) { specificsHeldAs(t, file) }
 
-// specificsHeldAs is specificsHeld with the item's kind required, unless
-// kind is empty.
-func specificsHeldAs(t *testing.T, file string, kind Kind) {
+// specificsHeldAs is specificsHeld with the item's kind required to be
+// one of kinds, unless there are none.
+func specificsHeldAs(t *testing.T, file string, kinds ...Kind) {
 	t.Helper()
 	n := 0
 	for line, f := range tsvCases(t, file) {
@@ -105,9 +129,9 @@ func specificsHeldAs(t *testing.T, file string, kind Kind) {
 		want := f[1]
 		items := siteItems(t, line, f[0], f[2])
 		if !slices.ContainsFunc(items, func(it Item) bool {
-			return strings.Contains(it.Value, want) && (kind == "" || it.Kind == kind)
+			return strings.Contains(it.Value, want) && (len(kinds) == 0 || slices.Contains(kinds, it.Kind))
 		}) {
-			t.Errorf("%s:%d: %s %s not in %q", file, line, kind, want, Strings(items))
+			t.Errorf("%s:%d: %v %s not in %q", file, line, kinds, want, Strings(items))
 		}
 	}
 	if n < 25 {

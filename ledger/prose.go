@@ -26,7 +26,7 @@ func (s *scanner) assistantProse(text string) {
 		return
 	}
 	s.prose(text, func(low string, starts []int) (Kind, int) {
-		if at, ok := decisionAt(low); ok {
+		if at, ok := decisionAt(low); ok && !strings.HasSuffix(low, "?") && !hedged(low) {
 			// "…255 green Decision: miette over…": the decision starts
 			// where its cue opens a run-on sentence.
 			if slices.Contains(starts, at) {
@@ -112,7 +112,7 @@ func (s *scanner) userProse(text string) {
 		// The user settles a question the agent asked or a course it
 		// proposed: "Let's go with Redis.", "Use the partial index, not
 		// the serializer check."
-		if decisionStrict(low) && !hedged(low) {
+		if decisionStrict(low) && !hedged(low) || userChoice(low) {
 			return KindDecision, 0
 		}
 		// A rule typed straight after pasted output, with no full stop
@@ -609,7 +609,8 @@ var firmDecisions = []string{"decision:", "going with", "decided", "we've decide
 	"ruled out", "in favor of", "in favour of", "drop the idea of", "dropping the idea of",
 	"the decision is", "decision is to", "convention:", "rule:", "standardize on", "standardise on",
 	"standardizing on", "standardising on", "we're adopting", "we are adopting", "i'm adopting", "adopting",
-	"i'm choosing", "we're choosing", "the call is", "the better option is", "the right call is",
+	"i'm choosing", "we're choosing", "agreed:", "resolved to", "was decided", "is the pick", "the pick is",
+	"my pick", "our pick", "path will be", "strategy will be", "the call is", "the better option is", "the right call is",
 	"gonna go with", "going to go with", "i'll stay with", "we'll stay with", "i'd rather", "we'd rather",
 	"wins over", "win out over", "leaning towards", "leaning toward", "i lean towards", "i lean toward",
 	"i'd go with", "we'd go with", "that's what i'll", "that's what we'll", "that is what i'll",
@@ -631,8 +632,8 @@ var alternatives = []string{"instead of", "instead", "rather than", "as opposed 
 // choosers are the words that make an alternative a choice of the speaker's
 // rather than a description of the code ("X is parsed with A instead of B").
 var choosers = []string{"i'll", "i will", "i'd", "i'm going", "we'll", "we will", "we'd", "we're going",
-	"let's", "let me", "i'm", "i am", "we're", "we are", "my", "our", "the plan", "the approach", "the fix", "the solution", "use",
-	"using", "switch", "replace", "better to", "should", "keep", "go with",
+	"let's", "i'm", "i am", "we're", "we are", "my", "our", "the plan", "the approach", "the fix", "the solution", "use",
+	"using", "switch", "replace", "better to", "should", "keep", "go with", "will be", "is going to be",
 	// an evaluation between the alternatives: "the cleaner path is X rather than Y"
 	"better", "cleaner", "simpler", "safer", "preferable", "best"}
 
@@ -1135,4 +1136,67 @@ func pastTense(w string) bool {
 		return true
 	}
 	return len(w) > 3 && strings.HasSuffix(w, "ed")
+}
+
+// userAssents open a user's reply before what it settles: "yeah use
+// httpx", "no, use pnpm not npm", "Fine, go ahead with the job".
+var userAssents = []string{"yeah", "yes", "yep", "yup", "no", "nope", "nah", "ok", "okay", "fine", "sure",
+	"alright", "all right", "right", "so", "and", "actually", "hmm", "then", "just", "please", "ok so", "good",
+	"great", "cool", "perfect", "thanks"}
+
+// choiceVerbs open a user's instruction that takes or sets aside an
+// option by itself: "use httpx", "drop the win32 branches", "skip Windows
+// CI for now", "stop using print for debugging".
+var choiceVerbs = []string{"use", "go with", "go ahead with", "drop", "skip", "stop", "pin", "switch to",
+	"prefer", "pick", "choose", "stick with", "stick to", "avoid", "replace", "remove", "ditch", "forget about"}
+
+// notInstruction open a sentence that does not instruct: a pronoun, an
+// article, a question word or an auxiliary.
+var notInstruction = map[string]bool{"i": true, "i'm": true, "i've": true, "we": true, "it": true, "it's": true,
+	"this": true, "that": true, "the": true, "a": true, "an": true, "there": true, "they": true, "you": true,
+	"what": true, "why": true, "how": true, "when": true, "where": true, "which": true, "who": true, "is": true,
+	"are": true, "was": true, "were": true, "do": true, "does": true, "did": true, "can": true, "could": true,
+	"would": true, "should": true, "will": true, "my": true, "our": true, "your": true, "its": true, "he": true,
+	"she": true, "not": true, "also": true, "but": true, "if": true, "when's": true, "let": true, "thank": true}
+
+// userChoice reports whether a user's sentence instructs a choice: it
+// opens, after an assent, with a verb that takes or drops an option, or
+// with any instruction that names the option it turns down ("Put the
+// config in pyproject.toml instead of setup.cfg", "Branch off develop, not
+// main").
+func userChoice(low string) bool {
+	if hedged(low) {
+		return false
+	}
+	h := low
+	for changed := true; changed; {
+		changed = false
+		h = strings.TrimLeft(h, " ,.!—–-")
+		for _, a := range userAssents {
+			if r, ok := strings.CutPrefix(h, a); ok && (r == "" || r[0] == ' ' || r[0] == ',' || r[0] == '.' || r[0] == '!') {
+				h, changed = r, true
+			}
+		}
+	}
+	if hasAnyLead(h, choiceVerbs) {
+		return len(strings.Fields(h)) >= 2
+	}
+	w := strings.Trim(firstWord(h), ".,;:")
+	if w == "" || notInstruction[w] || pastTense(w) || strings.HasSuffix(w, "ing") || strings.HasSuffix(w, "s") {
+		return false
+	}
+	for _, a := range []string{"instead of", "rather than", "as opposed to"} {
+		if hasWord(h, a) {
+			return true
+		}
+	}
+	return hasNotBut(h) || strings.Contains(h, " not ") && !strings.Contains(h, " not sure") && notBetween(h)
+}
+
+// notBetween reports whether " not " sets two options side by side: "use
+// pnpm not npm", where a word precedes and one follows it.
+func notBetween(h string) bool {
+	k := strings.Index(h, " not ")
+	before, after := strings.Fields(h[:k]), strings.Fields(h[k+5:])
+	return len(before) >= 2 && len(after) >= 1 && len(after) <= 3
 }
