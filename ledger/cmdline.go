@@ -382,6 +382,8 @@ func programShape(w string) programKind {
 	}
 	if strings.ContainsAny(w, "/\\") {
 		switch {
+		case (strings.HasPrefix(w, "./") || strings.HasPrefix(w, "../")) && !strings.ContainsAny(w, ":(,"):
+			return execPath // run by its path, whatever its name: ./migrations/0053_snapshot.sql --dry-run
 		case ext != "" && !scriptExts[ext]:
 			return notProgram // a file: config.toml, main.c.o
 		case strings.HasPrefix(w, "./") || strings.HasPrefix(w, "../") || strings.HasPrefix(w, "~/") ||
