@@ -338,7 +338,7 @@ func commandLine(c string, place cmdPlace) bool {
 func flagsOf(toks []cmdToken) int {
 	n := 0
 	for _, t := range toks {
-		if !t.quoted && len(t.s) > 1 && t.s[0] == '-' && (isAlpha(t.s[1]) || t.s[1] == '-' && len(t.s) > 2) {
+		if !t.quoted && len(t.s) > 1 && t.s[0] == '-' && (isAlpha(t.s[1]) || t.s[1] == '-' && len(t.s) > 2 && isAlnum(t.s[2])) {
 			n++
 		}
 	}

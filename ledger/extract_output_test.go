@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/condense-dev/condense"
@@ -160,4 +161,29 @@ func TestExtractResultOutputs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDiffHeaders: a git diff's header names its file once, without the
+// a/ and b/ prefixes, and its index line's blob hashes are not ids.
+func TestDiffHeaders(t *testing.T) {
+	itemsHeld(t, "diff --git a/crates/core/src/fold.rs b/crates/core/src/fold.rs\nindex 25bb0f0..67d88ad 100644\n--- a/crates/core/src/fold.rs\n+++ b/crates/core/src/fold.rs",
+		[]string{"file crates/core/src/fold.rs"},
+		[]string{"file a/crates/core/src/fold.rs", "file b/crates/core/src/fold.rs", "id 25bb0f0", "id 67d88ad"})
+}
+
+// TestCommandFiguresAreArguments: the figures of a command line are its
+// arguments, not measurements; a test runner's section rule is no command.
+func TestCommandFiguresAreArguments(t *testing.T) {
+	m := condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{condense.Text("Checking the logs.\n\n```bash\nkubectl logs deploy/api --since=2h --tail=400\n```")}}
+	got := Strings(ExtractMessage(&m, 1))
+	if !slices.Contains(got, `command "kubectl logs deploy/api --since=2h --tail=400"`) {
+		t.Errorf("command missing from %q", got)
+	}
+	for _, g := range got {
+		if strings.HasPrefix(g, "measurement") {
+			t.Errorf("%s taken from a command line", g)
+		}
+	}
+	itemsHeld(t, "        FAIL [  0.583s] core prec::tests::intern_node\n--- STDERR:              core prec::tests::intern_node ---", nil,
+		[]string{`command "core prec::tests::intern_node ---"`})
 }

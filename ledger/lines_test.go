@@ -24,7 +24,7 @@ func TestLines(t *testing.T) {
 			[]string{"file internal/x.go", "file ./scripts/run", "file ~/notes", "file /etc/nginx/nginx.conf"}},
 		{"see https://example.com/a/b.html and s3://bucket/key.csv", []string{"url https://example.com/a/b.html", "url s3://bucket/key.csv"}},
 		{"(see https://example.com/x_(y)).", []string{"url https://example.com/x_(y)"}},
-		{"diff --git a/x.go b/x.go", []string{"file a/x.go", "file b/x.go"}},
+		{"diff --git a/x.go b/x.go", []string{"file x.go"}}, // the file, without git's a/ and b/ prefixes
 		{"+++ b/internal/x.go", []string{"file internal/x.go"}},
 		// Identifiers.
 		{"fixes ENG-4821 and T-9, see #1234 and PR #77", []string{"id ENG-4821", "id T-9", "id #1234", "id #77"}},

@@ -39,6 +39,16 @@ func (s *scanner) files(t string, urlSpans [][2]int) {
 		}
 		return
 	}
+	if rest, ok := strings.CutPrefix(t, "diff --git a/"); ok {
+		// "diff --git a/x.go b/x.go": the file, not a/x.go and b/x.go
+		a, b, _ := strings.Cut(rest, " b/")
+		for _, f := range []string{a, b} {
+			if p, ok := cleanPath(f, true); ok {
+				s.addFile(p)
+			}
+		}
+		return
+	}
 	for off := 0; off < len(t); {
 		k := strings.IndexByte(t[off:], '/')
 		if k < 0 {

@@ -72,6 +72,9 @@ type scanner struct {
 	shapes map[uint64]int
 	// lineItems is the number of items before the current line's.
 	lineItems int
+	// lineCommand is the length of the longest command added from the
+	// current line, 0 for none.
+	lineCommand int
 	// goHeader: a Go traceback's goroutine header was seen in this text.
 	goHeader bool
 	cell     bool // the current line is a table's row holding a value of its own
@@ -145,6 +148,9 @@ func newScanner(e *Extractor, index int, output bool) *scanner {
 // add records an item, cleaned and capped; empty values and items over the
 // per-kind limit are dropped.
 func (s *scanner) add(k Kind, v string) *Item {
+	if k == KindCommand {
+		s.lineCommand = max(s.lineCommand, len(v))
+	}
 	max := s.e.maxPerKind()
 	if max > 0 && s.counts[k] >= max && k != KindError {
 		return nil
@@ -381,6 +387,7 @@ func (s *scanner) line(line string) {
 		s.prevErr = false
 	}
 	s.lineItems = len(s.items)
+	s.lineCommand = 0
 	t := strings.TrimSpace(line)
 	if t == "" {
 		s.openErr = 0
@@ -436,11 +443,15 @@ func (s *scanner) line(line string) {
 	if strings.IndexByte(t, '\\') >= 0 {
 		s.windowsPaths(t)
 	}
-	s.ids(t, urlSpans)
+	if !diffIndex(t) {
+		s.ids(t, urlSpans) // not a diff's blob hashes
+	}
 	if !s.output && !s.source {
 		s.namedErrors(t)
 	}
-	if !s.source && !s.tableLine(t) && !s.lineMeasurement(t) {
+	// A command line's figures are its arguments (--since=2h, sleep 5),
+	// not measurements.
+	if !s.source && 2*s.lineCommand < len(t) && !s.tableLine(t) && !s.lineMeasurement(t) {
 		s.measurements(t, urlSpans)
 	}
 }
@@ -556,4 +567,16 @@ func badStatus(t string) bool {
 		}
 	}
 	return false
+}
+
+// diffIndex reports whether t is a unified diff's index line, "index
+// 3f2a9c1..8b1e5c0 100644": blob hashes no one refers to.
+func diffIndex(t string) bool {
+	rest, ok := strings.CutPrefix(t, "index ")
+	if !ok {
+		return false
+	}
+	r, _, _ := strings.Cut(rest, " ")
+	a, b, ok := strings.Cut(r, "..")
+	return ok && len(a) >= 7 && len(b) >= 7 && allHex(a) && allHex(b)
 }
