@@ -18,3 +18,27 @@ func allDigits(s string) bool {
 	}
 	return s != ""
 }
+
+// nextField returns the bounds of the first word of t at or after i,
+// words being separated by spaces and tabs; start == end == len(t) when
+// there is none.
+func nextField(t string, i int) (start, end int) {
+	for i < len(t) && (t[i] == ' ' || t[i] == '\t') {
+		i++
+	}
+	j := i
+	for j < len(t) && t[j] != ' ' && t[j] != '\t' {
+		j++
+	}
+	return i, j
+}
+
+// every reports whether f holds for every byte of s (true for "").
+func every(s string, f func(byte) bool) bool {
+	for i := 0; i < len(s); i++ {
+		if !f(s[i]) {
+			return false
+		}
+	}
+	return true
+}

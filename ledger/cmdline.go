@@ -493,34 +493,13 @@ func hyphenWord(w string) bool {
 }
 
 // upperWord reports whether w is a word in capitals: PATTERN, FILE.
-func upperWord(w string) bool {
-	for i := 0; i < len(w); i++ {
-		if !isUpper(w[i]) {
-			return false
-		}
-	}
-	return true
-}
+func upperWord(w string) bool { return every(w, isUpper) }
 
 // hasLetter reports whether w holds an ASCII letter.
-func hasLetter(w string) bool {
-	for i := 0; i < len(w); i++ {
-		if isAlpha(w[i]) {
-			return true
-		}
-	}
-	return false
-}
+func hasLetter(w string) bool { return !every(w, func(c byte) bool { return !isAlpha(c) }) }
 
 // isLowerWord reports whether w is a word of lower-case letters only.
-func isLowerWord(w string) bool {
-	for i := 0; i < len(w); i++ {
-		if !isLower(w[i]) {
-			return false
-		}
-	}
-	return true
-}
+func isLowerWord(w string) bool { return every(w, isLower) }
 
 // fileName reports whether w names a file by its extension: main.go,
 // tsconfig.build.json, app.wsgi.
@@ -846,13 +825,8 @@ func keyCommand(t string) (c string, place cmdPlace, ok bool) {
 func columnCommand(t string) (string, bool) {
 	cols, words := 0, 0
 	for i := 0; i < len(t); {
-		for i < len(t) && (t[i] == ' ' || t[i] == '\t') {
-			i++
-		}
-		j := i
-		for j < len(t) && t[j] != ' ' && t[j] != '\t' {
-			j++
-		}
+		var j int
+		i, j = nextField(t, i)
 		if i == j {
 			break
 		}

@@ -287,13 +287,8 @@ func ciCommand(t string) (string, bool) {
 func echoedCommand(t string) (string, bool) {
 	decorations := 0
 	for i := 0; i < len(t) && decorations <= 6; {
-		for i < len(t) && (t[i] == ' ' || t[i] == '\t') {
-			i++
-		}
-		j := i
-		for j < len(t) && t[j] != ' ' && t[j] != '\t' {
-			j++
-		}
+		var j int
+		i, j = nextField(t, i)
 		if i == j {
 			break
 		}

@@ -267,13 +267,8 @@ func (b *oddBuf) markTable(text string, m map[int]uint8, rows []int) {
 func valuesOf(line string, dst []uint64) []uint64 {
 	col := 0
 	for i := 0; i < len(line) && col < maxCellColumns; {
-		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
-			i++
-		}
-		j := i
-		for j < len(line) && line[j] != ' ' && line[j] != '\t' {
-			j++
-		}
+		var j int
+		i, j = nextField(line, i)
 		if j == i {
 			break
 		}
