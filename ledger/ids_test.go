@@ -60,6 +60,15 @@ func TestIDsInManyShapes(t *testing.T) { specificsHeld(t, "testdata/ids.tsv") }
 // TestErrorsInManyEcosystems reads testdata/errors.tsv the same way.
 func TestErrorsInManyEcosystems(t *testing.T) { specificsHeld(t, "testdata/errors.tsv") }
 
+// TestErrorsPastedAnywhere reads testdata/errors_pasted.tsv the same way:
+// output a user or the assistant pasted into a message is read for errors
+// as a tool's output is.
+func TestErrorsPastedAnywhere(t *testing.T) { specificsHeld(t, "testdata/errors_pasted.tsv") }
+
+// TestNotErrors reads testdata/not_errors.tsv: output that names errors
+// but reports none holds no error item.
+func TestNotErrors(t *testing.T) { noneOfKind(t, "testdata/not_errors.tsv", KindError) }
+
 // TestDecisionsInManyPhrasings reads testdata/decisions.tsv the same way.
 func TestDecisionsInManyPhrasings(t *testing.T) { specificsHeld(t, "testdata/decisions.tsv") }
 
@@ -76,20 +85,7 @@ func TestCommandsWhereverTheyShow(t *testing.T) {
 
 // TestNotCommands reads testdata/not_commands.tsv: prose, code and output
 // whose words name programs hold no command.
-func TestNotCommands(t *testing.T) {
-	n := 0
-	for line, f := range tsvCases(t, "testdata/not_commands.tsv") {
-		n++
-		for _, it := range siteItems(t, line, f[0], f[1]) {
-			if it.Kind == KindCommand && it.Value != "./run.sh" {
-				t.Errorf("testdata/not_commands.tsv:%d: %s taken from %q (%s)", line, it, f[1], f[2])
-			}
-		}
-	}
-	if n < 25 {
-		t.Fatalf("testdata/not_commands.tsv holds %d cases; the file was cut", n)
-	}
-}
+func TestNotCommands(t *testing.T) { noneOfKind(t, "testdata/not_commands.tsv", KindCommand) }
 
 // TestDecisionsBySpeaker reads testdata/decisions_by_speaker.tsv: an
 // assistant's decision is a decision item; a user's may be a constraint,
@@ -101,17 +97,25 @@ func TestDecisionsBySpeaker(t *testing.T) {
 // TestPlansAreNotDecisions reads testdata/not_decisions.tsv: next steps,
 // narration, questions and options left open are no decision.
 func TestPlansAreNotDecisions(t *testing.T) {
+	noneOfKind(t, "testdata/not_decisions.tsv", KindDecision)
+}
+
+// noneOfKind checks a file of site, text and note lines: no item of kind
+// may come from the text (but the command of the call it is the output
+// of).
+func noneOfKind(t *testing.T, file string, kind Kind) {
+	t.Helper()
 	n := 0
-	for line, f := range tsvCases(t, "testdata/not_decisions.tsv") {
+	for line, f := range tsvCases(t, file) {
 		n++
 		for _, it := range siteItems(t, line, f[0], f[1]) {
-			if it.Kind == KindDecision {
-				t.Errorf("testdata/not_decisions.tsv:%d: %s taken from %q (%s)", line, it, f[1], f[2])
+			if it.Kind == kind && it.Value != "./run.sh" {
+				t.Errorf("%s:%d: %s taken from %q (%s)", file, line, it, f[1], f[2])
 			}
 		}
 	}
 	if n < 25 {
-		t.Fatalf("testdata/not_decisions.tsv holds %d cases; the file was cut", n)
+		t.Fatalf("%s holds %d cases; the file was cut", file, n)
 	}
 }
 

@@ -72,6 +72,9 @@ type scanner struct {
 	shapes map[uint64]int
 	// lineItems is the number of items before the current line's.
 	lineItems int
+	// paste is where a message's lines stand against pasted output:
+	// after its intro (a line ending with ':'), or among its lines.
+	paste uint8
 	// lineCommand is the length of the longest command added from the
 	// current line, 0 for none.
 	lineCommand int
@@ -151,6 +154,9 @@ func (s *scanner) add(k Kind, v string) *Item {
 	if k == KindCommand {
 		s.lineCommand = max(s.lineCommand, len(v))
 	}
+	if k == KindError && levelOnly(v) {
+		return nil // a setting or a cell: "LOG_LEVEL:    error", psql's " error"
+	}
 	max := s.e.maxPerKind()
 	if max > 0 && s.counts[k] >= max && k != KindError {
 		return nil
@@ -202,7 +208,7 @@ func (s *scanner) addWeak(v string) {
 		// as add does: a long line's tail often names what failed
 		v = shortenError(strings.ToValidUTF8(v, "?"), s.e.capOf(KindError))
 	}
-	if v = clean(v, s.e.capOf(KindError)); v != "" {
+	if v = clean(v, s.e.capOf(KindError)); v != "" && !levelOnly(v) {
 		s.weak = append(s.weak, Item{Kind: KindError, Value: v, Source: s.index})
 	}
 }
@@ -250,6 +256,7 @@ func (s *scanner) text(text string) {
 	}
 	last := s.prev
 	s.loud, s.odd, s.cell, s.prev, s.bench = false, false, false, "", ""
+	s.paste, s.fence = 0, 0
 	s.whole, s.shapes = "", nil
 	s.endUnsure()
 	s.flush()
@@ -390,6 +397,9 @@ func (s *scanner) line(line string) {
 	s.lineCommand = 0
 	t := strings.TrimSpace(line)
 	if t == "" {
+		if s.paste == pastedLines {
+			s.paste = 0 // the end of what was pasted under its intro
+		}
 		s.openErr = 0
 		s.endTable()
 		if s.rustPanic != "" {
@@ -399,9 +409,22 @@ func (s *scanner) line(line string) {
 		return
 	}
 	if !s.source {
+		// A message's pasted output (under a line that ends with ':', in
+		// a plain block, indented) is read for errors as output is: "the
+		// web container keeps restarting with:\n web-1 | psycopg2…"
+		pasted := !s.output && (s.paste != 0 || s.fence == fencePlain || strings.HasPrefix(line, "    ") || line[0] == '\t')
+		if pasted {
+			s.output, s.paste = true, pastedLines
+		}
 		s.errors(line, t)
 		if s.output {
 			s.openError(line, t)
+		}
+		if pasted {
+			s.output = false
+		}
+		if !s.output && s.fence == 0 && strings.HasSuffix(t, ":") {
+			s.paste = pasteIntro
 		}
 		if strings.HasPrefix(t, "$ ") && len(t) > 2 {
 			s.add(KindCommand, t[2:])
@@ -579,4 +602,25 @@ func diffIndex(t string) bool {
 	r, _, _ := strings.Cut(rest, " ")
 	a, b, ok := strings.Cut(r, "..")
 	return ok && len(a) >= 7 && len(b) >= 7 && allHex(a) && allHex(b)
+}
+
+// The states of scanner.paste.
+const (
+	pasteIntro  = 1 + iota // after a line ending with ':'; a blank line may follow
+	pastedLines            // among the pasted lines; a blank line ends them
+)
+
+// levelOnly reports whether an error's value names a level and nothing
+// else, alone or as the value of a key: "error", "LOG_LEVEL: error",
+// "level=fatal".
+func levelOnly(v string) bool {
+	v = strings.TrimSpace(v)
+	if k := strings.LastIndexAny(v, ":="); k >= 0 && !strings.ContainsAny(strings.TrimSpace(v[:k]), " \t") {
+		v = strings.TrimSpace(v[k+1:])
+	}
+	switch strings.ToLower(strings.Trim(v, `"'`)) {
+	case "error", "errors", "err", "fatal", "critical", "panic", "warn", "warning", "failed", "failure", "exception":
+		return true
+	}
+	return false
 }
