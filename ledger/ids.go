@@ -226,6 +226,11 @@ func idKeyValue(t string, k int) (key string, vs, ve int, ok bool) {
 // read as names or long numbers (see ids).
 var entityKeys = map[string]bool{"tenant": true, "account": true, "customer": true}
 
+// keyNouns end a key whose value identifies one thing to find again: a
+// build, a job, a random seed, an error's digest.
+var keyNouns = map[string]bool{"digest": true, "seed": true, "fingerprint": true, "project": true, "jid": true,
+	"lease": true, "snapshot": true, "build": true, "job": true, "incident": true, "revision": true}
+
 func idKey(k string) bool {
 	switch k {
 	case "id", "ID", "Id", "pk", "ticket", "order", "issue", "ticket_no", "order_no", "order_number",
@@ -233,6 +238,12 @@ func idKey(k string) bool {
 		return true
 	}
 	if entityKeys[k] {
+		return true
+	}
+	// the last word of the key names what the value identifies:
+	// digest: '2188491072', --randomly-seed=3821947165, project = acme-prod-381204
+	last := strings.ToLower(k[max(strings.LastIndexAny(k, "-_"), -1)+1:])
+	if keyNouns[last] {
 		return true
 	}
 	n := len(k)

@@ -57,6 +57,12 @@ func TestIdentifierForms(t *testing.T) {
 // assistant's message.
 func TestIDsInManyShapes(t *testing.T) { specificsHeld(t, "testdata/ids.tsv") }
 
+// TestMoreIDShapes reads testdata/ids_more.tsv the same way.
+func TestMoreIDShapes(t *testing.T) { specificsHeld(t, "testdata/ids_more.tsv") }
+
+// TestNotIDs reads testdata/not_ids.tsv: what only looks like an id is none.
+func TestNotIDs(t *testing.T) { noneOfKind(t, "testdata/not_ids.tsv", KindID) }
+
 // TestErrorsInManyEcosystems reads testdata/errors.tsv the same way.
 func TestErrorsInManyEcosystems(t *testing.T) { specificsHeld(t, "testdata/errors.tsv") }
 
