@@ -28,8 +28,12 @@ type cmdToken struct {
 
 // cmdTokens splits c into words, keeping a quoted span ('…', "…") whole.
 // It gives up (nil) on more than 64 words: a command line is shorter.
-func cmdTokens(c string) []cmdToken {
-	var out []cmdToken
+func cmdTokens(c string) []cmdToken { return appendCmdTokens(nil, c) }
+
+// appendCmdTokens is cmdTokens appending to out, so that a caller may
+// split into a buffer of its own.
+func appendCmdTokens(out []cmdToken, c string) []cmdToken {
+	base := len(out)
 	for i := 0; i < len(c); {
 		for i < len(c) && (c[i] == ' ' || c[i] == '\t') {
 			i++
@@ -48,8 +52,8 @@ func cmdTokens(c string) []cmdToken {
 			}
 			j++
 		}
-		if len(out) == 64 {
-			return nil
+		if len(out)-base == 64 {
+			return out[:base]
 		}
 		out = append(out, cmdToken{c[i:j], quoted})
 		i = j
@@ -211,7 +215,8 @@ func commandLine(c string, place cmdPlace) bool {
 		}
 		c = c[1:]
 	}
-	toks := cmdTokens(c)
+	var buf [64]cmdToken
+	toks := appendCmdTokens(buf[:0], c)
 	if len(toks) < 2 {
 		return false
 	}
@@ -685,9 +690,8 @@ func introducesCommand(prev string) bool {
 	if prev[len(prev)-1] == ':' {
 		return true
 	}
-	low := strings.ToLower(prev)
 	for _, w := range []string{" use", " run", " with", " command", " commands", " try"} {
-		if strings.HasSuffix(low, w) {
+		if len(prev) >= len(w) && strings.EqualFold(prev[len(prev)-len(w):], w) {
 			return true
 		}
 	}
