@@ -19,6 +19,7 @@ func (s *scanner) ids(t string, urlSpans [][2]int) {
 	defer func() {
 		if !s.source {
 			s.randomIDs(t, urlSpans, min(s.lineItems, len(s.items)))
+			s.addressIDs(t)
 		}
 	}()
 	var covered [][2]int
@@ -1063,4 +1064,79 @@ func kindSlash(t string, start int) bool {
 		return true
 	}
 	return false
+}
+
+// addressIDs adds the addresses of a line that name one thing among many
+// of its kind: a Terraform resource's (module.vpc.aws_subnet.private[2],
+// data.aws_iam_policy.ci, aws_s3_bucket.logs) and a Kafka record's
+// topic-partition@offset (orders-3@18234).
+func (s *scanner) addressIDs(t string) {
+	if !strings.Contains(t, "_") && !strings.Contains(t, "@") {
+		return
+	}
+	for i := 0; i < len(t); {
+		var j int
+		i, j = nextField(t, i)
+		if i == j {
+			break
+		}
+		w := strings.Trim(t[i:j], "\"'`,;()[]{}")
+		if strings.HasSuffix(t[i:j], "]") || strings.HasSuffix(t[i:j], "],") {
+			w = strings.TrimRight(strings.TrimSuffix(strings.TrimSpace(t[i:j]), ","), "\"'`") // keep an index: private[2]
+		}
+		if resourceAddress(w) {
+			s.add(KindID, w)
+		} else if strings.IndexByte(w, '@') > 0 {
+			// in a JSON list too: "partitions":["orders-2@44810","orders-3@18234"]
+			for _, p := range strings.FieldsFunc(w, func(r rune) bool { return strings.ContainsRune("\",[]{}':", r) }) {
+				if partitionOffset(p) {
+					s.add(KindID, p)
+				}
+			}
+		}
+		i = j
+	}
+}
+
+// resourceAddress reports whether w is a Terraform resource address: an
+// optional module path, "data." for a data source, a provider's resource
+// type (aws_subnet, google_sql_database_instance) and a name, with an
+// optional index.
+func resourceAddress(w string) bool {
+	parts := strings.Split(w, ".")
+	for len(parts) > 2 && parts[0] == "module" {
+		parts = parts[2:]
+	}
+	if len(parts) > 0 && parts[0] == "data" {
+		parts = parts[1:]
+	}
+	if len(parts) != 2 {
+		return false
+	}
+	typ, name := parts[0], parts[1]
+	if k := strings.IndexByte(name, '['); k > 0 && strings.HasSuffix(name, "]") {
+		name = name[:k]
+	}
+	provider, rest, ok := strings.Cut(typ, "_")
+	if !ok || rest == "" || !terraformProviders[provider] || name == "" {
+		return false
+	}
+	return every(typ, func(c byte) bool { return isLower(c) || isDigit(c) || c == '_' }) &&
+		every(name, func(c byte) bool { return isAlnum(c) || c == '_' || c == '-' })
+}
+
+// terraformProviders are the prefixes of common providers' resource types.
+var terraformProviders = map[string]bool{"aws": true, "google": true, "azurerm": true, "azuread": true,
+	"kubernetes": true, "helm": true, "github": true, "cloudflare": true, "datadog": true, "digitalocean": true,
+	"vault": true, "random": true, "null": true, "tls": true, "local": true, "oci": true, "alicloud": true}
+
+// partitionOffset reports whether w is a Kafka topic-partition@offset:
+// orders-3@18234.
+func partitionOffset(w string) bool {
+	at := strings.IndexByte(w, '@')
+	if at <= 0 || !allDigits(w[at+1:]) {
+		return false
+	}
+	dash := strings.LastIndexByte(w[:at], '-')
+	return dash > 0 && allDigits(w[dash+1:at]) && isAlpha(w[0])
 }

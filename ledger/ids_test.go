@@ -309,3 +309,13 @@ func TestIDLookalikes(t *testing.T) {
 
 // TestMeasurementsOfManyTools reads testdata/measurements.tsv the same way.
 func TestMeasurementsOfManyTools(t *testing.T) { specificsHeld(t, "testdata/measurements.tsv") }
+
+// TestAddressIDs: a Terraform resource address and a Kafka record's
+// topic-partition@offset are ids; a module's source, an e-mail address and
+// a package at a version are not.
+func TestAddressIDs(t *testing.T) {
+	itemsHeld(t, "│   with module.vpc.aws_subnet.private[2],\n  # data.aws_iam_policy.ci will be read\n"+`{"partitions":["orders-2@44810","orders-3@18234"]}`,
+		[]string{`id "module.vpc.aws_subnet.private[2]"`, "id data.aws_iam_policy.ci", "id orders-2@44810", "id orders-3@18234"}, nil)
+	itemsHeld(t, "source = terraform-aws-modules/vpc/aws, mail dev-2@example.com, lodash@4.17.21, python_version.major", nil,
+		[]string{"id dev-2@example.com", "id lodash@4.17.21", "id python_version.major"})
+}
