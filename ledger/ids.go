@@ -1103,22 +1103,26 @@ func (s *scanner) addressIDs(t string) {
 // type (aws_subnet, google_sql_database_instance) and a name, with an
 // optional index.
 func resourceAddress(w string) bool {
-	parts := strings.Split(w, ".")
-	for len(parts) > 2 && parts[0] == "module" {
-		parts = parts[2:]
-	}
-	if len(parts) > 0 && parts[0] == "data" {
-		parts = parts[1:]
-	}
-	if len(parts) != 2 {
+	if !strings.Contains(w, "_") || !strings.Contains(w, ".") {
 		return false
 	}
-	typ, name := parts[0], parts[1]
+	for strings.HasPrefix(w, "module.") {
+		_, rest, ok := strings.Cut(w[len("module."):], ".")
+		if !ok {
+			return false
+		}
+		w = rest
+	}
+	w = strings.TrimPrefix(w, "data.")
+	typ, name, ok := strings.Cut(w, ".")
+	if !ok || strings.Contains(name, ".") {
+		return false
+	}
 	if k := strings.IndexByte(name, '['); k > 0 && strings.HasSuffix(name, "]") {
 		name = name[:k]
 	}
-	provider, rest, ok := strings.Cut(typ, "_")
-	if !ok || rest == "" || !terraformProviders[provider] || name == "" {
+	provider, rest, found := strings.Cut(typ, "_")
+	if !found || rest == "" || !terraformProviders[provider] || name == "" {
 		return false
 	}
 	return every(typ, func(c byte) bool { return isLower(c) || isDigit(c) || c == '_' }) &&
