@@ -170,7 +170,7 @@ var knownPrograms = map[string]bool{
 	"prettier": true, "biome": true, "stylelint": true, "tslint": true, "nodemon": true, "pm2": true,
 	"ts-node": true, "tsx": true, "clang": true, "clang++": true, "gcc": true, "g++": true, "cc": true,
 	"c++": true, "ld": true, "ar": true, "gcc-ar": true, "cargo-nextest": true, "wasm-pack": true,
-	"trunk": true, "cross": true, "maturin": true, "black": true, "isort": true, "flake8": true,
+	"trunk": true, "cross": true, "maturin": true, "isort": true, "flake8": true,
 	"pylint": true, "pyright": true, "bandit": true, "coverage": true, "sphinx-build": true,
 	"mkdocs": true, "hugo": true, "jekyll": true, "helmfile": true, "velero": true, "vault": true,
 	"consul": true, "nomad": true, "etcdctl": true, "nats": true, "rabbitmqctl": true, "kafka-topics": true,
@@ -178,7 +178,7 @@ var knownPrograms = map[string]bool{
 	"lint-staged": true, "husky": true, "changeset": true, "semantic-release": true, "act": true,
 	"glab": true, "hub": true, "svn": true, "hg": true, "git-lfs": true, "shellcheck": true, "shfmt": true,
 	"hadolint": true, "trivy": true, "grype": true, "syft": true, "cosign": true, "tflint": true,
-	"checkov": true, "conftest": true, "opa": true, "ruff": true, "mypy": true, "pytest": true,
+	"checkov": true, "conftest": true, "opa": true,
 }
 
 // cmdPlace is how strongly the place a text stands in says a command may
@@ -634,10 +634,10 @@ func leadCommand(t string) (string, bool) {
 // that say a command follows, a status figure allowed after them ("with
 // exit code 2", "with status (1)").
 func commandLead(before string) bool {
-	b := strings.ToLower(strings.TrimRight(before, " 0123456789()"))
+	b := strings.TrimRight(before, " 0123456789()")
 	for _, l := range []string{"executing", "executing task", "executing command", "running command", "command failed",
 		"exit code", "exited with code", "exit status", "failed with status", "failed with code", "cmd"} {
-		if n := len(b) - len(l); n >= 0 && b[n:] == l && (n == 0 || !isAlpha(b[n-1])) {
+		if n := len(b) - len(l); n >= 0 && strings.EqualFold(b[n:], l) && (n == 0 || !isAlpha(b[n-1])) {
 			return true
 		}
 	}
