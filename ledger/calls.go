@@ -262,8 +262,72 @@ func (e *Extractor) shellCommand(s *scanner, in map[string]any) {
 		cmd = Redact(cmd)
 		s.add(KindCommand, cmd)
 		e.commandFiles(s, cmd)
+		for _, msg := range authoredText(cmd) {
+			s.assistantProse(msg)
+		}
 		return
 	}
+}
+
+// authorCommands write what the agent authored into history: a commit's
+// message, a pull request's or a review's body, an annotated tag's note.
+var authorCommands = []string{"git commit", "git tag", "gh pr create", "gh pr comment", "gh pr review",
+	"gh pr edit", "gh issue comment", "gh issue create", "glab mr create", "glab mr note"}
+
+// messageFlags take the text of an authorCommand.
+var messageFlags = []string{"-m", "-am", "--message", "--body", "-b"}
+
+// authoredText returns the texts an author command carries: the bodies of
+// its heredocs ("git commit -F - <<'EOF' …", "-m \"$(cat <<'EOF' … EOF)\"")
+// and the quoted values of its message flags, each of which may run over
+// several lines. What an agent writes there ("Switch the importer to COPY:
+// executemany is 30x slower") is said as much as in its reply.
+func authoredText(cmd string) []string {
+	if !slices.ContainsFunc(authorCommands, func(c string) bool { return strings.Contains(cmd, c) }) {
+		return nil
+	}
+	var out []string
+	lines := strings.Split(cmd, "\n")
+	for i := 0; i < len(lines); i++ {
+		_, delim, _, ok := cutHeredoc(lines[i])
+		if !ok {
+			continue
+		}
+		var body []string
+		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != delim; i++ {
+			body = append(body, lines[i])
+		}
+		out = append(out, strings.Join(body, "\n"))
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for i := 0; i < len(cmd); i++ {
+		if cmd[i] != '-' || i > 0 && cmd[i-1] != ' ' {
+			continue
+		}
+		j := i
+		for j < len(cmd) && cmd[j] != ' ' && cmd[j] != '=' {
+			j++
+		}
+		if !slices.Contains(messageFlags, cmd[i:j]) || j+1 >= len(cmd) {
+			continue
+		}
+		q := cmd[j+1]
+		if q != '"' && q != '\'' {
+			continue
+		}
+		end := j + 2
+		for end < len(cmd) && (cmd[end] != q || q == '"' && cmd[end-1] == '\\') {
+			end++
+		}
+		if end >= len(cmd) {
+			break
+		}
+		out = append(out, strings.ReplaceAll(cmd[j+2:end], `\"`, `"`))
+		i = end
+	}
+	return out
 }
 
 // proseKeys hold words for people or search engines, not commands, whatever

@@ -37,6 +37,10 @@ func (s *scanner) lineMeasurement(t string) bool {
 		s.add(KindMeasurement, t)
 		return true
 	}
+	if s.output && deltaRow(t) {
+		s.add(KindMeasurement, strings.Join(strings.Fields(t), " "))
+		return true
+	}
 	if s.output {
 		if v, name, ok := benchResult(t, s.prev, s.bench); ok {
 			s.add(KindMeasurement, v)
@@ -50,6 +54,20 @@ func (s *scanner) lineMeasurement(t string) bool {
 		return true
 	}
 	return false
+}
+
+// deltaRow recognises a row of benchstat's comparison: a benchmark's name,
+// its figures before and after, and the change with its p-value
+// ("Rollup-8  613.5µ ± 1%  315.8µ ± 3%  -48.52% (p=0.000 n=10)"). The row
+// is kept whole, spaces collapsed. A row with no significant change ("~
+// (p=0.563 n=10)") is routine and left to the other readers.
+func deltaRow(t string) bool {
+	k := strings.LastIndex(t, "(p=")
+	if k < 0 || !strings.HasSuffix(t, ")") || !strings.Contains(t[k:], " n=") {
+		return false
+	}
+	before := strings.TrimRight(t[:k], " ")
+	return strings.HasSuffix(before, "%") && isAlnum(t[0]) && strings.Count(before, "±") >= 2
 }
 
 // testCounts recognises test summaries: "5 passed, 2 failed in 1.2s",
@@ -82,7 +100,7 @@ var units = []string{
 	"req/s", "ops/s", "op/s", "tok/s", "tokens/s", "rows/s", "rps", "qps", "rows", "records", "requests",
 	"seconds", "second", "secs", "sec", "ns", "µs", "μs", "us", "ms", "minutes", "mins", "min", "hours", "hrs",
 	"KiB", "MiB", "GiB", "TiB", "KB", "kB", "MB", "GB", "TB", "bytes",
-	"GHz", "MHz", "kHz", "Hz", "tokens", "%", "s", "h", "B", "x",
+	"GHz", "MHz", "kHz", "Hz", "tokens", "times", "%", "s", "h", "B", "x",
 }
 
 // measurements finds numbers with a unit and labels them with the words
@@ -335,7 +353,8 @@ func splitMeasurement(v string, at int) (label string, num float64, unit string,
 // linkWords carry no meaning as a label on their own.
 var linkWords = map[string]bool{"in": true, "at": true, "of": true, "after": true, "for": true,
 	"the": true, "a": true, "an": true, "ago": true, "to": true, "by": true, "with": true,
-	"and": true, "or": true, "on": true, "from": true, "over": true, "per": true, "within": true}
+	"and": true, "or": true, "on": true, "from": true, "over": true, "per": true, "within": true,
+	"/": true} // a figure out of another: "3.933GiB / 4GiB"
 
 // linking reports whether s holds only spaces, punctuation and link words.
 func linking(s string) bool {
@@ -400,10 +419,18 @@ func unitAt(t string, k int, spaced bool) string {
 		if spaced && len(u) == 1 && u != "%" {
 			continue
 		}
+		if u == "times" && !hasAnyLead(strings.TrimLeft(t[e:], " "), comparatives) {
+			continue // "retried 3 times" counts; "8.04 times faster" compares
+		}
 		return u
 	}
 	return ""
 }
+
+// comparatives follow a ratio's "times": "2.15 ± 0.09 times faster than
+// before".
+var comparatives = []string{"faster", "slower", "more", "less", "fewer", "larger", "smaller", "bigger",
+	"higher", "lower", "as"}
 
 const labelStops = ",;|()[]{}<>\"'`"
 
@@ -521,12 +548,23 @@ func labelAfter(t string, end int) int {
 //     "ShiftBench.assign avgt: 499.247 ± 2.868  us/op", the figures as
 //     printed.
 func benchResult(t, prev, bench string) (value, name string, ok bool) {
-	for _, key := range []string{"time:", "thrpt:"} {
+	for _, key := range []string{"time:", "thrpt:", "change:"} {
 		k := strings.Index(t, key)
 		if k < 0 {
 			continue
 		}
 		rest := strings.TrimSpace(t[k+len(key):])
+		if key == "change:" {
+			// "change: [-36.3192% -33.6127% -30.0798%] (p = 0.00 <
+			// 0.05)", under its benchmark's time: line: a significant
+			// change.
+			e := strings.IndexByte(rest, ']')
+			if k > 0 && strings.TrimSpace(t[:k]) != "" || bench == "" || e < 0 || rest[0] != '[' ||
+				len(strings.Fields(rest[:e])) != 3 || !strings.HasSuffix(rest[:e], "%") || !strings.Contains(rest[e:], " < ") {
+				continue // not one, or no significant change ("(p = 0.19 > 0.05)")
+			}
+			return bench + " change: " + strings.Join(strings.Fields(rest), " "), bench, true
+		}
 		if len(rest) < 2 || rest[0] != '[' || rest[len(rest)-1] != ']' || len(strings.Fields(rest)) != 6 {
 			continue
 		}

@@ -196,7 +196,10 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 		// would probably need a table rewrite.").
 		follows := func(i int) bool {
 			r := rs[i]
-			return r.readable && len(r.pos) > r.cut && (r.k == "" || r.k == KindNote) && reasonAfter(r.low)
+			if !r.readable || len(r.pos) <= r.cut {
+				return false
+			}
+			return (r.k == "" || r.k == KindNote) && reasonAfter(r.low) || r.k == KindDecision && setsAside(r.low)
 		}
 		dcap := s.e.capOf(KindDecision)
 		taken := make([]bool, len(sents))
@@ -205,6 +208,13 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 			r := rs[si]
 			if r.k == "" {
 				continue
+			}
+			if (r.k == KindNote || r.k == KindPlan) && r.at == 0 && si+1 < len(sents) && rs[si+1].readable && setsAside(rs[si+1].low) {
+				// "I'll implement orjson for the worker. The
+				// alternative was the json module, but …": a course
+				// followed by the option it leaves is a choice.
+				r.k = KindDecision
+				rs[si].k = KindDecision
 			}
 			sent := sents[si]
 			v := sent[r.pos[r.cut+r.at]:]
@@ -278,6 +288,24 @@ var consequences = []string{"so", "therefore", "thus", "hence", "that's why", "t
 var limits = []string{"not", "no", "can't", "cannot", "doesn't", "don't", "won't", "isn't", "aren't",
 	"wasn't", "never", "without", "too", "fails", "failed", "breaks", "broke", "deadlocks", "deadlocked",
 	"leaks", "races", "slow", "slower", "flaky", "only", "needs", "requires", "lacks", "missing"}
+
+// setAside are the words with which a sentence names the option not
+// taken, said after the one taken: "The alternative was Y, but …", "I
+// considered Y, but …", "Keeping Y isn't an option since …", "At first Y
+// looks appealing, but …", "Y would also work, except that …".
+var setAside = []string{"the alternative was", "the alternative is", "the alternative would be",
+	"the other option", "the other candidate", "i considered", "we considered", "i also considered",
+	"we also considered", "isn't an option", "is not an option", "wasn't an option", "was not an option",
+	"looks appealing", "looked appealing", "looks tempting", "looked tempting", "is tempting", "was tempting",
+	"would also work", "would work too", "falls short", "fell short", "i'm ruling out", "we're ruling out",
+	"ruled out", "off the table", "doesn't fit here", "does not fit here", "was rejected", "i rejected",
+	"we rejected", "i dropped", "we dropped", "loses out", "lost out"}
+
+// setsAside reports whether a lower-case sentence names the option not
+// taken (see setAside) and why, as the sentence after a choice does.
+func setsAside(low string) bool {
+	return !strings.HasSuffix(low, "?") && hasAnyWord(low, setAside)
+}
 
 // motivates reports whether the lower-case sentence prev, said just before
 // the decision dec, is the problem the decision answers: the decision
@@ -419,7 +447,7 @@ func joinedI(before string) bool {
 	}
 	w := before[strings.LastIndexByte(before, ' ')+1:]
 	switch w {
-	case "so", "and", "but", "because", "since", "then", "therefore", "thus", "hence", "which", "that", "if", "when", "as", "until", "unless", "while":
+	case "so", "and", "but", "because", "since", "then", "therefore", "thus", "hence", "which", "that", "if", "when", "as", "until", "unless", "while", "why":
 		return true
 	}
 	return false
@@ -610,7 +638,7 @@ var firmDecisions = []string{"decision:", "going with", "decided", "we've decide
 	"the decision is", "decision is to", "convention:", "rule:", "standardize on", "standardise on",
 	"standardizing on", "standardising on", "we're adopting", "we are adopting", "i'm adopting", "adopting",
 	"i'm choosing", "we're choosing", "agreed:", "resolved to", "was decided", "is the pick", "the pick is",
-	"my pick", "our pick", "path will be", "strategy will be", "the call is", "the better option is", "the right call is",
+	"my pick", "our pick", "path will be", "strategy will be", "the call is", "the better option is", "the right call is", "is the right call", "is the right choice",
 	"gonna go with", "going to go with", "i'll stay with", "we'll stay with", "i'd rather", "we'd rather",
 	"wins over", "win out over", "leaning towards", "leaning toward", "i lean towards", "i lean toward",
 	"i'd go with", "we'd go with", "that's what i'll", "that's what we'll", "that is what i'll",

@@ -1,0 +1,55 @@
+package ledger
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/condense-dev/condense"
+)
+
+// TestDecisionsInAuthoredText: what an agent writes into a commit message,
+// a pull request's body or a review comment is read as its prose.
+func TestDecisionsInAuthoredText(t *testing.T) {
+	for _, tc := range []struct{ cmd, want string }{
+		{"git commit -am \"$(cat <<'EOF'\nimporter: bulk load\n\nSwitching the importer over to COPY. At first executemany looks appealing, but it is 30x slower on a million rows.\n\nCo-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)\"",
+			"Switching the importer over to COPY. At first executemany looks appealing, but it is 30x slower on a million rows."},
+		{`git commit -m "cache: ttl" -m "We'll use a read-through cache with a 30s TTL instead of invalidating on every write."`,
+			"We'll use a read-through cache with a 30s TTL instead of invalidating on every write."},
+		{"git commit -F - <<EOF\nfix(auth): verify EdDSA\n\nGoing with jose rather than node-jose: node-jose has no EdDSA support.\nEOF",
+			"Going with jose rather than node-jose: node-jose has no EdDSA support."},
+		{"gh pr create --title 'Partition orders' --body 'Decided: orders move to pg_partman monthly partitions. Keeping the manual scripts is not an option since they forgot February twice.'",
+			"Decided: orders move to pg_partman monthly partitions. Keeping the manual scripts is not an option since they forgot February twice."},
+		{`gh pr review 812 --comment -b "I'd rather keep the retry in the client than in the proxy, the proxy has no idea which calls are idempotent."`,
+			"I'd rather keep the retry in the client than in the proxy"},
+	} {
+		items := callItems(t, tc.cmd)
+		if !slices.ContainsFunc(items, func(it Item) bool { return it.Kind == KindDecision && strings.Contains(it.Value, tc.want) }) {
+			t.Errorf("%q: no decision holding %q in %q", tc.cmd, tc.want, Strings(items))
+		}
+	}
+	// A command that only mentions a choice in a search, or a commit
+	// with no message, says nothing.
+	for _, cmd := range []string{
+		`git log --grep "use jose instead of jsonwebtoken" --oneline`,
+		"git commit --amend --no-edit",
+		`grep -rn "we'll use COPY instead of executemany" docs/`,
+	} {
+		for _, it := range callItems(t, cmd) {
+			if it.Kind == KindDecision {
+				t.Errorf("%q: decision %q", cmd, it.Value)
+			}
+		}
+	}
+}
+
+func callItems(t *testing.T, cmd string) []Item {
+	t.Helper()
+	in, err := json.Marshal(map[string]string{"command": cmd})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := condense.ToolCall("c1", "bash", in)
+	return ExtractMessage(&condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{c}}, 2)
+}
