@@ -14,7 +14,10 @@
 // without looking at the extractors: report only, never tune on it. Its
 // probe-bearing tables (planting forms, error messages, commands,
 // phrasings) have entries of their own; the other tables fall back to the
-// report half's. The same Config always gives the same bytes.
+// report half's. A fourth half, Blind, is held out the same way and written
+// the same way, without looking at the extractors or at the other halves'
+// entries: new wording, new tools and new surfaces for every probe-bearing
+// table. The same Config always gives the same bytes.
 //
 // The command ./cmd/gencorpus writes a corpus to a directory and scores
 // renderings against it.

@@ -23,10 +23,16 @@ const (
 	// their own (see fresh.go); a table without fresh entries (harnesses,
 	// projects, styles) falls back to the report half's entries.
 	Fresh Half = "fresh"
+	// Blind is a third held-out half, written without looking at the
+	// extractors or at what the other halves plant: report only, never
+	// tune on it. Like the fresh half, its probe-bearing tables hold
+	// entries of their own (see blind.go) and the other tables fall back
+	// to the report half's entries.
+	Blind Half = "blind"
 )
 
 // Halves lists every half.
-var Halves = []Half{Tune, Report, Fresh}
+var Halves = []Half{Tune, Report, Fresh, Blind}
 
 // ParseHalf returns the half named s.
 func ParseHalf(s string) (Half, error) {
@@ -45,16 +51,17 @@ func ParseHalf(s string) (Half, error) {
 func validHalf(h Half) bool { return slices.Contains(Halves, h) }
 
 // split is a table cut into a tune half, a report half and, optionally, a
-// fresh half.
+// fresh half and a blind half.
 type split[T any] struct {
-	tune, report, fresh []T
-	table               int // index in tables
-	key                 func(T) string
+	tune, report, fresh, blind []T
+	table                      int // index in tables
+	key                        func(T) string
 }
 
-// of returns the entries of half h. A table without fresh entries gives
-// the report half's entries for Fresh: the fresh half is held out like the
-// report half, so sharing those with it leaks nothing into tuning.
+// of returns the entries of half h. A table without fresh (or blind)
+// entries gives the report half's entries for Fresh (or Blind): those
+// halves are held out like the report half, so sharing its entries with
+// them leaks nothing into tuning.
 func (s *split[T]) of(h Half) []T {
 	switch h {
 	case Report:
@@ -62,6 +69,11 @@ func (s *split[T]) of(h Half) []T {
 	case Fresh:
 		if len(s.fresh) > 0 {
 			return s.fresh
+		}
+		return s.report
+	case Blind:
+		if len(s.blind) > 0 {
+			return s.blind
 		}
 		return s.report
 	}
@@ -78,14 +90,26 @@ func (s *split[T]) withFresh(fresh []T) *split[T] {
 	return s
 }
 
+// withBlind gives the table its blind half. It is called from init
+// functions (blind.go), after every table is registered.
+func (s *split[T]) withBlind(blind []T) *split[T] {
+	s.blind = append(s.blind, blind...)
+	for _, e := range blind {
+		tables[s.table].Blind = append(tables[s.table].Blind, s.key(e))
+	}
+	return s
+}
+
 // Table is one of the generator's tables as its entries' keys, for
-// documentation and for checking that the halves share nothing. Fresh is
-// empty for a table that falls back to its report half in fresh sessions.
+// documentation and for checking that the halves share nothing. Fresh
+// (Blind) is empty for a table that falls back to its report half in
+// fresh (blind) sessions.
 type Table struct {
 	Name   string
 	Tune   []string
 	Report []string
 	Fresh  []string
+	Blind  []string
 }
 
 var tables []Table
@@ -112,7 +136,7 @@ func strSplit(name string, tune, report []string) *split[string] {
 func Tables() []Table {
 	out := make([]Table, len(tables))
 	for i, t := range tables {
-		out[i] = Table{Name: t.Name, Tune: slices.Clone(t.Tune), Report: slices.Clone(t.Report), Fresh: slices.Clone(t.Fresh)}
+		out[i] = Table{Name: t.Name, Tune: slices.Clone(t.Tune), Report: slices.Clone(t.Report), Fresh: slices.Clone(t.Fresh), Blind: slices.Clone(t.Blind)}
 	}
 	slices.SortFunc(out, func(a, b Table) int { return strings.Compare(a.Name, b.Name) })
 	return out
