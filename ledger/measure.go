@@ -224,6 +224,9 @@ func (s *scanner) addMeasurement(t string, i, end int, last *lastMeasurement) {
 			from, to = label, end
 		}
 	}
+	if strings.HasSuffix(t[i:end], "times") {
+		to = max(to, labelAfter(t, end)) // what the ratio compares: "2.5 times slower"
+	}
 	n := len(s.items)
 	if s.addCapped(t[from:to], i-from) {
 		*last = lastMeasurement{item: n, from: from, end: to}

@@ -199,7 +199,10 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 			if !r.readable || len(r.pos) <= r.cut {
 				return false
 			}
-			return (r.k == "" || r.k == KindNote) && reasonAfter(r.low) || r.k == KindDecision && setsAside(r.low)
+			if r.k != "" && r.k != KindNote && r.k != KindDecision {
+				return false
+			}
+			return setsAside(r.low) || r.k != KindDecision && reasonAfter(r.low)
 		}
 		dcap := s.e.capOf(KindDecision)
 		taken := make([]bool, len(sents))

@@ -516,3 +516,31 @@ func TestChoiceShapesNotSteps(t *testing.T) {
 		}
 	}
 }
+
+// TestChoiceAndTheOptionSetAside: a course followed by a sentence that
+// names the option not taken is one decision, kept whole; a plan followed
+// by a question about alternatives is not.
+func TestChoiceAndTheOptionSetAside(t *testing.T) {
+	for _, text := range []string{
+		"I'll move the importer to COPY FROM STDIN. The alternative was batching INSERTs, but that still takes 40 minutes.",
+		"Switching the cache to an LRU with a hard cap. At first a plain map looks tempting, but it grows without bound.",
+		"We'll keep sessions in Redis. I considered sticky sessions, but the load balancer cannot pin websockets.",
+		"Decided: the job runner moves to a single leader. Running it on every node isn't an option since jobs would run twice.",
+		"I'm going to use chi for routing. gorilla/mux would also work, except that it is archived.",
+	} {
+		items := ExtractMessage(&condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{condense.Text(text)}}, 3)
+		if !slices.ContainsFunc(items, func(it Item) bool { return it.Kind == KindDecision && it.Value == text }) {
+			t.Errorf("%q: not one decision in %q", text, Strings(items))
+		}
+	}
+	for _, text := range []string{
+		"Next I'll read the importer. Is COPY or batching better here?",
+		"I'll check the cache next. I also looked at the session code.",
+	} {
+		for _, it := range ExtractMessage(&condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{condense.Text(text)}}, 3) {
+			if it.Kind == KindDecision {
+				t.Errorf("%q: decision %q", text, it.Value)
+			}
+		}
+	}
+}
