@@ -23,6 +23,12 @@ func TestDecisionsInAuthoredText(t *testing.T) {
 			"Decided: orders move to pg_partman monthly partitions. Keeping the manual scripts is not an option since they forgot February twice."},
 		{`gh pr review 812 --comment -b "I'd rather keep the retry in the client than in the proxy, the proxy has no idea which calls are idempotent."`,
 			"I'd rather keep the retry in the client than in the proxy"},
+		{`gh api repos/acme/shop/pulls/812/comments/99/replies -f body='Good catch. We will keep the lock in Postgres rather than Redis, since Redis would be a second source of truth.'`,
+			"We will keep the lock in Postgres rather than Redis, since Redis would be a second source of truth."},
+		// a decision record written with a heredoc: its Decision section
+		// is the decision, however it is worded
+		{"mkdir -p docs/adr && cat > docs/adr/0012-queue.md <<'EOF'\n# 12. Queue\n\n## Context\n\nJobs are lost on deploy.\n\n## Decision\n\nA transactional outbox table polled every second.\n\n## Consequences\n\nOne more table to vacuum.\nEOF",
+			"A transactional outbox table polled every second."},
 	} {
 		items := callItems(t, tc.cmd)
 		if !slices.ContainsFunc(items, func(it Item) bool { return it.Kind == KindDecision && strings.Contains(it.Value, tc.want) }) {
@@ -34,6 +40,9 @@ func TestDecisionsInAuthoredText(t *testing.T) {
 	for _, cmd := range []string{
 		`git log --grep "use jose instead of jsonwebtoken" --oneline`,
 		"git commit --amend --no-edit",
+		`gh api repos/acme/shop/pulls -f title='Use Postgres rather than Redis for locks' -f head=fix/locks`,
+		"cat > README.md <<'EOF'\n## Decision\n\nUse Postgres rather than Redis for locks when you deploy this.\nEOF",
+		"cat > docs/adr/0012-queue.md <<'EOF'\n## Consequences\n\nOne more table to vacuum every night.\nEOF",
 		`grep -rn "we'll use COPY instead of executemany" docs/`,
 	} {
 		for _, it := range callItems(t, cmd) {

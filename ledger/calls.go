@@ -104,7 +104,60 @@ func (e *Extractor) call(p *condense.Part, index int, open string) []Item {
 	for _, k := range said {
 		s.assistantProse(Redact(in[k].(string)))
 	}
+	// A document the agent writes (a design note, a decision record, a
+	// plan in Markdown) is its prose, as much as its reply.
+	if doc := writtenDoc(in); doc != "" {
+		s.assistantProse(Redact(doc))
+	}
 	return s.items
+}
+
+// docKeys hold the text a file tool writes.
+var docKeys = []string{"content", "file_text", "new_string", "new_str", "contents", "text"}
+
+// writtenDoc returns the text a file tool writes into a prose document
+// (Markdown, reStructuredText, AsciiDoc, plain text), or "".
+func writtenDoc(in map[string]any) string {
+	doc := false
+	for k, v := range in {
+		if pathKeys[normKey(k)] {
+			if p, ok := v.(string); ok && proseDoc(p) {
+				doc = true
+			}
+		}
+	}
+	if !doc {
+		return ""
+	}
+	for _, k := range docKeys {
+		if v, ok := in[k].(string); ok && v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// proseDoc reports whether a path names a document in prose that records
+// the work rather than documents the code for its users: a decision record,
+// a design note or proposal, a plan, notes, a progress log or an agent's
+// memory file (docs/adr/0007-outbox.md, NOTES.md, memory-bank/decisionLog.md),
+// not a README or a changelog.
+func proseDoc(p string) bool {
+	low := strings.ToLower(p)
+	ext := false
+	for _, e := range []string{".md", ".markdown", ".rst", ".adoc", ".txt"} {
+		ext = ext || strings.HasSuffix(low, e)
+	}
+	if !ext {
+		return false
+	}
+	for _, w := range []string{"adr", "decision", "design", "notes", "plan", "rfc", "proposal", "todo",
+		"progress", "memory", "context", "journal", "scratch"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // reasonKeys are the keys of a tool call's input that hold the assistant's
@@ -272,25 +325,46 @@ func (e *Extractor) shellCommand(s *scanner, in map[string]any) {
 // authorCommands write what the agent authored into history: a commit's
 // message, a pull request's or a review's body, an annotated tag's note.
 var authorCommands = []string{"git commit", "git tag", "gh pr create", "gh pr comment", "gh pr review",
-	"gh pr edit", "gh issue comment", "gh issue create", "glab mr create", "glab mr note"}
+	"gh pr edit", "gh issue comment", "gh issue create", "gh api", "glab mr create", "glab mr note"}
 
-// messageFlags take the text of an authorCommand.
-var messageFlags = []string{"-m", "-am", "--message", "--body", "-b"}
+// messageFlags take the text of an authorCommand; fieldFlags take a
+// name=value field of an API call (gh api -f body='…').
+var (
+	messageFlags = []string{"-m", "-am", "--message", "--body", "-b", "-f", "-F", "--field", "--raw-field"}
+	fieldFlags   = []string{"-f", "-F", "--field", "--raw-field"}
+)
+
+// writesDoc reports whether a command line (its heredoc cut out) writes a
+// prose document: "cat > docs/adr/0007-x.md", "tee NOTES.md".
+func writesDoc(line string) bool {
+	toks := shellTokens(line)
+	for i, t := range toks {
+		if (t == ">" || t == ">>" || i > 0 && toks[i-1] == "tee") && i+1 < len(toks) && proseDoc(toks[i+1]) {
+			return true
+		}
+		if i > 0 && toks[i-1] == "tee" && proseDoc(t) {
+			return true
+		}
+	}
+	return false
+}
 
 // authoredText returns the texts an author command carries: the bodies of
 // its heredocs ("git commit -F - <<'EOF' …", "-m \"$(cat <<'EOF' … EOF)\"")
 // and the quoted values of its message flags, each of which may run over
-// several lines. What an agent writes there ("Switch the importer to COPY:
+// several lines; and, for any command, the body of a heredoc written into
+// a prose document ("cat > docs/adr/0007-outbox.md <<'EOF'"). What an agent writes there ("Switch the importer to COPY:
 // executemany is 30x slower") is said as much as in its reply.
 func authoredText(cmd string) []string {
-	if !slices.ContainsFunc(authorCommands, func(c string) bool { return strings.Contains(cmd, c) }) {
+	author := slices.ContainsFunc(authorCommands, func(c string) bool { return strings.Contains(cmd, c) })
+	if !author && !strings.Contains(cmd, "<<") {
 		return nil
 	}
 	var out []string
 	lines := strings.Split(cmd, "\n")
 	for i := 0; i < len(lines); i++ {
-		_, delim, _, ok := cutHeredoc(lines[i])
-		if !ok {
+		rest, delim, _, ok := cutHeredoc(lines[i])
+		if !ok || !author && !writesDoc(rest) {
 			continue
 		}
 		var body []string
@@ -299,7 +373,7 @@ func authoredText(cmd string) []string {
 		}
 		out = append(out, strings.Join(body, "\n"))
 	}
-	if len(out) > 0 {
+	if len(out) > 0 || !author {
 		return out
 	}
 	for i := 0; i < len(cmd); i++ {
@@ -312,6 +386,14 @@ func authoredText(cmd string) []string {
 		}
 		if !slices.Contains(messageFlags, cmd[i:j]) || j+1 >= len(cmd) {
 			continue
+		}
+		if slices.Contains(fieldFlags, cmd[i:j]) {
+			// gh api's -f body='…': only a field that holds prose
+			f, _, ok := strings.Cut(cmd[j+1:], "=")
+			if !ok || !slices.Contains([]string{"body", "message", "comment", "description"}, f) {
+				continue
+			}
+			j += len(f) + 1
 		}
 		q := cmd[j+1]
 		if q != '"' && q != '\'' {

@@ -252,8 +252,9 @@ func TestTextActions(t *testing.T) {
 }
 
 // TestDecisionInCallInput: a decision the assistant wrote into a tool
-// call (a think tool's thought, a finish tool's message) is read as its
-// prose; a file's body and a search query are not.
+// call (a think tool's thought, a finish tool's message, notes or a
+// decision record it writes) is read as its prose; a source file's body, a
+// README and a search query are not.
 func TestDecisionInCallInput(t *testing.T) {
 	for _, tc := range []struct {
 		name, input string
@@ -261,7 +262,12 @@ func TestDecisionInCallInput(t *testing.T) {
 	}{
 		{"think", `{"thought":"We'll use optimistic locking instead of SELECT FOR UPDATE; the row locks deadlock under load."}`, true},
 		{"finish", `{"message":"Done. I went with a partial unique index rather than validation in the serializer."}`, true},
-		{"str_replace_based_edit_tool", `{"command":"create","path":"/src/notes.md","file_text":"We'll use optimistic locking instead of SELECT FOR UPDATE."}`, false},
+		// notes and decision records the agent writes record the work;
+		// a README or a source file documents the code
+		{"str_replace_based_edit_tool", `{"command":"create","path":"/src/notes.md","file_text":"We'll use optimistic locking instead of SELECT FOR UPDATE."}`, true},
+		{"Write", `{"file_path":"/src/docs/adr/0004-locking.md","content":"# 4. Locking\n\n## Decision\n\nOptimistic locking with a version column on orders.\n"}`, true},
+		{"str_replace_based_edit_tool", `{"command":"create","path":"/src/README.md","file_text":"Use optimistic locking instead of SELECT FOR UPDATE when you extend the orders API."}`, false},
+		{"Write", `{"file_path":"/src/orders/lock.go","content":"// We use optimistic locking instead of SELECT FOR UPDATE.\npackage orders\n"}`, false},
 		{"web_search", `{"query":"should we use optimistic locking instead of select for update"}`, false},
 	} {
 		c := condense.ToolCall("c1", tc.name, []byte(tc.input))

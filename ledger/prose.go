@@ -135,14 +135,23 @@ func (s *scanner) userProse(text string) {
 // space mid-sentence (where a run-on sentence may start a new thought); it
 // returns the kind and the offset the item starts at.
 func (s *scanner) prose(text string, classify func(low string, starts []int) (Kind, int)) {
-	inFence := false
+	inFence, decided := false, false
 	for _, line := range strings.Split(text, "\n") {
 		t := strings.TrimRight(line, " \t\r")
 		if strings.HasPrefix(strings.TrimSpace(t), "```") {
 			inFence = !inFence
 			continue
 		}
-		if inFence || codeLine(t) {
+		if inFence {
+			continue
+		}
+		if h, ok := strings.CutPrefix(strings.TrimSpace(t), "#"); ok && (h == "" || h[0] == '#' || h[0] == ' ') {
+			// What a decision record's "## Decision" section says is
+			// the decision, however it is worded.
+			low, _ := lower(strings.Trim(h, "# *:"))
+			decided = slices.Contains(decisionHeadings, low)
+		}
+		if codeLine(t) {
 			continue
 		}
 		t = strings.TrimSpace(t)
@@ -177,6 +186,9 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 		for i, sent := range sents {
 			if len(sent) >= 8 {
 				k, at, low, pos, cut := read(sent)
+				if decided && (k == "" || k == KindNote || k == KindPlan) && len(strings.Fields(low)) >= 4 && !strings.HasSuffix(low, "?") {
+					k, at = KindDecision, 0
+				}
 				rs[i] = reading{k, at, cut, low, pos, true}
 			} else {
 				// too short to record on its own ("Faster."), not
@@ -291,6 +303,11 @@ var consequences = []string{"so", "therefore", "thus", "hence", "that's why", "t
 var limits = []string{"not", "no", "can't", "cannot", "doesn't", "don't", "won't", "isn't", "aren't",
 	"wasn't", "never", "without", "too", "fails", "failed", "breaks", "broke", "deadlocks", "deadlocked",
 	"leaks", "races", "slow", "slower", "flaky", "only", "needs", "requires", "lacks", "missing"}
+
+// decisionHeadings head the section of a decision record or a design
+// note that states what was decided.
+var decisionHeadings = []string{"decision", "decisions", "decision outcome", "the decision", "chosen option",
+	"chosen approach", "outcome", "resolution", "what we decided", "decided"}
 
 // setAside are the words with which a sentence names the option not
 // taken, said after the one taken: "The alternative was Y, but …", "I

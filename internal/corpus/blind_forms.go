@@ -446,10 +446,11 @@ func (g *gen) adrAct(d string) *act {
 }
 
 // writeFileAct writes a new file with its content in the tool input:
-// SWE-agent's create command takes no content, so its agents write the
-// file with a heredoc.
+// SWE-agent's create command takes no content, and Codex's apply_patch
+// puts a '+' before every line (a probe of several lines would not be
+// there as written), so their agents write the file with a heredoc.
 func (g *gen) writeFileAct(path, content string) *act {
-	if g.ts.name == "swe-agent" || g.ts.name == "swe-agent-fc" {
+	if g.ts.name == "swe-agent" || g.ts.name == "swe-agent-fc" || g.ts.name == "codex" {
 		return &act{kind: actRun, cmd: "cat > " + path + " <<'EOF'\n" + content + "EOF", out: ""}
 	}
 	return &act{kind: actWrite, path: path, content: content}
