@@ -828,3 +828,39 @@ func TestStatusMasked(t *testing.T) {
 		}
 	}
 }
+
+// TestFailuresInStatusReports: a command that succeeded may report what
+// failed elsewhere: kubectl describe's last state ("Reason: Error" then
+// "Message: …") and gh run view's annotations ("X …") are errors even
+// when the command exited 0; a healthy container's state and the run's
+// generic exit line are not.
+func TestFailuresInStatusReports(t *testing.T) {
+	for _, tc := range []struct {
+		out       string
+		want, not []string
+	}{
+		{"Containers:\n  api:\n    State:          Running\n    Last State:     Terminated\n      Reason:       OOMKilled\n      Message:      runtime: out of memory: cannot allocate 4194304-byte block (1073741824 in use)\n      Exit Code:    137\n    Ready:          True\n[The command completed with exit code 0.]",
+			[]string{"runtime: out of memory: cannot allocate 4194304-byte block (1073741824 in use)"}, nil},
+		{"    State:          Terminated\n      Reason:       Completed\n      Message:      migrations applied: 14\n      Exit Code:    0\n",
+			nil, []string{"migrations applied: 14"}},
+		{"X main CI · 9258858035\n\nJOBS\nX test in 7m55s (ID 25998914278)\n\nANNOTATIONS\nX ledger_test.go:88: balance drifted by 3 cents after replay\ntest: internal/ledger/ledger_test.go#88\n\nX Process completed with exit code 1.\ntest: .github#25\n",
+			[]string{"ledger_test.go:88: balance drifted by 3 cents after replay"}, []string{"Process completed with exit code 1."}},
+	} {
+		c := condense.ToolCall("c1", "bash", []byte(`{"command":"./run.sh"}`))
+		r := condense.ToolResult("c1", false, condense.Text(tc.out))
+		items := ExtractResult(&c, &r, 1)
+		has := func(v string) bool {
+			return slices.ContainsFunc(items, func(it Item) bool { return it.Kind == KindError && strings.Contains(it.Value, v) })
+		}
+		for _, w := range tc.want {
+			if !has(w) {
+				t.Errorf("no error %q in %q", w, Strings(items))
+			}
+		}
+		for _, w := range tc.not {
+			if has(w) {
+				t.Errorf("error %q taken from %q", w, tc.out)
+			}
+		}
+	}
+}

@@ -83,6 +83,13 @@ type scanner struct {
 	cell     bool // the current line is a table's row holding a value of its own
 	// prevErr: the previous line of the text yielded an error item.
 	prevErr bool
+	// failReason is set by a status block's "Reason: Error" (kubectl
+	// describe's Last State, a job's condition): the "Message:" after it
+	// says what failed.
+	failReason bool
+	// annotations: gh run view's ANNOTATIONS section, whose "X …" lines
+	// are the failures of the run.
+	annotations bool
 	// warnLines counts the lines of the text that may name a warning
 	// level: the one warning among a log's routine lines is kept.
 	warnLines int
@@ -407,6 +414,20 @@ func (s *scanner) line(line string) {
 			s.rustPanic = ""
 		}
 		return
+	}
+	if s.output {
+		if s.failReason {
+			if v, ok := strings.CutPrefix(t, "Message:"); ok && strings.TrimSpace(v) != "" {
+				s.add(KindError, strings.TrimSpace(v))
+			}
+		}
+		if t == "ANNOTATIONS" {
+			s.annotations = true
+		} else if msg, ok := strings.CutPrefix(t, "X "); ok && s.annotations && !strings.HasPrefix(msg, "Process completed with exit code") {
+			s.add(KindError, msg)
+		}
+		v, ok := strings.CutPrefix(t, "Reason:")
+		s.failReason = ok && (levelOnly(v) || slices.Contains(podFailures, strings.TrimSpace(v)) || strings.TrimSpace(v) == "Failed")
 	}
 	if !s.source {
 		// A message's pasted output (under a line that ends with ':', in
