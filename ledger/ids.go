@@ -204,6 +204,9 @@ func idKeyValue(t string, k int) (key string, vs, ve int, ok bool) {
 	if v < len(t) && (t[v] == '"' || t[v] == '\'') {
 		v++
 	}
+	if r, ok := strings.CutPrefix(t[v:], "Root="); ok && len(r) > 0 {
+		v = len(t) - len(r) // X-Amzn-Trace-Id: Root=1-67891233-abcdef012345678912345678;Parent=…
+	}
 	if v >= len(t) || !isAlnum(t[v]) {
 		return "", 0, 0, false
 	}
@@ -251,8 +254,10 @@ func idKey(k string) bool {
 	if n > 3 && (strings.HasSuffix(k, "_id") || strings.HasSuffix(k, "_ID") || strings.HasSuffix(k, "_ref") || strings.HasSuffix(k, "_uid")) {
 		return true
 	}
-	// X-Request-Id, x-amz-request-id: a header naming an id.
-	if n > 3 && strings.Contains(k, "-") && strings.HasSuffix(strings.ToLower(k), "-id") {
+	// X-Request-Id, x-amz-request-id: a header naming an id; the trace
+	// headers (traceparent, x-cloud-trace-context, X-B3-TraceId).
+	if low := strings.ToLower(k); n > 3 && strings.Contains(k, "-") && strings.HasSuffix(low, "-id") ||
+		low == "traceparent" || strings.HasSuffix(low, "-trace-context") || strings.HasSuffix(low, "-traceid") {
 		return true
 	}
 	// requestId, traceID, WorkflowId, InstanceId: an "Id" or "ID" ending

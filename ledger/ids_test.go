@@ -319,3 +319,18 @@ func TestAddressIDs(t *testing.T) {
 	itemsHeld(t, "source = terraform-aws-modules/vpc/aws, mail dev-2@example.com, lodash@4.17.21, python_version.major", nil,
 		[]string{"id dev-2@example.com", "id lodash@4.17.21", "id python_version.major"})
 }
+
+// TestTraceHeaders: the trace id of a response's headers is an id,
+// whichever header carries it.
+func TestTraceHeaders(t *testing.T) {
+	out := "HTTP/2 502 \nserver: envoy\nx-amzn-trace-id: Root=1-67891233-abcdef012345678912345678;Parent=53995c3f42cd8ad8;Sampled=1\n" +
+		"x-cloud-trace-context: 105445aa7843bc8bf206b12000100000/1;o=1\ntraceparent: 00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01\n\n"
+	c := condense.ToolCall("c1", "bash", []byte(`{"command":"curl -sS -D - -o /dev/null https://api.example.test/v1/orders/7"}`))
+	r := condense.ToolResult("c1", false, condense.Text(out))
+	items := ExtractResult(&c, &r, 1)
+	for _, want := range []string{"1-67891233-abcdef012345678912345678", "105445aa7843bc8bf206b12000100000", "0af7651916cd43dd8448eb211c80319c"} {
+		if !slices.ContainsFunc(items, func(it Item) bool { return it.Kind == KindID && strings.Contains(it.Value, want) }) {
+			t.Errorf("no id %q in %q", want, Strings(items))
+		}
+	}
+}

@@ -711,6 +711,9 @@ func figureLine(t string) bool {
 		if c == ':' && i+1 < len(t) && t[i+1] != ' ' && t[i+1] != '\t' && !isDigit(t[i+1]) {
 			continue // "h:mm:ss", "file:line" inside the label
 		}
+		if c == ':' && isDigit(t[i-1]) && i+1 < len(t) && isDigit(t[i+1]) {
+			continue // a clock's "12:16:47" inside a row
+		}
 		label := strings.TrimRight(t[:i], " \t")
 		j := i + 1
 		for j < len(t) && (t[j] == ' ' || t[j] == '\t' || t[j] == '=' || t[j] == ':') {
@@ -737,6 +740,9 @@ func figureLine(t string) bool {
 func figureLabel(s string) bool {
 	if s == "" || len(s) > 60 || strings.Count(s, " ") > 7 || strings.ContainsAny(s, "\"'`{}<>[]*#@") || strings.Contains(s, ": ") {
 		return false
+	}
+	if k := strings.IndexByte(s, ','); k >= 0 && k+1 < len(s) && s[k+1] != ' ' {
+		return false // a CSV row's fields
 	}
 	for i := 1; i+1 < len(s); i++ {
 		if s[i] == '.' && isAlpha(s[i-1]) && isAlpha(s[i+1]) {

@@ -122,3 +122,10 @@ func TestComparisons(t *testing.T) {
 		itemsHeld(t, tc.text, tc.want, tc.not)
 	}
 }
+
+// TestRowsAreNotFigures: a CSV row whose last field is a timestamp is not
+// a label and its figure.
+func TestRowsAreNotFigures(t *testing.T) {
+	itemsHeld(t, "id,status,amount,currency,created_at\nORD-A5P2L5K0,paid,12220,EUR,2026-04-09 12:16:47+00\n", nil,
+		[]string{`measurement "ORD-A5P2L5K0,paid,12220,EUR,2026-04-09 12:16:47+00"`})
+}
