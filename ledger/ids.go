@@ -42,8 +42,8 @@ func (s *scanner) ids(t string, urlSpans [][2]int) {
 			covered = append(covered, [2]int{vs, ve})
 			i = ve - 1
 		case c == '-' && i > 0 && i+1 < len(t) && isDigit(t[i+1]) && (isUpper(t[i-1]) || isDigit(t[i-1])):
-			if v, ok := issueKey(t, i); ok && !skip(i) {
-				s.add(KindID, v)
+			if v, ok := issueKey(t, i); ok && !skip(i) && !s.listed(t) {
+				s.add(KindID, v) // not a listing's routine row: its odd ones
 			}
 		case c == '#' && i > 0 && i+2 < len(t) && isDigit(t[i+1]) && isDigit(t[i+2]) && isAlnum(t[i-1]):
 			// owner/repo#123, a reference to another repository's issue.
@@ -940,7 +940,7 @@ func (s *scanner) rowKey(t string, n0 int) {
 	for j > i && (t[j-1] == '.' || t[j-1] == '-') {
 		j--
 	}
-	if !digit || j-i < 3 || j-i > 64 || j < len(t) && t[j] != ' ' && t[j] != '\t' && t[j] != '|' {
+	if !digit || j-i < 3 || j-i > 64 || j < len(t) && t[j] != ' ' && t[j] != '\t' && t[j] != '|' && t[j] != ',' {
 		return
 	}
 	tok := t[i:j]
@@ -972,7 +972,24 @@ func idLikeKey(tok string) bool {
 		return true
 	}
 	k := strings.LastIndexAny(tok, "-_")
+	if k > 0 && len(tok)-k-1 >= 6 && isUpper(tok[0]) && upperCode(tok[k+1:]) {
+		return true // ORD-XTQMHY86: a code of capitals and digits after a prefix
+	}
 	return k > 0 && len(tok)-k-1 >= 4 && allDigits(tok[k+1:])
+}
+
+// upperCode reports whether s is capitals and digits, with a digit.
+func upperCode(s string) bool {
+	digit := false
+	for i := 0; i < len(s); i++ {
+		switch {
+		case isDigit(s[i]):
+			digit = true
+		case !isUpper(s[i]):
+			return false
+		}
+	}
+	return digit
 }
 
 // mixedCase reports whether s holds upper- and lower-case letters, each

@@ -203,10 +203,21 @@ func (b *oddBuf) markOddCells(text string, m map[int]uint8) {
 // markTable marks the odd rows of a table, the lines rows of text.
 func (b *oddBuf) markTable(text string, m map[int]uint8, rows []int) {
 	b.vals = b.vals[:0]
+	// Rows with as many commas as each other, two or more, are CSV: their
+	// values are between the commas.
+	commas := -1
+	for _, k := range rows {
+		c := strings.Count(text[b.starts[k]:lineEnd(text, b.starts[k])], ",")
+		if c < 2 || commas >= 0 && c != commas {
+			commas = -1
+			break
+		}
+		commas = c
+	}
 	ncol := -1
 	for _, k := range rows {
 		from := len(b.vals)
-		b.vals = valuesOf(text[b.starts[k]:lineEnd(text, b.starts[k])], b.vals)
+		b.vals = valuesOf(text[b.starts[k]:lineEnd(text, b.starts[k])], b.vals, commas > 0)
 		if n := len(b.vals) - from; ncol < 0 || n != ncol {
 			if ncol >= 0 {
 				return // rows of one shape have as many words, but for a hash collision
@@ -239,7 +250,11 @@ func (b *oddBuf) markTable(text string, m map[int]uint8, rows []int) {
 				top++
 			}
 		}
-		if top*4 < n*3 || top == n {
+		if top == n {
+			continue
+		}
+		if top*4 < n*3 {
+			b.markRare(m, rows, ncol, c)
 			continue
 		}
 		b.other = b.other[:0]
@@ -262,14 +277,69 @@ func (b *oddBuf) markTable(text string, m map[int]uint8, rows []int) {
 	}
 }
 
-// valuesOf appends to dst the hashes of the first maxCellColumns
-// whitespace-separated values of line.
-func valuesOf(line string, dst []uint64) []uint64 {
+// Among at least minCategoryRows rows, a column of a few values
+// (maxCategories at most, each but one in two rows or more) is a category
+// (a status, a currency, a region), and a row whose value there no other
+// row has is odd: the one "refund_failed" among rows "paid", "pending"
+// and "refunded".
+const (
+	minCategoryRows = 8
+	maxCategories   = 5
+)
+
+// markRare marks the rows of a table whose value in column c is the one
+// value of a category column seen in a single row (see maxCategories).
+func (b *oddBuf) markRare(m map[int]uint8, rows []int, ncol, c int) {
+	n := len(rows)
+	if n < minCategoryRows {
+		return
+	}
+	b.other = b.other[:0]
+	for r := 0; r < n; r++ {
+		b.other = append(b.other, b.vals[r*ncol+c])
+	}
+	slices.Sort(b.other)
+	distinct, single := 0, uint64(0)
+	singles := 0
+	for i := 0; i < n; {
+		j := i + 1
+		for j < n && b.other[j] == b.other[i] {
+			j++
+		}
+		distinct++
+		if j-i == 1 {
+			singles++
+			single = b.other[i]
+		}
+		i = j
+	}
+	if distinct > maxCategories || singles != 1 {
+		return
+	}
+	for r := 0; r < n; r++ {
+		if b.vals[r*ncol+c] == single {
+			m[b.starts[rows[r]]] |= hotCell
+		}
+	}
+}
+
+// valuesOf appends to dst the hashes of the first maxCellColumns values of
+// line: separated by whitespace, or by commas when csv is set.
+func valuesOf(line string, dst []uint64, csv bool) []uint64 {
 	col := 0
 	for i := 0; i < len(line) && col < maxCellColumns; {
 		var j int
-		i, j = nextField(line, i)
-		if j == i {
+		if csv {
+			j = strings.IndexByte(line[i:], ',')
+			if j < 0 {
+				j = len(line)
+			} else {
+				j += i
+			}
+		} else {
+			i, j = nextField(line, i)
+		}
+		if j == i && !csv {
 			break
 		}
 		h := uint64(14695981039346656037)
@@ -279,6 +349,9 @@ func valuesOf(line string, dst []uint64) []uint64 {
 		dst = append(dst, h)
 		col++
 		i = j
+		if csv {
+			i++ // past the comma
+		}
 	}
 	return dst
 }

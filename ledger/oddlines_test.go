@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/condense-dev/condense"
 )
 
 // TestOddLineOutranksItsListing: in a listing of commits that all look
@@ -127,5 +129,32 @@ func TestOddCellMarksItsRow(t *testing.T) {
 			}
 			t.Errorf("no id %s in %q", tc.id, Strings(outputItems(tc.out)))
 		})
+	}
+}
+
+// TestOddRowOfCSV: in a CSV export, the row whose status no other row has
+// is odd and its key is kept, whether the other rows share one status or
+// a few; the routine rows' keys are not.
+func TestOddRowOfCSV(t *testing.T) {
+	statuses := []string{"paid", "pending", "refunded"}
+	var b strings.Builder
+	b.WriteString("invoice,status,amount,currency,created_at\n")
+	for i := range 14 {
+		fmt.Fprintf(&b, "INV-2026-%06d,%s,%d,EUR,2026-04-11 1%d:40:05+00\n", 381033+i*7919, statuses[i%3], 1000+i*37, i%10)
+		if i == 9 {
+			b.WriteString("INV-2026-468873,stuck_pending,54910,EUR,2026-04-11 19:12:36+00\n")
+		}
+	}
+	c := condense.ToolCall("c1", "bash", []byte(`{"command":"psql -c \"\\copy (select * from invoices) to stdout csv header\""}`))
+	r := condense.ToolResult("c1", false, condense.Text(b.String()))
+	items := ExtractResult(&c, &r, 1)
+	ids := 0
+	for _, it := range items {
+		if it.Kind == KindID {
+			ids++
+		}
+	}
+	if !slices.ContainsFunc(items, func(it Item) bool { return it.Kind == KindID && it.Value == "INV-2026-468873" }) || ids > 2 {
+		t.Errorf("want the odd row's key and few others, got %q", Strings(items))
 	}
 }
