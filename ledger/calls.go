@@ -109,11 +109,82 @@ func (e *Extractor) call(p *condense.Part, index int, open string) []Item {
 	if doc := writtenDoc(in); doc != "" {
 		s.assistantProse(Redact(doc))
 	}
+	for _, c := range writtenSteps(in) {
+		s.add(KindCommand, Redact(c))
+	}
 	return s.items
 }
 
+// writtenSteps returns the commands a file tool writes into a CI workflow,
+// a Dockerfile or a Makefile: what will run there ("run: go test ./...",
+// the lines of a "run: |" block, "script:" items, RUN lines, recipe lines).
+func writtenSteps(in map[string]any) []string {
+	path := ""
+	for k, v := range in {
+		if p, ok := v.(string); ok && pathKeys[normKey(k)] {
+			path = strings.ToLower(p)
+		}
+	}
+	base := path[strings.LastIndexByte(path, '/')+1:]
+	yaml := strings.HasSuffix(base, ".yml") || strings.HasSuffix(base, ".yaml")
+	docker := strings.HasPrefix(base, "dockerfile") || strings.HasSuffix(base, ".dockerfile")
+	makefile := base == "makefile" || base == "gnumakefile" || strings.HasSuffix(base, ".mk")
+	if !yaml && !docker && !makefile {
+		return nil
+	}
+	var out []string
+	for _, k := range docKeys {
+		text, ok := in[k].(string)
+		if !ok {
+			continue
+		}
+		block := -1 // the indentation of a "run: |" or "script:" key whose lines follow
+		for _, line := range strings.Split(text, "\n") {
+			t := strings.TrimSpace(line)
+			indent := len(line) - len(strings.TrimLeft(line, " \t"))
+			if t == "" || t[0] == '#' {
+				continue
+			}
+			switch {
+			case makefile:
+				if line[0] == '\t' {
+					if c := strings.TrimLeft(t, "@-+"); commandLine(c, cued) {
+						out = append(out, c)
+					}
+				}
+				continue
+			case docker:
+				if c, ok := strings.CutPrefix(t, "RUN "); ok && commandLine(strings.TrimSpace(c), inContext) {
+					out = append(out, strings.TrimSpace(c))
+				}
+				continue
+			}
+			if block >= 0 && indent > block {
+				c := strings.TrimPrefix(t, "- ")
+				if commandLine(c, cued) {
+					out = append(out, c)
+				}
+				continue
+			}
+			block = -1
+			key, v, ok := strings.Cut(strings.TrimPrefix(t, "- "), ":")
+			if !ok {
+				continue
+			}
+			switch v = strings.TrimSpace(v); {
+			case key != "run" && key != "script" && key != "before_script" && key != "after_script" && key != "command":
+			case v == "" || v == "|" || v == ">" || v == "|-" || v == ">-":
+				block = indent
+			case commandLine(strings.Trim(v, `"'`), inContext):
+				out = append(out, strings.Trim(v, `"'`))
+			}
+		}
+	}
+	return out
+}
+
 // docKeys hold the text a file tool writes.
-var docKeys = []string{"content", "file_text", "new_string", "new_str", "contents", "text"}
+var docKeys = []string{"content", "file_text", "new_string", "new_str", "contents", "text", "replace", "replacement", "new_text"}
 
 // writtenDoc returns the text a file tool writes into a prose document
 // (Markdown, reStructuredText, AsciiDoc, plain text), or "".

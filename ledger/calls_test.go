@@ -3,6 +3,7 @@ package ledger
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/condense-dev/condense"
@@ -275,6 +276,38 @@ func TestDecisionInCallInput(t *testing.T) {
 		got := slices.ContainsFunc(items, func(it Item) bool { return it.Kind == KindDecision })
 		if got != tc.want {
 			t.Errorf("%s %s: decision = %v, want %v (%q)", tc.name, tc.input, got, tc.want, Strings(items))
+		}
+	}
+}
+
+// TestStepsWrittenIntoFiles: the commands an agent writes into a CI
+// workflow, a Dockerfile or a Makefile are commands; the other keys and
+// lines of those files are not.
+func TestStepsWrittenIntoFiles(t *testing.T) {
+	for _, tc := range []struct {
+		name, input string
+		want, not   []string
+	}{
+		{"replace_in_file", `{"filename":".github/workflows/ci.yml","find":"      - run: npm test","replace":"      - run: npm test\n      - name: Reproduce the fan-out\n        run: |\n          node --cpu-prof --cpu-prof-dir=/tmp/prof-1 dist/session.js\n          npx tsc --noEmit"}`,
+			[]string{"node --cpu-prof --cpu-prof-dir=/tmp/prof-1 dist/session.js", "npx tsc --noEmit"}, []string{"Reproduce the fan-out"}},
+		{"Write", `{"file_path":"/w/.gitlab-ci.yml","content":"test:\n  image: golang:1.26\n  script:\n    - go vet ./...\n    - go test -race -count=1 ./internal/ledger/...\n"}`,
+			[]string{"go test -race -count=1 ./internal/ledger/...", "go vet ./..."}, []string{"golang:1.26"}},
+		{"Write", `{"file_path":"/w/Dockerfile","content":"FROM python:3.12-slim\nRUN pip install --no-cache-dir -r requirements.txt\nCOPY . /app\n"}`,
+			[]string{"pip install --no-cache-dir -r requirements.txt"}, []string{"COPY . /app"}},
+		{"Edit", `{"file_path":"/w/Makefile","old_string":"x","new_string":"bench:\n\tgo test -run '^$$' -bench BenchmarkExtract -benchmem ./ledger\n"}`,
+			[]string{"go test -run '^$$' -bench BenchmarkExtract -benchmem ./ledger"}, nil},
+	} {
+		c := condense.ToolCall("c1", tc.name, []byte(tc.input))
+		items := ExtractMessage(&condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{c}}, 1)
+		for _, w := range tc.want {
+			if !slices.ContainsFunc(items, func(it Item) bool { return it.Kind == KindCommand && it.Value == w }) {
+				t.Errorf("%s: no command %q in %q", tc.input, w, Strings(items))
+			}
+		}
+		for _, w := range tc.not {
+			if slices.ContainsFunc(items, func(it Item) bool { return it.Kind == KindCommand && strings.Contains(it.Value, w) }) {
+				t.Errorf("%s: command holding %q in %q", tc.input, w, Strings(items))
+			}
 		}
 	}
 }
