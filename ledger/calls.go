@@ -122,9 +122,51 @@ func writtenSteps(in map[string]any) []string {
 	path := ""
 	for k, v := range in {
 		if p, ok := v.(string); ok && pathKeys[normKey(k)] {
-			path = strings.ToLower(p)
+			path = p
 		}
 	}
+	var out []string
+	for _, k := range docKeys {
+		if text, ok := in[k].(string); ok {
+			out = append(out, stepsIn(path, text)...)
+		}
+	}
+	return out
+}
+
+// patchSteps returns the commands the added lines of a patch write into CI
+// workflows, Dockerfiles and Makefiles (see writtenSteps): Codex's
+// "*** Update File: x" sections and unified diffs' "+++ b/x" ones.
+func patchSteps(patch string) []string {
+	var out []string
+	path, added := "", []string{}
+	flush := func() {
+		if path != "" && len(added) > 0 {
+			out = append(out, stepsIn(path, strings.Join(added, "\n"))...)
+		}
+		added = added[:0]
+	}
+	for _, line := range strings.Split(patch, "\n") {
+		for _, lead := range []string{"*** Update File: ", "*** Add File: ", "+++ b/", "+++ "} {
+			if p, ok := strings.CutPrefix(line, lead); ok {
+				flush()
+				path = strings.TrimSpace(p)
+				line = ""
+				break
+			}
+		}
+		if a, ok := strings.CutPrefix(line, "+"); ok {
+			added = append(added, a)
+		}
+	}
+	flush()
+	return out
+}
+
+// stepsIn returns the commands text writes into the file at path, when it
+// is a CI workflow, a Dockerfile or a Makefile (see writtenSteps).
+func stepsIn(path, text string) []string {
+	path = strings.ToLower(path)
 	base := path[strings.LastIndexByte(path, '/')+1:]
 	yaml := strings.HasSuffix(base, ".yml") || strings.HasSuffix(base, ".yaml")
 	docker := strings.HasPrefix(base, "dockerfile") || strings.HasSuffix(base, ".dockerfile")
@@ -133,11 +175,7 @@ func writtenSteps(in map[string]any) []string {
 		return nil
 	}
 	var out []string
-	for _, k := range docKeys {
-		text, ok := in[k].(string)
-		if !ok {
-			continue
-		}
+	{
 		block := -1 // the indentation of a "run: |" or "script:" key whose lines follow
 		for _, line := range strings.Split(text, "\n") {
 			t := strings.TrimSpace(line)
@@ -572,12 +610,18 @@ func patchInputFiles(s *scanner, raw json.RawMessage, in map[string]any) {
 	for _, k := range slices.Sorted(maps.Keys(in)) {
 		if str, ok := in[k].(string); ok {
 			writtenFiles(s, patchFiles(Redact(str)))
+			for _, c := range patchSteps(str) {
+				s.add(KindCommand, Redact(c))
+			}
 		}
 	}
 	if in == nil {
 		var str string
 		if json.Unmarshal(raw, &str) == nil {
 			writtenFiles(s, patchFiles(Redact(str)))
+			for _, c := range patchSteps(str) {
+				s.add(KindCommand, Redact(c))
+			}
 		}
 	}
 }

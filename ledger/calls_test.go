@@ -292,6 +292,8 @@ func TestStepsWrittenIntoFiles(t *testing.T) {
 			[]string{"node --cpu-prof --cpu-prof-dir=/tmp/prof-1 dist/session.js", "npx tsc --noEmit"}, []string{"Reproduce the fan-out"}},
 		{"Write", `{"file_path":"/w/.gitlab-ci.yml","content":"test:\n  image: golang:1.26\n  script:\n    - go vet ./...\n    - go test -race -count=1 ./internal/ledger/...\n"}`,
 			[]string{"go test -race -count=1 ./internal/ledger/...", "go vet ./..."}, []string{"golang:1.26"}},
+		{"apply_patch", `{"input":"*** Begin Patch\n*** Update File: .github/workflows/ci.yml\n@@\n-      - run: mvn -q test\n+      - run: mvn -q test\n+      - name: Reproduce\n+        run: |\n+          ./gradlew test --tests 'com.acme.ExportWriter' -Dspring.profiles.active=it-4 --info\n*** End Patch\n"}`,
+			[]string{"./gradlew test --tests 'com.acme.ExportWriter' -Dspring.profiles.active=it-4 --info"}, []string{"Reproduce"}},
 		{"Write", `{"file_path":"/w/Dockerfile","content":"FROM python:3.12-slim\nRUN pip install --no-cache-dir -r requirements.txt\nCOPY . /app\n"}`,
 			[]string{"pip install --no-cache-dir -r requirements.txt"}, []string{"COPY . /app"}},
 		{"Edit", `{"file_path":"/w/Makefile","old_string":"x","new_string":"bench:\n\tgo test -run '^$$' -bench BenchmarkExtract -benchmem ./ledger\n"}`,
