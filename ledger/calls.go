@@ -116,8 +116,9 @@ func (e *Extractor) call(p *condense.Part, index int, open string) []Item {
 }
 
 // writtenSteps returns the commands a file tool writes into a CI workflow,
-// a Dockerfile or a Makefile: what will run there ("run: go test ./...",
-// the lines of a "run: |" block, "script:" items, RUN lines, recipe lines).
+// a Dockerfile, a Makefile or a shell script: what will run there ("run:
+// go test ./...", the lines of a "run: |" block, "script:" items, RUN
+// lines, recipe lines, a repro script's commands).
 func writtenSteps(in map[string]any) []string {
 	path := ""
 	for k, v := range in {
@@ -132,6 +133,19 @@ func writtenSteps(in map[string]any) []string {
 		}
 	}
 	return out
+}
+
+// scriptPlumbing reports whether a script's line only sets the script up
+// or steers it (set -euo pipefail, cd, export, a loop's keywords) rather
+// than runs something.
+func scriptPlumbing(line string) bool {
+	w, _, _ := strings.Cut(line, " ")
+	switch w {
+	case "set", "cd", "export", "source", ".", "echo", "printf", "exit", "shift", "trap", "local", "readonly",
+		"if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac", "function", "return", "}", "{":
+		return true
+	}
+	return strings.HasSuffix(w, "()")
 }
 
 // patchSteps returns the commands the added lines of a patch write into CI
@@ -171,7 +185,8 @@ func stepsIn(path, text string) []string {
 	yaml := strings.HasSuffix(base, ".yml") || strings.HasSuffix(base, ".yaml")
 	docker := strings.HasPrefix(base, "dockerfile") || strings.HasSuffix(base, ".dockerfile")
 	makefile := base == "makefile" || base == "gnumakefile" || strings.HasSuffix(base, ".mk")
-	if !yaml && !docker && !makefile {
+	script := strings.HasSuffix(base, ".sh") || strings.HasSuffix(base, ".bash") || strings.HasPrefix(text, "#!/")
+	if !yaml && !docker && !makefile && !script {
 		return nil
 	}
 	var out []string
@@ -184,6 +199,11 @@ func stepsIn(path, text string) []string {
 				continue
 			}
 			switch {
+			case script:
+				if c := t; !scriptPlumbing(c) && commandLine(c, cued) {
+					out = append(out, c)
+				}
+				continue
 			case makefile:
 				if line[0] == '\t' {
 					if c := strings.TrimLeft(t, "@-+"); commandLine(c, cued) {

@@ -294,6 +294,8 @@ func TestStepsWrittenIntoFiles(t *testing.T) {
 			[]string{"go test -race -count=1 ./internal/ledger/...", "go vet ./..."}, []string{"golang:1.26"}},
 		{"apply_patch", `{"input":"*** Begin Patch\n*** Update File: .github/workflows/ci.yml\n@@\n-      - run: mvn -q test\n+      - run: mvn -q test\n+      - name: Reproduce\n+        run: |\n+          ./gradlew test --tests 'com.acme.ExportWriter' -Dspring.profiles.active=it-4 --info\n*** End Patch\n"}`,
 			[]string{"./gradlew test --tests 'com.acme.ExportWriter' -Dspring.profiles.active=it-4 --info"}, []string{"Reproduce"}},
+		{"create_file", `{"filename":"scripts/repro.sh","text":"#!/usr/bin/env bash\n# Reproduces the leak.\nset -euo pipefail\ncd \"$(git rev-parse --show-toplevel)\"\n\nvalgrind --tool=massif --massif-out-file=/tmp/massif.1 target/release/app --limit 8000\n"}`,
+			[]string{"valgrind --tool=massif --massif-out-file=/tmp/massif.1 target/release/app --limit 8000"}, []string{"set -euo pipefail", "Reproduces"}},
 		{"Write", `{"file_path":"/w/Dockerfile","content":"FROM python:3.12-slim\nRUN pip install --no-cache-dir -r requirements.txt\nCOPY . /app\n"}`,
 			[]string{"pip install --no-cache-dir -r requirements.txt"}, []string{"COPY . /app"}},
 		{"Edit", `{"file_path":"/w/Makefile","old_string":"x","new_string":"bench:\n\tgo test -run '^$$' -bench BenchmarkExtract -benchmem ./ledger\n"}`,
