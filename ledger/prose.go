@@ -221,15 +221,18 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 		vals := make([]string, len(sents))
 		for si := range sents {
 			r := rs[si]
-			if r.k == "" {
+			if r.k == "" && !(r.readable && len(r.pos) > r.cut && len(strings.Fields(r.low)) >= 3 && !strings.HasSuffix(r.low, "?")) {
 				continue
 			}
-			if (r.k == KindNote || r.k == KindPlan) && r.at == 0 && si+1 < len(sents) && rs[si+1].readable && setsAside(rs[si+1].low) {
+			if (r.k == KindNote || r.k == KindPlan || r.k == "") && r.at == 0 && si+1 < len(sents) && rs[si+1].readable && setsAside(rs[si+1].low) {
 				// "I'll implement orjson for the worker. The
 				// alternative was the json module, but …": a course
 				// followed by the option it leaves is a choice.
 				r.k = KindDecision
 				rs[si].k = KindDecision
+			}
+			if r.k == "" {
+				continue
 			}
 			sent := sents[si]
 			v := sent[r.pos[r.cut+r.at]:]
@@ -291,7 +294,7 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 
 // continuation is how many sentences after a decision may join it as its
 // reason.
-const continuation = 2
+const continuation = 3
 
 // consequences open a sentence that draws its course from what was said
 // before it.
@@ -322,10 +325,31 @@ var setAside = []string{"the alternative was", "the alternative is", "the altern
 	"we rejected", "i dropped", "we dropped", "loses out", "lost out"}
 
 // setsAside reports whether a lower-case sentence names the option not
-// taken (see setAside) and why, as the sentence after a choice does.
+// taken (see setAside) and why, as the sentence after a choice does: "Not
+// executemany — it is 30x slower.", "Why not a HashMap?",
+// "Alternative considered: JPA entities."
 func setsAside(low string) bool {
-	return !strings.HasSuffix(low, "?") && hasAnyWord(low, setAside)
+	if strings.HasPrefix(low, "why not ") {
+		return true
+	}
+	if strings.HasSuffix(low, "?") {
+		return false
+	}
+	if hasAnyLead(low, setAsideLeads) {
+		return true
+	}
+	if rest, ok := strings.CutPrefix(low, "not "); ok && !hasAnyLead(rest, []string{"sure", "yet", "really", "only", "all", "every", "much", "quite", "exactly"}) {
+		// "Not doing a Mutex<Journal> — the mutex serializes reads
+		// too.": the option left, with why
+		return strings.Contains(rest, " — ") || strings.Contains(rest, " - ") || strings.Contains(rest, ": ") ||
+			hasWord(rest, "because") || hasWord(rest, "since")
+	}
+	return hasAnyWord(low, setAside)
 }
+
+// setAsideLeads open a sentence that names the option not taken.
+var setAsideLeads = []string{"alternative considered", "alternatives considered", "turned down", "rejected:",
+	"rejected", "ruled out", "considered and rejected", "reason the"}
 
 // motivates reports whether the lower-case sentence prev, said just before
 // the decision dec, is the problem the decision answers: the decision
@@ -333,7 +357,8 @@ func setsAside(low string) bool {
 // or judges an option. A plain finding ("The trace shows two writers.")
 // or a step taken ("I looked at the code.") stays apart.
 func motivates(prev, dec string) bool {
-	return hasAnyLead(dec, consequences) || hasAnyWord(prev, limits) || hasAnyWord(prev, evalWords)
+	return hasAnyLead(dec, consequences) || hasAnyWord(prev, limits) || hasAnyWord(prev, evalWords) ||
+		hasAnyWord(prev, []string{"options", "alternatives", "choices", "candidates"}) && strings.Contains(prev, " or ") // "Two options for the loop: X or Y. Taking X, since …"
 }
 
 // hasAnyWord reports whether low holds one of words as a whole word.
@@ -665,7 +690,9 @@ var firmDecisions = []string{"decision:", "going with", "decided", "we've decide
 	"is the better fit", "is a better fit", "after weighing", "my call:", "our call:", "is the way to go",
 	"made the call", "making the call", "this calls for", "i recommend", "we recommend", "i'd recommend",
 	"we'd recommend", "my recommendation", "our recommendation", "the way we go", "is the way forward",
-	"favours", "favors", "opting out of", "opted out of", "decided against", "going against"}
+	"favours", "favors", "opting out of", "opted out of", "decided against", "going against",
+	"for the rest of this", "being phased out", "is phased out", "off the list", "off the table", "is a no-go",
+	"i'll commit to", "we'll commit to", "won't revisit", "loses because"}
 
 // pastChoice are firm cues that report a choice made: the speaker's ("we
 // decided", "Opted for …") settles the course, someone else's ("the
@@ -698,9 +725,27 @@ var stepVerbs = []string{"see", "find", "check", "look", "search", "locate", "vi
 	"apply", "replace", "update", "modify", "add", "insert", "write", "create", "remove", "delete",
 	"change", "debug", "grep", "count", "compare", "go", "narrow", "dump", "trace", "confirm"}
 
+// leadDecisions settle a course when they open the sentence: "Picking X
+// for the loop.", "Verdict on the cache: X.", "Chose X (vs. Y): …",
+// "Rule for the rest of this change: …". "Taking X" must give its reason
+// ("Taking X, since …"), or it is a step ("Taking a look").
+var leadDecisions = []string{"picking", "verdict", "chose", "rule for the rest", "trade-off accepted",
+	"tradeoff accepted", "approach:", "chosen:", "choice:", "taking"}
+
 // decisionAt reports whether a lower-case sentence settles a course, and
 // where its firm cue (the first of them) is, or 0.
 func decisionAt(low string) (int, bool) {
+	for _, l := range leadDecisions {
+		if hasAnyLead(low, []string{l}) {
+			if l == "taking" && !hasWord(low, "since") && !hasWord(low, "because") {
+				break
+			}
+			if l == "picking" && (hasAnyLead(low, []string{"picking up"}) || !hasAnyWord(low, []string{"for", "over", "instead", "since", "because"})) {
+				break // "Picking a port is done by the OS."
+			}
+			return 0, true
+		}
+	}
 	if strings.Contains(low, "**") || strings.Contains(low, "__") {
 		// Markdown emphasis around a cue ("**Decision**: …").
 		if plain := strings.NewReplacer("**", "", "__", "").Replace(low); plain != low {

@@ -527,6 +527,12 @@ func TestChoiceAndTheOptionSetAside(t *testing.T) {
 		"We'll keep sessions in Redis. I considered sticky sessions, but the load balancer cannot pin websockets.",
 		"Decided: the job runner moves to a single leader. Running it on every node isn't an option since jobs would run twice.",
 		"I'm going to use chi for routing. gorilla/mux would also work, except that it is archived.",
+		"Retry policy: exponential backoff with jitter. Not a fixed delay — every client would retry in lockstep.",
+		"Picking zstd for the archive format. Why not gzip? Because zstd decompresses four times faster here.",
+		"Two options for the lock: advisory locks or a lease row. Taking the lease row, since advisory locks die with the connection.",
+		"Approach: a materialized view refreshed hourly. Alternative considered: a trigger per insert. Turned down because inserts would double in cost. Scope: the reports API.",
+		"Rule for the rest of this refactor: no new globals, only injected dependencies. Reason: the tests cannot reset globals.",
+		"Verdict on the cache layer: ristretto. Reason the hand-rolled LRU is out: it allocates on every hit.",
 	} {
 		items := ExtractMessage(&condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{condense.Text(text)}}, 3)
 		if !slices.ContainsFunc(items, func(it Item) bool { return it.Kind == KindDecision && it.Value == text }) {
@@ -536,6 +542,9 @@ func TestChoiceAndTheOptionSetAside(t *testing.T) {
 	for _, text := range []string{
 		"Next I'll read the importer. Is COPY or batching better here?",
 		"I'll check the cache next. I also looked at the session code.",
+		"Picking a port is left to the OS. Not sure why the test binds 8080.",
+		"Taking a look at the handler now.",
+		"Thanks for the options. Not all of them apply here.",
 	} {
 		for _, it := range ExtractMessage(&condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{condense.Text(text)}}, 3) {
 			if it.Kind == KindDecision {
