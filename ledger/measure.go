@@ -37,6 +37,20 @@ func (s *scanner) lineMeasurement(t string) bool {
 		s.add(KindMeasurement, t)
 		return true
 	}
+	if s.output {
+		// a tool's name before its report: "dhat: At t-gmax: 462,962,539
+		// bytes in 89,246 blocks"
+		if k := strings.Index(t, ": "); k > 0 && k <= 12 && isLowerWord(t[:k]) && figureLine(t[k+2:]) {
+			s.add(KindMeasurement, t[k+2:])
+			return true
+		}
+	}
+	if s.output {
+		if v, ok := reportLine(t); ok {
+			s.add(KindMeasurement, v)
+			return true
+		}
+	}
 	if s.output && deltaRow(t) {
 		s.add(KindMeasurement, strings.Join(strings.Fields(t), " "))
 		return true
@@ -54,6 +68,72 @@ func (s *scanner) lineMeasurement(t string) bool {
 		return true
 	}
 	return false
+}
+
+// reportLine recognises the lines of the reports tools print about sizes,
+// memory and durations whose figures only mean something together, and
+// returns the part to keep, as printed:
+//
+//   - du's "19.7G<TAB>build/tmp" (a size with K, M, G or T, a tab, a path);
+//   - pprof's "Showing nodes accounting for 2.12GB, 94.10% of 2.24GB total";
+//   - a slow test: Go's "--- PASS: TestX (126.26s)", Rust's "test x ... ok
+//     <20.919s>", Jest's "✓ name (56944 ms)" (a second or more), pytest's
+//     "--durations" rows ("200.48s call  tests/x.py::test_y") and
+//     Surefire's "Tests run: 16, …, Time elapsed: 211.286 s -- in X";
+//   - a JVM garbage collection pause, "Pause Full (G1 Compaction Pause)
+//     4081M->4017M(4096M) 3791.536ms";
+//   - tracemalloc's "size=1817 MiB, count=1524361, average=1249 B".
+func reportLine(t string) (string, bool) {
+	switch {
+	case strings.HasPrefix(t, "Showing nodes accounting for "):
+		return t, true
+	case strings.HasPrefix(t, "--- PASS: ") || strings.HasPrefix(t, "--- FAIL: "):
+		if k := strings.LastIndex(t, " ("); k > 0 && strings.HasSuffix(t, "s)") {
+			if f, err := strconv.ParseFloat(t[k+2:len(t)-2], 64); err == nil && f >= 1 {
+				return t, true
+			}
+		}
+		return "", false
+	case strings.HasPrefix(t, "test ") && strings.HasSuffix(t, "s>"):
+		if k := strings.LastIndex(t, " <"); k > 0 && strings.Contains(t, " ... ") {
+			if f, err := strconv.ParseFloat(t[k+2:len(t)-2], 64); err == nil && f >= 1 {
+				return t, true
+			}
+		}
+		return "", false
+	case strings.HasPrefix(t, "✓ ") || strings.HasPrefix(t, "√ ") || strings.HasPrefix(t, "✕ "):
+		if k := strings.LastIndex(t, " ("); k > 0 && strings.HasSuffix(t, " ms)") {
+			if f, err := strconv.ParseFloat(t[k+2:len(t)-4], 64); err == nil && f >= 1000 {
+				return t, true
+			}
+		}
+		return "", false
+	}
+	if k := strings.Index(t, "Tests run: "); k >= 0 && strings.Contains(t, ", Time elapsed: ") {
+		return t[k:], true
+	}
+	if k := strings.Index(t, "size="); k >= 0 && strings.Contains(t[k:], ", count=") && strings.Contains(t[k:], ", average=") {
+		return t[k:], true
+	}
+	if k := strings.Index(t, "Pause "); k >= 0 && strings.Contains(t[k:], "->") && strings.HasSuffix(t, "ms") {
+		return t[k:], true
+	}
+	// pytest --durations: "200.48s call     tests/x.py::test_y"
+	if e, ok := numberEnd(t, 0); ok && e > 0 && e+1 < len(t) && t[e] == 's' && t[e+1] == ' ' {
+		rest := strings.TrimLeft(t[e+1:], " ")
+		for _, phase := range []string{"call ", "setup ", "teardown "} {
+			if strings.HasPrefix(rest, phase) && strings.Contains(rest, "::") {
+				return t, true
+			}
+		}
+	}
+	// du: "19.7G\tbuild/tmp"
+	if tab := strings.IndexByte(t, '\t'); tab > 1 && tab < 8 && strings.IndexByte("KMGTP", t[tab-1]) >= 0 {
+		if e, ok := numberEnd(t, 0); ok && e == tab-1 {
+			return t, true
+		}
+	}
+	return "", false
 }
 
 // deltaRow recognises a row of benchstat's comparison: a benchmark's name,
@@ -774,6 +854,10 @@ func figureValue(label, v string) bool {
 	if strings.ContainsAny(rest, ";{}*") || strings.HasSuffix(tok, ",") || strings.HasSuffix(tok, ";") {
 		return false // code ("total = 25 * 60;"), or a list
 	}
+	if o := strings.IndexByte(rest, '('); o >= 0 && strings.HasSuffix(rest, ")") && strings.Count(rest, "(") == 1 {
+		rest = strings.TrimSpace(rest[:o]) // a remark: "341740.279 ms (05:41.740)", "6.5G (peak: 14.7G)"
+	}
+	rest = thousands.Replace(rest) // "bytes in 89,246 blocks"
 	if len(rest) > 40 || strings.Count(rest, " ") > 5 || strings.ContainsAny(rest, ":=,") || rest != "" && (rest[0] == '+' || rest[0] == '-') {
 		return false // another field follows ("p50 latency: 41ms", "gc=12%", "+1.0ms")
 	}
@@ -791,6 +875,11 @@ func figureValue(label, v string) bool {
 	}
 	return false
 }
+
+// thousands drops the separators of figures such as 89,246, so that they
+// are not read as a list.
+var thousands = strings.NewReplacer(",0", "0", ",1", "1", ",2", "2", ",3", "3", ",4", "4", ",5", "5", ",6", "6",
+	",7", "7", ",8", "8", ",9", "9")
 
 // measureWords in a label say that its count is a measure.
 var measureWords = []string{"time", "size", "memory", "bytes", "rss", "latency", "duration", "elapsed",

@@ -129,3 +129,28 @@ func TestRowsAreNotFigures(t *testing.T) {
 	itemsHeld(t, "id,status,amount,currency,created_at\nORD-A5P2L5K0,paid,12220,EUR,2026-04-09 12:16:47+00\n", nil,
 		[]string{`measurement "ORD-A5P2L5K0,paid,12220,EUR,2026-04-09 12:16:47+00"`})
 }
+
+// TestReportLines: the lines of size, memory and duration reports are kept
+// whole, as printed; a test that took under a second is not singled out.
+func TestReportLines(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want []string
+		not  []string
+	}{
+		{"UPDATE 912\nTime: 18231.006 ms (00:18.231)", []string{`measurement "Time: 18231.006 ms (00:18.231)"`}, nil},
+		{"   Main PID: 811 (worker)\n     Memory: 2.1G (peak: 3.9G)", []string{`measurement "Memory: 2.1G (peak: 3.9G)"`}, nil},
+		{"dhat: Total:     88,112,400 bytes in 41,203 blocks", []string{`measurement "Total:     88,112,400 bytes in 41,203 blocks"`}, nil},
+		{"8.0K\t./docs\n3.4G\t./data/cache", []string{"measurement `3.4G\t./data/cache`"}, nil},
+		{"Showing nodes accounting for 512.3MB, 97.01% of 528.1MB total", []string{`measurement "Showing nodes accounting for 512.3MB, 97.01% of 528.1MB total"`}, nil},
+		{"--- PASS: TestImportLarge (41.07s)\n--- PASS: TestImportSmall (0.02s)", []string{`measurement "--- PASS: TestImportLarge (41.07s)"`}, []string{`measurement "--- PASS: TestImportSmall (0.02s)"`}},
+		{"test store::tests::compact_log ... ok <12.500s>", []string{`measurement "test store::tests::compact_log ... ok <12.500s>"`}, nil},
+		{"    ✓ imports a large file (8312 ms)\n    ✓ parses (4 ms)", []string{`measurement "✓ imports a large file (8312 ms)"`}, []string{`measurement "✓ parses (4 ms)"`}},
+		{"31.77s call     tests/test_import.py::test_large_file", []string{`measurement "31.77s call     tests/test_import.py::test_large_file"`}, nil},
+		{"[INFO] Tests run: 4, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 73.102 s -- in com.acme.ImportTest", []string{`measurement "Tests run: 4, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 73.102 s -- in com.acme.ImportTest"`}, nil},
+		{"[info][gc] GC(88) Pause Full (System.gc()) 1900M->1210M(2048M) 812.003ms", []string{`measurement "Pause Full (System.gc()) 1900M->1210M(2048M) 812.003ms"`}, nil},
+		{"/srv/app/load.py:41: size=88.1 MiB, count=401233, average=230 B", []string{`measurement "size=88.1 MiB, count=401233, average=230 B"`}, nil},
+	} {
+		itemsHeld(t, tc.text, tc.want, tc.not)
+	}
+}
