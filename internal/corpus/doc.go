@@ -17,7 +17,11 @@
 // tables fall back to the report half's. A fourth half, Blind, is held out
 // like Report and written as Fresh was, without looking at the extractors
 // or at the other halves' entries: new wording, new tools and new surfaces
-// for every probe-bearing table. The same Config always gives the same bytes.
+// for every probe-bearing table. A fifth half, Sealed, is held out like
+// Blind and written the same way, after it, without looking at the
+// extractors or at the four other halves' entries: other wording, tools,
+// ecosystems and surfaces again. The same Config always gives the same
+// bytes.
 //
 // The command ./cmd/gencorpus writes a corpus to a directory and scores
 // renderings against it.

@@ -31,10 +31,16 @@ const (
 	// entries of their own (see blind.go) and the other tables fall back
 	// to the report half's entries.
 	Blind Half = "blind"
+	// Sealed is a held-out half written like Blind, after it and without
+	// looking at the extractors or at what the four other halves plant:
+	// report only, never tune on it. Its probe-bearing tables hold entries
+	// of their own (see sealed.go); the other tables fall back to the
+	// report half's entries.
+	Sealed Half = "sealed"
 )
 
 // Halves lists every half.
-var Halves = []Half{Tune, Report, Fresh, Blind}
+var Halves = []Half{Tune, Report, Fresh, Blind, Sealed}
 
 // ParseHalf returns the half named s.
 func ParseHalf(s string) (Half, error) {
@@ -53,15 +59,15 @@ func ParseHalf(s string) (Half, error) {
 func validHalf(h Half) bool { return slices.Contains(Halves, h) }
 
 // split is a table cut into a tune half, a report half and, optionally, a
-// fresh half and a blind half.
+// fresh half, a blind half and a sealed half.
 type split[T any] struct {
-	tune, report, fresh, blind []T
-	table                      int // index in tables
-	key                        func(T) string
+	tune, report, fresh, blind, sealed []T
+	table                              int // index in tables
+	key                                func(T) string
 }
 
-// of returns the entries of half h. A table without fresh (or blind)
-// entries gives the report half's entries for Fresh (or Blind): those
+// of returns the entries of half h. A table without fresh (blind, sealed)
+// entries gives the report half's entries for Fresh (Blind, Sealed): those
 // halves are held out like the report half, so sharing its entries with
 // them leaks nothing into tuning.
 func (s *split[T]) of(h Half) []T {
@@ -76,6 +82,11 @@ func (s *split[T]) of(h Half) []T {
 	case Blind:
 		if len(s.blind) > 0 {
 			return s.blind
+		}
+		return s.report
+	case Sealed:
+		if len(s.sealed) > 0 {
+			return s.sealed
 		}
 		return s.report
 	}
@@ -102,16 +113,27 @@ func (s *split[T]) withBlind(blind []T) *split[T] {
 	return s
 }
 
+// withSealed gives the table its sealed half. It is called from init
+// functions (sealed.go), after every table is registered.
+func (s *split[T]) withSealed(sealed []T) *split[T] {
+	s.sealed = append(s.sealed, sealed...)
+	for _, e := range sealed {
+		tables[s.table].Sealed = append(tables[s.table].Sealed, s.key(e))
+	}
+	return s
+}
+
 // Table is one of the generator's tables as its entries' keys, for
 // documentation and for checking that the halves share nothing. Fresh
-// (Blind) is empty for a table that falls back to its report half in
-// fresh (blind) sessions.
+// (Blind, Sealed) is empty for a table that falls back to its report half
+// in fresh (blind, sealed) sessions.
 type Table struct {
 	Name   string
 	Tune   []string
 	Report []string
 	Fresh  []string
 	Blind  []string
+	Sealed []string
 }
 
 var tables []Table
@@ -138,7 +160,7 @@ func strSplit(name string, tune, report []string) *split[string] {
 func Tables() []Table {
 	out := make([]Table, len(tables))
 	for i, t := range tables {
-		out[i] = Table{Name: t.Name, Tune: slices.Clone(t.Tune), Report: slices.Clone(t.Report), Fresh: slices.Clone(t.Fresh), Blind: slices.Clone(t.Blind)}
+		out[i] = Table{Name: t.Name, Tune: slices.Clone(t.Tune), Report: slices.Clone(t.Report), Fresh: slices.Clone(t.Fresh), Blind: slices.Clone(t.Blind), Sealed: slices.Clone(t.Sealed)}
 	}
 	slices.SortFunc(out, func(a, b Table) int { return strings.Compare(a.Name, b.Name) })
 	return out

@@ -1,0 +1,235 @@
+package corpus
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestParseHalfSealed(t *testing.T) {
+	h, err := ParseHalf("sealed")
+	if err != nil || h != Sealed {
+		t.Errorf("ParseHalf(sealed) = %q, %v", h, err)
+	}
+	if _, err := ParseHalf("held-out"); err == nil || !strings.Contains(err.Error(), "sealed") {
+		t.Errorf("ParseHalf(held-out): %v", err)
+	}
+}
+
+// TestSealedTables: the tables blind covers have sealed entries of their
+// own, in the numbers the half promises; the other tables fall back to
+// their report half; the sealed forms cover every category, measurements
+// and decisions most.
+func TestSealedTables(t *testing.T) {
+	byName := map[string]Table{}
+	for _, tb := range Tables() {
+		byName[tb.Name] = tb
+	}
+	for _, name := range blindTables {
+		if len(byName[name].Sealed) == 0 {
+			t.Errorf("%s: no sealed entries", name)
+		}
+	}
+	for _, tb := range Tables() {
+		if len(tb.Blind) > 0 && len(tb.Sealed) == 0 {
+			t.Errorf("%s: blind entries but no sealed ones", tb.Name)
+		}
+	}
+	for name, least := range map[string]int{"error messages": 30, "rare commands": 20, "decision phrasings": 20, "constraint phrasings": 15, "plan distractors": 12, "probe forms": 30} {
+		if n := len(byName[name].Sealed); n < least {
+			t.Errorf("%s: %d sealed entries, want at least %d", name, n, least)
+		}
+	}
+	for _, l := range []string{"go", "python", "ts", "rust", "java", "ops", "psql", "mysql", "tf"} {
+		if len(langTmpls(rareErrors, Sealed, l)) < 3 {
+			t.Errorf("%s: fewer than 3 sealed errors", l)
+		}
+	}
+	for _, l := range []string{"go", "python", "ts", "rust", "java", "ops"} {
+		if len(langTmpls(rareCommands, Sealed, l)) < 3 {
+			t.Errorf("%s: fewer than 3 sealed commands", l)
+		}
+	}
+	if len(byName["harnesses"].Sealed) == 0 && fmt.Sprint(harnesses.of(Sealed)) != fmt.Sprint(harnesses.of(Report)) {
+		t.Error("harnesses: the sealed half does not fall back to the report half")
+	}
+	for _, h := range []Half{Tune, Report, Fresh, Blind} {
+		if fmt.Sprint(decisionForms.of(Sealed)) == fmt.Sprint(decisionForms.of(h)) {
+			t.Errorf("decision phrasings: the sealed half is the %s half", h)
+		}
+	}
+	fs := forms.of(Sealed)
+	cats := map[string]int{}
+	for _, f := range fs {
+		cats[f.cat]++
+	}
+	for _, c := range Categories {
+		if cats[c] < 2 {
+			t.Errorf("%d sealed %s forms, want at least 2", cats[c], c)
+		}
+	}
+	if cats["measurement"] < 10 {
+		t.Errorf("%d sealed measurement forms, want at least 10", cats["measurement"])
+	}
+	if cats["decision"] < 6 {
+		t.Errorf("%d sealed decision forms, want at least 6", cats["decision"])
+	}
+	// The run loop takes task constraints from the first form and user
+	// constraints from the last after sorting by site.
+	sites := map[string]bool{}
+	for _, f := range fs {
+		if f.cat == "constraint" {
+			if f.site != siteTask && f.site != siteUser {
+				t.Errorf("constraint form %s has site %s", f.name, f.site)
+			}
+			sites[f.site] = true
+		}
+	}
+	if !sites[siteTask] || !sites[siteUser] {
+		t.Error("the sealed constraint forms need a task form and a user form")
+	}
+	// decisionLine needs phrasings of one line.
+	one := 0
+	for _, d := range decisionForms.of(Sealed) {
+		if !strings.Contains(d, "\n") {
+			one++
+		}
+	}
+	if one < 10 {
+		t.Errorf("%d one-line sealed decision phrasings, want at least 10", one)
+	}
+}
+
+// TestSealedNewText: no sealed entry repeats a long literal run (24 bytes
+// or more between placeholders) of another half's entry of the same
+// table, and the user's decision phrasings are in no table and none of
+// blind's.
+func TestSealedNewText(t *testing.T) {
+	for _, tb := range Tables() {
+		var others []string
+		for _, ks := range [][]string{tb.Tune, tb.Report, tb.Fresh, tb.Blind} {
+			others = append(others, ks...)
+		}
+		for _, k := range tb.Sealed {
+			for _, part := range strings.FieldsFunc(k, func(r rune) bool { return r == '{' || r == '}' }) {
+				if len(part) < 24 || isKey(part) {
+					continue
+				}
+				for _, o := range others {
+					if strings.Contains(o, part) {
+						t.Errorf("%s: sealed %q repeats %q of %q", tb.Name, k, part, o)
+					}
+				}
+			}
+		}
+	}
+	all := map[string]bool{}
+	for _, tb := range Tables() {
+		for _, ks := range [][]string{tb.Tune, tb.Report, tb.Fresh, tb.Blind, tb.Sealed} {
+			for _, k := range ks {
+				all[k] = true
+			}
+		}
+	}
+	for _, d := range sealedUserDecisions {
+		if all[d] || slices.Contains(blindUserDecisions, d) {
+			t.Errorf("user decision %q is in a table or in the blind half", d)
+		}
+		if m := placeholder.FindString(fill(d, map[string]string{"x": "a", "y": "b", "c": "c", "why": "w"})); m != "" {
+			t.Errorf("user decision %q leaves %s", d, m)
+		}
+	}
+}
+
+// TestSealedTemplatesFill: every sealed error and command template fills
+// with the values the generator draws, for a project of its language.
+func TestSealedTemplatesFill(t *testing.T) {
+	byLang := map[string]*project{}
+	for _, p := range projects.of(Sealed) {
+		byLang[p.lang] = p
+	}
+	h, st := harnesses.of(Sealed)[0], styles.of(Sealed)[0]
+	for _, s := range []*split[langTmpl]{rareErrors, rareCommands} {
+		for _, tm := range s.of(Sealed) {
+			p := byLang[tm.lang]
+			if p == nil {
+				p = byLang["ops"]
+			}
+			g := newGen(h, p, st, Sealed, 1, 20)
+			if m := placeholder.FindString(fill(tm.tmpl, g.vars())); m != "" {
+				t.Errorf("%s template %q leaves %s", tm.lang, tm.tmpl, m)
+			}
+		}
+	}
+}
+
+// TestSealedEveryFormat: sealed sessions of every harness and project
+// read back in their format with every probe in the messages and the
+// file, and every sealed form plants at least once.
+func TestSealedEveryFormat(t *testing.T) {
+	dir := t.TempDir()
+	planted := map[string]int{}
+	seed := uint64(700)
+	for round := 0; round < 2; round++ {
+		for _, h := range harnesses.of(Sealed) {
+			for _, p := range projects.of(Sealed) {
+				seed++
+				s, err := Generate(Config{Half: Sealed, Seed: seed, Steps: 100, Harness: h.name, Project: p.name})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if s.Half != Sealed || !strings.HasPrefix(s.Name, "sealed-") {
+					t.Errorf("%s: half %s", s.Name, s.Half)
+				}
+				for _, pl := range s.Plants {
+					planted[pl.Form]++
+					if !bytes.Contains(s.Data, []byte(jsonInner(pl.Text))) && !bytes.Contains(s.Data, []byte(jsonInner(jsonInner(pl.Text)))) {
+						t.Errorf("%s: probe %q (%s) is not in the data", s.Name, pl.Text, pl.Form)
+					}
+				}
+				t.Run(s.Name, func(t *testing.T) { checkSession(t, dir, s) })
+			}
+		}
+	}
+	for _, f := range forms.of(Sealed) {
+		if planted[f.name] == 0 {
+			t.Errorf("form %s planted nothing in %d sessions", f.name, seed-700)
+		}
+	}
+	for name := range planted {
+		if !slices.ContainsFunc(forms.of(Sealed), func(f *form) bool { return f.name == name }) {
+			t.Errorf("a sealed session planted with form %s of another half", name)
+		}
+	}
+}
+
+// TestSealedDeterministic: a sealed corpus is the same for the same seed
+// and differs from the report, fresh and blind corpora of that seed.
+func TestSealedDeterministic(t *testing.T) {
+	a, err := Corpus(Sealed, 11, 4, smallSteps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Corpus(Sealed, 11, 4, smallSteps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []Half{Report, Fresh, Blind} {
+		r, err := Corpus(h, 11, 4, smallSteps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range a {
+			if bytes.Equal(a[i].Data, r[i].Data) {
+				t.Errorf("%s: the same bytes as %s", a[i].Name, r[i].Name)
+			}
+		}
+	}
+	for i := range a {
+		if !bytes.Equal(a[i].Data, b[i].Data) || fmt.Sprint(a[i].Plants) != fmt.Sprint(b[i].Plants) || fmt.Sprint(a[i].Distractors) != fmt.Sprint(b[i].Distractors) {
+			t.Errorf("%s: two runs with seed 11 differ", a[i].Name)
+		}
+	}
+}
