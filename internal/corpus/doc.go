@@ -14,13 +14,13 @@
 // extractors and held out until its misses were read and tuned against: it
 // is a second tuning half now. Its probe-bearing tables (planting forms,
 // error messages, commands, phrasings) have entries of their own; the other
-// tables fall back to the report half's. A fourth half, Blind, is held out
-// like Report and written as Fresh was, without looking at the extractors
-// or at the other halves' entries: new wording, new tools and new surfaces
-// for every probe-bearing table. A fifth half, Sealed, is held out like
-// Blind and written the same way, after it, without looking at the
-// extractors or at the four other halves' entries: other wording, tools,
-// ecosystems and surfaces again. The same Config always gives the same
+// tables fall back to the report half's. A fourth half, Blind, was written
+// as Fresh was, without looking at the extractors or at the other halves'
+// entries (new wording, new tools and new surfaces for every probe-bearing
+// table), and held out until its misses too were read and tuned against. A
+// fifth half, Sealed, is held out like Report and written the same way,
+// after Blind, without looking at the extractors or at the four other
+// halves' entries: other wording, tools, ecosystems and surfaces again. The same Config always gives the same
 // bytes.
 //
 // The command ./cmd/gencorpus writes a corpus to a directory and scores

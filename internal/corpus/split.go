@@ -20,16 +20,17 @@ const (
 	// Fresh was a second held-out half, written without looking at the
 	// extractors. Its misses have since been read and the extractors
 	// adjusted to them, so it is a tuning half now, like Tune: Report and
-	// Blind are the held-out halves. Its probe-bearing tables
+	// Sealed are the held-out halves. Its probe-bearing tables
 	// (probe forms, error messages, commands, phrasings) hold entries of
 	// their own (see fresh.go); a table without fresh entries (harnesses,
 	// projects, styles) falls back to the report half's entries.
 	Fresh Half = "fresh"
-	// Blind is a held-out half, written without looking at the
-	// extractors or at what the other halves plant: report only, never
-	// tune on it. Like the fresh half, its probe-bearing tables hold
-	// entries of their own (see blind.go) and the other tables fall back
-	// to the report half's entries.
+	// Blind was a held-out half, written without looking at the
+	// extractors or at what the other halves plant, and, like Fresh,
+	// tuned against once its misses were read: a third tuning half now.
+	// Like the fresh half, its probe-bearing tables hold entries of their
+	// own (see blind.go) and the other tables fall back to the report
+	// half's entries.
 	Blind Half = "blind"
 	// Sealed is a held-out half written like Blind, after it and without
 	// looking at the extractors or at what the four other halves plant:
