@@ -76,10 +76,11 @@ func (s *scanner) lineMeasurement(t string) bool {
 //
 //   - du's "19.7G<TAB>build/tmp" (a size with K, M, G or T, a tab, a path);
 //   - pprof's "Showing nodes accounting for 2.12GB, 94.10% of 2.24GB total";
-//   - a slow test: Go's "--- PASS: TestX (126.26s)", Rust's "test x ... ok
-//     <20.919s>", Jest's "✓ name (56944 ms)" (a second or more), pytest's
-//     "--durations" rows ("200.48s call  tests/x.py::test_y") and
-//     Surefire's "Tests run: 16, …, Time elapsed: 211.286 s -- in X";
+//   - a slow test (slowTest): Go's "--- PASS: TestX (126.26s)", Rust's
+//     "test x ... ok <20.919s>", Jest's "✓ name (56944 ms)", Surefire's
+//     "Tests run: 16, …, Time elapsed: 211.286 s -- in X", and pytest's
+//     "--durations" rows ("200.48s call  tests/x.py::test_y"), which list
+//     the slowest by themselves;
 //   - a JVM garbage collection pause, "Pause Full (G1 Compaction Pause)
 //     4081M->4017M(4096M) 3791.536ms";
 //   - tracemalloc's "size=1817 MiB, count=1524361, average=1249 B".
@@ -89,28 +90,35 @@ func reportLine(t string) (string, bool) {
 		return t, true
 	case strings.HasPrefix(t, "--- PASS: ") || strings.HasPrefix(t, "--- FAIL: "):
 		if k := strings.LastIndex(t, " ("); k > 0 && strings.HasSuffix(t, "s)") {
-			if f, err := strconv.ParseFloat(t[k+2:len(t)-2], 64); err == nil && f >= 1 {
+			if f, err := strconv.ParseFloat(t[k+2:len(t)-2], 64); err == nil && f >= slowTest {
 				return t, true
 			}
 		}
 		return "", false
 	case strings.HasPrefix(t, "test ") && strings.HasSuffix(t, "s>"):
 		if k := strings.LastIndex(t, " <"); k > 0 && strings.Contains(t, " ... ") {
-			if f, err := strconv.ParseFloat(t[k+2:len(t)-2], 64); err == nil && f >= 1 {
+			if f, err := strconv.ParseFloat(t[k+2:len(t)-2], 64); err == nil && f >= slowTest {
 				return t, true
 			}
 		}
 		return "", false
 	case strings.HasPrefix(t, "✓ ") || strings.HasPrefix(t, "√ ") || strings.HasPrefix(t, "✕ "):
 		if k := strings.LastIndex(t, " ("); k > 0 && strings.HasSuffix(t, " ms)") {
-			if f, err := strconv.ParseFloat(t[k+2:len(t)-4], 64); err == nil && f >= 1000 {
+			if f, err := strconv.ParseFloat(t[k+2:len(t)-4], 64); err == nil && f >= slowTest*1000 {
 				return t, true
 			}
 		}
 		return "", false
 	}
-	if k := strings.Index(t, "Tests run: "); k >= 0 && strings.Contains(t, ", Time elapsed: ") {
-		return t[k:], true
+	if k := strings.Index(t, "Tests run: "); k >= 0 {
+		if _, rest, ok := strings.Cut(t[k:], ", Time elapsed: "); ok {
+			if e, ok := numberEnd(rest, 0); ok && e > 0 {
+				if f, err := strconv.ParseFloat(rest[:e], 64); err == nil && f >= slowTest {
+					return t[k:], true
+				}
+			}
+		}
+		return "", false
 	}
 	if k := strings.Index(t, "size="); k >= 0 && strings.Contains(t[k:], ", count=") && strings.Contains(t[k:], ", average=") {
 		return t[k:], true
@@ -135,6 +143,11 @@ func reportLine(t string) (string, bool) {
 	}
 	return "", false
 }
+
+// slowTest is how many seconds a test (or a test class) takes to be worth
+// a measurement: the one that took 40 s among a suite's hundred that took
+// milliseconds. The rest are routine and left out.
+const slowTest = 10
 
 // deltaRow recognises a row of benchstat's comparison: a benchmark's name,
 // its figures before and after, and the change with its p-value
