@@ -97,6 +97,9 @@ func (r *redaction) apply(line string) string {
 		if strings.HasPrefix(line[m[0]:], "PASS: ") {
 			continue // a test runner's verdict ("--- PASS: TestX (0.01s)"), not a password
 		}
+		if r.assign && prose(line, from, to) {
+			continue
+		}
 		if from < last || strings.HasPrefix(strings.Trim(v, `"'`), "[") || strings.EqualFold(v, "bearer") ||
 			strings.EqualFold(v, "basic") || strings.EqualFold(v, "token") || variable(v) || r.accept != nil && !r.accept(v) {
 			continue
@@ -110,6 +113,28 @@ func (r *redaction) apply(line string) string {
 	}
 	b.WriteString(line[last:])
 	return b.String()
+}
+
+// prose reports whether the value line[from:to] after a key and a colon
+// is a word of a sentence rather than a secret: lower-case letters only,
+// followed by another word ("jsonwebtoken: jsonwebtoken has no EdDSA
+// support", "the refresh token: expired after an hour"). A secret ends its
+// line or its field; a password of lower-case letters alone followed by
+// prose is the price.
+func prose(line string, from, to int) bool {
+	p := from
+	for p > 0 && (line[p-1] == ' ' || line[p-1] == '\t' || line[p-1] == '"' || line[p-1] == '\'') {
+		p--
+	}
+	if p == 0 || line[p-1] != ':' || to-from < 2 || to+2 > len(line) || line[to] != ' ' || !('a' <= line[to+1] && line[to+1] <= 'z') {
+		return false
+	}
+	for i := from; i < to; i++ {
+		if c := line[i]; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // variable reports whether v names a secret instead of holding one: a

@@ -92,6 +92,8 @@ func TestRedactLeavesOrdinaryText(t *testing.T) {
 		"password: %DB_PASSWORD%", "token: {{ .Values.token }}", "Access denied for user 'app'@'10.0.0.4' (using password: YES)",
 		// a test runner's verdict
 		"--- PASS: TestReconcileUsage (126.26s)", "PASS: tests/parse.sh",
+		// a key word in a sentence
+		"Going with jose: jsonwebtoken: jsonwebtoken has no EdDSA support.", "the refresh token: expired after an hour",
 	} {
 		if got := String(s); got != s {
 			t.Errorf("String(%q) = %q", s, got)
@@ -172,4 +174,15 @@ func FuzzRedact(f *testing.F) {
 			t.Fatalf("not deterministic")
 		}
 	})
+}
+
+// TestRedactProseStopsAtSecrets: a value of lower-case letters is read as
+// a word of a sentence only when another word follows it; at the end of
+// its line or field it is still a secret.
+func TestRedactProseStopsAtSecrets(t *testing.T) {
+	for _, s := range []string{"password: sunshine", "db_password: sunshine, host: db", `"token": "sunshine" }`, "token=sunshine and more"} {
+		if got := String(s); !strings.Contains(got, Redacted) {
+			t.Errorf("String(%q) = %q, want the value redacted", s, got)
+		}
+	}
 }
