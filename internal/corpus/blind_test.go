@@ -151,40 +151,7 @@ func TestBlindTemplatesFill(t *testing.T) {
 // TestBlindEveryFormat: blind sessions of every harness and project read
 // back in their format with every probe in the messages and the file, and
 // every blind form plants at least once.
-func TestBlindEveryFormat(t *testing.T) {
-	dir := t.TempDir()
-	planted := map[string]int{}
-	seed := uint64(500)
-	for _, h := range harnesses.of(Blind) {
-		for _, p := range projects.of(Blind) {
-			seed++
-			s, err := Generate(Config{Half: Blind, Seed: seed, Steps: 100, Harness: h.name, Project: p.name})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if s.Half != Blind || !strings.HasPrefix(s.Name, "blind-") {
-				t.Errorf("%s: half %s", s.Name, s.Half)
-			}
-			for _, pl := range s.Plants {
-				planted[pl.Form]++
-				if !bytes.Contains(s.Data, []byte(jsonInner(pl.Text))) && !bytes.Contains(s.Data, []byte(jsonInner(jsonInner(pl.Text)))) {
-					t.Errorf("%s: probe %q (%s) is not in the data", s.Name, pl.Text, pl.Form)
-				}
-			}
-			t.Run(s.Name, func(t *testing.T) { checkSession(t, dir, s) })
-		}
-	}
-	for _, f := range forms.of(Blind) {
-		if planted[f.name] == 0 {
-			t.Errorf("form %s planted nothing in %d sessions", f.name, seed-500)
-		}
-	}
-	for name := range planted {
-		if !slices.ContainsFunc(forms.of(Blind), func(f *form) bool { return f.name == name }) {
-			t.Errorf("a blind session planted with form %s of another half", name)
-		}
-	}
-}
+func TestBlindEveryFormat(t *testing.T) { everyFormat(t, Blind, 500, 1) }
 
 // TestBlindDeterministic: a blind corpus is the same for the same seed and
 // differs from the report and fresh corpora of that seed.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -75,6 +76,54 @@ func TestReadBack(t *testing.T) {
 	dir := t.TempDir()
 	for _, s := range every(t, steps) {
 		t.Run(s.Name, func(t *testing.T) { checkSession(t, dir, s) })
+	}
+}
+
+// everyFormat generates rounds sessions of half h for every harness and
+// project, seeds from seed0+1 on, and checks that every probe is in each
+// session's data, that every form of the half plants at least once and no
+// form of another half does. Each session is read back in its format
+// (checkSession), under the race detector the slowest part: outside
+// CONDENSE_TEST_LONG=1, one project per harness is, in turn.
+func everyFormat(t *testing.T, h Half, seed0 uint64, rounds int) {
+	t.Helper()
+	all := long()
+	dir := t.TempDir()
+	planted := map[string]int{}
+	seed := seed0
+	hs, ps := harnesses.of(h), projects.of(h)
+	for round := 0; round < rounds; round++ {
+		for hi, hr := range hs {
+			for pi, p := range ps {
+				seed++
+				s, err := Generate(Config{Half: h, Seed: seed, Steps: 100, Harness: hr.name, Project: p.name})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if s.Half != h || !strings.HasPrefix(s.Name, string(h)+"-") {
+					t.Errorf("%s: half %s", s.Name, s.Half)
+				}
+				for _, pl := range s.Plants {
+					planted[pl.Form]++
+					if !bytes.Contains(s.Data, []byte(jsonInner(pl.Text))) && !bytes.Contains(s.Data, []byte(jsonInner(jsonInner(pl.Text)))) {
+						t.Errorf("%s: probe %q (%s) is not in the data", s.Name, pl.Text, pl.Form)
+					}
+				}
+				if all || (hi+round)%len(ps) == pi {
+					t.Run(s.Name, func(t *testing.T) { checkSession(t, dir, s) })
+				}
+			}
+		}
+	}
+	for _, f := range forms.of(h) {
+		if planted[f.name] == 0 {
+			t.Errorf("form %s planted nothing in %d sessions", f.name, seed-seed0)
+		}
+	}
+	for name := range planted {
+		if !slices.ContainsFunc(forms.of(h), func(f *form) bool { return f.name == name }) {
+			t.Errorf("a %s session planted with form %s of another half", h, name)
+		}
 	}
 }
 

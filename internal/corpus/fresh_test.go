@@ -3,7 +3,6 @@ package corpus
 import (
 	"bytes"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -109,40 +108,7 @@ func TestFreshTemplatesFill(t *testing.T) {
 // back in their format with every probe in the messages and the file, and
 // every fresh form plants at least once (100 steps: enough for task
 // constraints).
-func TestFreshEveryFormat(t *testing.T) {
-	dir := t.TempDir()
-	planted := map[string]int{}
-	seed := uint64(300)
-	for _, h := range harnesses.of(Fresh) {
-		for _, p := range projects.of(Fresh) {
-			seed++
-			s, err := Generate(Config{Half: Fresh, Seed: seed, Steps: 100, Harness: h.name, Project: p.name})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if s.Half != Fresh || !strings.HasPrefix(s.Name, "fresh-") {
-				t.Errorf("%s: half %s", s.Name, s.Half)
-			}
-			for _, pl := range s.Plants {
-				planted[pl.Form]++
-				if !bytes.Contains(s.Data, []byte(jsonInner(pl.Text))) && !bytes.Contains(s.Data, []byte(jsonInner(jsonInner(pl.Text)))) {
-					t.Errorf("%s: probe %q (%s) is not in the data", s.Name, pl.Text, pl.Form)
-				}
-			}
-			t.Run(s.Name, func(t *testing.T) { checkSession(t, dir, s) })
-		}
-	}
-	for _, f := range forms.of(Fresh) {
-		if planted[f.name] == 0 {
-			t.Errorf("form %s planted nothing in %d sessions", f.name, seed-300)
-		}
-	}
-	for name := range planted {
-		if !slices.ContainsFunc(forms.of(Fresh), func(f *form) bool { return f.name == name }) {
-			t.Errorf("a fresh session planted with form %s of another half", name)
-		}
-	}
-}
+func TestFreshEveryFormat(t *testing.T) { everyFormat(t, Fresh, 300, 1) }
 
 // TestFreshDeterministic: a fresh corpus is the same for the same seed,
 // differs from the report corpus of that seed, and holds no report or
