@@ -128,25 +128,7 @@ func TestBlindNewText(t *testing.T) {
 
 // TestBlindTemplatesFill: every blind error and command template fills
 // with the values the generator draws, for a project of its language.
-func TestBlindTemplatesFill(t *testing.T) {
-	byLang := map[string]*project{}
-	for _, p := range projects.of(Blind) {
-		byLang[p.lang] = p
-	}
-	h, st := harnesses.of(Blind)[0], styles.of(Blind)[0]
-	for _, s := range []*split[langTmpl]{rareErrors, rareCommands} {
-		for _, tm := range s.of(Blind) {
-			p := byLang[tm.lang]
-			if p == nil {
-				p = byLang["ops"]
-			}
-			g := newGen(h, p, st, Blind, 1, 20)
-			if m := placeholder.FindString(fill(tm.tmpl, g.vars())); m != "" {
-				t.Errorf("%s template %q leaves %s", tm.lang, tm.tmpl, m)
-			}
-		}
-	}
-}
+func TestBlindTemplatesFill(t *testing.T) { templatesFill(t, Blind) }
 
 // TestBlindEveryFormat: blind sessions of every harness and project read
 // back in their format with every probe in the messages and the file, and

@@ -127,6 +127,30 @@ func everyFormat(t *testing.T, h Half, seed0 uint64, rounds int) {
 	}
 }
 
+// templatesFill checks that every error and command template of half h
+// fills with the values the generator draws, for a project of its
+// language (ops for the languages no project has).
+func templatesFill(t *testing.T, h Half) {
+	t.Helper()
+	byLang := map[string]*project{}
+	for _, p := range projects.of(h) {
+		byLang[p.lang] = p
+	}
+	hr, st := harnesses.of(h)[0], styles.of(h)[0]
+	for _, s := range []*split[langTmpl]{rareErrors, rareCommands} {
+		for _, tm := range s.of(h) {
+			p := byLang[tm.lang]
+			if p == nil {
+				p = byLang["ops"]
+			}
+			g := newGen(hr, p, st, h, 1, 20)
+			if m := placeholder.FindString(fill(tm.tmpl, g.vars())); m != "" {
+				t.Errorf("%s template %q leaves %s", tm.lang, tm.tmpl, m)
+			}
+		}
+	}
+}
+
 func checkSession(t *testing.T, dir string, s *Session) {
 	f, err := s.WriteFiles(dir)
 	if err != nil {

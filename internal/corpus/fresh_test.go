@@ -84,25 +84,7 @@ func TestFreshTables(t *testing.T) {
 
 // TestFreshTemplatesFill: every fresh error and command template fills
 // with the values the generator draws, for a project of its language.
-func TestFreshTemplatesFill(t *testing.T) {
-	byLang := map[string]*project{}
-	for _, p := range projects.of(Fresh) {
-		byLang[p.lang] = p
-	}
-	h, st := harnesses.of(Fresh)[0], styles.of(Fresh)[0]
-	for _, s := range []*split[langTmpl]{rareErrors, rareCommands} {
-		for _, tm := range s.of(Fresh) {
-			p := byLang[tm.lang]
-			if p == nil {
-				p = byLang["ops"]
-			}
-			g := newGen(h, p, st, Fresh, 1, 20)
-			if m := placeholder.FindString(fill(tm.tmpl, g.vars())); m != "" {
-				t.Errorf("%s template %q leaves %s", tm.lang, tm.tmpl, m)
-			}
-		}
-	}
-}
+func TestFreshTemplatesFill(t *testing.T) { templatesFill(t, Fresh) }
 
 // TestFreshEveryFormat: fresh sessions of every harness and project read
 // back in their format with every probe in the messages and the file, and

@@ -299,15 +299,7 @@ func commentPrefix(path string) string {
 // an agent records why it wrote the code it wrote.
 func (g *gen) commentEditAct(path, d string) *act {
 	c := g.fileContent(path)
-	lines := strings.Split(strings.TrimRight(c, "\n"), "\n")
-	i := len(lines) / 2
-	for k := 0; k < 20; k++ {
-		j := g.r.intn(len(lines))
-		if strings.TrimSpace(lines[j]) != "" && strings.Count(c, lines[j]) == 1 {
-			i = j
-			break
-		}
-	}
+	lines, i := g.editableLine(c)
 	old := lines[i]
 	indent := old[:len(old)-len(strings.TrimLeft(old, " \t"))]
 	nw := indent + commentPrefix(path) + d + "\n" + old

@@ -145,25 +145,7 @@ func TestSealedNewText(t *testing.T) {
 
 // TestSealedTemplatesFill: every sealed error and command template fills
 // with the values the generator draws, for a project of its language.
-func TestSealedTemplatesFill(t *testing.T) {
-	byLang := map[string]*project{}
-	for _, p := range projects.of(Sealed) {
-		byLang[p.lang] = p
-	}
-	h, st := harnesses.of(Sealed)[0], styles.of(Sealed)[0]
-	for _, s := range []*split[langTmpl]{rareErrors, rareCommands} {
-		for _, tm := range s.of(Sealed) {
-			p := byLang[tm.lang]
-			if p == nil {
-				p = byLang["ops"]
-			}
-			g := newGen(h, p, st, Sealed, 1, 20)
-			if m := placeholder.FindString(fill(tm.tmpl, g.vars())); m != "" {
-				t.Errorf("%s template %q leaves %s", tm.lang, tm.tmpl, m)
-			}
-		}
-	}
-}
+func TestSealedTemplatesFill(t *testing.T) { templatesFill(t, Sealed) }
 
 // TestSealedEveryFormat: sealed sessions of every harness and project
 // read back in their format with every probe in the messages and the

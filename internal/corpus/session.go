@@ -311,20 +311,27 @@ func (g *gen) readAct(path string, whole bool) *act {
 }
 
 // editAct changes one line of a file (a routine one when path is "").
+// editableLine splits file content c into lines and picks one to edit at:
+// a non-blank line found once in c (so that an edit's old text is
+// unique), else the middle one.
+func (g *gen) editableLine(c string) (lines []string, i int) {
+	lines = strings.Split(strings.TrimRight(c, "\n"), "\n")
+	i = len(lines) / 2
+	for k := 0; k < 20; k++ {
+		j := g.r.intn(len(lines))
+		if strings.TrimSpace(lines[j]) != "" && strings.Count(c, lines[j]) == 1 {
+			return lines, j
+		}
+	}
+	return lines, i
+}
+
 func (g *gen) editAct(path string) *act {
 	if path == "" {
 		path = g.routinePath()
 	}
 	c := g.fileContent(path)
-	lines := strings.Split(strings.TrimRight(c, "\n"), "\n")
-	i := len(lines) / 2
-	for k := 0; k < 20; k++ {
-		j := g.r.intn(len(lines))
-		if strings.TrimSpace(lines[j]) != "" && strings.Count(c, lines[j]) == 1 {
-			i = j
-			break
-		}
-	}
+	lines, i := g.editableLine(c)
 	old := lines[i]
 	indent := old[:len(old)-len(strings.TrimLeft(old, " \t"))]
 	nw := old + "\n" + indent + g.editLine()
