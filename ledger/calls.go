@@ -121,8 +121,8 @@ func (e *Extractor) call(p *condense.Part, index int, open string) []Item {
 // lines, recipe lines, a repro script's commands).
 func writtenSteps(in map[string]any) []string {
 	path := ""
-	for k, v := range in {
-		if p, ok := v.(string); ok && pathKeys[normKey(k)] {
+	for _, k := range slices.Sorted(maps.Keys(in)) { // the items do not vary from run to run
+		if p, ok := in[k].(string); ok && pathKeys[normKey(k)] && path == "" {
 			path = p
 		}
 	}
@@ -149,7 +149,7 @@ func scriptPlumbing(line string) bool {
 }
 
 // patchSteps returns the commands the added lines of a patch write into CI
-// workflows, Dockerfiles and Makefiles (see writtenSteps): Codex's
+// workflows, Dockerfiles, Makefiles and scripts (see writtenSteps): Codex's
 // "*** Update File: x" sections and unified diffs' "+++ b/x" ones.
 func patchSteps(patch string) []string {
 	var out []string
@@ -178,7 +178,8 @@ func patchSteps(patch string) []string {
 }
 
 // stepsIn returns the commands text writes into the file at path, when it
-// is a CI workflow, a Dockerfile or a Makefile (see writtenSteps).
+// is a CI workflow, a Dockerfile, a Makefile or a shell script (see
+// writtenSteps).
 func stepsIn(path, text string) []string {
 	path = strings.ToLower(path)
 	base := path[strings.LastIndexByte(path, '/')+1:]
@@ -190,52 +191,47 @@ func stepsIn(path, text string) []string {
 		return nil
 	}
 	var out []string
-	{
-		block := -1 // the indentation of a "run: |" or "script:" key whose lines follow
-		for _, line := range strings.Split(text, "\n") {
-			t := strings.TrimSpace(line)
-			indent := len(line) - len(strings.TrimLeft(line, " \t"))
-			if t == "" || t[0] == '#' {
-				continue
+	block := -1 // the indentation of a "run: |" or "script:" key whose lines follow
+	for _, line := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(line)
+		indent := len(line) - len(strings.TrimLeft(line, " \t"))
+		if t == "" || t[0] == '#' {
+			continue
+		}
+		switch {
+		case script:
+			if !scriptPlumbing(t) && commandLine(t, cued) {
+				out = append(out, t)
 			}
-			switch {
-			case script:
-				if c := t; !scriptPlumbing(c) && commandLine(c, cued) {
-					out = append(out, c)
-				}
-				continue
-			case makefile:
-				if line[0] == '\t' {
-					if c := strings.TrimLeft(t, "@-+"); commandLine(c, cued) {
-						out = append(out, c)
-					}
-				}
-				continue
-			case docker:
-				if c, ok := strings.CutPrefix(t, "RUN "); ok && commandLine(strings.TrimSpace(c), inContext) {
-					out = append(out, strings.TrimSpace(c))
-				}
-				continue
+			continue
+		case makefile:
+			if c := strings.TrimLeft(t, "@-+"); line[0] == '\t' && commandLine(c, cued) {
+				out = append(out, c)
 			}
-			if block >= 0 && indent > block {
-				c := strings.TrimPrefix(t, "- ")
-				if commandLine(c, cued) {
-					out = append(out, c)
-				}
-				continue
+			continue
+		case docker:
+			if c, ok := strings.CutPrefix(t, "RUN "); ok && commandLine(strings.TrimSpace(c), inContext) {
+				out = append(out, strings.TrimSpace(c))
 			}
-			block = -1
-			key, v, ok := strings.Cut(strings.TrimPrefix(t, "- "), ":")
-			if !ok {
-				continue
+			continue
+		}
+		if block >= 0 && indent > block {
+			if c := strings.TrimPrefix(t, "- "); commandLine(c, cued) {
+				out = append(out, c)
 			}
-			switch v = strings.TrimSpace(v); {
-			case key != "run" && key != "script" && key != "before_script" && key != "after_script" && key != "command":
-			case v == "" || v == "|" || v == ">" || v == "|-" || v == ">-":
-				block = indent
-			case commandLine(strings.Trim(v, `"'`), inContext):
-				out = append(out, strings.Trim(v, `"'`))
-			}
+			continue
+		}
+		block = -1
+		key, v, ok := strings.Cut(strings.TrimPrefix(t, "- "), ":")
+		if !ok {
+			continue
+		}
+		switch v = strings.TrimSpace(v); {
+		case key != "run" && key != "script" && key != "before_script" && key != "after_script" && key != "command":
+		case v == "" || v == "|" || v == ">" || v == "|-" || v == ">-":
+			block = indent
+		case commandLine(strings.Trim(v, `"'`), inContext):
+			out = append(out, strings.Trim(v, `"'`))
 		}
 	}
 	return out
