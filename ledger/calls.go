@@ -108,6 +108,14 @@ func (e *Extractor) call(p *condense.Part, index int, open string) []Item {
 	// plan in Markdown) is its prose, as much as its reply.
 	if doc := writtenDoc(in); doc != "" {
 		s.assistantProse(Redact(doc))
+	} else if path := writtenPath(in); path != "" {
+		// The comments of code it writes, the instructions and changelog
+		// entries it adds: their decisions (authored.go).
+		for _, k := range docKeys {
+			if text, ok := in[k].(string); ok {
+				s.authoredDecisions(Redact(writtenProse(path, newLines(text, in))))
+			}
+		}
 	}
 	for _, c := range writtenSteps(in) {
 		s.add(KindCommand, Redact(c))
@@ -120,12 +128,7 @@ func (e *Extractor) call(p *condense.Part, index int, open string) []Item {
 // go test ./...", the lines of a "run: |" block, "script:" items, RUN
 // lines, recipe lines, a repro script's commands).
 func writtenSteps(in map[string]any) []string {
-	path := ""
-	for _, k := range slices.Sorted(maps.Keys(in)) { // the items do not vary from run to run
-		if p, ok := in[k].(string); ok && pathKeys[normKey(k)] && path == "" {
-			path = p
-		}
-	}
+	path := writtenPath(in)
 	var out []string
 	for _, k := range docKeys {
 		if text, ok := in[k].(string); ok {
@@ -133,6 +136,17 @@ func writtenSteps(in map[string]any) []string {
 		}
 	}
 	return out
+}
+
+// writtenPath returns the path a file tool's input names (the first path
+// key in sorted order, so the items do not vary from run to run), or "".
+func writtenPath(in map[string]any) string {
+	for _, k := range slices.Sorted(maps.Keys(in)) {
+		if p, ok := in[k].(string); ok && pathKeys[normKey(k)] {
+			return p
+		}
+	}
+	return ""
 }
 
 // scriptPlumbing reports whether a script's line only sets the script up
@@ -153,10 +167,20 @@ func scriptPlumbing(line string) bool {
 // "*** Update File: x" sections and unified diffs' "+++ b/x" ones.
 func patchSteps(patch string) []string {
 	var out []string
+	patchSections(patch, func(path, added string) {
+		out = append(out, stepsIn(path, added)...)
+	})
+	return out
+}
+
+// patchSections calls f with the path and the added lines of each file a
+// patch changes: Codex's "*** Update File: x" sections and unified diffs'
+// "+++ b/x" ones.
+func patchSections(patch string, f func(path, added string)) {
 	path, added := "", []string{}
 	flush := func() {
 		if path != "" && len(added) > 0 {
-			out = append(out, stepsIn(path, strings.Join(added, "\n"))...)
+			f(path, strings.Join(added, "\n"))
 		}
 		added = added[:0]
 	}
@@ -174,7 +198,6 @@ func patchSteps(patch string) []string {
 		}
 	}
 	flush()
-	return out
 }
 
 // stepsIn returns the commands text writes into the file at path, when it
@@ -440,8 +463,14 @@ func (e *Extractor) shellCommand(s *scanner, in map[string]any) {
 		cmd = Redact(cmd)
 		s.add(KindCommand, cmd)
 		e.commandFiles(s, cmd)
-		for _, msg := range authoredText(cmd) {
+		msgs := authoredText(cmd)
+		for _, msg := range msgs {
 			s.assistantProse(msg)
+		}
+		if len(msgs) == 0 {
+			for _, p := range commandProse(cmd) {
+				s.authoredDecisions(p)
+			}
 		}
 		return
 	}
@@ -629,6 +658,7 @@ func patchInputFiles(s *scanner, raw json.RawMessage, in map[string]any) {
 			for _, c := range patchSteps(str) {
 				s.add(KindCommand, Redact(c))
 			}
+			s.patchProse(str)
 		}
 	}
 	if in == nil {
@@ -638,6 +668,7 @@ func patchInputFiles(s *scanner, raw json.RawMessage, in map[string]any) {
 			for _, c := range patchSteps(str) {
 				s.add(KindCommand, Redact(c))
 			}
+			s.patchProse(str)
 		}
 	}
 }

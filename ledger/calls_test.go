@@ -263,12 +263,16 @@ func TestDecisionInCallInput(t *testing.T) {
 	}{
 		{"think", `{"thought":"We'll use optimistic locking instead of SELECT FOR UPDATE; the row locks deadlock under load."}`, true},
 		{"finish", `{"message":"Done. I went with a partial unique index rather than validation in the serializer."}`, true},
-		// notes and decision records the agent writes record the work;
-		// a README or a source file documents the code
+		// notes and decision records the agent writes record the work,
+		// and so does a comment it writes stating a choice; a README
+		// documents the code for its users, and a comment an edit only
+		// carries along was written before
 		{"str_replace_based_edit_tool", `{"command":"create","path":"/src/notes.md","file_text":"We'll use optimistic locking instead of SELECT FOR UPDATE."}`, true},
 		{"Write", `{"file_path":"/src/docs/adr/0004-locking.md","content":"# 4. Locking\n\n## Decision\n\nOptimistic locking with a version column on orders.\n"}`, true},
 		{"str_replace_based_edit_tool", `{"command":"create","path":"/src/README.md","file_text":"Use optimistic locking instead of SELECT FOR UPDATE when you extend the orders API."}`, false},
-		{"Write", `{"file_path":"/src/orders/lock.go","content":"// We use optimistic locking instead of SELECT FOR UPDATE.\npackage orders\n"}`, false},
+		{"Write", `{"file_path":"/src/orders/lock.go","content":"// We use optimistic locking instead of SELECT FOR UPDATE.\npackage orders\n"}`, true},
+		{"Edit", `{"file_path":"/src/orders/lock.go","old_string":"// We use optimistic locking instead of SELECT FOR UPDATE.\nfunc lock() {}","new_string":"// We use optimistic locking instead of SELECT FOR UPDATE.\nfunc lock() error { return nil }"}`, false},
+		{"Write", `{"file_path":"/src/orders/lock.go","content":"// Lock takes the order's row lock and returns the version it read.\npackage orders\n"}`, false},
 		{"web_search", `{"query":"should we use optimistic locking instead of select for update"}`, false},
 	} {
 		c := condense.ToolCall("c1", tc.name, []byte(tc.input))

@@ -138,9 +138,15 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 	inFence, decided := false, false
 	for _, line := range strings.Split(text, "\n") {
 		t := strings.TrimRight(line, " \t\r")
-		if strings.HasPrefix(strings.TrimSpace(t), "```") {
+		if f := strings.TrimSpace(t); strings.HasPrefix(f, "```") {
 			inFence = !inFence
-			continue
+			// A sentence typed straight after a pasted block's closing
+			// fence: "``` Go with the cache, please, not …".
+			rest := strings.TrimSpace(strings.TrimLeft(f, "`"))
+			if inFence || len(strings.Fields(rest)) < 3 {
+				continue
+			}
+			t = rest
 		}
 		if inFence {
 			continue
@@ -155,6 +161,19 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 			continue
 		}
 		t = strings.TrimSpace(t)
+		if decided && !strings.HasPrefix(t, "#") && len(t) <= s.e.capOf(KindDecision) && len(strings.Fields(t)) >= 4 && !strings.HasSuffix(t, "?") {
+			// A paragraph of a decision section is one decision with
+			// its reasons: "Daily partitions, never one big table.
+			// Reason: vacuum on the big table takes hours."
+			if low, pos := lower(t); low != "" {
+				if cut := len(low) - len(stripLabel(low)); cut < len(pos) {
+					if v := t[pos[cut]:]; len(strings.Fields(v)) >= 4 {
+						s.add(KindDecision, v)
+						continue
+					}
+				}
+			}
+		}
 		sents := sentences(t)
 		read := func(sent string) (Kind, int, string, []int, int) {
 			low, pos := lower(sent)

@@ -236,6 +236,9 @@ func TestRunOnSentences(t *testing.T) {
 			`decision "Looked at the pool settings again and compared the two drivers side by side on the staging box; going with pgx over lib/pq for the connection pool because lib/pq has no context cancellation on queries"`},
 		{condense.UserText("The staging cluster is shared with the payments team and their nightly jobs run between two and four in the morning, so whatever you deploy there, never restart the ledger-writer pods during that window, they hold the settlement locks; then tell me how it went."),
 			`constraint "never restart the ledger-writer pods during that window, they hold the settlement locks; then tell me how it went."`},
+		// A rule typed on the line of a pasted block's closing fence.
+		{condense.UserText("Pasted from #alerts:\n```\nfailed to encode args[2]: cannot find encode plan\n``` Go with a read-through cache in the quota cache, please, not invalidating on every write."),
+			`decision "Go with a read-through cache in the quota cache, please, not invalidating on every write."`},
 		{condense.AssistantText("The flamegraph shows the encoder dominating the profile of the import job on the big tenant, and after trying both I prefer a pooled buffer to per-call allocation for the encoder, it halves the garbage; then I will rerun the benchmark and look at the p99 numbers."),
 			`decision "after trying both I prefer a pooled buffer to per-call allocation for the encoder, it halves the garbage"`},
 	}

@@ -1,0 +1,480 @@
+package ledger
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// This file reads the prose an agent writes somewhere other than its reply:
+// the comments of the code it writes, the instruction and changelog files
+// it adds to, and the sentences it passes to commands (a note attached to a
+// commit, a message posted to a chat webhook). A choice stated there
+// ("// A timer wheel rather than a setTimeout per session: 100k timers
+// stall the event loop") outlives the reply that made it, so it is as much
+// a decision as one said in the reply. Only decisions are taken from these
+// texts: a comment that describes the code, or a changelog line that lists
+// a change, is not the agent's finding or plan.
+//
+// Decision records, notes and plans (see proseDoc) and commit messages and
+// pull request bodies (see authoredText) are read in full, as the reply is.
+
+// authoredDecisions adds the decisions of text the agent wrote for people
+// other than the model it talks to.
+func (s *scanner) authoredDecisions(text string) {
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	s.prose(text, func(low string, starts []int) (Kind, int) {
+		if strings.HasSuffix(low, "?") || hedged(low) {
+			return "", 0
+		}
+		if at, ok := decisionAt(low); ok {
+			if slices.Contains(starts, at) {
+				return KindDecision, at
+			}
+			return KindDecision, 0
+		}
+		if justifiedAlternative(low) {
+			return KindDecision, 0
+		}
+		return "", 0
+	})
+}
+
+// justifiedAlternative reports whether a sentence names an option set
+// aside and then gives a reason: "one timer wheel rather than a setTimeout
+// per session: 100k timers stall the event loop". Written into a comment or
+// a changelog, that is the record of a choice, whoever the subject is.
+func justifiedAlternative(low string) bool {
+	at := -1
+	for _, c := range alternatives {
+		if k := wordIndex(low, c); k >= 0 && (at < 0 || k < at) {
+			at = k
+		}
+	}
+	for _, c := range []string{", not ", " over "} {
+		if k := strings.Index(low, c); k > 0 && (at < 0 || k < at) {
+			at = k
+		}
+	}
+	if at <= 0 {
+		return false
+	}
+	rest := low[at:]
+	for _, r := range []string{": ", " — ", " - ", "; ", " because ", " since ", ", as ", " so that ", " which ", ", so "} {
+		if k := strings.Index(rest, r); k > 0 && len(strings.Fields(rest[k:])) >= 3 {
+			return true
+		}
+	}
+	return false
+}
+
+// writtenProse returns what of the text written into the file at path is
+// prose to read for decisions: the whole text of an instruction file or a
+// changelog, the comments of a source file, or "".
+func writtenProse(path, text string) string {
+	switch {
+	case path == "" || text == "":
+		return ""
+	case recordFile(path):
+		return text
+	}
+	if c := commentSyntaxOf(path); c != nil {
+		return commentProse(c, text)
+	}
+	return ""
+}
+
+// oldKeys hold the text an edit tool replaces.
+var oldKeys = []string{"old_string", "old_str", "old_text", "search", "find", "original"}
+
+// newLines returns the lines of an edit's new text that its old text does
+// not hold: a comment the edit only carries along as context was not
+// written now.
+func newLines(text string, in map[string]any) string {
+	old := ""
+	for _, k := range oldKeys {
+		if v, ok := in[k].(string); ok && v != "" {
+			old = v
+			break
+		}
+	}
+	if old == "" {
+		return text
+	}
+	had := map[string]bool{}
+	for _, l := range strings.Split(old, "\n") {
+		had[strings.TrimSpace(l)] = true
+	}
+	var keep []string
+	for _, l := range strings.Split(text, "\n") {
+		if !had[strings.TrimSpace(l)] {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
+}
+
+// recordFile reports whether a path names a file in prose that records how
+// the work is done rather than documents the code for its users: the
+// instructions agents read at the start of a session (AGENTS.md,
+// CLAUDE.md, .cursorrules, copilot-instructions.md), a changelog or one of
+// its fragments (CHANGELOG.md, changes/1234.fixed.md, .changeset/x.md),
+// and the records proseDoc names. A README or a guide is not one: "use X
+// rather than Y" there tells a reader how to use the code.
+func recordFile(p string) bool {
+	low := strings.ToLower(p)
+	base := low[strings.LastIndexByte(low, '/')+1:]
+	name := strings.TrimSuffix(base, extOf(base))
+	switch name {
+	case "agents", "agent", "claude", "gemini", "copilot-instructions", "conventions", ".cursorrules",
+		".windsurfrules", ".clinerules", "changelog", "changes", "history", "news", "releasenotes", "release-notes":
+		return true
+	}
+	if strings.Contains(low, ".changeset/") || strings.Contains(low, "changelog.d/") || strings.Contains(low, "/changes/") ||
+		strings.Contains(low, "/newsfragments/") || strings.Contains(low, ".cursor/rules/") || strings.Contains(low, ".clinerules/") {
+		return true
+	}
+	return proseDoc(p)
+}
+
+// extOf returns the extension of a file's base name with its dot, or "".
+func extOf(base string) string {
+	if k := strings.LastIndexByte(base, '.'); k > 0 {
+		return base[k:]
+	}
+	return ""
+}
+
+// commentSyntax is how a language writes comments: the markers of a line
+// comment and, when it has them, of a block comment.
+type commentSyntax struct {
+	line        []string
+	open, close string
+}
+
+var (
+	cComments    = &commentSyntax{line: []string{"//"}, open: "/*", close: "*/"}
+	hashComments = &commentSyntax{line: []string{"#"}}
+	dashComments = &commentSyntax{line: []string{"--"}, open: "/*", close: "*/"}
+	semiComments = &commentSyntax{line: []string{";"}}
+	markup       = &commentSyntax{open: "<!--", close: "-->"}
+)
+
+// commentExts maps a source file's extension to its comment syntax.
+var commentExts = map[string]*commentSyntax{
+	".go": cComments, ".js": cComments, ".mjs": cComments, ".cjs": cComments, ".ts": cComments,
+	".tsx": cComments, ".jsx": cComments, ".java": cComments, ".kt": cComments, ".kts": cComments,
+	".scala": cComments, ".swift": cComments, ".rs": cComments, ".c": cComments, ".h": cComments,
+	".cc": cComments, ".cpp": cComments, ".hpp": cComments, ".cs": cComments, ".dart": cComments,
+	".php": cComments, ".zig": cComments, ".proto": cComments, ".groovy": cComments, ".gradle": cComments,
+	".css": cComments, ".scss": cComments, ".less": cComments, ".sol": cComments, ".fs": cComments,
+	".py": hashComments, ".rb": hashComments, ".sh": hashComments, ".bash": hashComments, ".zsh": hashComments,
+	".yml": hashComments, ".yaml": hashComments, ".toml": hashComments, ".tf": hashComments,
+	".hcl": hashComments, ".r": hashComments, ".pl": hashComments, ".ex": hashComments,
+	".exs": hashComments, ".nix": hashComments, ".cfg": hashComments, ".conf": hashComments,
+	".ini": hashComments, ".ps1": hashComments, ".jl": hashComments, ".mk": hashComments,
+	".cmake": hashComments, ".dockerfile": hashComments, ".env": hashComments,
+	".sql": dashComments, ".lua": dashComments, ".hs": dashComments, ".elm": dashComments,
+	".clj": semiComments, ".el": semiComments, ".lisp": semiComments,
+	".html": markup, ".xml": markup, ".vue": markup, ".svelte": markup,
+}
+
+// commentSyntaxOf returns the comment syntax of the source file at path, or
+// nil when it is not a source file this package knows.
+func commentSyntaxOf(path string) *commentSyntax {
+	low := strings.ToLower(path)
+	base := low[strings.LastIndexByte(low, '/')+1:]
+	switch {
+	case base == "makefile" || base == "gnumakefile" || strings.HasPrefix(base, "dockerfile") ||
+		base == "gemfile" || base == "rakefile" || base == "procfile" || base == "justfile":
+		return hashComments
+	}
+	return commentExts[extOf(base)]
+}
+
+// commentProse returns the comments of source text as prose: the lines of
+// one comment block joined into a paragraph, one paragraph per line of the
+// result, and a trailing comment after code as a paragraph of its own when
+// it says something (four words or more). Tool directives (//go:build,
+// # noqa, eslint-disable) are left out.
+func commentProse(c *commentSyntax, text string) string {
+	var out []string
+	var para []string
+	flush := func() {
+		if len(para) > 0 {
+			out = append(out, strings.Join(para, " "))
+			para = para[:0]
+		}
+	}
+	inBlock := false
+	for _, line := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(line)
+		if inBlock {
+			body, closed := strings.CutSuffix(t, c.close)
+			if k := strings.Index(t, c.close); k >= 0 && !closed {
+				body, closed = t[:k], true
+			}
+			body = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(body), "*"))
+			if body == "" {
+				flush()
+			} else {
+				para = append(para, body)
+			}
+			if closed {
+				inBlock = false
+				flush()
+			}
+			continue
+		}
+		if c.open != "" && strings.HasPrefix(t, c.open) {
+			body := strings.TrimPrefix(t, c.open)
+			body = strings.TrimLeft(body, "*!")
+			if k := strings.Index(body, c.close); k >= 0 {
+				para = append(para, strings.TrimSpace(body[:k]))
+				flush()
+				continue
+			}
+			flush()
+			inBlock = true
+			if body = strings.TrimSpace(body); body != "" {
+				para = append(para, body)
+			}
+			continue
+		}
+		marker := ""
+		for _, m := range c.line {
+			if strings.HasPrefix(t, m) {
+				marker = m
+				break
+			}
+		}
+		if marker != "" {
+			body := strings.TrimLeft(t[len(marker):], marker[:1]+"!/ ")
+			if body == "" || directive(body) {
+				flush()
+				continue
+			}
+			para = append(para, body)
+			continue
+		}
+		flush()
+		// a trailing comment: "retries := 3 // three, not five: the proxy times out at 10s"
+		for _, m := range c.line {
+			k := strings.Index(t, " "+m+" ")
+			if k < 0 || strings.Count(t[:k], `"`)%2 == 1 || strings.Count(t[:k], "'")%2 == 1 {
+				continue
+			}
+			if body := strings.TrimSpace(t[k+len(m)+2:]); len(strings.Fields(body)) >= 4 && !directive(body) {
+				out = append(out, body)
+			}
+			break
+		}
+	}
+	flush()
+	return strings.Join(out, "\n")
+}
+
+// directive reports whether a comment's text steers a tool rather than
+// speaks to a reader.
+func directive(body string) bool {
+	low := strings.ToLower(body)
+	for _, d := range []string{"go:", "+build", "nolint", "eslint", "@ts-", "noqa", "type:", "pylint:", "prettier-ignore",
+		"istanbul", "c8 ", "rubocop:", "fmt:", "isort:", "mypy:", "pyright:", "clippy::", "#[", "region", "endregion",
+		"spdx-", "copyright", "-*-", "vim:", "shellcheck", "!/", "syntax=", "nosec", "lint:"} {
+		if strings.HasPrefix(low, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// patchProse reads the prose a patch adds: the added lines of a decision
+// record or a note in full, the comments of added code and the added
+// lines of an instruction file or a changelog for their decisions.
+func (s *scanner) patchProse(patch string) {
+	patchSections(patch, func(path, added string) {
+		if proseDoc(path) {
+			s.assistantProse(Redact(added))
+			return
+		}
+		s.authoredDecisions(Redact(writtenProse(path, added)))
+	})
+}
+
+// commandProse returns the prose a shell command carries that authoredText
+// does not read: the comments or the text of a heredoc written into a
+// source, instruction or changelog file ("cat >> AGENTS.md <<'EOF'"), a
+// heredoc fed to a command that writes nowhere (a note, a payload), and
+// quoted arguments that read as sentences ("git notes add -m '…'", "echo
+// '…' >> CHANGELOG.md", a chat webhook's JSON "text").
+func commandProse(cmd string) []string {
+	var out []string
+	lines := strings.Split(cmd, "\n")
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
+		rest, delim, _, ok := cutHeredoc(line)
+		if ok {
+			var body []string
+			for i++; i < len(lines) && strings.TrimSpace(lines[i]) != delim; i++ {
+				body = append(body, lines[i])
+			}
+			text := strings.Join(body, "\n")
+			switch target := redirectTarget(rest); {
+			case target != "" && proseDoc(target):
+				// read in full by authoredText
+			case target != "":
+				if p := writtenProse(target, text); p != "" {
+					out = append(out, p)
+				}
+			case strings.Contains(text, "*** Begin Patch") || strings.Contains(text, "\n+++ "):
+				patchSections(text, func(path, added string) {
+					if proseDoc(path) {
+						out = append(out, added) // read for decisions only here
+					} else if p := writtenProse(path, added); p != "" {
+						out = append(out, p)
+					}
+				})
+			default:
+				out = append(out, payloadProse(text)...)
+			}
+			line = rest
+		}
+		out = append(out, saidArgs(line)...)
+	}
+	return out
+}
+
+// saidArgs returns the prose of a command line's arguments that are said
+// to someone: the value of a message flag (-m, --message, --body, --note,
+// --data with a JSON payload's strings), and what echo or printf appends
+// to an instruction file or a changelog. A search pattern, a title or code
+// echoed into a source file is not said.
+func saidArgs(line string) []string {
+	toks := shellTokens(line)
+	var out []string
+	if len(toks) > 0 && (toks[0] == "echo" || toks[0] == "printf") {
+		if t := redirectTarget(line); t != "" && recordFile(t) {
+			var words []string
+			for _, a := range toks[1:] {
+				if a == ">" || a == ">>" || a == "|" {
+					break
+				}
+				if !strings.HasPrefix(a, "-") || strings.Contains(a, " ") {
+					words = append(words, a) // not echo's -n or -e
+				}
+			}
+			out = append(out, payloadProse(strings.TrimLeft(strings.Join(words, " "), "-* "))...)
+		}
+		return out
+	}
+	for i, a := range toks {
+		name, val, eq := strings.Cut(a, "=")
+		if !strings.HasPrefix(name, "-") || !saidFlag(name) {
+			continue
+		}
+		if !eq {
+			if i+1 >= len(toks) {
+				continue
+			}
+			val = toks[i+1]
+		}
+		out = append(out, payloadProse(val)...)
+	}
+	return out
+}
+
+// saidFlag reports whether a command-line flag takes words said to
+// someone: -m, or a long flag named for a message, a body, a note, a
+// comment, a description, a reason or a payload.
+func saidFlag(f string) bool {
+	if f == "-m" || f == "-d" {
+		return true
+	}
+	if !strings.HasPrefix(f, "--") {
+		return false
+	}
+	for _, w := range []string{"message", "body", "note", "comment", "description", "reason", "summary", "text", "data"} {
+		if strings.Contains(f, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// redirectTarget returns the file a command line writes to with >, >> or
+// tee, or "".
+func redirectTarget(line string) string {
+	toks := shellTokens(line)
+	for i, t := range toks {
+		if (t == ">" || t == ">>") && i+1 < len(toks) {
+			return toks[i+1]
+		}
+		if t == "tee" {
+			for _, a := range toks[i+1:] {
+				if !strings.HasPrefix(a, "-") {
+					return a
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// payloadProse returns the sentences of a command's argument or input: the
+// string values of a JSON document (a webhook's "text", an API's "body"),
+// or the argument itself; each only when it reads as prose (see
+// sentenceLike).
+func payloadProse(v string) []string {
+	v = strings.TrimSpace(v)
+	if strings.HasPrefix(v, "{") || strings.HasPrefix(v, "[") {
+		var doc any
+		if json.Unmarshal([]byte(v), &doc) == nil {
+			var out []string
+			walkStrings(doc, func(s string) {
+				if sentenceLike(s) {
+					out = append(out, s)
+				}
+			})
+			return out
+		}
+	}
+	if sentenceLike(v) {
+		return []string{v}
+	}
+	return nil
+}
+
+// walkStrings calls f with every string in a decoded JSON value.
+func walkStrings(v any, f func(string)) {
+	switch v := v.(type) {
+	case string:
+		f(v)
+	case []any:
+		for _, e := range v {
+			walkStrings(e, f)
+		}
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			walkStrings(v[k], f)
+		}
+	}
+}
+
+// sentenceLike reports whether a string reads as words for people rather
+// than code, a path or a pattern: six words or more, mostly letters, and
+// none of the characters shell and code are made of.
+func sentenceLike(s string) bool {
+	if len(strings.Fields(s)) < 6 || strings.ContainsAny(s, "{}|$`<>\\") {
+		return false
+	}
+	letters := 0
+	for i := 0; i < len(s); i++ {
+		if isAlpha(s[i]) || s[i] == ' ' {
+			letters++
+		}
+	}
+	return letters*10 >= len(s)*7
+}
