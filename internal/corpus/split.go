@@ -19,8 +19,8 @@ const (
 	Report Half = "report"
 	// Fresh was a second held-out half, written without looking at the
 	// extractors. Its misses have since been read and the extractors
-	// adjusted to them, so it is a tuning half now, like Tune: Report and
-	// Sealed are the held-out halves. Its probe-bearing tables
+	// adjusted to them, so it is a tuning half now, like Tune: Report,
+	// Sealed and Holdout are the held-out halves. Its probe-bearing tables
 	// (probe forms, error messages, commands, phrasings) hold entries of
 	// their own (see fresh.go); a table without fresh entries (harnesses,
 	// projects, styles) falls back to the report half's entries.
@@ -38,10 +38,17 @@ const (
 	// of their own (see sealed.go); the other tables fall back to the
 	// report half's entries.
 	Sealed Half = "sealed"
+	// Holdout is a held-out half written after Sealed and like it, without
+	// looking at the extractors, with tools, libraries, ecosystems and
+	// wordings none of the five other halves use: report only, never tune
+	// on it. Its probe-bearing tables hold entries of their own (see
+	// holdout.go); the other tables fall back to the report half's
+	// entries.
+	Holdout Half = "holdout"
 )
 
 // Halves lists every half.
-var Halves = []Half{Tune, Report, Fresh, Blind, Sealed}
+var Halves = []Half{Tune, Report, Fresh, Blind, Sealed, Holdout}
 
 // ParseHalf returns the half named s.
 func ParseHalf(s string) (Half, error) {
@@ -60,15 +67,16 @@ func ParseHalf(s string) (Half, error) {
 func validHalf(h Half) bool { return slices.Contains(Halves, h) }
 
 // split is a table cut into a tune half, a report half and, optionally, a
-// fresh half, a blind half and a sealed half.
+// fresh half, a blind half, a sealed half and a holdout half.
 type split[T any] struct {
-	tune, report, fresh, blind, sealed []T
-	table                              int // index in tables
-	key                                func(T) string
+	tune, report, fresh, blind, sealed, holdout []T
+	table                                       int // index in tables
+	key                                         func(T) string
 }
 
-// of returns the entries of half h. A table without fresh (blind, sealed)
-// entries gives the report half's entries for Fresh (Blind, Sealed): those
+// of returns the entries of half h. A table without fresh (blind, sealed,
+// holdout) entries gives the report half's entries for Fresh (Blind,
+// Sealed, Holdout): those
 // halves are held out like the report half, so sharing its entries with
 // them leaks nothing into tuning.
 func (s *split[T]) of(h Half) []T {
@@ -88,6 +96,11 @@ func (s *split[T]) of(h Half) []T {
 	case Sealed:
 		if len(s.sealed) > 0 {
 			return s.sealed
+		}
+		return s.report
+	case Holdout:
+		if len(s.holdout) > 0 {
+			return s.holdout
 		}
 		return s.report
 	}
@@ -124,17 +137,28 @@ func (s *split[T]) withSealed(sealed []T) *split[T] {
 	return s
 }
 
+// withHoldout gives the table its holdout half. It is called from init
+// functions (holdout.go), after every table is registered.
+func (s *split[T]) withHoldout(holdout []T) *split[T] {
+	s.holdout = append(s.holdout, holdout...)
+	for _, e := range holdout {
+		tables[s.table].Holdout = append(tables[s.table].Holdout, s.key(e))
+	}
+	return s
+}
+
 // Table is one of the generator's tables as its entries' keys, for
 // documentation and for checking that the halves share nothing. Fresh
-// (Blind, Sealed) is empty for a table that falls back to its report half
-// in fresh (blind, sealed) sessions.
+// (Blind, Sealed, Holdout) is empty for a table that falls back to its
+// report half in fresh (blind, sealed, holdout) sessions.
 type Table struct {
-	Name   string
-	Tune   []string
-	Report []string
-	Fresh  []string
-	Blind  []string
-	Sealed []string
+	Name    string
+	Tune    []string
+	Report  []string
+	Fresh   []string
+	Blind   []string
+	Sealed  []string
+	Holdout []string
 }
 
 var tables []Table
@@ -161,7 +185,7 @@ func strSplit(name string, tune, report []string) *split[string] {
 func Tables() []Table {
 	out := make([]Table, len(tables))
 	for i, t := range tables {
-		out[i] = Table{Name: t.Name, Tune: slices.Clone(t.Tune), Report: slices.Clone(t.Report), Fresh: slices.Clone(t.Fresh), Blind: slices.Clone(t.Blind), Sealed: slices.Clone(t.Sealed)}
+		out[i] = Table{Name: t.Name, Tune: slices.Clone(t.Tune), Report: slices.Clone(t.Report), Fresh: slices.Clone(t.Fresh), Blind: slices.Clone(t.Blind), Sealed: slices.Clone(t.Sealed), Holdout: slices.Clone(t.Holdout)}
 	}
 	slices.SortFunc(out, func(a, b Table) int { return strings.Compare(a.Name, b.Name) })
 	return out
