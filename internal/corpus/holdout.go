@@ -138,7 +138,7 @@ var holdoutCommands = []langTmpl{
 
 // holdoutThink is thinking (never a probe). Keys: {path}, {thing}.
 var holdoutThink = []string{
-	"If {thing} were the culprit the retries would show it. Check {path} anyway.",
+	"If {thing} were to blame, the retry counter would have moved. Check {path} anyway.",
 	"Two readers, one writer, and {thing} in the middle. {path} decides the order.",
 	"I keep coming back to {path}. Something there assumes {thing} is never empty.",
 	"Careful: {thing} is shared. Read {path} before changing a line.",

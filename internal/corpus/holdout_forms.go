@@ -7,7 +7,7 @@ import (
 )
 
 // holdoutForms plant the holdout half's probes, in surfaces none of the
-// other halves' forms use: `git diff --stat`, strace, `git log --follow`,
+// other halves' forms use: `git diff --stat`, formatter checks, `git log --follow`,
 // justfiles, Buildkite pipelines, go-task, stern, `gh issue view`,
 // pg_restore, the MySQL client under `kubectl exec`, Terraform's JSON
 // output; Cloudflare ray ids, GitHub advisory ids, Step Functions
@@ -35,9 +35,9 @@ var holdoutForms = []*form{
 		g.step(g.announce("other", map[string]string{"what": "what the branch changed so far"}), g.diffStatAct(p))
 		return p
 	}},
-	{"strace-openat-path", "path", siteOutput, func(g *gen) string {
+	{"format-check-path", "path", siteOutput, func(g *gen) string {
 		p := g.rarePath(false)
-		g.step(g.announce("other", map[string]string{"what": "which files the process opens"}), g.straceAct(p))
+		g.step(g.announce("other", map[string]string{"what": "whether formatting is clean"}), g.formatCheckAct(p))
 		return p
 	}},
 	{"log-follow-path", "path", siteInput, func(g *gen) string {
@@ -359,21 +359,50 @@ func (g *gen) diffStatAct(path string) *act {
 	return &act{kind: actRun, cmd: "git diff --stat=200 origin/main...HEAD", out: b.String()}
 }
 
-// straceAct traces the files a run opens; the open of path fails.
-func (g *gen) straceAct(path string) *act {
-	run := g.replayCmd()
-	pid := 1000 + g.r.intn(60000)
+// formatCheckAct runs the ecosystem's formatter in check mode; path is
+// among the files it would change.
+func (g *gen) formatCheckAct(path string) *act {
+	others := pickN(g.r, g.files, g.r.intn(3))
+	files := slices.Insert(slices.Clone(others), g.r.intn(len(others)+1), path)
 	var b strings.Builder
-	libs := []string{"/etc/ld.so.cache", "/lib/x86_64-linux-gnu/libc.so.6", "/lib/x86_64-linux-gnu/libm.so.6", "/etc/localtime", "/etc/nsswitch.conf", "/etc/resolv.conf"}
-	for _, l := range libs {
-		fmt.Fprintf(&b, "%d  openat(AT_FDCWD, \"%s\", O_RDONLY|O_CLOEXEC) = %d\n", pid, l, 3+g.r.intn(4))
+	switch g.l.name {
+	case "go":
+		for _, f := range files {
+			b.WriteString(f + "\n")
+		}
+		return &act{kind: actRun, cmd: "gofmt -s -l $(git ls-files '*.go')", out: b.String()}
+	case "python":
+		for _, f := range files {
+			fmt.Fprintf(&b, "would reformat %s\n", f)
+		}
+		fmt.Fprintf(&b, "\nOh no! 💥 💔 💥\n%d file%s would be reformatted, %d files would be left unchanged.\n", len(files), map[bool]string{true: "s"}[len(files) > 1], 20+g.r.intn(200))
+		return &act{kind: actRun, cmd: "black --check .", out: b.String(), exit: 1}
+	case "ts":
+		b.WriteString("Checking formatting...\n")
+		for _, f := range files {
+			fmt.Fprintf(&b, "[warn] %s\n", f)
+		}
+		fmt.Fprintf(&b, "[warn] Code style issues found in %s. Run Prettier with --write to fix.\n", map[bool]string{true: fmt.Sprintf("%d files", len(files)), false: "the above file"}[len(files) > 1])
+		return &act{kind: actRun, cmd: "npx prettier --check .", out: b.String(), exit: 1}
+	case "rust":
+		for _, f := range files {
+			line := 10 + g.r.intn(300)
+			v, fn, x, y := g.varName(), g.fnName(), g.varName(), g.varName()
+			fmt.Fprintf(&b, "Diff in %s/%s:%d:\n-    let %s = %s(&%s,%s);\n+    let %s = %s(&%s, %s);\n", g.root, f, line, v, fn, x, y, v, fn, x, y)
+		}
+		return &act{kind: actRun, cmd: "cargo fmt --all --check", out: b.String(), exit: 1}
+	case "java":
+		fmt.Fprintf(&b, "[INFO] --- spotless:2.43.0:check (default-cli) @ %s ---\n[ERROR] Failed to execute goal com.diffplug.spotless:spotless-maven-plugin:2.43.0:check (default-cli) on project %s: The following files had format violations:\n", g.p.name, g.p.name)
+		for _, f := range files {
+			fmt.Fprintf(&b, "[ERROR]     %s\n[ERROR]         @@ -%d,7 +%d,8 @@\n", f, 10+g.r.intn(200), 10+g.r.intn(200))
+		}
+		b.WriteString("[ERROR] Run 'mvn spotless:apply' to fix these violations.\n")
+		return &act{kind: actRun, cmd: "mvn -q spotless:check", out: b.String(), exit: 1}
 	}
-	for _, f := range pickN(g.r, g.files, 2+g.r.intn(3)) {
-		fmt.Fprintf(&b, "%d  openat(AT_FDCWD, \"%s/%s\", O_RDONLY|O_CLOEXEC) = %d\n", pid+1+g.r.intn(3), g.root, f, 5+g.r.intn(9))
+	for _, f := range files {
+		fmt.Fprintf(&b, "%s:%d: trailing whitespace.\n+%s \n", f, 3+g.r.intn(200), pick(g.r, []string{"  - name: " + pick(g.r, g.p.hosts), "SELECT 1;", "set -euo pipefail", "retries: 3"}))
 	}
-	fmt.Fprintf(&b, "%d  openat(AT_FDCWD, \"%s/%s\", O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory)\n", pid+1, g.root, path)
-	fmt.Fprintf(&b, "%d  +++ exited with 1 +++\n", pid)
-	return &act{kind: actRun, cmd: "strace -f -e trace=openat -o /dev/stdout " + run + " 2>/dev/null | grep -v ENOTDIR | tail -n 20", out: b.String()}
+	return &act{kind: actRun, cmd: "git diff --check origin/main...HEAD", out: b.String(), exit: 2}
 }
 
 // logFollowAct lists the commits that touched path, following renames.
@@ -407,11 +436,18 @@ func (g *gen) sternAct(e string) (*act, string) {
 		pods = append(pods, fmt.Sprintf("%s-%s-%s", host, g.r.hex(10)[:10], g.r.alnum(5)))
 	}
 	var lines []string
-	for i := 0; i < int(float64(10+g.r.intn(30))*g.scale); i++ {
-		lines = append(lines, pick(g.r, pods)+" "+host+" "+g.logLine(pick(g.r, []string{"info", "info", "warn", "error"}), pick(g.r, routineLogMsgs)))
+	var bad string
+	n := int(float64(10+g.r.intn(30)) * g.scale)
+	at := n/4 + g.r.intn(n/2+1)
+	for i := 0; i < n; i++ {
+		if i == at {
+			bad = g.logLine("error", e)
+			lines = append(lines, pick(g.r, pods)+" "+host+" "+bad)
+			continue
+		}
+		lines = append(lines, pick(g.r, pods)+" "+host+" "+g.logLine(pick(g.r, []string{"info", "info", "warn"}), pick(g.r, routineLogMsgs)))
 	}
-	bad := g.logLine("error", e)
-	out := insertLines(g, lines, []string{pick(g.r, pods) + " " + host + " " + bad})
+	out := strings.Join(lines, "\n") + "\n"
 	cmd := fmt.Sprintf("stern %s -n %s --since 20m --tail 200 --no-follow --color never", host, g.p.name)
 	return &act{kind: actRun, cmd: cmd, out: out}, asLogged(bad, e)
 }
@@ -509,10 +545,15 @@ func (g *gen) ddTraceLogAct() (*act, string) {
 		return fmt.Sprintf("2026-04-%02dT%02d:%02d:%02d+0000 %s %s[%d]: level=error msg=\"request failed\" method=%s path=/v1/%ss status=%d dur=%dms dd.service=%s dd.env=prod dd.trace_id=%s dd.span_id=%s",
 			g.day, h, m, s, pick(g.r, []string{"ip-10-0-3-41", "ip-10-0-7-12"}), host, 900+g.r.intn(9000), pick(g.r, []string{"GET", "POST", "PUT"}), strings.ReplaceAll(pick(g.r, g.p.nouns), "_", "-"), status, ms, host, trace, tid())
 	}
-	for i := 0; i < 4+g.r.intn(8); i++ {
+	n := 5 + g.r.intn(8)
+	at := g.r.intn(n)
+	for i := 0; i < n; i++ {
+		if i == at {
+			lines = append(lines, row(504, 30000+g.r.intn(200), id))
+			continue
+		}
 		lines = append(lines, row(pick(g.r, []int{500, 502, 503}), 5+g.r.intn(400), tid()))
 	}
-	lines = slices.Insert(lines, g.r.intn(len(lines)+1), row(504, 30000+g.r.intn(200), id))
 	cmd := fmt.Sprintf("journalctl -u %s --since '-1h' -o short-iso --no-pager | grep -E 'status=5[0-9]{2}' | tail -n 20", host)
 	return &act{kind: actRun, cmd: cmd, out: strings.Join(lines, "\n") + "\n"}, id
 }
@@ -626,8 +667,9 @@ func (g *gen) locustAct() (*act, string) {
 	}
 	hdr := fmt.Sprintf("%-8s %-54s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s", "Type", "Name", "50%", "66%", "75%", "80%", "90%", "95%", "98%", "99%", "99.9%", "99.99%", "100%", "# reqs")
 	sep := "--------|" + strings.Repeat("-", 54) + "|" + strings.Repeat("-------|", 11) + "------"
-	out := fmt.Sprintf("[2026-04-%02d 08:%02d:%02d,%03d] loadgen/INFO/locust.main: --run-time limit reached, shutting down\n[2026-04-%02d 08:%02d:%02d,%03d] loadgen/INFO/locust.main: Shutting down (exit code 0)\nResponse time percentiles (approximated)\n%s\n%s\n%s\n%s\n%s\n\n",
-		g.day, g.r.intn(60), g.r.intn(60), g.r.intn(1000), g.day, g.r.intn(60), g.r.intn(60), g.r.intn(1000), hdr, sep, strings.Join(table, "\n"), sep, row("", "Aggregated", 60+g.r.intn(100), total))
+	h, m, sec, ms := g.clock()
+	out := fmt.Sprintf("[2026-04-%02d %02d:%02d:%02d,%03d] loadgen/INFO/locust.main: --run-time limit reached, shutting down\n[2026-04-%02d %02d:%02d:%02d,%03d] loadgen/INFO/locust.main: Shutting down (exit code 0)\nResponse time percentiles (approximated)\n%s\n%s\n%s\n%s\n%s\n\n",
+		g.day, h, m, sec, ms, g.day, h, m, sec, min(ms+40, 999), hdr, sep, strings.Join(table, "\n"), sep, row("", "Aggregated", 60+g.r.intn(100), total))
 	cmd := fmt.Sprintf("locust -f loadtest/locustfile.py --headless -u %d -r 20 -t 3m --host http://%s.internal:8080 --only-summary", 50*(1+g.r.intn(8)), pick(g.r, g.p.hosts))
 	return &act{kind: actRun, cmd: cmd, out: out}, strings.TrimSpace(v)
 }
@@ -813,72 +855,101 @@ func (g *gen) tokeiAct() (*act, string) {
 
 // memTraceAct shows the runtime's own account of memory: Go's GC trace,
 // Node's --trace-gc, the JVM's safepoint log, CPython's gc debug output,
-// heaptrack for Rust, autovacuum's log for the rest. One line is the
-// probe.
+// heaptrack for Rust, autovacuum's log for the rest. The line that
+// stands out (the largest heap, the longest pause) is the probe.
 func (g *gen) memTraceAct() (*act, string) {
 	var lines []string
 	var v string
-	add := func(at int, mk func(g *gen) string) {
-		n := 4 + g.r.intn(6)
+	// trace writes n lines with mk, the one at index at made big; mk
+	// draws a new line each call, so the big one is drawn until new.
+	trace := func(mk func(g *gen, big bool) string) {
+		n := 5 + g.r.intn(6)
+		at := g.r.intn(n)
 		for i := 0; i < n; i++ {
-			if i == at%n {
-				v = g.uniq(mk)
+			if i == at {
+				v = g.uniq(func(g *gen) string { return mk(g, true) })
 				lines = append(lines, v)
 				continue
 			}
-			lines = append(lines, mk(g))
+			lines = append(lines, mk(g, false))
 		}
 	}
 	run := g.replayCmd()
 	switch g.l.name {
 	case "go":
 		gc := 10 + g.r.intn(200)
-		add(g.r.intn(9), func(g *gen) string {
+		ms := 1000 + g.r.intn(5000)
+		trace(func(g *gen, big bool) string {
 			gc++
-			heap := 40 + g.r.intn(900)
+			ms += 100 + g.r.intn(900)
+			heap, mark := 40+g.r.intn(200), 1+g.r.intn(20)
+			if big {
+				heap, mark = 900+g.r.intn(3000), 40+g.r.intn(300)
+			}
 			return fmt.Sprintf("gc %d @%d.%03ds %d%%: 0.0%02d+%d.%d+0.0%02d ms clock, 0.%03d+%d.%d/%d.%d/%d.%d+0.%03d ms cpu, %d->%d->%d MB, %d MB goal, 0 MB stacks, 0 MB globals, 8 P",
-				gc, gc/4, g.r.intn(1000), 1+g.r.intn(20), g.r.intn(100), 1+g.r.intn(40), g.r.intn(10), g.r.intn(100), g.r.intn(1000), g.r.intn(9), g.r.intn(10), g.r.intn(20), g.r.intn(10), g.r.intn(40), g.r.intn(10), g.r.intn(1000),
+				gc, ms/1000, ms%1000, 1+g.r.intn(20), g.r.intn(100), mark, g.r.intn(10), g.r.intn(100), g.r.intn(1000), g.r.intn(9), g.r.intn(10), g.r.intn(20), g.r.intn(10), g.r.intn(40), g.r.intn(10), g.r.intn(1000),
 				heap, heap+g.r.intn(60), heap/2, heap+heap/2)
 		})
 		return &act{kind: actRun, cmd: "GODEBUG=gctrace=1 " + run + " 2>&1 >/dev/null | tail -n 12", out: strings.Join(lines, "\n") + "\n"}, v
 	case "ts":
 		pid := 1000 + g.r.intn(60000)
+		isolate := 0x5a0000000000 + g.r.intn(0xffffff)
 		ms := 1000
-		add(g.r.intn(9), func(g *gen) string {
+		trace(func(g *gen, big bool) string {
 			ms += 200 + g.r.intn(3000)
 			before := 800 + g.r.intn(1200)
 			after := before * (70 + g.r.intn(25)) / 100
+			pause := 100 + g.r.intn(400)
+			if big {
+				pause = 1500 + g.r.intn(4000)
+			}
 			return fmt.Sprintf("[%d:0x%x] %7d ms: Mark-Compact %d.%d (%d.%d) -> %d.%d (%d.%d) MB, pooled: 0 MB, %d.%02d / 0.00 ms  (average mu = 0.%03d, current mu = 0.%03d) allocation failure; scavenge might not succeed",
-				pid, 0x5a0000000000+g.r.intn(0xffffff), ms, before, g.r.intn(10), before+40, g.r.intn(10), after, g.r.intn(10), after+50, g.r.intn(10), 100+g.r.intn(2000), g.r.intn(100), g.r.intn(1000), g.r.intn(1000))
+				pid, isolate, ms, before, g.r.intn(10), before+40, g.r.intn(10), after, g.r.intn(10), after+50, g.r.intn(10), pause, g.r.intn(100), g.r.intn(1000), g.r.intn(1000))
 		})
 		return &act{kind: actRun, cmd: "node --trace-gc --max-old-space-size=2048 " + strings.TrimPrefix(run, "node ") + " | grep Mark-Compact | tail -n 10", out: strings.Join(lines, "\n") + "\n"}, v
 	case "java":
-		add(g.r.intn(9), func(g *gen) string {
-			stop := 1000 + g.r.intn(900000) // tenths of a microsecond
+		ms := 10000 + g.r.intn(900000)
+		trace(func(g *gen, big bool) string {
+			ms += 500 + g.r.intn(90000)
+			at := 1000 + g.r.intn(90000) // µs
+			if big {
+				at = 400000 + g.r.intn(3000000)
+			}
+			reach, clean := 2000+g.r.intn(90000), 1000+g.r.intn(9000)
 			return fmt.Sprintf("[%d.%03ds][info][safepoint] Safepoint \"%s\", Time since last: %d ns, Reaching safepoint: %d ns, Cleanup: %d ns, At safepoint: %d ns, Total: %d ns",
-				10+g.r.intn(5000), g.r.intn(1000), pick(g.r, []string{"G1CollectForAllocation", "ICBufferFull", "HandshakeAllThreads", "G1PauseRemark"}), 100000000+g.r.intn(900000000), 2000+g.r.intn(90000), 1000+g.r.intn(9000), stop*100, stop*100+g.r.intn(90000))
+				ms/1000, ms%1000, pick(g.r, []string{"G1CollectForAllocation", "ICBufferFull", "HandshakeAllThreads", "G1PauseRemark"}), 100000000+g.r.intn(900000000), reach, clean, at*1000, at*1000+reach+clean)
 		})
-		return &act{kind: actRun, cmd: fmt.Sprintf("grep 'safepoint' logs/%s-safepoint.log | sort -t: -k7 -n | tail -n 10", g.p.name), out: strings.Join(lines, "\n") + "\n"}, v
+		return &act{kind: actRun, cmd: fmt.Sprintf("grep -F '[safepoint]' logs/%s-gc.log | tail -n 10", g.p.name), out: strings.Join(lines, "\n") + "\n"}, v
 	case "python":
-		add(g.r.intn(9), func(g *gen) string {
-			return fmt.Sprintf("gc: done, %d unreachable, 0 uncollectable, %d.%04ds elapsed", g.r.intn(200000), g.r.intn(3), g.r.intn(10000))
+		trace(func(g *gen, big bool) string {
+			ms := g.r.intn(40)
+			if big {
+				ms = 900 + g.r.intn(4000)
+			}
+			return fmt.Sprintf("gc: done, %d unreachable, 0 uncollectable, %d.%04ds elapsed", g.r.intn(200000), ms/1000, ms%1000*10+g.r.intn(10))
 		})
-		cmd := fmt.Sprintf("python -c 'import gc, runpy, sys; gc.set_debug(gc.DEBUG_STATS); sys.argv = [\"%s\", \"replay\"]; runpy.run_module(\"%s\", run_name=\"__main__\")' 2>&1 | grep 'gc: done' | sort -t, -k3 | tail -n 10", g.p.module, g.p.module)
+		cmd := fmt.Sprintf("python -c 'import gc, runpy, sys; gc.set_debug(gc.DEBUG_STATS); sys.argv = [\"%s\", \"replay\"]; runpy.run_module(\"%s\", run_name=\"__main__\")' 2>&1 | grep 'gc: done' | tail -n 10", g.p.module, g.p.module)
 		return &act{kind: actRun, cmd: cmd, out: strings.Join(lines, "\n") + "\n"}, v
 	case "rust":
 		v = g.uniq(func(g *gen) string {
 			return fmt.Sprintf("peak heap memory consumption: %d.%02dG after %d.%03ds", 1+g.r.intn(6), g.r.intn(100), 5+g.r.intn(200), g.r.intn(1000))
 		})
 		out := fmt.Sprintf("reading file \"heaptrack.%s.%d.zst\" - please wait, this might take some time...\nDebuggee command was: %s\nfinished reading file, now analyzing data:\n\nMOST CALLS TO ALLOCATION FUNCTIONS\n%d calls to allocation functions with %d.%02dM peak consumption from\nalloc::raw_vec::finish_grow\n  in %s\n\ntotal runtime: %d.%03ds.\ncalls to allocation functions: %d (%d/s)\ntemporary memory allocations: %d (%d/s)\n%s\npeak RSS (including heaptrack overhead): %d.%02dG\ntotal memory leaked: %d.%02dK\n",
-			crateOf(pick(g.r, g.p.dirs)), 1000+g.r.intn(60000), run, 100000+g.r.intn(9000000), 10+g.r.intn(900), g.r.intn(100), run, 10+g.r.intn(300), g.r.intn(1000), 1000000+g.r.intn(90000000), 10000+g.r.intn(900000), 10000+g.r.intn(900000), 1000+g.r.intn(90000), v, 2+g.r.intn(6), g.r.intn(100), g.r.intn(900), g.r.intn(100))
+			crateOf(pick(g.r, g.p.dirs)), 1000+g.r.intn(60000), run, 100000+g.r.intn(9000000), 10+g.r.intn(900), g.r.intn(100), run, 10+g.r.intn(300), g.r.intn(1000), 1000000+g.r.intn(90000000), 10000+g.r.intn(900000), 10000+g.r.intn(900000), 1000+g.r.intn(90000), v, 7+g.r.intn(6), g.r.intn(100), g.r.intn(900), g.r.intn(100))
 		return &act{kind: actRun, cmd: "heaptrack_print --print-peaks 0 --print-allocators 0 heaptrack.*.zst | tail -n 16", out: out}, v
 	}
-	add(g.r.intn(9), func(g *gen) string {
-		return fmt.Sprintf("avg read rate: %d.%03d MB/s, avg write rate: %d.%03d MB/s", g.r.intn(400), g.r.intn(1000), g.r.intn(100), g.r.intn(1000))
+	h, m := 1, 0
+	trace(func(g *gen, big bool) string {
+		m += 5 + g.r.intn(40)
+		r, w := 10+g.r.intn(60), g.r.intn(30)
+		if big {
+			r, w = 300+g.r.intn(900), 80+g.r.intn(300)
+		}
+		return fmt.Sprintf("2026-04-%02d %02d:%02d:%02d.%03d UTC [%d] LOG:  automatic vacuum of table \"app.public.%s\": index scans: 1\n\tavg read rate: %d.%03d MB/s, avg write rate: %d.%03d MB/s",
+			g.day, h+m/60, m%60, g.r.intn(60), g.r.intn(1000), 1000+g.r.intn(60000), pick(g.r, g.p.tables), r, g.r.intn(1000), w, g.r.intn(1000))
 	})
-	for i := range lines {
-		lines[i] = fmt.Sprintf("2026-04-%02d 0%d:%02d:%02d.%03d UTC [%d] LOG:  automatic vacuum of table \"app.public.%s\": index scans: 1\n\t%s", g.day, 2+g.r.intn(6), g.r.intn(60), g.r.intn(60), g.r.intn(1000), 1000+g.r.intn(60000), pick(g.r, g.p.tables), lines[i])
-	}
+	// The probe is the rate line of the big entry, as a user would quote it.
+	v = v[strings.IndexByte(v, '\t')+1:]
 	return &act{kind: actRun, cmd: "sudo grep -h -A1 'automatic vacuum' /var/log/postgresql/postgresql-13-main.log | grep -v '^--' | tail -n 20", out: strings.Join(lines, "\n") + "\n"}, v
 }
 
@@ -996,7 +1067,7 @@ func (g *gen) iostatAct() (*act, string) {
 		return fmt.Sprintf("%-12s %8d.%02d %9d.%02d %8d.%02d %6d.%02d %7d.%02d %8d.%02d %7d.%02d %9d.%02d %8d.%02d %6d.%02d %7d.%02d %8d.%02d %7d.%02d %9d.%02d %8d.%02d %6d.%02d %7d.%02d %8d.%02d %7d.%02d %7d.%02d %7d.%02d %6d.%02d",
 			dev, r, g.r.intn(100), r*16, g.r.intn(100), g.r.intn(20), g.r.intn(100), g.r.intn(10), g.r.intn(100), aw/100, aw%100, 16+g.r.intn(50), g.r.intn(100),
 			w, g.r.intn(100), w*24, g.r.intn(100), g.r.intn(90), g.r.intn(100), g.r.intn(40), g.r.intn(100), aw/60, g.r.intn(100), 20+g.r.intn(40), g.r.intn(100),
-			0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, g.r.intn(20), g.r.intn(100), g.r.intn(3), g.r.intn(100), (r+w)*aw/100000, g.r.intn(100), util, g.r.intn(100))
+			0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, g.r.intn(20), g.r.intn(100), g.r.intn(3), g.r.intn(100), (r+w)*aw/10000000, g.r.intn(100), util, g.r.intn(100))
 	}
 	dev := pick(g.r, []string{"nvme1n1", "xvdf", "sdb"})
 	var b strings.Builder
