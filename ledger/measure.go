@@ -37,6 +37,14 @@ func (s *scanner) lineMeasurement(t string) bool {
 		s.add(KindMeasurement, t)
 		return true
 	}
+	if s.output && len(t) > 8 && (t[0] == '[' || isDigit(t[0]) || isUpper(t[0]) && isUpper(t[1])) {
+		// a log line's prefix before a report: "[INFO] Total time:
+		// 01:47 min", "2026-12-01 10:00:01 INFO Peak memory: 812 MB"
+		if lv, msg := plainLevel(t); lv != lvNone && msg > 0 && msg < len(t) && figureLine(t[msg:]) {
+			s.add(KindMeasurement, t[msg:])
+			return true
+		}
+	}
 	if s.output {
 		// a tool's name before its report: "dhat: At t-gmax: 462,962,539
 		// bytes in 89,246 blocks"
@@ -186,6 +194,67 @@ func testCounts(t string) bool {
 	return false
 }
 
+// unitShape returns the unit that opens t when it is built the way units
+// are rather than listed: a size with a decimal or binary prefix in any
+// spelling ("GBytes", "Kbit", "Mi", "Gi" as Kubernetes writes them), a
+// size or a count per unit of time or per operation ("Gbits/sec",
+// "msg/sec", "events/s", "trans/sec", "KB/call"); or "". A unit of one
+// byte must touch its number ("412m" is not a unit, "1893Mi" is).
+func unitShape(t string, spaced bool) string {
+	e := 0
+	for e < len(t) && e < 16 && isAlpha(t[e]) {
+		e++
+	}
+	if e == 0 || e < len(t) && (isDigit(t[e]) || t[e] == '_') {
+		return ""
+	}
+	word := t[:e]
+	if e+1 < len(t) && t[e] == '/' {
+		// a rate or a share: word/time or word/operation
+		f := e + 1
+		for f < len(t) && isAlpha(t[f]) {
+			f++
+		}
+		if f < len(t) && (isAlnum(t[f]) || t[f] == '_' || t[f] == '/') {
+			return ""
+		}
+		switch t[e+1 : f] {
+		case "s", "sec", "second", "ms", "us", "min", "minute", "h", "hr", "hour", "op", "call", "iter", "req", "request", "query", "msg", "txn", "tx", "day":
+			if e <= 12 && !spaced || e >= 2 {
+				return t[:f]
+			}
+		}
+		return ""
+	}
+	if e < len(t) && (isAlnum(t[e]) || t[e] == '/') {
+		return ""
+	}
+	if sizeWord(word) && (!spaced || len(word) >= 2) {
+		return word
+	}
+	return ""
+}
+
+// sizeWord reports whether w is a size unit with a prefix: K, M, G, T or
+// P, an optional i, then B, b, bit(s), byte(s), bps or Bps in any case
+// ("GBytes", "Kbits", "MiB", "Gbps"), or Kubernetes' bare binary "Ki",
+// "Mi", "Gi", "Ti".
+func sizeWord(w string) bool {
+	if len(w) < 2 || !strings.ContainsRune("kKmMgGtTpP", rune(w[0])) {
+		return false
+	}
+	rest := w[1:]
+	if rest == "i" {
+		return w[0] != 'm' && w[0] != 'k' && w[0] != 'p' // "Ki", "Mi", "Gi", "Ti"; not "mi"
+	}
+	rest = strings.TrimPrefix(rest, "i")
+	switch strings.ToLower(rest) {
+	case "b", "bit", "bits", "byte", "bytes", "bps":
+		return w[0] != 'm' || rest != "b" && rest != "B" // "mB" is not a size; "MB" is listed
+	}
+	return false
+}
+
 // units a measurement may carry, longest first where one is a prefix of
 // another. Single-letter units must touch their number ("3.2s", not "3 s").
 var units = []string{
@@ -207,6 +276,12 @@ func (s *scanner) measurements(t string, urlSpans [][2]int) {
 		if !isDigit(t[i]) {
 			continue
 		}
+		if d := durationEnd(t, i); d > 0 && inSpans(i, urlSpans) < 0 {
+			// "BUILD SUCCESSFUL in 4m 13s", "took 2m13.5s"
+			s.addMeasurement(t, i, d, &last)
+			i = d - 1
+			continue
+		}
 		j, ok := numberEnd(t, i)
 		if !ok {
 			i = skipWord(t, i)
@@ -214,6 +289,16 @@ func (s *scanner) measurements(t string, urlSpans [][2]int) {
 		}
 		j = plusMinus(t, j)
 		k, unit := unitAfter(t, j)
+		if unit == "" && inSpans(i, urlSpans) < 0 {
+			if key := unitKeyBefore(t, i); key >= 0 && (j == len(t) || !isAlpha(t[j])) {
+				// "avg_latency_ms=812.4", "duration_seconds: 41.2": the
+				// key names the unit.
+				s.addCapped(t[key:j], i-key)
+				last.item = -1
+				i = j - 1
+				continue
+			}
+		}
 		if unit == "" || inSpans(i, urlSpans) >= 0 {
 			i = j - 1
 			continue
@@ -226,6 +311,83 @@ func (s *scanner) measurements(t string, urlSpans [][2]int) {
 		s.addMeasurement(t, at, end, &last)
 		i = end - 1
 	}
+}
+
+// durationEnd returns the end of a compound duration that starts at t[i]
+// ("4m 13s", "2m13.5s", "1h 02m", "3d 4h", "1s 200ms"): two parts or more,
+// each a number and one of d, h, m, s or ms; or -1.
+func durationEnd(t string, i int) int {
+	if i > 0 && (isAlnum(t[i-1]) || t[i-1] == '.' || t[i-1] == '_') {
+		return -1
+	}
+	parts, last := 0, -1
+	for j := i; ; {
+		k := j
+		for k < len(t) && isDigit(t[k]) {
+			k++
+		}
+		if k == j || k-j > 4 {
+			break
+		}
+		if k+1 < len(t) && t[k] == '.' && isDigit(t[k+1]) {
+			for k++; k < len(t) && isDigit(t[k]); k++ {
+			}
+		}
+		if k >= len(t) || !strings.ContainsRune("dhms", rune(t[k])) {
+			break
+		}
+		e := k + 1
+		if t[k] == 'm' && e < len(t) && t[e] == 's' {
+			e++
+		}
+		if e < len(t) && (isAlpha(t[e]) || t[e] == '_') {
+			break
+		}
+		parts, last, j = parts+1, e, e
+		if j+1 < len(t) && t[j] == ' ' && isDigit(t[j+1]) {
+			j++
+		}
+	}
+	if parts >= 2 {
+		return last
+	}
+	return -1
+}
+
+// unitSuffixes end a key that names the unit of its bare number.
+var unitSuffixes = []string{"_ms", "_us", "_ns", "_s", "_sec", "_secs", "_seconds", "_millis", "_micros", "_nanos",
+	"_bytes", "_kb", "_mb", "_gb", "_kib", "_mib", "_gib", "_pct", "_percent", "_per_sec", "_per_second", "_rps", "_qps",
+	"ms", "Ms", "Millis", "Seconds", "Bytes", "Pct", "Percent", "PerSec"}
+
+// unitKeyBefore returns where a key that names a unit starts, when the
+// number at t[i] is its value ("avg_latency_ms=812.4",
+// "duration_seconds: 41.2", "heapBytes=183226112"), or -1.
+func unitKeyBefore(t string, i int) int {
+	p := i
+	if p > 0 && t[p-1] == ' ' {
+		p--
+	}
+	if p == 0 || t[p-1] != '=' && t[p-1] != ':' {
+		return -1
+	}
+	p--
+	e := p
+	for p > 0 && (isAlnum(t[p-1]) || t[p-1] == '_' || t[p-1] == '.') {
+		p--
+	}
+	key := t[p:e]
+	if len(key) < 4 || !isAlpha(key[0]) {
+		return -1
+	}
+	for _, u := range unitSuffixes {
+		if strings.HasSuffix(key, u) && len(key) > len(u) {
+			if u == "ms" && !isLower(key[len(key)-3]) {
+				return -1
+			}
+			return p
+		}
+	}
+	return -1
 }
 
 // unitAfter returns the unit after a number ending at t[j] and where it
@@ -334,6 +496,9 @@ func (s *scanner) addMeasurement(t string, i, end int, last *lastMeasurement) {
 // nothing names them. A bare number with "%", "x" or a one-letter unit
 // is not.
 func selfDescribing(m string) bool {
+	if durationEnd(m, 0) == len(m) {
+		return true // "4m 13s"
+	}
 	k := len(m)
 	for k > 0 && isAlpha(m[k-1]) {
 		k--
@@ -504,6 +669,9 @@ var unitSet = func() map[string]bool {
 }()
 
 func unitAt(t string, k int, spaced bool) string {
+	if u := unitShape(t[k:], spaced); u != "" {
+		return u
+	}
 	for _, u := range units {
 		if !strings.HasPrefix(t[k:], u) {
 			continue

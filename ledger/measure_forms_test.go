@@ -156,3 +156,32 @@ func TestReportLines(t *testing.T) {
 		itemsHeld(t, tc.text, tc.want, tc.not)
 	}
 }
+
+// TestBuiltFigures: units built the way units are (a prefixed size in any
+// spelling, a count per unit of time), compound durations, keys that name
+// the unit of their bare number, and a report behind a log line's prefix
+// are measurements; a single "3m", a key that names no unit and a spaced
+// one-letter word are not.
+func TestBuiltFigures(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want []string
+		not  []string
+	}{
+		{"published 1000000 messages, throughput 12,842 msg/sec, p99 41.2ms",
+			[]string{`measurement "throughput 12,842 msg/sec"`, `measurement "p99 41.2ms"`}, nil},
+		{"Transaction rate:	      803.28 trans/sec", []string{"measurement `Transaction rate:\t      803.28 trans/sec`"}, nil},
+		{"[  5] local 10.0.0.5 sent 1.65 GBytes", []string{`measurement "sent 1.65 GBytes"`}, nil},
+		{"NAME       CPU(cores)   MEMORY(bytes)\nweb-2b1d   12m          1893Mi", []string{`measurement "web-2b1d   12m          1893Mi"`}, nil},
+		{"BUILD SUCCESSFUL in 4m 13s\n47 actionable tasks: 12 executed, 35 up-to-date", []string{`measurement "BUILD SUCCESSFUL in 4m 13s"`}, nil},
+		{"Finished release [optimized] target(s) after 2m13.5s", []string{`measurement "after 2m13.5s"`}, nil},
+		{"batch done rows=5000 avg_latency_ms=812.4 max_latency_ms=2931 heapBytes=183226112",
+			[]string{"measurement avg_latency_ms=812.4", "measurement max_latency_ms=2931", "measurement heapBytes=183226112"},
+			[]string{"measurement rows=5000"}},
+		{"[INFO] Total time:  01:47 min\n[INFO] Finished at: 2026-12-01T10:12:44Z", []string{`measurement "Total time:  01:47 min"`}, nil},
+		{"retrying in 3m\nuser_id=81234 order_id=5521 attempts=3\nwe saw 3 Mi and 2 m of it\nsee RFC 2616/sec 14", nil,
+			[]string{"measurement 3m", "measurement user_id=81234", "measurement attempts=3", `measurement "3 Mi"`, `measurement "2616/sec"`}},
+	} {
+		itemsHeld(t, tc.text, tc.want, tc.not)
+	}
+}
