@@ -103,6 +103,17 @@ func (s *scanner) ids(t string, urlSpans [][2]int) {
 				s.add(KindID, t[from:j])
 			}
 			i = j - 1
+		case c == '0' && i+34 < len(t) && t[i+1] == 'x' && (i == 0 || !isWordByte(t[i-1])):
+			// 0x and 32 hex digits or more: a transaction's or a block's
+			// hash as chains print it (a pointer has 16 at most).
+			j := i + 2
+			for j < len(t) && isHex(t[j]) {
+				j++
+			}
+			if j-i-2 >= 32 && (j == len(t) || !isWordByte(t[j])) && !skip(i) {
+				s.add(KindID, t[i:j])
+			}
+			i = j - 1
 		case isHex(c) && (i == 0 || !isWordByte(t[i-1])):
 			if lsn := lsnAt(t, i); lsn > 0 {
 				// 0/16B3748: a PostgreSQL WAL position.
