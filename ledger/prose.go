@@ -136,7 +136,11 @@ func (s *scanner) userProse(text string) {
 // returns the kind and the offset the item starts at.
 func (s *scanner) prose(text string, classify func(low string, starts []int) (Kind, int)) {
 	inFence, decided := false, false
+	block := -1 // the decision that ends the line before, which the next line may go on with
 	for _, line := range strings.Split(text, "\n") {
+		n0 := len(s.items)
+		prevBlock := block
+		block = -1
 		t := strings.TrimRight(line, " \t\r")
 		if f := strings.TrimSpace(t); strings.HasPrefix(f, "```") {
 			inFence = !inFence
@@ -161,6 +165,15 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 			continue
 		}
 		t = strings.TrimSpace(t)
+		if prevBlock >= 0 && t != "" {
+			// "**Decision:** X.\n**Rejected:** Y (why).": the line that
+			// names what was set aside, or why, goes with the decision
+			// it follows, as written.
+			if low, _ := lower(t); blockLine(low) && s.extendBlock(prevBlock, t) {
+				block = prevBlock
+				continue
+			}
+		}
 		if decided && !strings.HasPrefix(t, "#") && len(t) <= s.e.capOf(KindDecision) && len(strings.Fields(t)) >= 4 && !strings.HasSuffix(t, "?") {
 			// A paragraph of a decision section is one decision with
 			// its reasons: "Daily partitions, never one big table.
@@ -168,7 +181,9 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 			if low, pos := lower(t); low != "" {
 				if cut := len(low) - len(stripLabel(low)); cut < len(pos) {
 					if v := t[pos[cut]:]; len(strings.Fields(v)) >= 4 {
-						s.add(KindDecision, v)
+						if s.add(KindDecision, v) != nil {
+							block = len(s.items) - 1
+						}
 						continue
 					}
 				}
@@ -308,7 +323,50 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 				s.add(rs[si].k, v)
 			}
 		}
+		// A decision that ends its line may go on in the next.
+		if k := len(s.items) - 1; k >= n0 && s.items[k].Kind == KindDecision && strings.HasSuffix(t, s.items[k].Value) {
+			block = k
+		}
 	}
+}
+
+// blockLabels open a line that goes on with the decision of the line
+// before it: what was set aside, and why.
+var blockLabels = []string{"rejected", "turned down", "not chosen", "ruled out", "alternatives considered",
+	"alternative considered", "alternatives", "alternative", "considered", "why not", "why", "reasons", "reason",
+	"rationale", "trade-offs", "trade-off", "tradeoffs", "tradeoff", "downsides", "downside", "cons",
+	"consequences", "consequence", "instead of", "over", "vs"}
+
+// blockLine reports whether a lower-case line goes on with the decision of
+// the line before it: a label from blockLabels and a colon ("**Rejected:**
+// …", "- turned down: …", "Why: …"), or a sentence that sets an option
+// aside.
+func blockLine(low string) bool {
+	h := strings.NewReplacer("**", "", "__", "").Replace(stripLabel(low))
+	for _, l := range blockLabels {
+		if r, ok := strings.CutPrefix(h, l); ok && strings.HasPrefix(strings.TrimLeft(r, " *_"), ":") {
+			return true
+		}
+	}
+	return setsAside(h)
+}
+
+// extendBlock adds line, as written, on a line of its own to the decision
+// at k, when the whole stays within twice the kind's cap.
+func (s *scanner) extendBlock(k int, line string) bool {
+	c := s.e.capOf(KindDecision)
+	v := clean(line, c)
+	if k >= len(s.items) || v == "" || len(s.items[k].Value)+1+len(v) > 2*c {
+		return false
+	}
+	it := &s.items[k]
+	old := it.Key()
+	it.Value += "\n" + v
+	if s.seen != nil {
+		delete(s.seen, old)
+		s.seen[it.Key()] = k
+	}
+	return true
 }
 
 // continuation is how many sentences after a decision may join it as its
@@ -660,7 +718,12 @@ func markdownLine(line, t string) bool {
 // sentence: "thought: ", "discussion ", "- ", "* ", "## ", "1. ", "2) ", "step 3: ".
 func stripLabel(low string) string {
 	for {
-		t := strings.TrimLeft(low, " -*•>")
+		// A list bullet ("- ", "* ", "• ") goes; emphasis stays, so that
+		// "**Decision:** …" is kept as written, not as "Decision:** …".
+		t := strings.TrimLeft(low, " -•>")
+		for strings.HasPrefix(t, "* ") || t == "*" {
+			t = strings.TrimLeft(t[1:], " -•>")
+		}
 		if r := strings.TrimLeft(t, "#"); len(r) < len(t) && strings.HasPrefix(r, " ") {
 			t = r // a Markdown heading's marks
 		}

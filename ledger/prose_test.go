@@ -556,3 +556,34 @@ func TestChoiceAndTheOptionSetAside(t *testing.T) {
 		}
 	}
 }
+
+// TestDecisionBlocks: a decision written over a few lines, the option it
+// sets aside or its reason on the next line under a label, is one
+// decision kept as written; a blank line, or a next line that says
+// something else, ends it, and emphasis around a label stays.
+func TestDecisionBlocks(t *testing.T) {
+	values := func(text string) []string {
+		var out []string
+		for _, it := range ExtractMessage(&condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{condense.Text(text)}}, 1) {
+			if it.Kind == KindDecision {
+				out = append(out, it.Value)
+			}
+		}
+		return out
+	}
+	for _, tc := range []struct{ text, want string }{
+		{"We need to pick one.\n\n**Decision:** atomic counters flushed every second for the quota cache.\n**Rejected:** a mutex around the usage map (the mutex shows up in every profile).\n\nNow the tests.",
+			"**Decision:** atomic counters flushed every second for the quota cache.\n**Rejected:** a mutex around the usage map (the mutex shows up in every profile)."},
+		{"Settled it:\n- chosen: a token bucket per tenant (the billing export)\n- turned down: a sliding-window log, because the log costs memory per request",
+			"chosen: a token bucket per tenant (the billing export)\n- turned down: a sliding-window log, because the log costs memory per request"},
+		{"I'll go with pgx for the export.\nWhy: database/sql hides the COPY protocol.\nAlternatives considered: lib/pq, which is in maintenance mode.",
+			"I'll go with pgx for the export.\nWhy: database/sql hides the COPY protocol.\nAlternatives considered: lib/pq, which is in maintenance mode."},
+		{"**Decision:** i128 minor units for snapshotting.\n\n**Rejected:** this belongs to another list.",
+			"**Decision:** i128 minor units for snapshotting."},
+		{"I'll go with pgx for the export.\nThe tests are next.", "I'll go with pgx for the export."},
+	} {
+		if got := values(tc.text); !slices.Contains(got, tc.want) {
+			t.Errorf("%q:\n got  %q\n want %q", tc.text, got, tc.want)
+		}
+	}
+}

@@ -441,7 +441,8 @@ func capString(s string, max int) string {
 // ParseSections splits a summary's Markdown into its sections' lines,
 // keyed by heading ("Task", "Failed / open", "Ledger", …). Lines of
 // ## Task (and of ## Summary, in the older layout) are kept whole; other
-// sections keep their bullets without the "- ".
+// sections keep their bullets without the "- ", and a bullet of ## Decisions
+// or ## Constraints keeps the lines that go on with it.
 func ParseSections(text string) map[string][]string {
 	out := map[string][]string{}
 	cur := ""
@@ -459,10 +460,20 @@ func ParseSections(text string) map[string][]string {
 		}
 		if b, ok := strings.CutPrefix(line, "- "); ok {
 			out[cur] = append(out[cur], b)
+			continue
+		}
+		if n := len(out[cur]); n > 0 && multiLine[cur] {
+			// A decision kept with the lines that go on with it
+			// ("**Decision:** X.\n**Rejected:** Y."): one bullet.
+			out[cur][n-1] += "\n" + line
 		}
 	}
 	return out
 }
+
+// multiLine names the sections whose bullets may go on over several
+// lines, as the decision they quote was written.
+var multiLine = map[string]bool{"Decisions": true, "Constraints": true}
 
 // sortedCounts renders counts as "name n" pairs, most first (ties by
 // name), at most max of them.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -329,5 +330,28 @@ func TestExtractiveKeepsLongDecisionWhole(t *testing.T) {
 	decisions := strings.Join(summarize.ParseSections(text)["Decisions"], "\n")
 	if !strings.Contains(decisions, long) {
 		t.Errorf("## Decisions lacks the whole decision:\n%s", decisions)
+	}
+}
+
+// TestDecisionBlockRoundTrip: a decision kept over two lines is written as
+// one bullet that goes on in its next line, read back as one, and written
+// again as it was by the next summary over it.
+func TestDecisionBlockRoundTrip(t *testing.T) {
+	block := "**Decision:** atomic counters flushed every second for the quota cache.\n**Rejected:** a mutex around the usage map (the mutex shows up in every profile)."
+	msgs := []condense.Message{
+		condense.UserText("Speed up the quota cache."),
+		condense.AssistantText("Two ways to do it.\n\n" + block + "\n\nOn to the code."),
+	}
+	first := summarizeText(t, summarize.Extractive{}, condense.SummaryRequest{Messages: msgs})
+	if !strings.Contains(first, "- "+block+"\n") {
+		t.Fatalf("the block is not one bullet:\n%s", first)
+	}
+	if got := summarize.ParseSections(first)["Decisions"]; !slices.Contains(got, block) {
+		t.Fatalf("Decisions read back as %q", got)
+	}
+	next := summarizeText(t, summarize.Extractive{}, condense.SummaryRequest{Previous: first,
+		Messages: []condense.Message{condense.AssistantText("The cache test passes now.")}})
+	if !strings.Contains(next, "- "+block+"\n") {
+		t.Errorf("the next summary lost the block:\n%s", next)
 	}
 }
