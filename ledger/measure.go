@@ -232,6 +232,9 @@ func unitShape(t string, spaced bool) string {
 	if sizeWord(word) && (!spaced || len(word) >= 2) {
 		return word
 	}
+	if len(word) == 1 && !spaced && strings.ContainsRune("KMGTP", rune(word[0])) && (e == len(t) || t[e] != '.' && t[e] != '-' && t[e] != '\'') {
+		return word // ls -lh's and df -h's "1.2G", "98G"
+	}
 	return ""
 }
 
@@ -260,7 +263,7 @@ func sizeWord(w string) bool {
 var units = []string{
 	"allocs/op", "ns/op", "µs/op", "us/op", "ms/op", "s/op", "ops/ms", "ops/us", "B/op", "MB/s", "GB/s", "KB/s", "kB/s", "MiB/s", "GiB/s",
 	"req/s", "ops/s", "op/s", "tok/s", "tokens/s", "rows/s", "rps", "qps", "rows", "records", "requests",
-	"seconds", "second", "secs", "sec", "ns", "µs", "μs", "us", "ms", "minutes", "mins", "min", "hours", "hrs",
+	"seconds", "second", "secs", "sec", "usec", "µsec", "msec", "nsec", "ns", "µs", "μs", "us", "ms", "minutes", "mins", "min", "hours", "hrs",
 	"KiB", "MiB", "GiB", "TiB", "KB", "kB", "MB", "GB", "TB", "bytes",
 	"GHz", "MHz", "kHz", "Hz", "tokens", "times", "%", "s", "h", "B", "x",
 }
@@ -290,7 +293,14 @@ func (s *scanner) measurements(t string, urlSpans [][2]int) {
 		j = plusMinus(t, j)
 		k, unit := unitAfter(t, j)
 		if unit == "" && inSpans(i, urlSpans) < 0 {
-			if key := unitKeyBefore(t, i); key >= 0 && (j == len(t) || !isAlpha(t[j])) {
+			if key := jsonKeyBefore(t, i); key != "" && measureKey(key) && bareEnd(t, j) {
+				// {"heapUsed": 8765432, "p99_ms": 812}
+				s.addCapped(key+": "+t[i:j], len(key)+2)
+				last.item = -1
+				i = j - 1
+				continue
+			}
+			if key := unitKeyBefore(t, i); key >= 0 && bareEnd(t, j) {
 				// "avg_latency_ms=812.4", "duration_seconds: 41.2": the
 				// key names the unit.
 				s.addCapped(t[key:j], i-key)
@@ -376,7 +386,7 @@ func unitKeyBefore(t string, i int) int {
 		p--
 	}
 	key := t[p:e]
-	if len(key) < 4 || !isAlpha(key[0]) {
+	if len(key) < 3 || !isAlpha(key[0]) || settingKey(strings.ToLower(key)) {
 		return -1
 	}
 	for _, u := range unitSuffixes {
@@ -387,7 +397,55 @@ func unitKeyBefore(t string, i int) int {
 			return p
 		}
 	}
+	if measureKey(key) {
+		return p
+	}
 	return -1
+}
+
+// measureKeyWords in a key say that its bare number is a measure: a
+// duration, a size, a rate or a statistic of them.
+var measureKeyWords = []string{"latency", "duration", "elapsed", "took", "rss", "heap", "memory", "mem_", "throughput",
+	"qps", "rps", "tps", "p50", "p75", "p90", "p95", "p99", "p999", "avg", "mean", "median", "stddev", "peak",
+	"_ms", "_sec", "_bytes", "bytes_", "_size", "size_", "ms_", "time_", "_time", "runtime", "cpu"}
+
+// measureKey reports whether a key names a measure (see measureKeyWords),
+// in any case and spelling ("heapUsed", "p99_ms", "avg_latency").
+func measureKey(key string) bool {
+	if len(key) < 3 || len(key) > 40 {
+		return false
+	}
+	low := strings.ToLower(key)
+	if settingKey(low) {
+		return false
+	}
+	for _, w := range measureKeyWords {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	switch low {
+	case "max", "min", "avg", "mean", "median", "stddev", "peak", "time", "elapsed", "rss":
+		return true
+	}
+	return false
+}
+
+// settingKey reports whether a lower-case key names a setting or a
+// handle rather than a measure: "timeout_ms", "max_rss", "pid", "status".
+func settingKey(low string) bool {
+	for _, w := range []string{"id", "port", "pid", "code", "status", "version", "count", "timestamp", "timeout", "limit", "interval", "ttl", "deadline"} {
+		if strings.HasSuffix(low, w) || strings.HasPrefix(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// bareEnd reports whether a bare number ending at t[j] ends there: not a
+// date, a clock, a version or a word ("2026-12-01", "10:00", "3.2.1").
+func bareEnd(t string, j int) bool {
+	return j == len(t) || !isAlpha(t[j]) && t[j] != '-' && t[j] != ':' && t[j] != '.' && t[j] != '_' && t[j] != '/'
 }
 
 // unitAfter returns the unit after a number ending at t[j] and where it
@@ -1064,4 +1122,5 @@ var thousands = strings.NewReplacer(",0", "0", ",1", "1", ",2", "2", ",3", "3", 
 
 // measureWords in a label say that its count is a measure.
 var measureWords = []string{"time", "size", "memory", "bytes", "rss", "latency", "duration", "elapsed",
-	"rows", "requests", "throughput", "/s", "per ", "sec", "ms", "rate", "lag", "hits", "misses"}
+	"rows", "requests", "throughput", "/s", "per ", "sec", "ms", "rate", "lag", "hits", "misses",
+	"p50", "p75", "p90", "p95", "p99", "avg", "mean", "median", "max", "min", "peak", "stddev"}

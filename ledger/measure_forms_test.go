@@ -179,6 +179,13 @@ func TestBuiltFigures(t *testing.T) {
 			[]string{"measurement avg_latency_ms=812.4", "measurement max_latency_ms=2931", "measurement heapBytes=183226112"},
 			[]string{"measurement rows=5000"}},
 		{"[INFO] Total time:  01:47 min\n[INFO] Finished at: 2026-12-01T10:12:44Z", []string{`measurement "Total time:  01:47 min"`}, nil},
+		{"1000 loops, best of 5: 312 usec per loop", []string{`measurement "1000 loops, best of 5: 312 usec per loop"`}, nil},
+		{"-rw-r--r-- 1 root root 1.2G Dec  1 10:00 dump.sql", []string{`measurement "root root 1.2G"`}, nil},
+		{`{"rss": 51234816, "heapUsed": 8765432, "pid": 4242, "p99_ms": 812}`,
+			[]string{"measurement \"rss: 51234816\"", "measurement \"heapUsed: 8765432\"", "measurement \"p99_ms: 812\""}, []string{"measurement \"pid: 4242\""}},
+		{"latency:\n  p50: 41\n  p99: 812", []string{`measurement "p50: 41"`, `measurement "p99: 812"`}, nil},
+		{"ts=2026-12-01T10:00:00Z level=info path=/checkout latency=812 status=200 timeout_ms=5000",
+			[]string{"measurement latency=812"}, []string{"measurement status=200", "measurement timeout_ms=5000", "measurement ts=2026"}},
 		{"retrying in 3m\nuser_id=81234 order_id=5521 attempts=3\nwe saw 3 Mi and 2 m of it\nsee RFC 2616/sec 14", nil,
 			[]string{"measurement 3m", "measurement user_id=81234", "measurement attempts=3", `measurement "3 Mi"`, `measurement "2616/sec"`}},
 	} {
