@@ -210,6 +210,9 @@ func stepsIn(path, text string) []string {
 	docker := strings.HasPrefix(base, "dockerfile") || strings.HasSuffix(base, ".dockerfile")
 	makefile := base == "makefile" || base == "gnumakefile" || strings.HasSuffix(base, ".mk")
 	script := strings.HasSuffix(base, ".sh") || strings.HasSuffix(base, ".bash") || strings.HasPrefix(text, "#!/")
+	if strings.HasSuffix(base, ".md") || strings.HasSuffix(base, ".markdown") || strings.HasSuffix(base, ".mdx") {
+		return markdownSteps(text)
+	}
 	if !yaml && !docker && !makefile && !script {
 		return nil
 	}
@@ -255,6 +258,43 @@ func stepsIn(path, text string) []string {
 			block = indent
 		case commandLine(strings.Trim(v, `"'`), inContext):
 			out = append(out, strings.Trim(v, `"'`))
+		}
+	}
+	return out
+}
+
+// markdownSteps returns the commands a Markdown document shows to run:
+// the lines of its shell blocks (fenced as bash, sh, shell, console, zsh,
+// or unlabelled), without a "$ " prompt, and the "$ " lines of any block.
+// A README's "```bash\nmake migrate-up\n```" is a step someone will run.
+func markdownSteps(text string) []string {
+	var out []string
+	inFence, shell := false, false
+	for _, line := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(line)
+		if label, ok := strings.CutPrefix(t, "```"); ok {
+			if inFence {
+				inFence = false
+				continue
+			}
+			inFence = true
+			switch strings.ToLower(strings.TrimSpace(label)) {
+			case "", "bash", "sh", "shell", "console", "zsh", "shell-session", "terminal":
+				shell = true
+			default:
+				shell = false
+			}
+			continue
+		}
+		if !inFence || t == "" || t[0] == '#' {
+			continue
+		}
+		c, prompt := strings.CutPrefix(t, "$ ")
+		if !prompt && !shell {
+			continue
+		}
+		if c = strings.TrimSpace(c); !scriptPlumbing(c) && commandLine(c, cued) {
+			out = append(out, c)
 		}
 	}
 	return out

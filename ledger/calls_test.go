@@ -304,6 +304,9 @@ func TestStepsWrittenIntoFiles(t *testing.T) {
 			[]string{"pip install --no-cache-dir -r requirements.txt"}, []string{"COPY . /app"}},
 		{"Edit", `{"file_path":"/w/Makefile","old_string":"x","new_string":"bench:\n\tgo test -run '^$$' -bench BenchmarkExtract -benchmem ./ledger\n"}`,
 			[]string{"go test -run '^$$' -bench BenchmarkExtract -benchmem ./ledger"}, nil},
+		// a document's shell blocks and prompts, not its other code
+		{"Write", `{"file_path":"/w/README.md","content":"# Setup\n\n` + "```bash" + `\n# create the schema\nmake migrate-up DB=ledger_test\n` + "```" + `\n\nThen:\n\n` + "```" + `\n$ ./bin/ledgerd --config dev.toml\n` + "```" + `\n\n` + "```go" + `\nfmt.Println(1)\n` + "```" + `\n"}`,
+			[]string{"make migrate-up DB=ledger_test", "./bin/ledgerd --config dev.toml"}, []string{"create the schema", "Println"}},
 	} {
 		c := condense.ToolCall("c1", tc.name, []byte(tc.input))
 		items := ExtractMessage(&condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{c}}, 1)
