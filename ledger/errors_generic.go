@@ -489,6 +489,9 @@ func signalLine(t string) bool {
 // skipGeneric reports whether a line is no message at all: a stack frame, a
 // line of code (a diff, a code excerpt, a search hit), a shell prompt.
 func skipGeneric(t string) bool {
+	if columnHeader(t) {
+		return true // "name  calls  errors  p99": a table's head names its columns
+	}
 	switch t[0] {
 	case '+', '-', '>', '<', '|', '^', '~', '$', '@', '*', '/', '=', '}', '{', ')', ']':
 		return !strings.HasPrefix(t, "/bin/") && !strings.HasPrefix(t, "/usr/bin/")
@@ -925,4 +928,58 @@ func exitLine(t string) bool {
 		}
 	}
 	return false
+}
+
+// columnHeader reports whether a line is the header of a table aligned
+// with spaces: three columns or more, set apart by gaps of two spaces or a
+// tab, each a short name ("% time", "usecs/call", "p99", "MEMORY(bytes)")
+// without the punctuation of a message or a value.
+func columnHeader(t string) bool {
+	if len(t) > 200 || !strings.Contains(t, "  ") && !strings.Contains(t, "\t") {
+		return false
+	}
+	n, named := 0, 0
+	for _, f := range gapFields(t) {
+		if n == 0 && levelWord(strings.ToLower(f)) >= lvWarn {
+			return false // "ERROR   worker   connection refused"
+		}
+		n++
+		if len(f) > 24 || strings.Count(f, " ") > 2 || strings.ContainsAny(f, ".:;,!?\"'=[]{}<>") {
+			return false
+		}
+		letters := 0
+		for i := 0; i < len(f); i++ {
+			if isAlpha(f[i]) {
+				letters++
+			}
+		}
+		if letters == 0 {
+			return false
+		}
+		if letters*2 >= len(f) || len(f) <= 5 && isAlpha(f[0]) { // "p99"
+			named++
+		}
+	}
+	return n >= 3 && named == n
+}
+
+// gapFields splits a line at its column gaps: two spaces or more, or a
+// tab.
+func gapFields(t string) []string {
+	var out []string
+	start := -1
+	for i := 0; i <= len(t); i++ {
+		gap := i == len(t) || t[i] == '\t' || t[i] == ' ' && i+1 < len(t) && t[i+1] == ' '
+		if gap {
+			if start >= 0 {
+				out = append(out, strings.TrimSpace(t[start:i]))
+				start = -1
+			}
+			continue
+		}
+		if start < 0 && t[i] != ' ' {
+			start = i
+		}
+	}
+	return out
 }

@@ -330,7 +330,7 @@ func durationEnd(t string, i int) int {
 	if i > 0 && (isAlnum(t[i-1]) || t[i-1] == '.' || t[i-1] == '_') {
 		return -1
 	}
-	parts, last := 0, -1
+	parts, last, spaced := 0, -1, false
 	for j := i; ; {
 		k := j
 		for k < len(t) && isDigit(t[k]) {
@@ -342,6 +342,15 @@ func durationEnd(t string, i int) int {
 		if k+1 < len(t) && t[k] == '.' && isDigit(t[k+1]) {
 			for k++; k < len(t) && isDigit(t[k]); k++ {
 			}
+		}
+		if parts == 0 && k+1 < len(t) && t[k] == ' ' && strings.ContainsRune("hms", rune(t[k+1])) {
+			spaced = true // .NET's "2 m 13 s": every part spaced
+		}
+		if spaced {
+			if k+1 >= len(t) || t[k] != ' ' {
+				break
+			}
+			k++
 		}
 		if k >= len(t) || !strings.ContainsRune("dhms", rune(t[k])) {
 			break
@@ -1097,6 +1106,9 @@ func figureValue(label, v string) bool {
 		rest = strings.TrimSpace(rest[:o]) // a remark: "341740.279 ms (05:41.740)", "6.5G (peak: 14.7G)"
 	}
 	rest = thousands.Replace(rest) // "bytes in 89,246 blocks"
+	if numberList(v) {
+		return true // uptime's "load average: 7.82, 6.11, 4.90"
+	}
 	if len(rest) > 40 || strings.Count(rest, " ") > 5 || strings.ContainsAny(rest, ":=,") || rest != "" && (rest[0] == '+' || rest[0] == '-') {
 		return false // another field follows ("p50 latency: 41ms", "gc=12%", "+1.0ms")
 	}
@@ -1113,6 +1125,21 @@ func figureValue(label, v string) bool {
 		}
 	}
 	return false
+}
+
+// numberList reports whether v is a list of two to five decimal numbers
+// separated by commas: "7.82, 6.11, 4.90".
+func numberList(v string) bool {
+	parts := strings.Split(v, ", ")
+	if len(parts) < 2 || len(parts) > 5 {
+		return false
+	}
+	for _, p := range parts {
+		if e, ok := numberEnd(p, 0); !ok || e != len(p) || !strings.Contains(p, ".") {
+			return false
+		}
+	}
+	return true
 }
 
 // thousands drops the separators of figures such as 89,246, so that they

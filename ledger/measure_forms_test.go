@@ -179,6 +179,8 @@ func TestBuiltFigures(t *testing.T) {
 			[]string{"measurement avg_latency_ms=812.4", "measurement max_latency_ms=2931", "measurement heapBytes=183226112"},
 			[]string{"measurement rows=5000"}},
 		{"[INFO] Total time:  01:47 min\n[INFO] Finished at: 2026-12-01T10:12:44Z", []string{`measurement "Total time:  01:47 min"`}, nil},
+		{"Passed!  - Failed:     0, Passed:   412, Skipped:     0, Total:   412, Duration: 2 m 13 s - Api.Tests.dll (net8.0)",
+			[]string{`measurement "Duration: 2 m 13 s"`}, nil},
 		{"1000 loops, best of 5: 312 usec per loop", []string{`measurement "1000 loops, best of 5: 312 usec per loop"`}, nil},
 		{"-rw-r--r-- 1 root root 1.2G Dec  1 10:00 dump.sql", []string{`measurement "root root 1.2G"`}, nil},
 		{`{"rss": 51234816, "heapUsed": 8765432, "pid": 4242, "p99_ms": 812}`,

@@ -457,7 +457,7 @@ func (s *scanner) line(line string) {
 				s.add(KindCommand, c)
 			} else if c, ok := colonCommand(t, outputLeads); ok {
 				s.add(KindCommand, c)
-			} else if c, ok := s.outputCommand(line, t); ok {
+			} else if c, ok := s.outputCommand(line, t); ok && !columnHeader(t) {
 				s.add(KindCommand, c)
 			} else if strings.ContainsAny(t, "'\"`") {
 				s.quotedCommands(t)
