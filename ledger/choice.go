@@ -54,7 +54,8 @@ var verdictWords = []string{"option", "fix", "move", "path", "approach", "way fo
 // judgements rank an option: "the safest path", "best option".
 var judgements = []string{"best", "cleanest", "simplest", "safest", "right", "correct", "proper",
 	"preferred", "sanest", "least risky", "most robust", "better", "smallest", "pragmatic", "obvious",
-	"only sane", "only real", "sensible", "chosen", "final", "agreed", "real", "robust", "minimal", "winning"}
+	"only sane", "only real", "sensible", "chosen", "final", "agreed", "real", "robust", "minimal", "winning",
+	"safer", "simpler", "cleaner", "saner", "cheaper", "easier", "less risky", "more robust"}
 
 // choiceShape reports whether a lower-case sentence states a choice by one
 // of the shapes above.
@@ -77,7 +78,7 @@ func choiceShape(low string) bool {
 // verdictSubjects head a sentence that says what the course is: "the
 // answer is to close the body …", "our approach will be to snapshot …".
 var verdictSubjects = []string{"answer", "approach", "fix", "plan", "solution", "idea", "change", "move",
-	"way", "strategy", "design", "option", "choice", "remedy", "cure", "trick", "thing to do"}
+	"way", "way forward", "decision", "call", "strategy", "design", "option", "choice", "remedy", "cure", "trick", "thing to do"}
 
 // isToCourse finds "<the|our …> <verdict noun> is/will be to <verb>".
 func isToCourse(h string) bool {
@@ -87,6 +88,9 @@ func isToCourse(h string) bool {
 			continue
 		}
 		subj := strings.Fields(h[:k])
+		if n := len(subj); n > 1 && (subj[n-1] == "here" || subj[n-1] == "now") {
+			subj = subj[:n-1] // "the decision here is to …"
+		}
 		if len(subj) == 0 || len(subj) > 4 {
 			continue
 		}
@@ -340,7 +344,7 @@ func refusal(h string) bool {
 // reason or a consequence.
 var courseGerunds = []string{"using", "keeping", "switching", "replacing", "dropping", "sticking",
 	"rejecting", "reverting", "pinning", "vendoring", "deferring", "adopting", "choosing", "preferring",
-	"going", "moving", "opting", "favouring", "favoring", "storing", "treating", "making"}
+	"going", "moving", "opting", "favouring", "favoring", "storing", "treating", "making", "swapping", "trading"}
 
 // gerundCourse finds "Keeping the public signature; the new parameter goes
 // into an options struct", "Using zod for validation here, the hand-rolled
@@ -359,6 +363,9 @@ func gerundCourse(h string) bool {
 		return false
 	}
 	rest := h[len(w):]
+	if (w == "swapping" || w == "trading") && !strings.Contains(rest, " for ") && !strings.Contains(rest, " with ") {
+		return false // "Swapping the two arguments fixed nothing": a step, not X for Y
+	}
 	if strings.HasPrefix(rest, " track") || strings.HasPrefix(rest, " an eye") || strings.HasPrefix(rest, " point") ||
 		strings.Contains(rest, "here are") || strings.Contains(rest, "here is") || strings.Contains(rest, "below") {
 		return false
@@ -369,7 +376,7 @@ func gerundCourse(h string) bool {
 	}
 	// the course goes on: a second clause with a reason or a consequence
 	for _, sep := range []string{"; ", " — ", " – ", " - ", ": ", " so ", " keeps ", " makes ",
-		" avoids ", " means ", " lets ", " saves ", " gives "} {
+		" avoids ", " means ", " lets ", " saves ", " gives ", ", which "} {
 		if k := strings.Index(rest, sep); k >= 0 && len(strings.Fields(rest[k:])) >= 4 {
 			return true
 		}

@@ -75,6 +75,14 @@ var hedges = []string{"maybe", "perhaps", "might", "could", "possibly", "not sur
 	"considering", "consider"}
 
 func hedged(low string) bool {
+	// A condition in the reason that follows the course does not hedge
+	// it: "The decision here is to fail closed: if the policy service is
+	// down, requests are denied."
+	for _, sep := range []string{": ", "; ", " — ", " because ", " since "} {
+		if k := strings.Index(low, sep); k > 0 && len(strings.Fields(low[:k])) >= 4 {
+			low = low[:k]
+		}
+	}
 	for _, h := range hedges {
 		if strings.HasSuffix(h, " ") {
 			if strings.HasPrefix(low, h) || strings.Contains(low, " "+h) {
@@ -774,7 +782,7 @@ var firmDecisions = []string{"decision:", "going with", "decided", "we've decide
 	"we'd recommend", "my recommendation", "our recommendation", "the way we go", "is the way forward",
 	"favours", "favors", "opting out of", "opted out of", "decided against", "going against",
 	"for the rest of this", "being phased out", "is phased out", "off the list", "off the table", "is a no-go",
-	"i'll commit to", "we'll commit to", "won't revisit", "loses because"}
+	"i'll commit to", "we'll commit to", "won't revisit", "loses because", "i'm landing on", "we're landing on", "i landed on", "we landed on"}
 
 // pastChoice are firm cues that report a choice made: the speaker's ("we
 // decided", "Opted for …") settles the course, someone else's ("the
