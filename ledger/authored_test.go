@@ -130,3 +130,14 @@ func TestDecisionsInWrittenComments(t *testing.T) {
 		}
 	}
 }
+
+// TestNamedInAuthoredText: the files and commands a pull request's body or
+// a commit message names are kept like those of the agent's reply.
+func TestNamedInAuthoredText(t *testing.T) {
+	items := callItems(t, "gh pr create --base main --title 'server: throttle token' --body \"$(cat <<'EOF'\n## Summary\n\nFixes channel fan-out.\n\n## Files\n\n- `src/protocol/authorizeLedger.ts`: the actual fix\n\n## Testing\n\n- `npx jest test/server/decodepresence.test.ts --ci`\nEOF\n)\"")
+	for _, want := range []string{"file src/protocol/authorizeLedger.ts", `command "npx jest test/server/decodepresence.test.ts --ci"`} {
+		if !slices.Contains(Strings(items), want) {
+			t.Errorf("no %s in %q", want, Strings(items))
+		}
+	}
+}

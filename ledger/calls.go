@@ -108,6 +108,7 @@ func (e *Extractor) call(p *condense.Part, index int, open string) []Item {
 	// plan in Markdown) is its prose, as much as its reply.
 	if doc := writtenDoc(in); doc != "" {
 		s.assistantProse(Redact(doc))
+		s.text(Redact(doc))
 	} else if path := writtenPath(in); path != "" {
 		// The comments of code it writes, the instructions and changelog
 		// entries it adds: their decisions (authored.go).
@@ -505,7 +506,10 @@ func (e *Extractor) shellCommand(s *scanner, in map[string]any) {
 		e.commandFiles(s, cmd)
 		msgs := authoredText(cmd)
 		for _, msg := range msgs {
+			// A commit message or a pull request's body: its choices,
+			// and the files, commands and references it names.
 			s.assistantProse(msg)
+			s.text(msg)
 		}
 		if len(msgs) == 0 {
 			for _, p := range commandProse(cmd) {
