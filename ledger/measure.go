@@ -476,8 +476,8 @@ func unitAfter(t string, j int) (k int, unit string) {
 // separators and decimals included. ok is false when the digits belong to
 // a word, a version or an identifier ("v1.2.3", "x86", "sha-256").
 func numberEnd(t string, i int) (end int, ok bool) {
-	if i > 0 && (isAlpha(t[i-1]) || t[i-1] == '_' || t[i-1] == '.' || t[i-1] == '/' || t[i-1] == ':' || t[i-1] == '-' && i > 1 && isAlnum(t[i-2])) {
-		return 0, false
+	if i > 0 && (isAlpha(t[i-1]) || t[i-1] == '_' || t[i-1] == '.' || t[i-1] == '/' || t[i-1] == ':' && !(i > 1 && t[i-2] == '"') || t[i-1] == '-' && i > 1 && isAlnum(t[i-2])) {
+		return 0, false // a JSON value ("Elapsed":12.3) may touch its key's colon
 	}
 	j := i
 	for j < len(t) && (isDigit(t[j]) || t[j] == ',' && j+3 < len(t) && isDigit(t[j+1]) && isDigit(t[j+2]) && isDigit(t[j+3])) {
