@@ -592,6 +592,7 @@ func (s *scanner) compilerOrLogLine(t string, indented bool) {
 	case s.output && klogError(t):
 		s.add(KindError, t)
 	case !s.output:
+		s.inlineErrors(t)
 	case s.logLine(t):
 	case s.hotLine&hotError != 0 && podFailure(t):
 		s.add(KindError, t)
@@ -607,6 +608,11 @@ func (s *scanner) compilerOrLogLine(t string, indented bool) {
 		} else {
 			s.genericError(t)
 		}
+	case indented && strings.HasPrefix(t, "- ") && len(t) > 2:
+		// an item of an indented list in a tool's report (composer's
+		// "    - x require php ^8.1 -> your php version … does not
+		// satisfy that requirement."), not a diff's removed line
+		s.genericError(t[2:])
 	default:
 		s.genericError(t)
 	}

@@ -400,7 +400,7 @@ const maxUnsure = 3
 // unknown status held, when they were few and the command ran a program
 // (not cat, grep or ls, whose output is a file's or a listing's text).
 func (s *scanner) endUnsure() {
-	if len(s.unsure) > 0 && len(s.unsure) <= maxUnsure && s.runsProgram() {
+	if len(s.unsure) > 0 && len(s.unsure) <= maxUnsure && (s.runsProgram() || s.pastedAny) {
 		for _, t := range s.unsure {
 			s.addWeak(t)
 		}
@@ -906,8 +906,14 @@ func lastWords(text, last string) (string, bool) {
 // "the whole run took 61.4s".
 func reportsSuccess(t string) bool {
 	low := strings.ToLower(t)
-	if strings.HasPrefix(low, "plan:") || strings.Contains(low, " -> ") {
+	if strings.HasPrefix(low, "plan:") {
 		return true
+	}
+	if k := strings.LastIndex(low, " -> "); k >= 0 {
+		// a change of state ("pending -> running"), unless where it
+		// leads names a failure ("… -> your php version (7.4.33) does
+		// not satisfy that requirement.")
+		return signalsOf(t[k+4:]).vocab == 0
 	}
 	for _, w := range []string{"ok", "success", "successful", "successfully", "succeeded", "passed", "complete",
 		"completed", "done", "finished", "took", "up-to-date", "healthy", "ready"} {

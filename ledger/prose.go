@@ -1381,5 +1381,14 @@ func userChoice(low string) bool {
 func notBetween(h string) bool {
 	k := strings.Index(h, " not ")
 	before, after := strings.Fields(h[:k]), strings.Fields(h[k+5:])
+	if len(before) > 0 && auxiliaries[before[len(before)-1]] {
+		return false // "relation x does not exist": a report, not an option set aside
+	}
 	return len(before) >= 2 && len(after) >= 1 && len(after) <= 3
 }
+
+// auxiliaries before "not" make it a negated verb, not an option set
+// aside.
+var auxiliaries = map[string]bool{"does": true, "do": true, "did": true, "is": true, "are": true, "was": true,
+	"were": true, "can": true, "could": true, "will": true, "would": true, "should": true, "has": true,
+	"have": true, "had": true, "may": true, "might": true, "must": true}

@@ -63,6 +63,9 @@ type scanner struct {
 
 	hot     map[int]uint8 // line start → the hot* marks of the line
 	hotLine uint8         // the marks of the current line
+	// pastedAny is set once a message's line was read as pasted output:
+	// what it pasted is a program's output, whatever the message ran.
+	pastedAny bool
 	loud    bool          // the current line is a log line at warning level or above
 	odd     bool          // the current line is shaped unlike the rest of a uniform output
 	prev    string        // the previous non-blank line of the text, trimmed
@@ -435,7 +438,7 @@ func (s *scanner) line(line string) {
 		// web container keeps restarting with:\n web-1 | psycopg2…"
 		pasted := !s.output && (s.paste != 0 || s.fence == fencePlain || strings.HasPrefix(line, "    ") || line[0] == '\t')
 		if pasted {
-			s.output, s.paste = true, pastedLines
+			s.output, s.paste, s.pastedAny = true, pastedLines, true
 		}
 		s.errors(line, t)
 		if s.output {
