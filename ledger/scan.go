@@ -66,9 +66,9 @@ type scanner struct {
 	// pastedAny is set once a message's line was read as pasted output:
 	// what it pasted is a program's output, whatever the message ran.
 	pastedAny bool
-	loud    bool          // the current line is a log line at warning level or above
-	odd     bool          // the current line is shaped unlike the rest of a uniform output
-	prev    string        // the previous non-blank line of the text, trimmed
+	loud      bool   // the current line is a log line at warning level or above
+	odd       bool   // the current line is shaped unlike the rest of a uniform output
+	prev      string // the previous non-blank line of the text, trimmed
 	// whole is the output being scanned and shapes its lines' shapes
 	// counted, built when a line first needs them (see listed).
 	whole  string
