@@ -609,25 +609,37 @@ func plusMinus(t string, j int) int {
 // unit when it is larger. It reports whether v was added as a new item.
 func (s *scanner) addCapped(v string, at int) bool {
 	max := s.e.maxPerKind()
-	if max <= 0 || s.counts[KindMeasurement] < max {
-		return s.add(KindMeasurement, v) != nil
-	}
 	label, num, unit, ok := splitMeasurement(v, at)
-	if !ok {
-		return false
-	}
+	group := label + "\x00" + unit
+	same := 0
 	low, lowAt := num, -1
-	for k := range s.items {
-		it := &s.items[k]
-		if it.Kind != KindMeasurement || it.Source != s.index {
-			continue
-		}
-		l, n, u, ok := splitMeasurement(it.Value, -1)
-		if ok && l == label && u == unit && n < low {
-			low, lowAt = n, k
+	if ok {
+		for _, k := range s.mgroups[group] {
+			if k >= len(s.items) || s.items[k].Kind != KindMeasurement {
+				continue
+			}
+			if _, n, _, ok := splitMeasurement(s.items[k].Value, -1); ok {
+				same++
+				if n < low {
+					low, lowAt = n, k
+				}
+			}
 		}
 	}
-	if lowAt < 0 {
+	// Routine figures repeat under one label ("took=88ms" on every line
+	// of a log): past sameLabelCap of them, only the largest stay.
+	if (max <= 0 || s.counts[KindMeasurement] < max) && (!ok || same < sameLabelCap) {
+		n := len(s.items)
+		added := s.add(KindMeasurement, v) != nil
+		if added && ok {
+			if s.mgroups == nil {
+				s.mgroups = make(map[string][]int)
+			}
+			s.mgroups[group] = append(s.mgroups[group], n)
+		}
+		return added
+	}
+	if !ok || lowAt < 0 {
 		return false
 	}
 	c := clean(v, s.e.maxValueLen())
@@ -643,6 +655,10 @@ func (s *scanner) addCapped(v string, at int) bool {
 	}
 	return false
 }
+
+// sameLabelCap is how many figures of one label and unit a piece of the
+// log keeps before only larger ones replace the smallest.
+const sameLabelCap = 3
 
 // splitMeasurement splits a measurement value into the label before its
 // number, the number and the unit after it. at is where the number

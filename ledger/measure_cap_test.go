@@ -81,3 +81,29 @@ func TestLoudLines(t *testing.T) {
 		t.Errorf("the warning's measurement does not outrank a routine one: %d <= %d", tl.Salience(*loud), tl.Salience(*quiet))
 	}
 }
+
+// TestRoutineFiguresCollapse: figures that repeat under one label in a
+// piece of the log keep only the largest few, whatever the per-kind cap:
+// eight "took=8xms" lines and one slow one leave the slow one and two
+// others, and figures under other labels are not touched.
+func TestRoutineFiguresCollapse(t *testing.T) {
+	var b strings.Builder
+	for i := range 8 {
+		fmt.Fprintf(&b, "level=info msg=\"hydrate ok\" took=%dms\n", 80+i)
+	}
+	b.WriteString("level=warn msg=\"slow hydrate\" took=3472.1ms\nqueue depth: 41.2ms lag\np99 latency: 812ms\n")
+	res := condense.Part{Type: condense.PartToolResult, CallID: "a", Content: []condense.Part{condense.Text(b.String())}}
+	var took []string
+	got := Strings(ExtractResult(nil, &res, 3))
+	for _, v := range got {
+		if strings.HasPrefix(v, "measurement took=") {
+			took = append(took, v)
+		}
+	}
+	if len(took) != sameLabelCap || !slices.Contains(took, "measurement took=3472.1ms") {
+		t.Errorf("took figures = %q, want the %d largest, the slow one among them", took, sameLabelCap)
+	}
+	if !slices.Contains(got, `measurement "p99 latency: 812ms"`) {
+		t.Errorf("another label's figure is lost: %q", got)
+	}
+}

@@ -63,6 +63,9 @@ type scanner struct {
 
 	hot     map[int]uint8 // line start → the hot* marks of the line
 	hotLine uint8         // the marks of the current line
+	// mgroups indexes the measurements added so far by label and unit
+	// (see addCapped).
+	mgroups map[string][]int
 	// pastedAny is set once a message's line was read as pasted output:
 	// what it pasted is a program's output, whatever the message ran.
 	pastedAny bool
