@@ -214,6 +214,9 @@ func stepsIn(path, text string) []string {
 	if strings.HasSuffix(base, ".md") || strings.HasSuffix(base, ".markdown") || strings.HasSuffix(base, ".mdx") {
 		return markdownSteps(text)
 	}
+	if out, ok := configSteps(base, text); ok {
+		return out
+	}
 	if !yaml && !docker && !makefile && !script {
 		return nil
 	}
@@ -254,7 +257,8 @@ func stepsIn(path, text string) []string {
 			continue
 		}
 		switch v = strings.TrimSpace(v); {
-		case key != "run" && key != "script" && key != "before_script" && key != "after_script" && key != "command":
+		case key != "run" && key != "script" && key != "before_script" && key != "after_script" && key != "command" &&
+			key != "cmds" && key != "cmd" && key != "entrypoint" && key != "postCreateCommand" && key != "postStartCommand":
 		case v == "" || v == "|" || v == ">" || v == "|-" || v == ">-":
 			block = indent
 		case commandLine(strings.Trim(v, `"'`), inContext):
@@ -262,6 +266,84 @@ func stepsIn(path, text string) []string {
 		}
 	}
 	return out
+}
+
+// configSteps returns the commands a file of another kind writes to run:
+// package.json's scripts, a Procfile's processes, a justfile's recipes, a
+// Jenkinsfile's sh steps, a systemd unit's Exec lines, a crontab's jobs and
+// tox's commands. ok is false for a file of none of these kinds.
+func configSteps(base, text string) (out []string, ok bool) {
+	add := func(c string) {
+		if c = strings.TrimSpace(c); !scriptPlumbing(c) && commandLine(c, cued) {
+			out = append(out, c)
+		}
+	}
+	lines := strings.Split(text, "\n")
+	switch {
+	case base == "package.json":
+		var pkg struct {
+			Scripts map[string]string `json:"scripts"`
+		}
+		if json.Unmarshal([]byte(text), &pkg) == nil {
+			for _, k := range slices.Sorted(maps.Keys(pkg.Scripts)) {
+				add(pkg.Scripts[k])
+			}
+		}
+	case base == "procfile" || strings.HasPrefix(base, "procfile."):
+		for _, l := range lines {
+			if _, c, found := strings.Cut(l, ": "); found && !strings.HasPrefix(strings.TrimSpace(l), "#") {
+				add(c)
+			}
+		}
+	case base == "justfile" || base == ".justfile":
+		for _, l := range lines {
+			if len(l) > 0 && (l[0] == ' ' || l[0] == '\t') {
+				add(strings.TrimLeft(strings.TrimSpace(l), "@-"))
+			}
+		}
+	case base == "jenkinsfile" || strings.HasSuffix(base, ".jenkinsfile"):
+		for _, l := range lines {
+			t := strings.TrimSpace(l)
+			for _, lead := range []string{"sh '", `sh "`, "bat '", `bat "`} {
+				if c, found := strings.CutPrefix(t, lead); found {
+					add(strings.TrimRight(c, `'"`))
+				}
+			}
+		}
+	case strings.HasSuffix(base, ".service") || strings.HasSuffix(base, ".timer"):
+		for _, l := range lines {
+			k, c, found := strings.Cut(strings.TrimSpace(l), "=")
+			if found && strings.HasPrefix(k, "Exec") {
+				add(strings.TrimLeft(c, "-@+!:"))
+			}
+		}
+	case base == "crontab" || strings.HasSuffix(base, ".cron"):
+		for _, l := range lines {
+			f := strings.Fields(l)
+			if len(f) > 5 && !strings.HasPrefix(f[0], "#") && !strings.Contains(f[0], "=") {
+				add(strings.Join(f[5:], " "))
+			}
+		}
+	case base == "tox.ini":
+		in := false
+		for _, l := range lines {
+			t := strings.TrimSpace(l)
+			if k, v, found := strings.Cut(t, "="); found && !strings.HasPrefix(l, " ") {
+				if in = strings.TrimSpace(k) == "commands"; in {
+					add(v)
+				}
+				continue
+			}
+			if in && t != "" && (l[0] == ' ' || l[0] == '\t') {
+				add(t)
+			} else {
+				in = false
+			}
+		}
+	default:
+		return nil, false
+	}
+	return out, true
 }
 
 // markdownSteps returns the commands a Markdown document shows to run:

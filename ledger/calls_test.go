@@ -307,6 +307,17 @@ func TestStepsWrittenIntoFiles(t *testing.T) {
 		// a document's shell blocks and prompts, not its other code
 		{"Write", `{"file_path":"/w/README.md","content":"# Setup\n\n` + "```bash" + `\n# create the schema\nmake migrate-up DB=ledger_test\n` + "```" + `\n\nThen:\n\n` + "```" + `\n$ ./bin/ledgerd --config dev.toml\n` + "```" + `\n\n` + "```go" + `\nfmt.Println(1)\n` + "```" + `\n"}`,
 			[]string{"make migrate-up DB=ledger_test", "./bin/ledgerd --config dev.toml"}, []string{"create the schema", "Println"}},
+		// the scripts and jobs of other files that say what runs
+		{"Write", `{"file_path":"/w/package.json","content":"{\"name\":\"api\",\"scripts\":{\"test\":\"jest --runInBand --detectOpenHandles\",\"build\":\"tsc -p tsconfig.build.json\"}}"}`,
+			[]string{"jest --runInBand --detectOpenHandles", "tsc -p tsconfig.build.json"}, []string{"api"}},
+		{"Write", `{"file_path":"/w/Procfile","content":"web: gunicorn app.wsgi --workers 4\nworker: celery -A app worker -l info\n"}`,
+			[]string{"gunicorn app.wsgi --workers 4", "celery -A app worker -l info"}, []string{"web:"}},
+		{"Write", `{"file_path":"/w/deploy/ledger.service","content":"[Service]\nExecStartPre=/usr/bin/ledgerd migrate --up\nExecStart=/usr/bin/ledgerd serve --port 8080\nRestart=always\n"}`,
+			[]string{"/usr/bin/ledgerd migrate --up", "/usr/bin/ledgerd serve --port 8080"}, []string{"always"}},
+		{"Write", `{"file_path":"/w/ops/backup.cron","content":"# nightly\n15 2 * * * /usr/local/bin/pg_dump_all.sh --gzip\n"}`,
+			[]string{"/usr/local/bin/pg_dump_all.sh --gzip"}, []string{"nightly"}},
+		{"Write", `{"file_path":"/w/tox.ini","content":"[testenv]\nenvlist = py311\ncommands =\n    pytest -x tests/unit\n    mypy src\n"}`,
+			[]string{"pytest -x tests/unit", "mypy src"}, []string{"py311"}},
 	} {
 		c := condense.ToolCall("c1", tc.name, []byte(tc.input))
 		items := ExtractMessage(&condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{c}}, 1)
