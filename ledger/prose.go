@@ -38,6 +38,11 @@ func (s *scanner) assistantProse(text string) {
 			switch verb, course := planCourse(low); {
 			case course && reasoned(low):
 				return KindDecision, 0
+			case substitution(verb, low) && (reasoned(low) || clauseAfter(low)):
+				// "I'm going to replace the hand-written parser with
+				// pyparsing, because the grammar keeps growing": one
+				// thing for another, with why.
+				return KindDecision, 0
 			case course && verb != "" && len(strings.Fields(low)) >= courseWords:
 				// "I'll switch the retry to jittered backoff, which
 				// should stop the thundering herd": a change of
@@ -375,6 +380,33 @@ func (s *scanner) extendBlock(k int, line string) bool {
 		s.seen[it.Key()] = k
 	}
 	return true
+}
+
+// substitution reports whether a plan's verb puts one thing in another's
+// place and the sentence names both: "replace X with Y", "move X from A
+// to B", "switch X to Y".
+func substitution(verb, low string) bool {
+	switch verb {
+	case "replace", "swap", "switch", "migrate", "move", "convert", "port", "rewrite", "change":
+		return strings.Contains(low, " with ") || strings.Contains(low, " to ") || strings.Contains(low, " for ")
+	}
+	return false
+}
+
+// clauseAfter reports whether a sentence goes on, after a semicolon, a dash
+// or a colon, with a clause of its own (three words or more): the reason a
+// course is given without a word that says so.
+func clauseAfter(low string) bool {
+	for _, sep := range []string{"; ", " — ", " – ", " - "} {
+		if k := strings.Index(low, sep); k > 0 && len(strings.Fields(low[k+len(sep):])) >= 3 {
+			switch firstWord(low[k+len(sep):]) {
+			case "then", "next", "and", "after", "afterwards", "finally", "also":
+				continue // the next step, not a reason
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // continuation is how many sentences after a decision may join it as its
@@ -782,7 +814,8 @@ var firmDecisions = []string{"decision:", "going with", "decided", "we've decide
 	"we'd recommend", "my recommendation", "our recommendation", "the way we go", "is the way forward",
 	"favours", "favors", "opting out of", "opted out of", "decided against", "going against",
 	"for the rest of this", "being phased out", "is phased out", "off the list", "off the table", "is a no-go",
-	"i'll commit to", "we'll commit to", "won't revisit", "loses because", "i'm landing on", "we're landing on", "i landed on", "we landed on"}
+	"i'll commit to", "we'll commit to", "won't revisit", "loses because", "i'm landing on", "we're landing on", "i landed on", "we landed on",
+	"i've gone with", "we've gone with", "i'd lean toward", "i'd lean towards", "we'd lean toward", "we'd lean towards"}
 
 // pastChoice are firm cues that report a choice made: the speaker's ("we
 // decided", "Opted for …") settles the course, someone else's ("the
