@@ -1,6 +1,8 @@
 package ledger
 
 import (
+	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -639,21 +641,73 @@ func (s *scanner) addCapped(v string, at int) bool {
 		}
 		return added
 	}
-	if !ok || lowAt < 0 {
+	if !ok {
 		return false
+	}
+	if lowAt < 0 {
+		if same > 0 {
+			return false // smaller than every figure of its label kept
+		}
+		// Past the per-kind cap, a figure of a label not seen yet takes
+		// the place of a routine one (the smallest of the largest group)
+		// or, with none, of the piece's earliest figure: a tool prints
+		// its summary last (k6's http_req_duration after its setup
+		// lines), and the first figures of a report are the likeliest
+		// to be its preamble.
+		if lowAt = s.evictable(); lowAt < 0 {
+			return false
+		}
 	}
 	c := clean(v, s.e.maxValueLen())
 	if c == "" {
 		return false
 	}
-	old := s.items[lowAt].Key()
-	s.items[lowAt].Value = c
-	s.items[lowAt].Loud = s.loud
+	it := &s.items[lowAt]
+	if s.mgroups == nil {
+		s.mgroups = make(map[string][]int)
+	}
+	if l, _, u, ok := splitMeasurement(it.Value, -1); ok {
+		if g := l + "\x00" + u; g != group {
+			s.mgroups[g] = slices.DeleteFunc(s.mgroups[g], func(k int) bool { return k == lowAt })
+			s.mgroups[group] = append(s.mgroups[group], lowAt)
+		}
+	}
+	old := it.Key()
+	it.Value = c
+	it.Loud = s.loud
 	if s.seen != nil {
 		delete(s.seen, old)
-		s.seen[s.items[lowAt].Key()] = lowAt
+		s.seen[it.Key()] = lowAt
 	}
 	return false
+}
+
+// evictable returns the measurement of this piece that a new figure past
+// the per-kind cap may replace: the smallest of the largest group of one
+// label and unit when it holds two or more, else the earliest figure not
+// on a warning or error line; or -1.
+func (s *scanner) evictable() int {
+	best, bestN := -1, 1
+	for _, g := range slices.Sorted(maps.Keys(s.mgroups)) { // the same choice on every run
+		if ks := s.mgroups[g]; len(ks) > bestN {
+			low := math.Inf(1)
+			for _, k := range ks {
+				if _, n, _, ok := splitMeasurement(s.items[k].Value, -1); ok && n < low {
+					low, best = n, k
+				}
+			}
+			bestN = len(ks)
+		}
+	}
+	if best >= 0 {
+		return best
+	}
+	for k := range s.items {
+		if it := &s.items[k]; it.Kind == KindMeasurement && it.Source == s.index && !it.Loud {
+			return k
+		}
+	}
+	return -1
 }
 
 // sameLabelCap is how many figures of one label and unit a piece of the
