@@ -311,6 +311,9 @@ func (s *scanner) patchProse(patch string) {
 // quoted arguments that read as sentences ("git notes add -m '…'", "echo
 // '…' >> CHANGELOG.md", a chat webhook's JSON "text").
 func commandProse(cmd string) []string {
+	if !strings.ContainsAny(cmd, `'"`) && !strings.Contains(cmd, "<<") {
+		return nil // a sentence passed to a command is quoted
+	}
 	var out []string
 	lines := strings.Split(cmd, "\n")
 	for i := 0; i < len(lines); i++ {

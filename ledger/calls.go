@@ -142,12 +142,13 @@ func writtenSteps(in map[string]any) []string {
 // writtenPath returns the path a file tool's input names (the first path
 // key in sorted order, so the items do not vary from run to run), or "".
 func writtenPath(in map[string]any) string {
-	for _, k := range slices.Sorted(maps.Keys(in)) {
-		if p, ok := in[k].(string); ok && pathKeys[normKey(k)] {
-			return p
+	key, path := "", ""
+	for k, v := range in {
+		if p, ok := v.(string); ok && (path == "" || k < key) && pathKeys[normKey(k)] {
+			key, path = k, p
 		}
 	}
-	return ""
+	return path
 }
 
 // scriptPlumbing reports whether a script's line only sets the script up
