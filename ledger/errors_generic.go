@@ -953,16 +953,19 @@ func columnHeader(t string) bool {
 		if len(f) > 24 || strings.Count(f, " ") > 2 || strings.ContainsAny(f, ".:;,!?\"'=[]{}<>") {
 			return false
 		}
-		letters := 0
+		letters, alnum := 0, 0
 		for i := 0; i < len(f); i++ {
 			if isAlpha(f[i]) {
 				letters++
+			}
+			if isAlnum(f[i]) {
+				alnum++
 			}
 		}
 		if letters == 0 {
 			return false
 		}
-		if letters*2 >= len(f) || len(f) <= 5 && isAlpha(f[0]) { // "p99"
+		if letters*2 >= alnum || isAlpha(f[0]) && alnum <= 4 { // "p99", "P99(ms)"
 			named++
 		}
 	}

@@ -610,9 +610,18 @@ func plusMinus(t string, j int) int {
 // a measurement replaces the smallest kept one with the same label and
 // unit when it is larger. It reports whether v was added as a new item.
 func (s *scanner) addCapped(v string, at int) bool {
+	return s.addCappedIn(v, at, "")
+}
+
+// addCappedIn is addCapped with the group the figure counts in given: a
+// table's column, whose rows each have a label of their own; "" groups it
+// by its label and unit.
+func (s *scanner) addCappedIn(v string, at int, group string) bool {
 	max := s.e.maxPerKind()
 	label, num, unit, ok := splitMeasurement(v, at)
-	group := label + "\x00" + unit
+	if group == "" {
+		group = label + "\x00" + unit
+	}
 	same := 0
 	low, lowAt := num, -1
 	if ok {
@@ -666,11 +675,13 @@ func (s *scanner) addCapped(v string, at int) bool {
 	if s.mgroups == nil {
 		s.mgroups = make(map[string][]int)
 	}
-	if l, _, u, ok := splitMeasurement(it.Value, -1); ok {
-		if g := l + "\x00" + u; g != group {
-			s.mgroups[g] = slices.DeleteFunc(s.mgroups[g], func(k int) bool { return k == lowAt })
-			s.mgroups[group] = append(s.mgroups[group], lowAt)
+	for g, ks := range s.mgroups {
+		if i := slices.Index(ks, lowAt); i >= 0 && g != group {
+			s.mgroups[g] = slices.Delete(ks, i, i+1)
 		}
+	}
+	if !slices.Contains(s.mgroups[group], lowAt) {
+		s.mgroups[group] = append(s.mgroups[group], lowAt)
 	}
 	old := it.Key()
 	it.Value = c

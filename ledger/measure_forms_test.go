@@ -1,8 +1,12 @@
 package ledger
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/condense-dev/condense"
 )
 
 // TestUnlabelledMeasurements: a number with a unit of time, size or rate is
@@ -195,5 +199,39 @@ func TestBuiltFigures(t *testing.T) {
 			[]string{"measurement 3m", "measurement user_id=81234", "measurement attempts=3", `measurement "3 Mi"`, `measurement "2616/sec"`}},
 	} {
 		itemsHeld(t, tc.text, tc.want, tc.not)
+	}
+}
+
+// TestTableColumnsOfMeasures: a bare number under a table's header that
+// names a measure (psql's mean_exec_time, an aligned table's P99(ms)) is a
+// measurement labelled with its row and column, and a long table keeps
+// only the largest few of each column.
+func TestTableColumnsOfMeasures(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want []string
+		not  []string
+	}{
+		{"                 query                  | calls | mean_exec_time\n----------------------------------------+-------+---------------\n SELECT * FROM orders WHERE tenant_id=$1 | 41223 |         481.77",
+			[]string{`measurement "SELECT * FROM orders WHERE tenant_id=$1 mean_exec_time: 481.77"`}, []string{`measurement "SELECT * FROM orders WHERE tenant_id=$1 calls: 41223"`}},
+		{"Endpoint          Requests   Mean(ms)   P99(ms)\n/checkout         41223      12.34      481.77\n/health           99812      0.41       2.10",
+			[]string{`measurement "/checkout P99(ms): 481.77"`, `measurement "/health P99(ms): 2.10"`}, []string{`measurement "/checkout Requests: 41223"`}},
+	} {
+		itemsHeld(t, tc.text, tc.want, tc.not)
+	}
+	var b strings.Builder
+	b.WriteString("name        calls    p99(ms)\n")
+	for i := range 12 {
+		fmt.Fprintf(&b, "handler%-4d %-8d %d.5\n", i, 100+i, 10+i)
+	}
+	res := condense.Part{Type: condense.PartToolResult, CallID: "a", Content: []condense.Part{condense.Text(b.String())}}
+	var got []string
+	for _, v := range Strings(ExtractResult(nil, &res, 3)) {
+		if strings.Contains(v, "p99(ms)") {
+			got = append(got, v)
+		}
+	}
+	if len(got) != sameLabelCap || !slices.Contains(got, `measurement "handler11 p99(ms): 21.5"`) {
+		t.Errorf("p99 column kept %q, want the %d largest", got, sameLabelCap)
 	}
 }

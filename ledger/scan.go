@@ -63,6 +63,9 @@ type scanner struct {
 
 	hot     map[int]uint8 // line start → the hot* marks of the line
 	hotLine uint8         // the marks of the current line
+	// aligned holds the header of the table aligned with spaces the
+	// text is in, if any (see alignedLine).
+	aligned []string
 	// mgroups indexes the measurements added so far by label and unit
 	// (see addCapped).
 	mgroups map[string][]int
@@ -410,6 +413,7 @@ func (s *scanner) line(line string) {
 	s.lineCommand = 0
 	t := strings.TrimSpace(line)
 	if t == "" {
+		s.aligned = nil
 		if s.paste == pastedLines {
 			s.paste = 0 // the end of what was pasted under its intro
 		}
@@ -501,7 +505,7 @@ func (s *scanner) line(line string) {
 	}
 	// A command line's figures are its arguments (--since=2h, sleep 5),
 	// not measurements.
-	if !s.source && 2*s.lineCommand < len(t) && !s.tableLine(t) && !s.lineMeasurement(t) {
+	if !s.source && 2*s.lineCommand < len(t) && !s.tableLine(t) && !s.alignedLine(t) && !s.lineMeasurement(t) {
 		s.measurements(t, urlSpans)
 	}
 }

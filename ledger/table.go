@@ -217,17 +217,92 @@ func (s *scanner) tableRow(cells []string) bool {
 			continue
 		}
 		k, unit := unitAfter(c, plusMinus(c, j))
-		if unit == "" {
-			continue
-		}
-		label := row
+		h := ""
 		if i < len(head) && head[i] != "" && len(head[i]) <= 40 && head[i] != row {
-			label = strings.TrimSpace(label + " " + head[i])
+			h = head[i]
 		}
+		if unit == "" {
+			// a bare number under a header that names a measure:
+			// psql's "mean_exec_time | 481.77", "P99(ms)"
+			if h == "" || j != len(c) || !measureHeader(h) {
+				continue
+			}
+			k = j
+		}
+		label := strings.TrimSpace(row + " " + h)
 		if label == "" {
 			continue
 		}
-		s.addCapped(label+" "+c[:k+len(unit)], len(label)+1)
+		if unit == "" {
+			s.addCappedIn(label+": "+c[:k], len(label)+2, "column\x00"+h)
+		} else {
+			s.addCapped(label+" "+c[:k+len(unit)], len(label)+1)
+		}
+		found = true
+	}
+	return found
+}
+
+// measureHeader reports whether a table column's header names a measure:
+// a key that does (measureKey: "mean_exec_time", "P99(ms)"), a unit in
+// brackets ("Latency (ms)", "Size [MiB]", "%CPU"), or a word that does by
+// itself ("time", "size", "memory").
+func measureHeader(h string) bool {
+	low := strings.ToLower(strings.TrimSpace(h))
+	if measureKey(strings.NewReplacer(" ", "_", "(", "_", ")", "", "[", "_", "]", "").Replace(low)) {
+		return true
+	}
+	if o := strings.IndexAny(low, "(["); o >= 0 {
+		u := strings.Trim(low[o:], "()[] ")
+		if unitSet[u] || unitSet[strings.ToUpper(u[:min(1, len(u))])+u[min(1, len(u)):]] || u == "usec" || u == "msec" || u == "%" {
+			return true
+		}
+	}
+	switch low {
+	case "time", "size", "mem", "memory", "cpu", "%cpu", "cpu%", "%mem", "mem%", "usage", "rss", "latency",
+		"duration", "throughput", "rate", "speed", "elapsed", "total time", "wall", "wall time":
+		return true
+	}
+	return false
+}
+
+// alignedLine reads a table aligned with spaces ("Endpoint  Requests
+// Mean(ms)  P99(ms)" then "/checkout  41223  12.34  481.77"): after its
+// header (columnHeader), a row with as many columns gives the bare numbers
+// under headers that name a measure, labelled with the row's first cell and
+// the header, at most a few per column (see addCappedIn). It reports
+// whether the line gave any.
+func (s *scanner) alignedLine(t string) bool {
+	if !s.output {
+		return false
+	}
+	if columnHeader(t) {
+		s.aligned = gapFields(t)
+		return false
+	}
+	if s.aligned == nil {
+		return false
+	}
+	cells := gapFields(t)
+	if len(cells) != len(s.aligned) {
+		s.aligned = nil
+		return false
+	}
+	row := cells[0]
+	if row == "" || isDigit(row[0]) || len(row) > 40 {
+		row = ""
+	}
+	found := false
+	for i := 1; i < len(cells); i++ {
+		c, h := cells[i], s.aligned[i]
+		if c == "" || !isDigit(c[0]) || !measureHeader(h) {
+			continue
+		}
+		if j, ok := numberEnd(c, 0); !ok || j != len(c) {
+			continue
+		}
+		label := strings.TrimSpace(row + " " + h)
+		s.addCappedIn(label+": "+c, len(label)+2, "column\x00"+h)
 		found = true
 	}
 	return found
