@@ -79,8 +79,12 @@ func (a Access) String() string {
 // Item is one ledger entry.
 //
 // Value is short (at most the extractor's MaxValueLen bytes, 200 by default,
-// twice that for a decision or a constraint, 8/5 of it for an error), a single line of valid UTF-8 with no control characters, and has had
-// secrets redacted.
+// twice that for a decision or a constraint, 8/5 of it for an error), a
+// single line of valid UTF-8 with no control characters, and has had
+// secrets redacted. The one exception to the single line is a decision
+// written over a few lines ("**Decision:** X.\n**Rejected:** Y."), whose
+// lines, each trimmed and none empty, are joined by "\n"; String quotes
+// it, so a rendered item is still one line.
 type Item struct {
 	Kind  Kind
 	Value string

@@ -365,11 +365,12 @@ func blockLine(low string) bool {
 }
 
 // extendBlock adds line, as written, on a line of its own to the decision
-// at k, when the whole stays within twice the kind's cap.
+// at k, when the whole stays within the kind's cap. A decision is the one
+// kind of item whose value may hold line breaks, and only these.
 func (s *scanner) extendBlock(k int, line string) bool {
 	c := s.e.capOf(KindDecision)
 	v := clean(line, c)
-	if k >= len(s.items) || v == "" || len(s.items[k].Value)+1+len(v) > 2*c {
+	if k >= len(s.items) || v == "" || len(s.items[k].Value)+1+len(v) > c {
 		return false
 	}
 	it := &s.items[k]
