@@ -35,9 +35,9 @@ func TestLines(t *testing.T) {
 		{"deadbeef is not a hash without context; cafe1234 neither", nil},
 		{"req 123e4567-e89b-12d3-a456-426614174000 done", []string{"id 123e4567-e89b-12d3-a456-426614174000"}},
 		// Measurements.
-		{"p99 latency: 703.1ms, p50 latency: 41ms", []string{`measurement "p99 latency: 703.1ms"`, `measurement "p50 latency: 41ms"`}},
+		{"p99 latency: 703.1ms, p50 latency: 41ms", []string{`measurement "p99 latency: 703.1ms, p50 latency: 41ms"`}},
 		{"build took 1,204 ms", []string{`measurement "build took 1,204 ms"`}},
-		{"heap=512MiB gc=12%", []string{`measurement heap=512MiB`, `measurement gc=12%`}},
+		{"heap=512MiB gc=12%", []string{`measurement "heap=512MiB gc=12%"`}},
 		{"throughput: 1043.5 req/s", []string{`measurement "throughput: 1043.5 req/s"`}},
 		{"3.2x faster than before", []string{`measurement "3.2x faster than before"`}},
 		{"Tests:       1 failed, 4 passed, 5 total", []string{`measurement "Tests:       1 failed, 4 passed, 5 total"`}},

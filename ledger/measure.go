@@ -276,6 +276,21 @@ var units = []string{
 // with the words after them ("81.3% of statements"). A measurement whose
 // label is only linking words ("12.5 MB in 3.2s") joins the one before it.
 func (s *scanner) measurements(t string, urlSpans [][2]int) {
+	if s.output && len(t) <= s.e.maxValueLen() {
+		s.figureProbe, s.probeNum, s.probeCount = true, "", 0
+		s.figures(t, urlSpans)
+		s.figureProbe = false
+		if s.probeCount >= 2 {
+			at := max(0, strings.Index(t, s.probeNum))
+			s.addCappedIn(t, at, "line\x00"+maskDigitRuns(t, false))
+			return
+		}
+	}
+	s.figures(t, urlSpans)
+}
+
+// figures adds the figures of a line one by one, each with its label.
+func (s *scanner) figures(t string, urlSpans [][2]int) {
 	last := lastMeasurement{item: -1}
 	for i := 0; i < len(t); i++ {
 		if !isDigit(t[i]) {
@@ -617,6 +632,13 @@ func (s *scanner) addCapped(v string, at int) bool {
 // table's column, whose rows each have a label of their own; "" groups it
 // by its label and unit.
 func (s *scanner) addCappedIn(v string, at int, group string) bool {
+	if s.figureProbe {
+		if _, n, _, ok := splitMeasurement(v, at); ok && (s.probeNum == "" || n > s.probeMax) {
+			s.probeNum, s.probeMax = v[at:], n
+		}
+		s.probeCount++
+		return false
+	}
 	max := s.e.maxPerKind()
 	label, num, unit, ok := splitMeasurement(v, at)
 	if group == "" {
@@ -629,11 +651,9 @@ func (s *scanner) addCappedIn(v string, at int, group string) bool {
 			if k >= len(s.items) || s.items[k].Kind != KindMeasurement {
 				continue
 			}
-			if _, n, _, ok := splitMeasurement(s.items[k].Value, -1); ok {
-				same++
-				if n < low {
-					low, lowAt = n, k
-				}
+			same++
+			if n := s.mnum[k]; n < low {
+				low, lowAt = n, k
 			}
 		}
 	}
@@ -645,8 +665,10 @@ func (s *scanner) addCappedIn(v string, at int, group string) bool {
 		if added && ok {
 			if s.mgroups == nil {
 				s.mgroups = make(map[string][]int)
+				s.mnum = make(map[int]float64)
 			}
 			s.mgroups[group] = append(s.mgroups[group], n)
+			s.mnum[n] = num
 		}
 		return added
 	}
@@ -674,7 +696,9 @@ func (s *scanner) addCappedIn(v string, at int, group string) bool {
 	it := &s.items[lowAt]
 	if s.mgroups == nil {
 		s.mgroups = make(map[string][]int)
+		s.mnum = make(map[int]float64)
 	}
+	s.mnum[lowAt] = num
 	for g, ks := range s.mgroups {
 		if i := slices.Index(ks, lowAt); i >= 0 && g != group {
 			s.mgroups[g] = slices.Delete(ks, i, i+1)
@@ -703,7 +727,7 @@ func (s *scanner) evictable() int {
 		if ks := s.mgroups[g]; len(ks) > bestN {
 			low := math.Inf(1)
 			for _, k := range ks {
-				if _, n, _, ok := splitMeasurement(s.items[k].Value, -1); ok && n < low {
+				if n := s.mnum[k]; n < low {
 					low, best = n, k
 				}
 			}

@@ -29,10 +29,9 @@ func TestUnlabelledMeasurements(t *testing.T) {
 		{"Benchmark        Mode  Cnt     Score     Error  Units\nRouteBench.drive  avgt   25  258.520 ± 16.569  us/op", []string{`measurement "RouteBench.drive avgt: 258.520 ± 16.569  us/op"`}, nil},
 		{"(40 x)", nil, []string{`measurement "40 x"`}},
 		{"http_req_duration..: avg=120.5ms min=10.2ms p(90)=250.3ms p(95)=293.27ms",
-			[]string{"measurement avg=120.5ms", "measurement min=10.2ms", "measurement p(90)=250.3ms", "measurement p(95)=293.27ms"},
-			[]string{`measurement "250.3ms p"`, "measurement 293.27ms"}},
+			[]string{`measurement "http_req_duration..: avg=120.5ms min=10.2ms p(90)=250.3ms p(95)=293.27ms"`}, nil},
 		{"quantile(0.99)=812ms", []string{"measurement quantile(0.99)=812ms"}, nil},
-		{"latency: 3.2ms +1.0ms", []string{`measurement "latency: 3.2ms"`, "measurement +1.0ms"}, []string{`measurement "3.2ms +1.0ms"`}},
+		{"latency: 3.2ms +1.0ms", []string{`measurement "latency: 3.2ms +1.0ms"`}, nil},
 		{"change: [-4.0% +0.4% +2.1%]", nil, []string{`measurement "-4.0% +0.4%"`, `measurement "-4.0% +0.4% +2.1%"`}},
 	} {
 		itemsHeld(t, tc.text, tc.want, tc.not)
@@ -121,7 +120,7 @@ func TestComparisons(t *testing.T) {
 			[]string{`measurement "tokenize/large change: [+18.001% +18.842% +19.700%] (p = 0.00 < 0.05)"`},
 			[]string{`measurement "tokenize/small change: [-0.5% +0.1% +0.8%] (p = 0.71 > 0.05)"`}},
 		{"CONTAINER ID   NAME         CPU %     MEM USAGE / LIMIT     MEM %\n3f2a9c1d0b7e   api-worker   87.20%    1.712GiB / 2GiB       85.60%",
-			[]string{`measurement "1.712GiB / 2GiB"`}, nil},
+			[]string{`measurement "3f2a9c1d0b7e   api-worker   87.20%    1.712GiB / 2GiB       85.60%"`}, nil},
 	} {
 		itemsHeld(t, tc.text, tc.want, tc.not)
 	}
@@ -173,15 +172,14 @@ func TestBuiltFigures(t *testing.T) {
 		not  []string
 	}{
 		{"published 1000000 messages, throughput 12,842 msg/sec, p99 41.2ms",
-			[]string{`measurement "throughput 12,842 msg/sec"`, `measurement "p99 41.2ms"`}, nil},
+			[]string{`measurement "published 1000000 messages, throughput 12,842 msg/sec, p99 41.2ms"`}, nil},
 		{"Transaction rate:	      803.28 trans/sec", []string{"measurement `Transaction rate:\t      803.28 trans/sec`"}, nil},
 		{"[  5] local 10.0.0.5 sent 1.65 GBytes", []string{`measurement "sent 1.65 GBytes"`}, nil},
 		{"NAME       CPU(cores)   MEMORY(bytes)\nweb-2b1d   12m          1893Mi", []string{`measurement "web-2b1d   12m          1893Mi"`}, nil},
 		{"BUILD SUCCESSFUL in 4m 13s\n47 actionable tasks: 12 executed, 35 up-to-date", []string{`measurement "BUILD SUCCESSFUL in 4m 13s"`}, nil},
 		{"Finished release [optimized] target(s) after 2m13.5s", []string{`measurement "after 2m13.5s"`}, nil},
 		{"batch done rows=5000 avg_latency_ms=812.4 max_latency_ms=2931 heapBytes=183226112",
-			[]string{"measurement avg_latency_ms=812.4", "measurement max_latency_ms=2931", "measurement heapBytes=183226112"},
-			[]string{"measurement rows=5000"}},
+			[]string{`measurement "batch done rows=5000 avg_latency_ms=812.4 max_latency_ms=2931 heapBytes=183226112"`}, nil},
 		{"[INFO] Total time:  01:47 min\n[INFO] Finished at: 2026-12-01T10:12:44Z", []string{`measurement "Total time:  01:47 min"`}, nil},
 		{"Passed!  - Failed:     0, Passed:   412, Skipped:     0, Total:   412, Duration: 2 m 13 s - Api.Tests.dll (net8.0)",
 			[]string{`measurement "Duration: 2 m 13 s"`}, nil},
@@ -191,7 +189,7 @@ func TestBuiltFigures(t *testing.T) {
 		{"1000 loops, best of 5: 312 usec per loop", []string{`measurement "1000 loops, best of 5: 312 usec per loop"`}, nil},
 		{"-rw-r--r-- 1 root root 1.2G Dec  1 10:00 dump.sql", []string{`measurement "root root 1.2G"`}, nil},
 		{`{"rss": 51234816, "heapUsed": 8765432, "pid": 4242, "p99_ms": 812}`,
-			[]string{"measurement \"rss: 51234816\"", "measurement \"heapUsed: 8765432\"", "measurement \"p99_ms: 812\""}, []string{"measurement \"pid: 4242\""}},
+			[]string{"measurement `{\"rss\": 51234816, \"heapUsed\": 8765432, \"pid\": 4242, \"p99_ms\": 812}`"}, nil},
 		{"latency:\n  p50: 41\n  p99: 812", []string{`measurement "p50: 41"`, `measurement "p99: 812"`}, nil},
 		{"ts=2026-12-01T10:00:00Z level=info path=/checkout latency=812 status=200 timeout_ms=5000",
 			[]string{"measurement latency=812"}, []string{"measurement status=200", "measurement timeout_ms=5000", "measurement ts=2026"}},
@@ -233,5 +231,68 @@ func TestTableColumnsOfMeasures(t *testing.T) {
 	}
 	if len(got) != sameLabelCap || !slices.Contains(got, `measurement "handler11 p99(ms): 21.5"`) {
 		t.Errorf("p99 column kept %q, want the %d largest", got, sameLabelCap)
+	}
+}
+
+// TestFigureLabels: read one by one (as in prose and in output lines too
+// long to keep whole), each figure is labelled with its key or the words
+// before it; a signed figure is never another's label, a key that names no
+// measure gives no figure, and neither does a setting.
+func TestFigureLabels(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want []string
+		not  []string
+	}{
+		{"http_req_duration..: avg=120.5ms min=10.2ms p(90)=250.3ms p(95)=293.27ms",
+			[]string{"measurement avg=120.5ms", "measurement min=10.2ms", "measurement p(90)=250.3ms", "measurement p(95)=293.27ms"},
+			[]string{`measurement "250.3ms p"`, "measurement 293.27ms"}},
+		{"latency: 3.2ms +1.0ms", []string{`measurement "latency: 3.2ms"`, "measurement +1.0ms"}, []string{`measurement "3.2ms +1.0ms"`}},
+		{"published 1000000 messages, throughput 12,842 msg/sec, p99 41.2ms",
+			[]string{`measurement "throughput 12,842 msg/sec"`, `measurement "p99 41.2ms"`}, nil},
+		{"batch done rows=5000 avg_latency_ms=812.4 max_latency_ms=2931 heapBytes=183226112",
+			[]string{"measurement avg_latency_ms=812.4", "measurement max_latency_ms=2931", "measurement heapBytes=183226112"},
+			[]string{"measurement rows=5000"}},
+		{`{"rss": 51234816, "heapUsed": 8765432, "pid": 4242, "p99_ms": 812}`,
+			[]string{`measurement "rss: 51234816"`, `measurement "heapUsed: 8765432"`, `measurement "p99_ms: 812"`}, []string{`measurement "pid: 4242"`}},
+		{"p99 latency: 703.1ms, p50 latency: 41ms", []string{`measurement "p99 latency: 703.1ms"`, `measurement "p50 latency: 41ms"`}, nil},
+	} {
+		s := newScanner(&defaultExtractor, 1, true)
+		s.figures(tc.text, nil)
+		got := Strings(s.items)
+		for _, w := range tc.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("%q: %s missing from %q", tc.text, w, got)
+			}
+		}
+		for _, w := range tc.not {
+			if slices.Contains(got, w) {
+				t.Errorf("%q: %s in %q", tc.text, w, got)
+			}
+		}
+	}
+}
+
+// TestFigureLinesKeptWhole: a short line of output with two figures or
+// more is one item, the line as printed, which says what its figures are
+// about; lines of one shape keep the few whose largest figure is largest
+// (curl's timing of the one slow request among fast ones).
+func TestFigureLinesKeptWhole(t *testing.T) {
+	itemsHeld(t, "GET /checkout p50=41ms p95=233ms p99=812ms (n=41223)",
+		[]string{`measurement "GET /checkout p50=41ms p95=233ms p99=812ms (n=41223)"`}, []string{"measurement p99=812ms"})
+	var b strings.Builder
+	for i := range 10 {
+		fmt.Fprintf(&b, "dns=0.00%ds connect=0.01%ds ttfb=0.1%ds total=0.1%ds code=200\n", i, i, i, i)
+	}
+	b.WriteString("dns=0.005086s connect=0.023459s ttfb=4.417535s total=4.419385s code=200\n")
+	res := condense.Part{Type: condense.PartToolResult, CallID: "a", Content: []condense.Part{condense.Text(b.String())}}
+	var kept []string
+	for _, v := range Strings(ExtractResult(nil, &res, 3)) {
+		if strings.Contains(v, "ttfb=") {
+			kept = append(kept, v)
+		}
+	}
+	if len(kept) != sameLabelCap || !slices.ContainsFunc(kept, func(v string) bool { return strings.Contains(v, "ttfb=4.417535s") }) {
+		t.Errorf("kept %q, want %d lines, the slow request's among them", kept, sameLabelCap)
 	}
 }

@@ -66,9 +66,18 @@ type scanner struct {
 	// aligned holds the header of the table aligned with spaces the
 	// text is in, if any (see alignedLine).
 	aligned []string
+	// figureProbe makes addCappedIn count the figures of a line (and note
+	// the first in probeNum) instead of adding them (see measurements).
+	figureProbe bool
+	probeNum    string
+	probeCount  int
+	probeMax    float64
 	// mgroups indexes the measurements added so far by label and unit
 	// (see addCapped).
 	mgroups map[string][]int
+	// mnum holds the number each of them is compared by: a figure's, or a
+	// line's largest.
+	mnum map[int]float64
 	// pastedAny is set once a message's line was read as pasted output:
 	// what it pasted is a program's output, whatever the message ran.
 	pastedAny bool
