@@ -343,6 +343,9 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 	}
 }
 
+// emphasis removes Markdown's bold marks.
+var emphasis = strings.NewReplacer("**", "", "__", "")
+
 // blockLabels open a line that goes on with the decision of the line
 // before it: what was set aside, and why.
 var blockLabels = []string{"rejected", "turned down", "not chosen", "ruled out", "alternatives considered",
@@ -355,7 +358,7 @@ var blockLabels = []string{"rejected", "turned down", "not chosen", "ruled out",
 // …", "- turned down: …", "Why: …"), or a sentence that sets an option
 // aside.
 func blockLine(low string) bool {
-	h := strings.NewReplacer("**", "", "__", "").Replace(stripLabel(low))
+	h := emphasis.Replace(stripLabel(low))
 	for _, l := range blockLabels {
 		if r, ok := strings.CutPrefix(h, l); ok && strings.HasPrefix(strings.TrimLeft(r, " *_"), ":") {
 			return true
@@ -872,7 +875,7 @@ func decisionAt(low string) (int, bool) {
 	}
 	if strings.Contains(low, "**") || strings.Contains(low, "__") {
 		// Markdown emphasis around a cue ("**Decision**: …").
-		if plain := strings.NewReplacer("**", "", "__", "").Replace(low); plain != low {
+		if plain := emphasis.Replace(low); plain != low {
 			if _, ok := decisionAt(plain); ok {
 				return 0, true
 			}
@@ -898,7 +901,7 @@ func decisionStrict(low string) bool {
 			return true
 		}
 	}
-	if plain := strings.NewReplacer("**", "", "__", "").Replace(low); plain != low {
+	if plain := emphasis.Replace(low); plain != low {
 		return decisionStrict(plain)
 	}
 	return isDecisionShaped(low)

@@ -243,13 +243,16 @@ func (s *scanner) tableRow(cells []string) bool {
 	return found
 }
 
+// headerKey spells a column's header as a key: "p99 (ms)" → "p99__ms".
+var headerKey = strings.NewReplacer(" ", "_", "(", "_", ")", "", "[", "_", "]", "")
+
 // measureHeader reports whether a table column's header names a measure:
 // a key that does (measureKey: "mean_exec_time", "P99(ms)"), a unit in
 // brackets ("Latency (ms)", "Size [MiB]", "%CPU"), or a word that does by
 // itself ("time", "size", "memory").
 func measureHeader(h string) bool {
 	low := strings.ToLower(strings.TrimSpace(h))
-	if measureKey(strings.NewReplacer(" ", "_", "(", "_", ")", "", "[", "_", "]", "").Replace(low)) {
+	if measureKey(headerKey.Replace(low)) {
 		return true
 	}
 	if o := strings.IndexAny(low, "(["); o >= 0 {
