@@ -66,83 +66,40 @@ func ParseHalf(s string) (Half, error) {
 
 func validHalf(h Half) bool { return slices.Contains(Halves, h) }
 
-// split is a table cut into a tune half, a report half and, optionally, a
-// fresh half, a blind half, a sealed half and a holdout half.
+// split is a table cut into a tune half, a report half and, optionally,
+// entries of its own for the other halves (fresh, blind, sealed, holdout).
 type split[T any] struct {
-	tune, report, fresh, blind, sealed, holdout []T
-	table                                       int // index in tables
-	key                                         func(T) string
+	tune, report []T
+	own          map[Half][]T // entries of the halves after the first two
+	table        int          // index in tables
+	key          func(T) string
 }
 
-// of returns the entries of half h. A table without fresh (blind, sealed,
-// holdout) entries gives the report half's entries for Fresh (Blind,
-// Sealed, Holdout): those
-// halves are held out like the report half, so sharing its entries with
-// them leaks nothing into tuning.
+// of returns the entries of half h. A table without entries of its own for
+// Fresh (Blind, Sealed, Holdout) gives the report half's entries for it:
+// those halves are held out like the report half, so sharing its entries
+// with them leaks nothing into tuning.
 func (s *split[T]) of(h Half) []T {
-	switch h {
-	case Report:
-		return s.report
-	case Fresh:
-		if len(s.fresh) > 0 {
-			return s.fresh
-		}
-		return s.report
-	case Blind:
-		if len(s.blind) > 0 {
-			return s.blind
-		}
-		return s.report
-	case Sealed:
-		if len(s.sealed) > 0 {
-			return s.sealed
-		}
-		return s.report
-	case Holdout:
-		if len(s.holdout) > 0 {
-			return s.holdout
-		}
-		return s.report
+	switch {
+	case h == Tune:
+		return s.tune
+	case len(s.own[h]) > 0:
+		return s.own[h]
 	}
-	return s.tune
+	return s.report
 }
 
-// withFresh gives the table its fresh half. It is called from init
-// functions (fresh.go), after every table is registered.
-func (s *split[T]) withFresh(fresh []T) *split[T] {
-	s.fresh = append(s.fresh, fresh...)
-	for _, e := range fresh {
-		tables[s.table].Fresh = append(tables[s.table].Fresh, s.key(e))
+// with gives the table entries of its own for half h (Fresh, Blind, Sealed
+// or Holdout). It is called from init functions (fresh.go, blind.go,
+// sealed.go, holdout.go), after every table is registered.
+func (s *split[T]) with(h Half, entries []T) *split[T] {
+	if s.own == nil {
+		s.own = make(map[Half][]T)
 	}
-	return s
-}
-
-// withBlind gives the table its blind half. It is called from init
-// functions (blind.go), after every table is registered.
-func (s *split[T]) withBlind(blind []T) *split[T] {
-	s.blind = append(s.blind, blind...)
-	for _, e := range blind {
-		tables[s.table].Blind = append(tables[s.table].Blind, s.key(e))
-	}
-	return s
-}
-
-// withSealed gives the table its sealed half. It is called from init
-// functions (sealed.go), after every table is registered.
-func (s *split[T]) withSealed(sealed []T) *split[T] {
-	s.sealed = append(s.sealed, sealed...)
-	for _, e := range sealed {
-		tables[s.table].Sealed = append(tables[s.table].Sealed, s.key(e))
-	}
-	return s
-}
-
-// withHoldout gives the table its holdout half. It is called from init
-// functions (holdout.go), after every table is registered.
-func (s *split[T]) withHoldout(holdout []T) *split[T] {
-	s.holdout = append(s.holdout, holdout...)
-	for _, e := range holdout {
-		tables[s.table].Holdout = append(tables[s.table].Holdout, s.key(e))
+	s.own[h] = append(s.own[h], entries...)
+	keys := tables[s.table].keysOf(h)
+	for _, e := range entries {
+		*keys = append(*keys, s.key(e))
 	}
 	return s
 }
@@ -162,6 +119,21 @@ type Table struct {
 }
 
 var tables []Table
+
+// keysOf returns where the table lists the keys of half h's own entries.
+func (t *Table) keysOf(h Half) *[]string {
+	switch h {
+	case Fresh:
+		return &t.Fresh
+	case Blind:
+		return &t.Blind
+	case Sealed:
+		return &t.Sealed
+	case Holdout:
+		return &t.Holdout
+	}
+	panic("corpus: half " + string(h) + " has no entries of its own")
+}
 
 // newSplit registers a table under name; key gives an entry's identity (its
 // text, or its name for structured entries).
