@@ -1,7 +1,6 @@
 package corpus
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -137,29 +136,4 @@ func TestBlindEveryFormat(t *testing.T) { everyFormat(t, Blind, 500, 1) }
 
 // TestBlindDeterministic: a blind corpus is the same for the same seed and
 // differs from the report and fresh corpora of that seed.
-func TestBlindDeterministic(t *testing.T) {
-	a, err := Corpus(Blind, 11, 4, smallSteps)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := Corpus(Blind, 11, 4, smallSteps)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, h := range []Half{Report, Fresh} {
-		r, err := Corpus(h, 11, 4, smallSteps)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range a {
-			if bytes.Equal(a[i].Data, r[i].Data) {
-				t.Errorf("%s: the same bytes as %s", a[i].Name, r[i].Name)
-			}
-		}
-	}
-	for i := range a {
-		if !bytes.Equal(a[i].Data, b[i].Data) || fmt.Sprint(a[i].Plants) != fmt.Sprint(b[i].Plants) || fmt.Sprint(a[i].Distractors) != fmt.Sprint(b[i].Distractors) {
-			t.Errorf("%s: two runs with seed 11 differ", a[i].Name)
-		}
-	}
-}
+func TestBlindDeterministic(t *testing.T) { halfDeterministic(t, Blind, Report, Fresh) }

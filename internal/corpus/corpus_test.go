@@ -352,3 +352,86 @@ func TestWriteFilesNames(t *testing.T) {
 		}
 	}
 }
+
+// halfDeterministic checks that a corpus of half h is the same for the
+// same seed and differs from the corpora of the others for that seed.
+func halfDeterministic(t *testing.T, h Half, others ...Half) {
+	t.Helper()
+	a, err := Corpus(h, 11, 4, smallSteps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Corpus(h, 11, 4, smallSteps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range others {
+		r, err := Corpus(o, 11, 4, smallSteps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range a {
+			if bytes.Equal(a[i].Data, r[i].Data) {
+				t.Errorf("%s: the same bytes as %s", a[i].Name, r[i].Name)
+			}
+		}
+	}
+	for i := range a {
+		if !bytes.Equal(a[i].Data, b[i].Data) || fmt.Sprint(a[i].Plants) != fmt.Sprint(b[i].Plants) || fmt.Sprint(a[i].Distractors) != fmt.Sprint(b[i].Distractors) {
+			t.Errorf("%s: two runs with seed 11 differ", a[i].Name)
+		}
+	}
+}
+
+// newText checks that no entry of half h repeats a long literal run (24
+// bytes or more between placeholders) of an earlier half's entry of the
+// same table, and that the user's decision phrasings of h are in no table
+// and in none of the other halves' phrasings, and fill.
+func newText(t *testing.T, h Half, earlier []Half, userDecisions []string, otherUsers ...[]string) {
+	t.Helper()
+	for _, tb := range Tables() {
+		var others []string
+		for _, e := range earlier {
+			others = append(others, tb.entriesOf(e)...)
+		}
+		for _, k := range tb.entriesOf(h) {
+			for _, part := range strings.FieldsFunc(k, func(r rune) bool { return r == '{' || r == '}' }) {
+				if len(part) < 24 || isKey(part) {
+					continue
+				}
+				for _, o := range others {
+					if strings.Contains(o, part) {
+						t.Errorf("%s: %s %q repeats %q of %q", tb.Name, h, k, part, o)
+					}
+				}
+			}
+		}
+	}
+	all := map[string]bool{}
+	for _, tb := range Tables() {
+		for _, e := range append(slices.Clone(earlier), h) {
+			for _, k := range tb.entriesOf(e) {
+				all[k] = true
+			}
+		}
+	}
+	for _, d := range userDecisions {
+		if all[d] || slices.ContainsFunc(otherUsers, func(o []string) bool { return slices.Contains(o, d) }) {
+			t.Errorf("user decision %q is in a table or in another half's", d)
+		}
+		if m := placeholder.FindString(fill(d, map[string]string{"x": "a", "y": "b", "c": "c", "why": "w"})); m != "" {
+			t.Errorf("user decision %q leaves %s", d, m)
+		}
+	}
+}
+
+// entriesOf returns the keys of half h's entries in a table.
+func (tb Table) entriesOf(h Half) []string {
+	switch h {
+	case Tune:
+		return tb.Tune
+	case Report:
+		return tb.Report
+	}
+	return *tb.keysOf(h)
+}

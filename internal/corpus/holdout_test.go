@@ -1,9 +1,7 @@
 package corpus
 
 import (
-	"bytes"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -102,47 +100,6 @@ func TestHoldoutTables(t *testing.T) {
 	}
 }
 
-// TestHoldoutNewText: no holdout entry repeats a long literal run (24
-// bytes or more between placeholders) of another half's entry of the same
-// table, and the user's decision phrasings are in no table and none of
-// the blind or sealed halves'.
-func TestHoldoutNewText(t *testing.T) {
-	for _, tb := range Tables() {
-		var others []string
-		for _, ks := range [][]string{tb.Tune, tb.Report, tb.Fresh, tb.Blind, tb.Sealed} {
-			others = append(others, ks...)
-		}
-		for _, k := range tb.Holdout {
-			for _, part := range strings.FieldsFunc(k, func(r rune) bool { return r == '{' || r == '}' }) {
-				if len(part) < 24 || isKey(part) {
-					continue
-				}
-				for _, o := range others {
-					if strings.Contains(o, part) {
-						t.Errorf("%s: holdout %q repeats %q of %q", tb.Name, k, part, o)
-					}
-				}
-			}
-		}
-	}
-	all := map[string]bool{}
-	for _, tb := range Tables() {
-		for _, ks := range [][]string{tb.Tune, tb.Report, tb.Fresh, tb.Blind, tb.Sealed, tb.Holdout} {
-			for _, k := range ks {
-				all[k] = true
-			}
-		}
-	}
-	for _, d := range holdoutUserDecisions {
-		if all[d] || slices.Contains(blindUserDecisions, d) || slices.Contains(sealedUserDecisions, d) {
-			t.Errorf("user decision %q is in a table or in the blind or sealed half", d)
-		}
-		if m := placeholder.FindString(fill(d, map[string]string{"x": "a", "y": "b", "c": "c", "why": "w"})); m != "" {
-			t.Errorf("user decision %q leaves %s", d, m)
-		}
-	}
-}
-
 // TestHoldoutTemplatesFill: every holdout error and command template
 // fills with the values the generator draws, for a project of its
 // language.
@@ -158,28 +115,13 @@ func TestHoldoutEveryFormat(t *testing.T) { everyFormat(t, Holdout, 900, 2) }
 // seed and differs from the report, fresh, blind and sealed corpora of
 // that seed.
 func TestHoldoutDeterministic(t *testing.T) {
-	a, err := Corpus(Holdout, 11, 4, smallSteps)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := Corpus(Holdout, 11, 4, smallSteps)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, h := range []Half{Report, Fresh, Blind, Sealed} {
-		r, err := Corpus(h, 11, 4, smallSteps)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range a {
-			if bytes.Equal(a[i].Data, r[i].Data) {
-				t.Errorf("%s: the same bytes as %s", a[i].Name, r[i].Name)
-			}
-		}
-	}
-	for i := range a {
-		if !bytes.Equal(a[i].Data, b[i].Data) || fmt.Sprint(a[i].Plants) != fmt.Sprint(b[i].Plants) || fmt.Sprint(a[i].Distractors) != fmt.Sprint(b[i].Distractors) {
-			t.Errorf("%s: two runs with seed 11 differ", a[i].Name)
-		}
-	}
+	halfDeterministic(t, Holdout, Report, Fresh, Blind, Sealed)
+}
+
+// TestHoldoutNewText: no holdout entry repeats a long literal run (24
+// bytes or more between placeholders) of another half's entry of the same
+// table, and the user's decision phrasings are in no table and none of
+// the blind or sealed halves'.
+func TestHoldoutNewText(t *testing.T) {
+	newText(t, Holdout, []Half{Tune, Report, Fresh, Blind, Sealed}, holdoutUserDecisions, blindUserDecisions, sealedUserDecisions)
 }

@@ -1,9 +1,7 @@
 package corpus
 
 import (
-	"bytes"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -102,47 +100,6 @@ func TestSealedTables(t *testing.T) {
 	}
 }
 
-// TestSealedNewText: no sealed entry repeats a long literal run (24 bytes
-// or more between placeholders) of another half's entry of the same
-// table, and the user's decision phrasings are in no table and none of
-// blind's.
-func TestSealedNewText(t *testing.T) {
-	for _, tb := range Tables() {
-		var others []string
-		for _, ks := range [][]string{tb.Tune, tb.Report, tb.Fresh, tb.Blind} {
-			others = append(others, ks...)
-		}
-		for _, k := range tb.Sealed {
-			for _, part := range strings.FieldsFunc(k, func(r rune) bool { return r == '{' || r == '}' }) {
-				if len(part) < 24 || isKey(part) {
-					continue
-				}
-				for _, o := range others {
-					if strings.Contains(o, part) {
-						t.Errorf("%s: sealed %q repeats %q of %q", tb.Name, k, part, o)
-					}
-				}
-			}
-		}
-	}
-	all := map[string]bool{}
-	for _, tb := range Tables() {
-		for _, ks := range [][]string{tb.Tune, tb.Report, tb.Fresh, tb.Blind, tb.Sealed} {
-			for _, k := range ks {
-				all[k] = true
-			}
-		}
-	}
-	for _, d := range sealedUserDecisions {
-		if all[d] || slices.Contains(blindUserDecisions, d) {
-			t.Errorf("user decision %q is in a table or in the blind half", d)
-		}
-		if m := placeholder.FindString(fill(d, map[string]string{"x": "a", "y": "b", "c": "c", "why": "w"})); m != "" {
-			t.Errorf("user decision %q leaves %s", d, m)
-		}
-	}
-}
-
 // TestSealedTemplatesFill: every sealed error and command template fills
 // with the values the generator draws, for a project of its language.
 func TestSealedTemplatesFill(t *testing.T) { templatesFill(t, Sealed) }
@@ -155,29 +112,12 @@ func TestSealedEveryFormat(t *testing.T) { everyFormat(t, Sealed, 700, 2) }
 
 // TestSealedDeterministic: a sealed corpus is the same for the same seed
 // and differs from the report, fresh and blind corpora of that seed.
-func TestSealedDeterministic(t *testing.T) {
-	a, err := Corpus(Sealed, 11, 4, smallSteps)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := Corpus(Sealed, 11, 4, smallSteps)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, h := range []Half{Report, Fresh, Blind} {
-		r, err := Corpus(h, 11, 4, smallSteps)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range a {
-			if bytes.Equal(a[i].Data, r[i].Data) {
-				t.Errorf("%s: the same bytes as %s", a[i].Name, r[i].Name)
-			}
-		}
-	}
-	for i := range a {
-		if !bytes.Equal(a[i].Data, b[i].Data) || fmt.Sprint(a[i].Plants) != fmt.Sprint(b[i].Plants) || fmt.Sprint(a[i].Distractors) != fmt.Sprint(b[i].Distractors) {
-			t.Errorf("%s: two runs with seed 11 differ", a[i].Name)
-		}
-	}
+func TestSealedDeterministic(t *testing.T) { halfDeterministic(t, Sealed, Report, Fresh, Blind) }
+
+// TestSealedNewText: no sealed entry repeats a long literal run (24 bytes
+// or more between placeholders) of another half's entry of the same
+// table, and the user's decision phrasings are in no table and none of
+// blind's.
+func TestSealedNewText(t *testing.T) {
+	newText(t, Sealed, []Half{Tune, Report, Fresh, Blind}, sealedUserDecisions, blindUserDecisions)
 }
