@@ -42,7 +42,13 @@ func TestUnlabelledMeasurements(t *testing.T) {
 // is among them, none of not is.
 func itemsHeld(t *testing.T, text string, want, not []string) {
 	t.Helper()
-	got := Strings(outputItems(text))
+	held(t, text, Strings(outputItems(text)), want, not)
+}
+
+// held checks items read from text: each of want is among got, none of
+// not is.
+func held(t *testing.T, text string, got, want, not []string) {
+	t.Helper()
 	for _, w := range want {
 		if !slices.Contains(got, w) {
 			t.Errorf("%q: %s missing from %q", text, w, got)
@@ -259,17 +265,7 @@ func TestFigureLabels(t *testing.T) {
 	} {
 		s := newScanner(&defaultExtractor, 1, true)
 		s.figures(tc.text, nil)
-		got := Strings(s.items)
-		for _, w := range tc.want {
-			if !slices.Contains(got, w) {
-				t.Errorf("%q: %s missing from %q", tc.text, w, got)
-			}
-		}
-		for _, w := range tc.not {
-			if slices.Contains(got, w) {
-				t.Errorf("%q: %s in %q", tc.text, w, got)
-			}
-		}
+		held(t, tc.text, Strings(s.items), tc.want, tc.not)
 	}
 }
 

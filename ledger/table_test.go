@@ -34,17 +34,7 @@ func TestTableFigures(t *testing.T) {
 		{"header ends with the table", "| stage | time |\n|---|---|\n| build | 3.2s |\n\nfetch took 812ms\n",
 			[]string{`measurement "build time 3.2s"`, `measurement "fetch took 812ms"`}, []string{`measurement "fetch time 812ms"`}},
 	} {
-		got := Strings(outputItems(tc.text))
-		for _, w := range tc.want {
-			if !slices.Contains(got, w) {
-				t.Errorf("%s: %s missing from %q", tc.name, w, got)
-			}
-		}
-		for _, n := range tc.not {
-			if slices.Contains(got, n) {
-				t.Errorf("%s: %s should not be an item (%q)", tc.name, n, got)
-			}
-		}
+		itemsHeld(t, tc.text, tc.want, tc.not)
 	}
 }
 
