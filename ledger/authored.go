@@ -359,7 +359,7 @@ func saidArgs(line string) []string {
 	toks := shellTokens(line)
 	var out []string
 	if len(toks) > 0 && (toks[0] == "echo" || toks[0] == "printf") {
-		if t := redirectTarget(line); t != "" && recordFile(t) {
+		if t := redirectIn(toks); t != "" && recordFile(t) {
 			var words []string
 			for _, a := range toks[1:] {
 				if a == ">" || a == ">>" || a == "|" {
@@ -409,8 +409,10 @@ func saidFlag(f string) bool {
 
 // redirectTarget returns the file a command line writes to with >, >> or
 // tee, or "".
-func redirectTarget(line string) string {
-	toks := shellTokens(line)
+func redirectTarget(line string) string { return redirectIn(shellTokens(line)) }
+
+// redirectIn is redirectTarget on a command line already split into words.
+func redirectIn(toks []string) string {
 	for i, t := range toks {
 		if (t == ">" || t == ">>") && i+1 < len(toks) {
 			return toks[i+1]

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"encoding/json"
+	"iter"
 	"slices"
 	"strings"
 )
@@ -945,7 +946,7 @@ func columnHeader(t string) bool {
 		return false
 	}
 	n, named := 0, 0
-	for _, f := range gapFields(t) {
+	for f := range eachGapField(t) {
 		if n == 0 && levelWord(strings.ToLower(f)) >= lvWarn {
 			return false // "ERROR   worker   connection refused"
 		}
@@ -974,21 +975,27 @@ func columnHeader(t string) bool {
 
 // gapFields splits a line at its column gaps: two spaces or more, or a
 // tab.
-func gapFields(t string) []string {
-	var out []string
-	start := -1
-	for i := 0; i <= len(t); i++ {
-		gap := i == len(t) || t[i] == '\t' || t[i] == ' ' && i+1 < len(t) && t[i+1] == ' '
-		if gap {
-			if start >= 0 {
-				out = append(out, strings.TrimSpace(t[start:i]))
-				start = -1
+func gapFields(t string) []string { return slices.Collect(eachGapField(t)) }
+
+// eachGapField yields the fields of a line between its column gaps (see
+// gapFields) without gathering them.
+func eachGapField(t string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		start := -1
+		for i := 0; i <= len(t); i++ {
+			gap := i == len(t) || t[i] == '\t' || t[i] == ' ' && i+1 < len(t) && t[i+1] == ' '
+			if gap {
+				if start >= 0 {
+					if !yield(strings.TrimSpace(t[start:i])) {
+						return
+					}
+					start = -1
+				}
+				continue
 			}
-			continue
-		}
-		if start < 0 && t[i] != ' ' {
-			start = i
+			if start < 0 && t[i] != ' ' {
+				start = i
+			}
 		}
 	}
-	return out
 }

@@ -280,6 +280,9 @@ func (s *scanner) measurements(t string, urlSpans [][2]int) {
 		s.figureProbe, s.probeNum, s.probeCount = true, "", 0
 		s.figures(t, urlSpans)
 		s.figureProbe = false
+		if s.probeCount == 0 {
+			return // no figure: nothing to read again one by one
+		}
 		if s.probeCount >= 2 {
 			at := max(0, strings.Index(t, s.probeNum))
 			s.addCappedIn(t, at, "line\x00"+maskDigitRuns(t, false))
@@ -701,7 +704,11 @@ func (s *scanner) addCappedIn(v string, at int, group string) bool {
 	s.mnum[lowAt] = num
 	for g, ks := range s.mgroups {
 		if i := slices.Index(ks, lowAt); i >= 0 && g != group {
-			s.mgroups[g] = slices.Delete(ks, i, i+1)
+			if ks = slices.Delete(ks, i, i+1); len(ks) == 0 {
+				delete(s.mgroups, g)
+			} else {
+				s.mgroups[g] = ks
+			}
 		}
 	}
 	if !slices.Contains(s.mgroups[group], lowAt) {
