@@ -888,6 +888,13 @@ var shellLanguages = map[string]bool{"bash": true, "sh": true, "shell": true, "c
 	"fish": true, "terminal": true, "powershell": true, "ps1": true, "pwsh": true, "ps": true, "cmd": true,
 	"bat": true, "batch": true, "shell-session": true, "shellsession": true, "sh-session": true}
 
+// plainFence reports whether t opens a code block with no language, or a
+// text one: "```", "```text", "~~~".
+func plainFence(t string) bool {
+	lang := strings.ToLower(strings.TrimSpace(strings.TrimLeft(t, "`~")))
+	return lang == "" || lang == "text" || lang == "txt" || lang == "log" || lang == "console"
+}
+
 // shellFence reads a line of a message against its code blocks: it opens
 // and closes them, and in a shell block (or one with no language) adds
 // each line that reads as a command, past its prompt. It reports whether

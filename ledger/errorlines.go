@@ -48,6 +48,9 @@ func (s *scanner) errors(line, t string) {
 	switch {
 	case s.continueError(t, indented):
 	case s.runtimeOrTestLine(t):
+	case s.output && t[0] == '{' && s.logLine(t):
+		// A JSON log record with a level is read by its message fields
+		// before any recogniser sees an HTTP status or "Error: " in it.
 	case s.toolErrorLine(t):
 	default:
 		s.compilerOrLogLine(t, indented)
@@ -475,6 +478,17 @@ func sanitizerReport(t string) bool {
 		name, _, ok := strings.Cut(r, ": ")
 		return ok && strings.HasSuffix(name, "Sanitizer")
 	}
+	if r, ok := strings.CutPrefix(t, "=="); ok {
+		// "==4711==ERROR: AddressSanitizer: heap-use-after-free on address …",
+		// the report's first line, the process id between "=="s
+		k := 0
+		for k < len(r) && isDigit(r[k]) {
+			k++
+		}
+		if k > 0 && (strings.HasPrefix(r[k:], "==ERROR: ") || strings.HasPrefix(r[k:], "==WARNING: ")) && strings.Contains(r, "Sanitizer") {
+			return true
+		}
+	}
 	return t == "WARNING: DATA RACE" || strings.HasPrefix(t, "WARNING: ThreadSanitizer: ")
 }
 
@@ -668,7 +682,12 @@ func looksException(t string) bool {
 			return colon || len(name) > len(suf)
 		}
 	}
-	return false
+	// Before ": ", a class of an errors or exceptions module, whatever its
+	// name ends with (celery.exceptions.SoftTimeLimitExceeded,
+	// sqlalchemy.exc.NoResultFound), or one named for a failure
+	// (DeadlineExceeded, ReadTimeout).
+	last := name[strings.LastIndexByte(name, '.')+1:]
+	return colon && rest != "" && last != "" && isUpper(last[0]) && exceptionName(name)
 }
 
 // raisedLine recognises the line that ends a Python traceback when its
@@ -829,10 +848,14 @@ func logErrorValue(t string) string {
 		rec.Exception = nil
 	}
 	if len(rec.Msg) == 0 && len(rec.Message) == 0 {
-		// structlog names its message "event", Serilog's compact JSON "@m"
+		// structlog names its message "event", Serilog's compact JSON
+		// "@m", Terraform's machine-readable output and Logstash "@message"
 		rec.Msg = rec.Event
 		if len(rec.Msg) == 0 {
 			rec.Msg = rec.SerilogM
+		}
+		if len(rec.Msg) == 0 {
+			rec.Msg = rec.AtMessage
 		}
 	}
 	for _, raw := range []json.RawMessage{rec.Msg, rec.Message, rec.Error, rec.Err, rec.Exception, rec.Attr} {
@@ -870,6 +893,7 @@ type logFields struct {
 	Reason    json.RawMessage `json:"reason"`
 	Event     json.RawMessage `json:"event"`
 	SerilogM  json.RawMessage `json:"@m"`
+	AtMessage json.RawMessage `json:"@message"`
 }
 
 // logfmtValue returns the value of key (given with its '=') in a logfmt

@@ -73,7 +73,7 @@ func lowerByte(c byte) byte {
 }
 
 // logKeys are the keys structured logs put the level under.
-var logKeys = []string{"level", "lvl", "severity", "log.level", "levelname", "loglevel", "log_level"}
+var logKeys = []string{"level", "lvl", "severity", "log.level", "levelname", "loglevel", "log_level", "@level"}
 
 // logLevel finds the level of a log line: a JSON object's level field
 // (string, or pino's number), a logfmt level= pair, a klog prefix
@@ -383,12 +383,37 @@ func (s *scanner) genericError(t string) {
 		s.add(KindError, t)
 	case sig.vocab > 0 && s.run == runFailed && !passLine(t):
 		s.addWeak(t)
-	case sig.vocab > 0 && s.run == runUnknown && !passLine(t) && !reportsSuccess(t) && len(s.unsure) <= maxUnsure:
+	case (s.paste == pastedLines || s.quote || s.run == runFailed) && classAfterColon(t):
+		// "already mutably borrowed: BorrowError in …": a message, then
+		// the error's class, in what a person pasted or a failed run
+		s.add(KindError, t)
+	case sig.vocab > 0 && (s.run == runUnknown || s.quote) && !passLine(t) && !reportsSuccess(t) && len(s.unsure) <= maxUnsure:
 		// No status was recorded (a text-protocol agent's output, a
 		// tool that reports none): a line naming a failure is kept if it
 		// is one of the few such lines of a program's run (see
 		// endUnsure).
 		s.unsure = append(s.unsure, t)
+	}
+}
+
+// classAfterColon reports whether ": " is followed somewhere in t by an
+// error's class name standing as a word: "already mutably borrowed:
+// BorrowError in …", "request failed: TimeoutError after 30s".
+func classAfterColon(t string) bool {
+	for off := 0; ; {
+		k := strings.Index(t[off:], ": ")
+		if k < 0 {
+			return false
+		}
+		i := off + k + 2
+		off = i
+		j := i
+		for j < len(t) && isWordByte(t[j]) {
+			j++
+		}
+		if j-i >= 7 && isUpper(t[i]) && exceptionName(t[i:j]) && (j == len(t) || t[j] == ' ' || t[j] == ':' || t[j] == ',') {
+			return true
+		}
 	}
 }
 

@@ -82,7 +82,7 @@ func TestExtractResultOutputs(t *testing.T) {
 			"id order_id=ORD-2024-0042",
 			"measurement \"upstream timeout after 5000ms\"",
 			"error \"db ping failed: dial tcp 10.0.4.12:5432: connect: connection refused\"",
-			"measurement \"latency: 703.1ms\"",
+			"measurement `\"latency\":\"703.1ms\"`",
 		}},
 		{"kubectl.txt", []string{
 			"error \"api-7d9f8b6c5-x2k4q           0/1     CrashLoopBackOff   5 (2m ago)     10m\"",

@@ -239,7 +239,7 @@ func TestClean(t *testing.T) {
 	}
 	for _, tc := range cases {
 		got := clean(tc.in, tc.max)
-		if isClean(tc.in) && len(tc.in) <= tc.max && got != tc.in {
+		if isClean(tc.in, maxGap) && len(tc.in) <= tc.max && got != tc.in {
 			t.Errorf("isClean(%q) but clean changes it", tc.in)
 		}
 		if got != tc.want {

@@ -578,6 +578,17 @@ func generatedID(tok string) bool {
 	if quads >= 3 && quads2 >= 2 {
 		return true
 	}
+	// GHSA-9w8x-4h5c-2jqf, GHSA-qhwv-7627-g46x: an upper-case prefix and
+	// three or more groups of one length, letters and digits drawn at
+	// random (a group may hold only one or the other).
+	if nseg >= 4 && upperPrefixGroups(tok) {
+		return true
+	}
+	// PWALMWQAVRT3TQ, Q0FW3FQBGQE329: twelve or more upper-case letters and
+	// digits in one word, as incident and job handles are printed.
+	if nseg == 1 && len(tok) >= 12 && upperAlnum(tok) {
+		return true
+	}
 	// INC0012345, CHG0031337: a ticket's letters glued to its number.
 	if nseg == 1 {
 		k := 0
@@ -656,7 +667,7 @@ func randomSegment(g string) bool {
 	}
 	// float64ToInt32, parseV2Header1, v1beta1: names and versions, not
 	// random tails (a name starts with a word of four letters or more)
-	if k := lowerRun(g); k >= 4 && k < len(g) || versionTag(g) {
+	if k := lowerRun(g); k >= 4 && k < len(g) && !(len(g) >= 12 && allHex(g)) || versionTag(g) {
 		return false
 	}
 	digits, letters, hex, flips := 0, 0, true, 0
@@ -690,6 +701,47 @@ func flips(g string) int {
 		}
 	}
 	return n
+}
+
+// upperPrefixGroups reports whether tok is an upper-case word of two to
+// eight letters, then three or more '-' groups of one length (three to
+// six) of lower-case letters and digits, holding at least one of each.
+func upperPrefixGroups(tok string) bool {
+	groups := strings.Split(tok, "-")
+	if len(groups) < 4 || len(groups[0]) < 2 || len(groups[0]) > 8 {
+		return false
+	}
+	for k := 0; k < len(groups[0]); k++ {
+		if !isUpper(groups[0][k]) {
+			return false
+		}
+	}
+	n, digit, letter := len(groups[1]), false, false
+	for _, g := range groups[1:] {
+		if len(g) != n || n < 3 || n > 6 || !isLowerAlnum(g) {
+			return false
+		}
+		digit = digit || strings.ContainsAny(g, "0123456789")
+		letter = letter || strings.IndexFunc(g, func(r rune) bool { return r >= 'a' && r <= 'z' }) >= 0
+	}
+	return digit && letter
+}
+
+// upperAlnum reports whether tok holds only upper-case letters and
+// digits, at least one digit and six letters.
+func upperAlnum(tok string) bool {
+	digits, letters := 0, 0
+	for k := 0; k < len(tok); k++ {
+		switch c := tok[k]; {
+		case isDigit(c):
+			digits++
+		case isUpper(c):
+			letters++
+		default:
+			return false
+		}
+	}
+	return digits >= 1 && letters >= 6
 }
 
 // mixedQuad reports a group of four or five letters and digits holding at

@@ -35,6 +35,12 @@ func (s *scanner) lineMeasurement(t string) bool {
 	if s.output && s.profile(t) {
 		return true
 	}
+	if s.output && len(t) <= s.e.maxValueLen() && realUserSys(t) {
+		// "Run Time: real 7.837 user 6.739887 sys 1.098000" (SQLite's
+		// .timer), "real 0.41 user 0.30 sys 0.08" (time -p on one line)
+		s.add(KindMeasurement, t)
+		return true
+	}
 	if s.output && figureLine(t) {
 		s.add(KindMeasurement, t)
 		return true
@@ -285,7 +291,9 @@ func (s *scanner) measurements(t string, urlSpans [][2]int) {
 		}
 		if s.probeCount >= 2 {
 			at := max(0, strings.Index(t, s.probeNum))
+			s.wide = true // its columns' gaps as printed
 			s.addCappedIn(t, at, "line\x00"+maskDigitRuns(t, false))
+			s.wide = false
 			return
 		}
 	}
@@ -313,9 +321,10 @@ func (s *scanner) figures(t string, urlSpans [][2]int) {
 		j = plusMinus(t, j)
 		k, unit := unitAfter(t, j)
 		if unit == "" && inSpans(i, urlSpans) < 0 {
-			if key := jsonKeyBefore(t, i); key != "" && measureKey(key) && bareEnd(t, j) {
-				// {"heapUsed": 8765432, "p99_ms": 812}
-				s.addCapped(key+": "+t[i:j], len(key)+2)
+			if key, from := jsonKeyBefore(t, i); key != "" && measureKey(key) && bareEnd(t, j) {
+				// {"heapUsed": 8765432, "p99_ms": 812}, EXPLAIN's
+				// "Execution Time": 26684.967: kept as printed
+				s.addCapped(t[from:j], i-from)
 				last.item = -1
 				i = j - 1
 				continue
@@ -432,6 +441,21 @@ func unitKeyBefore(t string, i int) int {
 	return -1
 }
 
+// realUserSys reports whether t gives the real, user and system times of
+// a run on one line, each word followed by its figure.
+func realUserSys(t string) bool {
+	for _, w := range []string{"real ", "user ", "sys "} {
+		k := strings.Index(t, w)
+		if k < 0 || k > 0 && isAlpha(t[k-1]) || k+len(w) >= len(t) || !isDigit(t[k+len(w)]) {
+			return false
+		}
+	}
+	return true
+}
+
+// keySpaces spells a key's spaces and hyphens as underscores.
+var keySpaces = strings.NewReplacer(" ", "_", "-", "_")
+
 // measureKeyWords in a key say that its bare number is a measure: a
 // duration, a size, a rate or a statistic of them.
 var measureKeyWords = []string{"latency", "duration", "elapsed", "took", "rss", "heap", "memory", "mem_", "throughput",
@@ -445,6 +469,9 @@ func measureKey(key string) bool {
 		return false
 	}
 	low := strings.ToLower(key)
+	if strings.ContainsAny(low, " -") {
+		low = keySpaces.Replace(low) // "Execution Time", "run-time"
+	}
 	if settingKey(low) {
 		return false
 	}
@@ -534,8 +561,11 @@ type lastMeasurement struct {
 // with its label: a JSON key, the words before it, or the words after it;
 // or joins it to the one before when its label only links them.
 func (s *scanner) addMeasurement(t string, i, end int, last *lastMeasurement) {
-	if key := jsonKeyBefore(t, i); key != "" {
-		s.addCapped(key+": "+t[i:end], len(key)+2)
+	if key, from := jsonKeyBefore(t, i); key != "" {
+		if end < len(t) && t[end] == '"' && t[i-1] == '"' {
+			end++ // "latency": "703.1ms", its closing quote too
+		}
+		s.addCapped(t[from:end], i-from)
 		last.item = -1
 		return
 	}
@@ -806,9 +836,10 @@ func linking(s string) bool {
 	return true
 }
 
-// jsonKeyBefore returns the key when the number at t[i] is a JSON string
-// or number field value: "latency": "703.1ms" or "p99_ms": 703.
-func jsonKeyBefore(t string, i int) string {
+// jsonKeyBefore returns the key, and where its opening quote is, when the
+// number at t[i] is a JSON string or number field value: "latency":
+// "703.1ms", "p99_ms": 703 or "Execution Time": 26684.967.
+func jsonKeyBefore(t string, i int) (key string, from int) {
 	p := i
 	if p > 0 && t[p-1] == '"' {
 		p--
@@ -817,26 +848,26 @@ func jsonKeyBefore(t string, i int) string {
 		p--
 	}
 	if p < 2 || t[p-1] != ':' {
-		return ""
+		return "", 0
 	}
 	p--
 	for p > 0 && t[p-1] == ' ' {
 		p--
 	}
 	if p < 2 || t[p-1] != '"' {
-		return ""
+		return "", 0
 	}
 	q := strings.LastIndexByte(t[:p-1], '"')
 	if q < 0 || p-1-q > 40 || p-1-q < 1 {
-		return ""
+		return "", 0
 	}
-	key := t[q+1 : p-1]
+	key = t[q+1 : p-1]
 	for k := 0; k < len(key); k++ {
-		if !(isAlnum(key[k]) || key[k] == '_' || key[k] == '-' || key[k] == '.') {
-			return ""
+		if !(isAlnum(key[k]) || key[k] == '_' || key[k] == '-' || key[k] == '.' || key[k] == ' ' && k > 0 && k < len(key)-1) {
+			return "", 0
 		}
 	}
-	return key
+	return key, q
 }
 
 var unitSet = func() map[string]bool {

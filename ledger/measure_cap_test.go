@@ -23,7 +23,7 @@ func TestJSONLogOutlierPastTheCap(t *testing.T) {
 	}
 	res := condense.Part{Type: condense.PartToolResult, CallID: "a", Content: []condense.Part{condense.Text(b.String())}}
 	got := Strings(ExtractResult(nil, &res, 3))
-	if !slices.Contains(got, `measurement "took: 4182.3ms"`) {
+	if !slices.Contains(got, "measurement `\"took\":\"4182.3ms\"`") {
 		t.Errorf("the slow request is lost: %q", got)
 	}
 }

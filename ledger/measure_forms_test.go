@@ -190,7 +190,7 @@ func TestBuiltFigures(t *testing.T) {
 		{"Passed!  - Failed:     0, Passed:   412, Skipped:     0, Total:   412, Duration: 2 m 13 s - Api.Tests.dll (net8.0)",
 			[]string{`measurement "Duration: 2 m 13 s"`}, nil},
 		{`{"Time":"2026-12-01T10:00:01Z","Action":"pass","Package":"github.com/acme/x","Elapsed":12.345}`,
-			[]string{`measurement "Elapsed: 12.345"`}, []string{"measurement 2026"}},
+			[]string{"measurement `\"Elapsed\":12.345`"}, []string{"measurement 2026"}},
 		{";; Query time: 41 msec", []string{`measurement "Query time: 41 msec"`}, nil},
 		{"1000 loops, best of 5: 312 usec per loop", []string{`measurement "1000 loops, best of 5: 312 usec per loop"`}, nil},
 		{"-rw-r--r-- 1 root root 1.2G Dec  1 10:00 dump.sql", []string{`measurement "root root 1.2G"`}, nil},
@@ -260,7 +260,7 @@ func TestFigureLabels(t *testing.T) {
 			[]string{"measurement avg_latency_ms=812.4", "measurement max_latency_ms=2931", "measurement heapBytes=183226112"},
 			[]string{"measurement rows=5000"}},
 		{`{"rss": 51234816, "heapUsed": 8765432, "pid": 4242, "p99_ms": 812}`,
-			[]string{`measurement "rss: 51234816"`, `measurement "heapUsed: 8765432"`, `measurement "p99_ms: 812"`}, []string{`measurement "pid: 4242"`}},
+			[]string{"measurement `\"rss\": 51234816`", "measurement `\"heapUsed\": 8765432`", "measurement `\"p99_ms\": 812`"}, []string{"measurement `\"pid\": 4242`"}},
 		{"p99 latency: 703.1ms, p50 latency: 41ms", []string{`measurement "p99 latency: 703.1ms"`, `measurement "p50 latency: 41ms"`}, nil},
 	} {
 		s := newScanner(&defaultExtractor, 1, true)

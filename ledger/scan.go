@@ -78,6 +78,15 @@ type scanner struct {
 	// mnum holds the number each of them is compared by: a figure's, or a
 	// line's largest.
 	mnum map[int]float64
+	// rowPicks holds the rows of the output's tables of figures to keep
+	// whole (see pickedRow), worked out when first needed; wide lets the
+	// measurement being added be as long as a decision.
+	rowPicks map[string]bool
+	wide     bool
+	// quote is set in a plain code block of a tool's output opened under
+	// a line ending with ':' (an issue's "From the logs:"): what a person
+	// quoted there is the failure they saw, whatever the command's status.
+	quote bool
 	// pastedAny is set once a message's line was read as pasted output:
 	// what it pasted is a program's output, whatever the message ran.
 	pastedAny bool
@@ -191,7 +200,11 @@ func (s *scanner) add(k Kind, v string) *Item {
 		// its cap and cut off the tail shortenError keeps
 		v = shortenError(strings.ToValidUTF8(v, "?"), s.e.capOf(k))
 	}
-	v = clean(v, s.e.capOf(k))
+	if s.wide {
+		v = cleanGaps(v, s.e.capOf(KindDecision), s.e.capOf(KindDecision))
+	} else {
+		v = clean(v, s.e.capOf(k))
+	}
 	if v == "" {
 		return nil
 	}
@@ -281,8 +294,8 @@ func (s *scanner) text(text string) {
 	}
 	last := s.prev
 	s.loud, s.odd, s.cell, s.prev, s.bench = false, false, false, "", ""
-	s.paste, s.fence = 0, 0
-	s.whole, s.shapes = "", nil
+	s.paste, s.fence, s.quote = 0, 0, false
+	s.whole, s.shapes, s.rowPicks = "", nil, nil
 	s.endUnsure()
 	s.flush()
 	if s.output && !s.source && s.run == runFailed && s.counts[KindError] == 0 {
@@ -448,6 +461,14 @@ func (s *scanner) line(line string) {
 		v, ok := strings.CutPrefix(t, "Reason:")
 		s.failReason = ok && (levelOnly(v) || slices.Contains(podFailures, strings.TrimSpace(v)) || strings.TrimSpace(v) == "Failed")
 	}
+	if s.output && !s.source && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")) {
+		switch {
+		case s.quote:
+			s.quote = false
+		case strings.HasSuffix(s.prev, ":") && plainFence(t):
+			s.quote, s.pastedAny = true, true
+		}
+	}
 	if !s.source {
 		// A message's pasted output (under a line that ends with ':', in
 		// a plain block, indented) is read for errors as output is: "the
@@ -514,7 +535,7 @@ func (s *scanner) line(line string) {
 	}
 	// A command line's figures are its arguments (--since=2h, sleep 5),
 	// not measurements.
-	if !s.source && 2*s.lineCommand < len(t) && !s.tableLine(t) && !s.alignedLine(t) && !s.lineMeasurement(t) {
+	if !s.source && 2*s.lineCommand < len(t) && !s.pickedRow(t) && !s.tableLine(t) && !s.alignedLine(t) && !s.lineMeasurement(t) {
 		s.measurements(t, urlSpans)
 	}
 }

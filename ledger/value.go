@@ -19,11 +19,15 @@ const ellipsis = "…"
 // Go's test summary separates its fields with tabs, and a value is worth
 // most when a search for the printed text finds it. Any other white space
 // (a line break, a form feed, a longer gap) becomes one space.
-func clean(s string, max int) string {
+func clean(s string, max int) string { return cleanGaps(s, max, maxGap) }
+
+// cleanGaps is clean keeping gaps of up to gapMax bytes as printed: a row
+// of a table kept whole keeps its columns (see pickedRow).
+func cleanGaps(s string, max, gapMax int) string {
 	if max < len(ellipsis)+1 {
 		max = len(ellipsis) + 1
 	}
-	if isClean(s) && len(s) <= max {
+	if isClean(s, gapMax) && len(s) <= max {
 		return s
 	}
 	var b strings.Builder
@@ -46,7 +50,7 @@ func clean(s string, max int) string {
 			continue
 		}
 		if gap > 0 && b.Len() > 0 {
-			if plain && gap <= maxGap {
+			if plain && gap <= gapMax {
 				b.WriteString(s[gapAt : gapAt+gap])
 			} else {
 				b.WriteByte(' ')
@@ -71,12 +75,12 @@ func clean(s string, max int) string {
 
 // maxGap is the longest gap of spaces and tabs inside a value that clean
 // keeps as printed.
-const maxGap = 16
+const maxGap = 64
 
 // isClean reports whether s is already a clean value (apart from its length):
 // printable ASCII, tabs and inner gaps of at most maxGap spaces and tabs, and
 // no white space at the ends.
-func isClean(s string) bool {
+func isClean(s string, gapMax int) bool {
 	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' || s[0] == '\t' || s[len(s)-1] == '\t' {
 		return false
 	}
@@ -90,7 +94,7 @@ func isClean(s string) bool {
 			run = 0
 			continue
 		}
-		if run++; run > maxGap {
+		if run++; run > gapMax {
 			return false
 		}
 	}

@@ -1,0 +1,143 @@
+package ledger
+
+import (
+	"strconv"
+	"strings"
+)
+
+// This file holds the reading of tables of figures as whole rows.
+//
+// A tool that prints a table of figures (a load test's percentiles per
+// endpoint, iostat's devices, a line counter's languages, kubectl top's
+// pods) prints one row per thing measured, and the row that stands out is
+// the one with the largest figures: the slow endpoint, the busy disk, the
+// hungry pod. That row is kept whole, as printed, so that the figures keep
+// their columns' order and the thing they measure; the other rows are read
+// cell by cell as before.
+
+// rowFigures returns the figures ending a row of an aligned table: a label
+// of one or more words, then three or more figures (bare numbers, or numbers
+// with a short unit touching them: 2316m, 1909Mi, 94.7%), the row aligned by
+// runs of two spaces or more. ok is false for any other line.
+func rowFigures(t string) (vals []float64, ok bool) {
+	if len(t) < 12 || !strings.Contains(t, "  ") {
+		return nil, false
+	}
+	f := strings.Fields(t)
+	k := len(f)
+	for k > 0 {
+		v, ok := figureCell(f[k-1])
+		if !ok {
+			break
+		}
+		vals = append(vals, v)
+		k--
+	}
+	if k == 0 || len(vals) < 3 || !isAlpha(f[0][0]) && f[0][0] != '/' && f[0][0] != '[' {
+		return nil, false
+	}
+	return vals, true
+}
+
+// figureCell parses a cell that is a number, with at most three letters or
+// a '%' after it.
+func figureCell(c string) (float64, bool) {
+	j := 0
+	for j < len(c) && (isDigit(c[j]) || c[j] == '.') {
+		j++
+	}
+	if j == 0 || !isDigit(c[0]) || len(c)-j > 3 {
+		return 0, false
+	}
+	for k := j; k < len(c); k++ {
+		if !isAlpha(c[k]) && c[k] != '%' {
+			return 0, false
+		}
+	}
+	v, err := strconv.ParseFloat(c[:j], 64)
+	return v, err == nil
+}
+
+// summaryRow reports whether a row's label names a total rather than a
+// thing measured.
+func summaryRow(t string) bool {
+	w, _, _ := strings.Cut(strings.TrimSpace(t), " ")
+	switch strings.ToLower(strings.TrimRight(w, ":")) {
+	case "total", "totals", "sum", "all", "aggregated", "overall", "average", "avg", "mean":
+		return true
+	}
+	return false
+}
+
+// minRows is how many rows of one shape an output needs for its largest to
+// stand out; a row with fewer like it stands out by itself when it holds
+// minLoneFigures figures or more (stress-ng's one stressor, free's Mem:).
+const (
+	minRows        = 3
+	minLoneFigures = 4
+)
+
+// pickedRow reports whether t is the row of the output's table of figures
+// whose figures, each measured against its column's largest, weigh the
+// most (see rowFigures): that row is added whole. The picks of an output
+// are worked out once, when its first row of figures is read.
+func (s *scanner) pickedRow(t string) bool {
+	if !s.output || s.source || s.whole == "" {
+		return false
+	}
+	if s.rowPicks == nil {
+		s.rowPicks = pickRows(s.whole)
+	}
+	if !s.rowPicks[t] {
+		return false
+	}
+	s.wide = true
+	s.add(KindMeasurement, t)
+	s.wide = false
+	return true
+}
+
+// pickRows returns, for each table of figures in text (its rows grouped by
+// how many figures they end with), the trimmed text of its weightiest row
+// that is not a total.
+func pickRows(text string) map[string]bool {
+	type row struct {
+		t    string
+		vals []float64
+	}
+	tables := map[int][]row{}
+	for start := 0; start < len(text); {
+		end := lineEnd(text, start)
+		t := strings.TrimSpace(text[start:end])
+		start = end + 1
+		if vals, ok := rowFigures(t); ok && !summaryRow(t) {
+			tables[len(vals)] = append(tables[len(vals)], row{t, vals})
+		}
+	}
+	picks := map[string]bool{}
+	for _, rows := range tables {
+		if len(rows) < minRows && len(rows[0].vals) < minLoneFigures {
+			continue
+		}
+		top := make([]float64, len(rows[0].vals))
+		for _, r := range rows {
+			for i, v := range r.vals {
+				top[i] = max(top[i], v)
+			}
+		}
+		best, bestScore := "", -1.0
+		for _, r := range rows {
+			score := 0.0
+			for i, v := range r.vals {
+				if top[i] > 0 {
+					score += v / top[i]
+				}
+			}
+			if score > bestScore {
+				best, bestScore = r.t, score
+			}
+		}
+		picks[best] = true
+	}
+	return picks
+}
