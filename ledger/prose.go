@@ -34,6 +34,9 @@ func (s *scanner) assistantProse(text string) {
 			}
 			return KindDecision, 0
 		}
+		if rejectsWithReason(low) && !hedged(low) {
+			return KindDecision, 0
+		}
 		if isPlan(low) {
 			switch verb, course := planCourse(low); {
 			case course && reasoned(low):
@@ -125,7 +128,7 @@ func (s *scanner) userProse(text string) {
 		// The user settles a question the agent asked or a course it
 		// proposed: "Let's go with Redis.", "Use the partial index, not
 		// the serializer check."
-		if decisionStrict(low) && !hedged(low) || userChoice(low) {
+		if decisionStrict(low) && !hedged(low) || userChoice(low) || rejectsWithReason(low) && !hedged(low) || ordinalPick(low) {
 			return KindDecision, 0
 		}
 		// A rule typed straight after pasted output, with no full stop
@@ -150,8 +153,13 @@ func (s *scanner) userProse(text string) {
 func (s *scanner) prose(text string, classify func(low string, starts []int) (Kind, int)) {
 	inFence, decided := false, false
 	block := -1 // the decision that ends the line before, which the next line may go on with
+	// options holds the lines of a list of options just read, its intro
+	// ("Two options for the loop:") then its items, for the decision that
+	// picks one of them by its place ("Going with the first: …").
+	var options []string
 	for _, line := range strings.Split(text, "\n") {
 		n0 := len(s.items)
+		s.optionLine(&options, strings.TrimSpace(line))
 		prevBlock := block
 		block = -1
 		t := strings.TrimRight(line, " \t\r")
@@ -340,6 +348,86 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 		if k := len(s.items) - 1; k >= n0 && s.items[k].Kind == KindDecision && strings.HasSuffix(t, s.items[k].Value) {
 			block = k
 		}
+		if len(options) >= 3 {
+			s.withOptions(n0, options)
+		}
+	}
+}
+
+// optionLine keeps track of a list of options in a message: a line ending
+// with ':' starts one, its list items extend it, a blank line is passed
+// over and any other line ends it once it has been read (see withOptions).
+func (s *scanner) optionLine(options *[]string, t string) {
+	if n := len(*options); n > 0 && (*options)[n-1] == "" {
+		*options = (*options)[:0] // the line after the list was read
+	}
+	switch {
+	case t == "":
+	case listItem(t) && len(*options) > 0:
+		*options = append(*options, t)
+	case strings.HasSuffix(t, ":") && len(t) <= s.e.maxValueLen() && !listItem(t):
+		*options = append((*options)[:0], t)
+	case len(*options) >= 3:
+		// the line after the list: read with it, then the list is done
+		*options = append(*options, "")
+	default:
+		*options = (*options)[:0]
+	}
+}
+
+// listItem reports whether a trimmed line is an item of a Markdown list.
+func listItem(t string) bool {
+	if strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "+ ") {
+		return true
+	}
+	k := 0
+	for k < len(t) && isDigit(t[k]) {
+		k++
+	}
+	return k > 0 && k+1 < len(t) && (t[k] == '.' || t[k] == ')') && t[k+1] == ' '
+}
+
+// ordinals pick an option by its place in a list.
+var ordinals = []string{"the first", "the second", "the third", "the former", "the latter", "option a",
+	"option b", "option 1", "option 2", "option one", "option two", "the first one", "the second one"}
+
+// ordinalPick reports whether a user's sentence picks an option by its
+// place: "The second, please.", "Option B, since …", "the first one".
+func ordinalPick(low string) bool {
+	for _, o := range ordinals {
+		if rest, ok := strings.CutPrefix(low, o); ok {
+			return rest == "" || rest[0] == ',' || rest[0] == '.' || rest[0] == ':' || strings.HasPrefix(rest, " please") ||
+				strings.HasPrefix(rest, " one") || strings.HasPrefix(rest, " option") || strings.HasPrefix(rest, " is better")
+		}
+	}
+	return false
+}
+
+// withOptions puts the list of options just read (its intro and items)
+// before a decision added from n0 on that picks one of them by its place,
+// on lines of their own, when the whole stays within the kind's cap: "the
+// first" means nothing without the list.
+func (s *scanner) withOptions(n0 int, options []string) {
+	if options[len(options)-1] == "" {
+		options = options[:len(options)-1]
+	}
+	for k := n0; k < len(s.items); k++ {
+		it := &s.items[k]
+		low := strings.ToLower(it.Value)
+		if it.Kind != KindDecision || !hasAnyWord(low, ordinals) {
+			continue
+		}
+		v := strings.Join(options, "\n") + "\n" + it.Value
+		if len(v) > s.e.capOf(KindDecision) {
+			return
+		}
+		old := it.Key()
+		it.Value = v
+		if s.seen != nil {
+			delete(s.seen, old)
+			s.seen[it.Key()] = k
+		}
+		return
 	}
 }
 
@@ -443,7 +531,46 @@ var setAside = []string{"the alternative was", "the alternative is", "the altern
 	"looks appealing", "looked appealing", "looks tempting", "looked tempting", "is tempting", "was tempting",
 	"would also work", "would work too", "falls short", "fell short", "i'm ruling out", "we're ruling out",
 	"ruled out", "off the table", "doesn't fit here", "does not fit here", "was rejected", "i rejected",
-	"we rejected", "i dropped", "we dropped", "loses out", "lost out"}
+	"we rejected", "i dropped", "we dropped", "loses out", "lost out", "rules out", "ruling out",
+	"voted down", "voted against", "was declined", "is declined", "declined as", "not recommended",
+	"first instinct", "is a no", "a non-starter", "a dealbreaker", "a deal-breaker", "a no-go", "stays banned",
+	"is banned", "stays out of", "gets us in trouble", "got us in trouble", "we tried", "i tried",
+	"came up, but", "was suggested, but", "was proposed, but", "i don't want", "we don't want", "loses because",
+	"lost because", "is rejected", "are rejected", "rejected (", "won't work because", "doesn't work because"}
+
+// rejectsWithReason reports whether a lower-case sentence sets an option
+// aside and says why: "JPA entities was voted down because the tables are
+// read-only", "session mode is out (it pins a backend per client)", "X is
+// a no, exiting drops frames in flight", "taking X and leaving Y behind:
+// Y dropped a column". Whatever else it says, that is the record of a
+// choice.
+func rejectsWithReason(low string) bool {
+	at := -1
+	for _, w := range setAside {
+		if k := wordIndex(low, w); k >= 0 && (at < 0 || k < at) {
+			at = k
+		}
+	}
+	for _, w := range []string{" is out (", " is out:", " is out;", " is out,", " is out because", " is out since"} {
+		if k := strings.Index(low, w); k > 0 && (at < 0 || k < at) {
+			at = k
+		}
+	}
+	if k := wordIndex(low, "leaving"); k > 0 && strings.Contains(low[k:], " behind") && (at < 0 || k < at) {
+		at = k
+	}
+	if at < 0 {
+		return false
+	}
+	rest := low[at:]
+	for _, r := range []string{" because ", " since ", ": ", "; ", " — ", " (", ", but ", " as ", ", "} {
+		if k := strings.Index(rest, r); k > 0 && len(strings.Fields(rest[k:])) >= 4 {
+			return true
+		}
+	}
+	// "we tried X last year and X takes an exclusive lock"
+	return strings.HasPrefix(rest, "we tried") && strings.Contains(rest, " and ")
+}
 
 // setsAside reports whether a lower-case sentence names the option not
 // taken (see setAside) and why, as the sentence after a choice does: "Not
@@ -478,7 +605,9 @@ var setAsideLeads = []string{"alternative considered", "alternatives considered"
 // or judges an option. A plain finding ("The trace shows two writers.")
 // or a step taken ("I looked at the code.") stays apart.
 func motivates(prev, dec string) bool {
-	return hasAnyLead(dec, consequences) || hasAnyWord(prev, limits) || hasAnyWord(prev, evalWords) ||
+	// "LGTM with orjson in the worker. Let's not reintroduce the json
+	// module; …": an option turned down goes with the one kept before it.
+	return hasAnyLead(dec, consequences) || refusal(dec) || rejectsWithReason(dec) || hasAnyWord(prev, limits) || hasAnyWord(prev, evalWords) ||
 		hasAnyWord(prev, []string{"options", "alternatives", "choices", "candidates"}) && strings.Contains(prev, " or ") // "Two options for the loop: X or Y. Taking X, since …"
 }
 
