@@ -131,7 +131,10 @@ func specificsHeld(t *testing.T, file string) { specificsHeldAs(t, file) }
 
 // specificsHeldAs is specificsHeld with the item's kind required to be
 // one of kinds, unless there are none.
-func specificsHeldAs(t *testing.T, file string, kinds ...Kind) {
+func specificsHeldAs(t *testing.T, file string, kinds ...Kind) { heldAtLeast(t, file, 25, kinds...) }
+
+// heldAtLeast is specificsHeldAs for a file of at least min cases.
+func heldAtLeast(t *testing.T, file string, min int, kinds ...Kind) {
 	t.Helper()
 	n := 0
 	for line, f := range tsvCases(t, file) {
@@ -144,7 +147,7 @@ func specificsHeldAs(t *testing.T, file string, kinds ...Kind) {
 			t.Errorf("%s:%d: %v %s not in %q", file, line, kinds, want, Strings(items))
 		}
 	}
-	if n < 25 {
+	if n < min {
 		t.Fatalf("%s holds %d cases; the file was cut", file, n)
 	}
 }
@@ -332,5 +335,14 @@ func TestTraceHeaders(t *testing.T) {
 		if !slices.ContainsFunc(items, func(it Item) bool { return it.Kind == KindID && strings.Contains(it.Value, want) }) {
 			t.Errorf("no id %q in %q", want, Strings(items))
 		}
+	}
+}
+
+// TestShapesSeenMissing reads the *_seen.tsv files: shapes a tuning corpus
+// showed missing, written anew, each held by an item of its kind.
+func TestShapesSeenMissing(t *testing.T) {
+	for file, kind := range map[string]Kind{"testdata/errors_seen.tsv": KindError, "testdata/ids_seen.tsv": KindID,
+		"testdata/measurements_seen.tsv": KindMeasurement, "testdata/decisions_seen.tsv": KindDecision} {
+		t.Run(file, func(t *testing.T) { heldAtLeast(t, file, 4, kind) })
 	}
 }
