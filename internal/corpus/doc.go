@@ -24,7 +24,10 @@
 // sixth half, Holdout, is held out too and written after Sealed in the same
 // way, without looking at the extractors, with tools, libraries, ecosystems
 // and wordings none of the five other halves use: report only, like
-// Sealed. The same Config always gives the same bytes.
+// Sealed. A seventh half, Reserve, is held out and written after Holdout in
+// the same way, without looking at the extractors, with tools, libraries,
+// ecosystems and wordings none of the six other halves use: report only.
+// The same Config always gives the same bytes.
 //
 // The command ./cmd/gencorpus writes a corpus to a directory and scores
 // renderings against it.

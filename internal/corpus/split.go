@@ -20,7 +20,7 @@ const (
 	// Fresh was a second held-out half, written without looking at the
 	// extractors. Its misses have since been read and the extractors
 	// adjusted to them, so it is a tuning half now, like Tune: Report,
-	// Sealed and Holdout are the held-out halves. Its probe-bearing tables
+	// Sealed, Holdout and Reserve are the held-out halves. Its probe-bearing tables
 	// (probe forms, error messages, commands, phrasings) hold entries of
 	// their own (see fresh.go); a table without fresh entries (harnesses,
 	// projects, styles) falls back to the report half's entries.
@@ -45,10 +45,17 @@ const (
 	// holdout.go); the other tables fall back to the report half's
 	// entries.
 	Holdout Half = "holdout"
+	// Reserve is a held-out half written after Holdout and like it,
+	// without looking at the extractors, with tools, libraries,
+	// ecosystems and wordings none of the six other halves use: report
+	// only, never tune on it. Its probe-bearing tables hold entries of
+	// their own (see reserve.go); the other tables fall back to the report
+	// half's entries.
+	Reserve Half = "reserve"
 )
 
 // Halves lists every half.
-var Halves = []Half{Tune, Report, Fresh, Blind, Sealed, Holdout}
+var Halves = []Half{Tune, Report, Fresh, Blind, Sealed, Holdout, Reserve}
 
 // ParseHalf returns the half named s.
 func ParseHalf(s string) (Half, error) {
@@ -67,7 +74,8 @@ func ParseHalf(s string) (Half, error) {
 func validHalf(h Half) bool { return slices.Contains(Halves, h) }
 
 // split is a table cut into a tune half, a report half and, optionally,
-// entries of its own for the other halves (fresh, blind, sealed, holdout).
+// entries of its own for the other halves (fresh, blind, sealed, holdout,
+// reserve).
 type split[T any] struct {
 	tune, report []T
 	own          map[Half][]T // entries of the halves after the first two
@@ -76,7 +84,8 @@ type split[T any] struct {
 }
 
 // of returns the entries of half h. A table without entries of its own for
-// Fresh (Blind, Sealed, Holdout) gives the report half's entries for it:
+// Fresh (Blind, Sealed, Holdout, Reserve) gives the report half's entries
+// for it:
 // those halves are held out like the report half, so sharing its entries
 // with them leaks nothing into tuning.
 func (s *split[T]) of(h Half) []T {
@@ -89,9 +98,10 @@ func (s *split[T]) of(h Half) []T {
 	return s.report
 }
 
-// with gives the table entries of its own for half h (Fresh, Blind, Sealed
-// or Holdout). It is called from init functions (fresh.go, blind.go,
-// sealed.go, holdout.go), after every table is registered.
+// with gives the table entries of its own for half h (Fresh, Blind, Sealed,
+// Holdout or Reserve). It is called from init functions (fresh.go,
+// blind.go, sealed.go, holdout.go, reserve.go), after every table is
+// registered.
 func (s *split[T]) with(h Half, entries []T) *split[T] {
 	if s.own == nil {
 		s.own = make(map[Half][]T)
@@ -106,8 +116,8 @@ func (s *split[T]) with(h Half, entries []T) *split[T] {
 
 // Table is one of the generator's tables as its entries' keys, for
 // documentation and for checking that the halves share nothing. Fresh
-// (Blind, Sealed, Holdout) is empty for a table that falls back to its
-// report half in fresh (blind, sealed, holdout) sessions.
+// (Blind, Sealed, Holdout, Reserve) is empty for a table that falls back to
+// its report half in fresh (blind, sealed, holdout, reserve) sessions.
 type Table struct {
 	Name    string
 	Tune    []string
@@ -116,6 +126,7 @@ type Table struct {
 	Blind   []string
 	Sealed  []string
 	Holdout []string
+	Reserve []string
 }
 
 var tables []Table
@@ -131,6 +142,8 @@ func (t *Table) keysOf(h Half) *[]string {
 		return &t.Sealed
 	case Holdout:
 		return &t.Holdout
+	case Reserve:
+		return &t.Reserve
 	}
 	panic("corpus: half " + string(h) + " has no entries of its own")
 }
@@ -157,7 +170,7 @@ func strSplit(name string, tune, report []string) *split[string] {
 func Tables() []Table {
 	out := make([]Table, len(tables))
 	for i, t := range tables {
-		out[i] = Table{Name: t.Name, Tune: slices.Clone(t.Tune), Report: slices.Clone(t.Report), Fresh: slices.Clone(t.Fresh), Blind: slices.Clone(t.Blind), Sealed: slices.Clone(t.Sealed), Holdout: slices.Clone(t.Holdout)}
+		out[i] = Table{Name: t.Name, Tune: slices.Clone(t.Tune), Report: slices.Clone(t.Report), Fresh: slices.Clone(t.Fresh), Blind: slices.Clone(t.Blind), Sealed: slices.Clone(t.Sealed), Holdout: slices.Clone(t.Holdout), Reserve: slices.Clone(t.Reserve)}
 	}
 	slices.SortFunc(out, func(a, b Table) int { return strings.Compare(a.Name, b.Name) })
 	return out
