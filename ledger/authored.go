@@ -36,7 +36,7 @@ func (s *scanner) authoredDecisions(text string) {
 			}
 			return KindDecision, 0
 		}
-		if justifiedAlternative(low) {
+		if justifiedAlternative(low) || rejectsWithReason(low) {
 			return KindDecision, 0
 		}
 		return "", 0
@@ -80,12 +80,41 @@ func writtenProse(path, text string) string {
 		return ""
 	case recordFile(path):
 		return text
+	case textDoc(path):
+		// A guide or an upgrade note the agent writes states what was
+		// chosen for its readers ("Recommendation: asyncpg with COPY.
+		// Not recommended: executemany, since …"); what it tells the
+		// reader to do ("Use Postgres rather than Redis for locks when
+		// you deploy this.") is an instruction, not the work's choice.
+		return chosenProse(text)
 	}
 	if c := commentSyntaxOf(path); c != nil {
 		return commentProse(c, text)
 	}
 	return ""
 }
+
+// chosenProse returns the sentences of a guide that do not address its
+// reader: none that says "you" or opens with a verb in the imperative.
+func chosenProse(text string) string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		var keep []string
+		for _, sent := range sentences(strings.TrimSpace(line)) {
+			low, _ := lower(sent)
+			if hasAnyWord(low, []string{"you", "your", "you'll", "you're"}) || hasAnyLead(stripLabel(low), imperatives) {
+				continue
+			}
+			keep = append(keep, sent)
+		}
+		out = append(out, strings.Join(keep, " "))
+	}
+	return strings.Join(out, "\n")
+}
+
+// imperatives open an instruction to a guide's reader.
+var imperatives = []string{"use", "run", "set", "install", "add", "call", "pass", "avoid", "prefer", "configure",
+	"enable", "disable", "make", "do not", "don't", "never", "always", "remember", "note", "see", "try", "keep", "choose", "pick"}
 
 // oldKeys hold the text an edit tool replaces.
 var oldKeys = []string{"old_string", "old_str", "old_text", "search", "find", "original"}
@@ -449,8 +478,25 @@ func payloadProse(v string) []string {
 	if sentenceLike(v) {
 		return []string{v}
 	}
+	if strings.Contains(v, "\n") {
+		// A letter or an issue body fed to a command (sendmail -t <<EOF,
+		// gh issue create --body-file - <<EOF): its lines of prose, each
+		// read on its own, past the headers and code around them.
+		var out []string
+		for _, line := range strings.Split(v, "\n") {
+			if t := strings.TrimSpace(line); sentenceLike(genericBrackets.Replace(t)) {
+				out = append(out, t)
+			}
+		}
+		return out
+	}
 	return nil
 }
+
+// genericBrackets hides the brackets of a type written in a sentence
+// ("a Mutex<Journal> is declined") from sentenceLike, which takes a bare
+// '<' for markup or a redirection.
+var genericBrackets = strings.NewReplacer("<", "", ">", "")
 
 // walkStrings calls f with every string in a decoded JSON value.
 func walkStrings(v any, f func(string)) {
@@ -482,4 +528,60 @@ func sentenceLike(s string) bool {
 		}
 	}
 	return letters*10 >= len(s)*7
+}
+
+// fieldKeys are the JSON keys under which a tool's output carries what a
+// person wrote: a review's or a comment's body, a ticket's description, a
+// chat message's text.
+var fieldKeys = []string{"body", "comment", "text", "description", "note", "summary", "review", "resolution"}
+
+// fieldProse returns the sentences held by the prose keys of a JSON line of
+// tool output (gh's {"body":"…","state":"APPROVED"}, a ticket's
+// "description": "…"): a reviewer's "Switching the worker to an advisory
+// lock, because Redis locks expire mid-run." is a decision the work now
+// follows, said where no reply of the agent repeats it.
+func fieldProse(t string) []string {
+	if strings.IndexByte(t, '"') < 0 {
+		return nil
+	}
+	var out []string
+	for _, k := range fieldKeys {
+		for from := 0; ; {
+			i := strings.Index(t[from:], `"`+k+`"`)
+			if i < 0 {
+				break
+			}
+			j := from + i + len(k) + 2
+			from = j
+			for j < len(t) && t[j] == ' ' {
+				j++
+			}
+			if j >= len(t) || t[j] != ':' {
+				continue
+			}
+			j++
+			for j < len(t) && t[j] == ' ' {
+				j++
+			}
+			if j >= len(t) || t[j] != '"' {
+				continue
+			}
+			e := j + 1
+			for e < len(t) && t[e] != '"' {
+				if t[e] == '\\' {
+					e++
+				}
+				e++
+			}
+			if e >= len(t) {
+				break
+			}
+			var v string
+			if json.Unmarshal([]byte(t[j:e+1]), &v) == nil && len(strings.Fields(v)) >= 6 {
+				out = append(out, v)
+			}
+			from = e + 1
+		}
+	}
+	return out
 }

@@ -415,17 +415,25 @@ func writtenDoc(in map[string]any) string {
 // memory file (docs/adr/0007-outbox.md, NOTES.md, memory-bank/decisionLog.md),
 // not a README or a changelog.
 func proseDoc(p string) bool {
-	low := strings.ToLower(p)
-	ext := false
-	for _, e := range []string{".md", ".markdown", ".rst", ".adoc", ".txt"} {
-		ext = ext || strings.HasSuffix(low, e)
-	}
-	if !ext {
+	if !textDoc(p) {
 		return false
 	}
+	low := strings.ToLower(p)
 	for _, w := range []string{"adr", "decision", "design", "notes", "plan", "rfc", "proposal", "todo",
 		"progress", "memory", "context", "journal", "scratch"} {
 		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// textDoc reports whether a path names a document in prose: Markdown,
+// reStructuredText, AsciiDoc or plain text.
+func textDoc(p string) bool {
+	low := strings.ToLower(p)
+	for _, e := range []string{".md", ".markdown", ".rst", ".adoc", ".txt"} {
+		if strings.HasSuffix(low, e) {
 			return true
 		}
 	}
@@ -546,6 +554,18 @@ func (e *Extractor) textAction(s *scanner, text string, sp *span) {
 		s.add(KindCommand, cmd) // the action an agent acting in text ran
 	}
 	e.commandFiles(s, block)
+	// What the action writes for people (a commit message, an issue's
+	// body, a guide fed through a heredoc) is read as it is from a shell
+	// tool's input; the reply's own text reads the rest.
+	msgs := authoredText(Redact(block))
+	for _, msg := range msgs {
+		s.assistantProse(msg)
+	}
+	if len(msgs) == 0 {
+		for _, p := range commandProse(Redact(block)) {
+			s.authoredDecisions(p)
+		}
+	}
 }
 
 // lastFence returns the body of the last fenced block of text when its

@@ -286,6 +286,13 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 				r.k = KindDecision
 				rs[si].k = KindDecision
 			}
+			if r.k == "" && si > 0 && hasAnyLead(r.low, []string{"picking", "picked", "taking", "going with", "choosing"}) && rs[si-1].readable && namesPick(rs[si-1].low, r.low) {
+				// "pandas is quicker to write, polars is correct since
+				// … Picking polars.": a pick of what the sentence
+				// before weighed.
+				r.k = KindDecision
+				rs[si].k = KindDecision
+			}
 			if r.k == "" {
 				continue
 			}
@@ -559,6 +566,9 @@ func rejectsWithReason(low string) bool {
 	if k := wordIndex(low, "leaving"); k > 0 && strings.Contains(low[k:], " behind") && (at < 0 || k < at) {
 		at = k
 	}
+	if k := wordIndex(low, "and forget"); k > 0 && (at < 0 || k < at) {
+		at = k // "Let's do daily partitions and forget one big table; vacuum takes hours."
+	}
 	if at < 0 {
 		return false
 	}
@@ -597,7 +607,8 @@ func setsAside(low string) bool {
 
 // setAsideLeads open a sentence that names the option not taken.
 var setAsideLeads = []string{"alternative considered", "alternatives considered", "turned down", "rejected:",
-	"rejected", "ruled out", "considered and rejected", "reason the"}
+	"rejected", "ruled out", "considered and rejected", "reason the", "i considered", "we considered", "i also considered",
+	"we also considered"}
 
 // motivates reports whether the lower-case sentence prev, said just before
 // the decision dec, is the problem the decision answers: the decision
@@ -608,8 +619,32 @@ func motivates(prev, dec string) bool {
 	// "LGTM with orjson in the worker. Let's not reintroduce the json
 	// module; …": an option turned down goes with the one kept before it.
 	return hasAnyLead(dec, consequences) || refusal(dec) || rejectsWithReason(dec) || hasAnyWord(prev, limits) || hasAnyWord(prev, evalWords) ||
+		namesPick(prev, dec) ||
 		hasAnyWord(prev, []string{"options", "alternatives", "choices", "candidates"}) && strings.Contains(prev, " or ") // "Two options for the loop: X or Y. Taking X, since …"
 }
+
+// namesPick reports whether a short decision ("Picking JDBI for the tax
+// tables.") picks what the sentence before it names: that sentence weighed
+// the options ("JPA entities is simpler, JDBI for the tax tables is correct
+// since …"), and the pick alone says nothing of why. Two of the pick's
+// words of four letters or more must be in it.
+func namesPick(prev, dec string) bool {
+	f := strings.Fields(dec)
+	if len(f) > pickWords {
+		return false
+	}
+	n := 0
+	for _, w := range f[1:] {
+		w = strings.Trim(w, ".,;:!()'\"`")
+		if len(w) >= 4 && hasWord(prev, w) {
+			n++
+		}
+	}
+	return n >= 2
+}
+
+// pickWords is the most words a decision that only names its pick has.
+const pickWords = 10
 
 // hasAnyWord reports whether low holds one of words as a whole word.
 func hasAnyWord(low string, words []string) bool {

@@ -458,6 +458,9 @@ func (s *scanner) line(line string) {
 		} else if msg, ok := strings.CutPrefix(t, "X "); ok && s.annotations && !strings.HasPrefix(msg, "Process completed with exit code") {
 			s.add(KindError, msg)
 		}
+		for _, p := range fieldProse(t) {
+			s.authoredDecisions(Redact(p))
+		}
 		v, ok := strings.CutPrefix(t, "Reason:")
 		s.failReason = ok && (levelOnly(v) || slices.Contains(podFailures, strings.TrimSpace(v)) || strings.TrimSpace(v) == "Failed")
 	}
