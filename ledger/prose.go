@@ -543,7 +543,8 @@ var setAside = []string{"the alternative was", "the alternative is", "the altern
 	"first instinct", "is a no", "a non-starter", "a dealbreaker", "a deal-breaker", "a no-go", "stays banned",
 	"is banned", "stays out of", "gets us in trouble", "got us in trouble", "we tried", "i tried",
 	"came up, but", "was suggested, but", "was proposed, but", "i don't want", "we don't want", "loses because",
-	"lost because", "is rejected", "are rejected", "rejected (", "won't work because", "doesn't work because"}
+	"lost because", "is rejected", "are rejected", "rejected (", "won't work because", "doesn't work because",
+	"was turned down", "were turned down", "got turned down"}
 
 // rejectsWithReason reports whether a lower-case sentence sets an option
 // aside and says why: "JPA entities was voted down because the tables are

@@ -1,0 +1,128 @@
+package ledger
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/condense-dev/condense"
+)
+
+// hasDecision reports whether items hold a decision holding want.
+func hasDecision(items []Item, want string) bool {
+	return slices.ContainsFunc(items, func(it Item) bool { return it.Kind == KindDecision && strings.Contains(it.Value, want) })
+}
+
+// TestDecisionsInReviewFields: a person's words carried in the prose keys
+// of a tool's JSON output (a review's body, a ticket's description), on
+// one line or printed over many, are read for decisions; the rest of the
+// record, and a body that decides nothing, are not.
+func TestDecisionsInReviewFields(t *testing.T) {
+	for _, tc := range []struct{ out, want string }{
+		{`[{"author":"dkim","body":"Nice cleanup.","state":"COMMENTED"},{"author":"lmoreau","body":"Moving the retry budget into the gateway client, because the handlers each had their own copy.","state":"APPROVED"}]`,
+			"Moving the retry budget into the gateway client, because the handlers each had their own copy."},
+		{"{\n  \"reviews\": [\n    {\n      \"body\": \"We settled on ULIDs for the order ids; UUIDv4 was rejected because the index fragments.\",\n      \"state\": \"APPROVED\"\n    }\n  ]\n}",
+			"We settled on ULIDs for the order ids; UUIDv4 was rejected because the index fragments."},
+		{`{"key":"OPS-2291","fields":{"description":"Keeping nightly snapshots and dropping WAL shipping for the replica; it is read-only and a day of lag is fine.","status":"Done"}}`,
+			"Keeping nightly snapshots and dropping WAL shipping for the replica; it is read-only and a day of lag is fine."},
+	} {
+		items := siteItems(t, 0, "out", tc.out)
+		if !hasDecision(items, tc.want) {
+			t.Errorf("%q: no decision holding %q in %q", tc.out, tc.want, Strings(items))
+		}
+	}
+	for _, out := range []string{
+		`{"body":"Thanks for the quick turnaround on this one, looks good to me.","state":"APPROVED"}`,
+		`{"level":"info","message":"switched to the fallback pool instead of the primary","took":"3ms"}`,
+		`{"body":"rather than","state":"COMMENTED"}`,
+	} {
+		for _, it := range siteItems(t, 0, "out", out) {
+			if it.Kind == KindDecision {
+				t.Errorf("%q: decision %q", out, it.Value)
+			}
+		}
+	}
+}
+
+// TestDecisionsInGuides: a guide or an upgrade note the agent writes is
+// read for what it says was chosen, not for what it tells its reader to
+// do; a letter or an issue body fed to a command through a heredoc is read
+// line by line, a type's brackets in a sentence no bar.
+func TestDecisionsInGuides(t *testing.T) {
+	for _, tc := range []struct{ cmd, want string }{
+		{"cat > docs/upgrading-to-3.md <<'EOF'\n# Upgrading to 3.0\n\n### Storage\n\nRecommendation: SQLite in WAL mode for the agent cache. Not recommended: BoltDB, since its file only grows.\n\nRun `agent migrate` once after upgrading.\nEOF",
+			"Not recommended: BoltDB, since its file only grows."},
+		{"mail -s 'scheduler: approach' team@example.org <<'EOF'\nHello,\n\nThe timer queue stays a BinaryHeap<Deadline>; a BTreeMap<Instant, Job> was turned down because two jobs can share an instant.\n\nThanks\nEOF",
+			"a BTreeMap<Instant, Job> was turned down because two jobs can share an instant."},
+		{"glab issue create --title 'Rounding follow-up' --description - <<'EOF'\nI'll keep amounts in integer cents for the invoices. I considered decimal.Decimal, but the JSON encoder turns it into strings.\nEOF",
+			"I'll keep amounts in integer cents for the invoices. I considered decimal.Decimal, but the JSON encoder turns it into strings."},
+	} {
+		items := callItems(t, tc.cmd)
+		if !hasDecision(items, tc.want) {
+			t.Errorf("%q: no decision holding %q in %q", tc.cmd, tc.want, Strings(items))
+		}
+	}
+	for _, cmd := range []string{
+		"cat > docs/deploying.md <<'EOF'\n# Deploying\n\nUse the blue/green script rather than a rolling restart when you ship a schema change.\nPrefer the staging cluster over your laptop for load tests, since the network is closer to production.\nEOF",
+	} {
+		for _, it := range callItems(t, cmd) {
+			if it.Kind == KindDecision {
+				t.Errorf("%q: decision %q", cmd, it.Value)
+			}
+		}
+	}
+}
+
+// TestDecisionsInTextActions: an agent that acts in text (a fenced command
+// ending its reply) writes prose through that command as a tool's input
+// would: a guide fed through a heredoc is read for its decisions.
+func TestDecisionsInTextActions(t *testing.T) {
+	text := "Writing the upgrade note.\n\n```\ncat > UPGRADING.md <<'EOF'\n# Upgrading\n\n### Sessions\n\nSessions now live in Redis with a 24h TTL rather than in sticky cookies; the load balancer could not pin websockets.\nEOF\n```"
+	items := ExtractMessage(&condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{condense.Text(text)}}, 4)
+	want := "Sessions now live in Redis with a 24h TTL rather than in sticky cookies; the load balancer could not pin websockets."
+	if !hasDecision(items, want) {
+		t.Errorf("no decision holding %q in %q", want, Strings(items))
+	}
+}
+
+// TestPickJoinsItsWeighing: a short pick of what the sentence before it
+// weighed carries that sentence, its reason; a pick of nothing said
+// before, or a step that picks something up, does not take it.
+func TestPickJoinsItsWeighing(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"Weighing both for the export job: pandas is quicker to write, polars with lazy frames is correct since the input does not fit in memory. Picking polars with lazy frames.",
+			"Weighing both for the export job: pandas is quicker to write, polars with lazy frames is correct since the input does not fit in memory. Picking polars with lazy frames."},
+		{"For the session store, cookies are the least work and Redis survives a restart of every node. Going with Redis for the session store.",
+			"For the session store, cookies are the least work and Redis survives a restart of every node. Going with Redis for the session store."},
+	} {
+		items := siteItems(t, 0, "asst", tc.text)
+		if !hasDecision(items, tc.want) {
+			t.Errorf("%q: no decision holding %q in %q", tc.text, tc.want, Strings(items))
+		}
+	}
+	for _, text := range []string{
+		"The worker logs mention the retry queue twice. Picking up the retry queue next.",
+		"The kernel hands out ports from a fixed range. Picking a port is done by the kernel.",
+	} {
+		for _, it := range siteItems(t, 0, "asst", text) {
+			if it.Kind == KindDecision {
+				t.Errorf("%q: decision %q", text, it.Value)
+			}
+		}
+	}
+}
+
+// TestUserForgetsAnOption: a user who keeps one option and tells the agent
+// to forget another, with why, has decided.
+func TestUserForgetsAnOption(t *testing.T) {
+	text := "Thanks. Let's do nightly snapshots and forget the WAL shipping; the replica is read-only anyway."
+	want := "Let's do nightly snapshots and forget the WAL shipping; the replica is read-only anyway."
+	// kept whole as the user's choice or rule: both outrank every
+	// specific and neither is cut
+	items := siteItems(t, 0, "user", text)
+	if !slices.ContainsFunc(items, func(it Item) bool {
+		return (it.Kind == KindDecision || it.Kind == KindConstraint) && strings.Contains(it.Value, want)
+	}) {
+		t.Errorf("no decision or constraint holding %q in %q", want, Strings(items))
+	}
+}
