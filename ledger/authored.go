@@ -379,6 +379,31 @@ func commandProse(cmd string) []string {
 	return out
 }
 
+// heredocSteps returns the commands a heredoc writes into a file that runs
+// them (cat > justfile <<'EOF', a CI pipeline's YAML, a script): what
+// will run there, as when a file tool writes it (see stepsIn).
+func heredocSteps(cmd string) []string {
+	if !strings.Contains(cmd, "<<") {
+		return nil
+	}
+	var out []string
+	lines := strings.Split(cmd, "\n")
+	for i := 0; i < len(lines); i++ {
+		rest, delim, _, ok := cutHeredoc(lines[i])
+		if !ok {
+			continue
+		}
+		var body []string
+		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != delim; i++ {
+			body = append(body, lines[i])
+		}
+		if target := redirectTarget(rest); target != "" {
+			out = append(out, stepsIn(target, strings.Join(body, "\n"))...)
+		}
+	}
+	return out
+}
+
 // saidArgs returns the prose of a command line's arguments that are said
 // to someone: the value of a message flag (-m, --message, --body, --note,
 // --data with a JSON payload's strings), and what echo or printf appends

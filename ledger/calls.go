@@ -619,6 +619,9 @@ func (e *Extractor) shellCommand(s *scanner, in map[string]any) {
 				s.authoredDecisions(p)
 			}
 		}
+		for _, c := range heredocSteps(cmd) {
+			s.add(KindCommand, c)
+		}
 		return
 	}
 }

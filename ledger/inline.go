@@ -170,7 +170,7 @@ func colonCommand(t string, leads []string) (string, bool) {
 		}
 		k += off
 		off = k + 2
-		rest := strings.TrimRight(strings.TrimSpace(t[k+2:]), ".")
+		rest := strings.TrimRight(strings.TrimSpace(nextSentence(t[k+2:])), ".")
 		if !inlineCommand(rest) || !proseArgument(rest) {
 			// the command may end its clause: "to reproduce: go test
 			// -run X ./pkg — it fails 1 in 10"
@@ -196,6 +196,42 @@ func colonCommand(t string, leads []string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// nextSentence returns t up to where a sentence typed after a command
+// with no full stop starts: a capitalised word followed by another word
+// ("… --count=1 Hold on, before you go further.", "… @10.0.142.2
+// Reference e608… when you write"). A command's own arguments are rarely
+// a bare capitalised word; a quoted one is skipped.
+func nextSentence(t string) string {
+	quote := byte(0)
+	for i := 1; i+3 < len(t); i++ {
+		c := t[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+			continue
+		case c == '\'' || c == '"':
+			quote = c
+			continue
+		}
+		if t[i-1] != ' ' || !isUpper(c) || !isLower(t[i+1]) {
+			continue
+		}
+		j := i + 1
+		for j < len(t) && isLower(t[j]) {
+			j++
+		}
+		if j < len(t) && t[j] == ',' {
+			j++
+		}
+		if j+1 < len(t) && t[j] == ' ' && isAlpha(t[j+1]) {
+			return strings.TrimRight(t[:i], " ")
+		}
+	}
+	return t
 }
 
 // tracedCommand adds the command of a line traced by set -x ("+ cmd", or

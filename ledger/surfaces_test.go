@@ -126,3 +126,41 @@ func TestUserForgetsAnOption(t *testing.T) {
 		t.Errorf("no decision or constraint holding %q in %q", want, Strings(items))
 	}
 }
+
+// TestCommandsWrittenThroughHeredocs: a recipe or a CI step written into
+// its file through a shell heredoc is a command that will run, as when a
+// file tool writes it.
+func TestCommandsWrittenThroughHeredocs(t *testing.T) {
+	for _, tc := range []struct{ cmd, want string }{
+		{"cat > justfile <<'EOF'\ndefault:\n    @just --list\n\n# the importer drops the last row\nrepro-import:\n    poetry run pytest tests/importer -k 'last_row' --maxfail=1 -q\nEOF",
+			"poetry run pytest tests/importer -k 'last_row' --maxfail=1 -q"},
+		{"mkdir -p .gitlab && cat > .gitlab/repro.yml <<'EOF'\nrepro:\n  stage: test\n  script:\n    - cargo test -p sync-engine --test replay -- --nocapture --test-threads 1\nEOF",
+			"cargo test -p sync-engine --test replay -- --nocapture --test-threads 1"},
+		{"cat > .buildkite/nightly.yml <<'EOF'\nsteps:\n  - label: \"soak\"\n    command: |\n      k6 run --vus 40 --duration 20m load/soak.js\nEOF",
+			"k6 run --vus 40 --duration 20m load/soak.js"},
+	} {
+		items := callItems(t, tc.cmd)
+		if !slices.ContainsFunc(items, func(it Item) bool { return it.Kind == KindCommand && it.Value == tc.want }) {
+			t.Errorf("%q: no command %q in %q", tc.cmd, tc.want, Strings(items))
+		}
+	}
+}
+
+// TestCommandBeforeTheNextSentence: a command typed after a colon ends
+// where the next sentence starts, even with no full stop between; a
+// capitalised word inside its quotes is its own.
+func TestCommandBeforeTheNextSentence(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"The flake is easy to hit. Repro from the on-call notes: tox -e py311 -- tests/sync/test_merge.py -k 'conflict' -x Ping me when it is green.",
+			"tox -e py311 -- tests/sync/test_merge.py -k 'conflict' -x"},
+		{"Nightly fails again. To see it: go test -run '^$' -bench 'Merge' -benchtime 20x ./internal/merge/ Grafana shows the spike at 02:10.",
+			"go test -run '^$' -bench 'Merge' -benchtime 20x ./internal/merge/"},
+		{"It hangs here: psql -h db.internal -c 'SELECT Name FROM Accounts LIMIT 5' -v ON_ERROR_STOP=1",
+			"psql -h db.internal -c 'SELECT Name FROM Accounts LIMIT 5' -v ON_ERROR_STOP=1"},
+	} {
+		items := siteItems(t, 0, "user", tc.text)
+		if !slices.ContainsFunc(items, func(it Item) bool { return it.Kind == KindCommand && it.Value == tc.want }) {
+			t.Errorf("%q: no command %q in %q", tc.text, tc.want, Strings(items))
+		}
+	}
+}
