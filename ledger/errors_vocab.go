@@ -55,6 +55,7 @@ func init() {
 		"could not connect", "did not complete", "wait timeout", "timeout exceeded", "took too long",
 		"connection timeout", "request timeout", "read timeout", "write timeout", "timeout waiting",
 		"time limit exceeded", "budget exceeded", "is not recognized",
+		"unknown authority", "certificate verify failed", "certificate has expired",
 	} {
 		ws := strings.Fields(p)
 		last := ws[len(ws)-1]

@@ -119,7 +119,7 @@ func TestExtractResultOutputs(t *testing.T) {
 		{"perf.txt", []string{
 			"url https://staging.acme.dev/api/v2/orders",
 			"id 6f1c3b2e-8d4a-4c1b-9e2f-7a6b5c4d3e2f",
-			"measurement \"200.0 req/s\"",
+			"measurement \"Requests:      12000 total, 200.0 req/s\"",
 			"measurement \"p50 latency: 41.7ms\"",
 			"measurement \"p99 latency: 703.1ms\"",
 			"measurement \"Peak RSS: 1.2 GiB\"",

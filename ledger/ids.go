@@ -303,6 +303,24 @@ func issueKey(t string, dash int) (string, bool) {
 		if n > 8 {
 			return "", false
 		}
+		// Sentry's short ids mix capitals into the number: BACKEND-3F2.
+		k := end
+		for k < len(t) && (isUpper(t[k]) || isDigit(t[k])) {
+			k++
+		}
+		if k > end && n+k-end <= 6 && (k == len(t) || !isAlnum(t[k]) && t[k] != '_') {
+			end = k
+		}
+	}
+	// A trailing capital suffix: ORD-7781-XK.
+	if end > dash+1 && end+2 < len(t) && t[end] == '-' && isUpper(t[end+1]) {
+		k := end + 1
+		for k < len(t) && (isUpper(t[k]) || isDigit(t[k])) {
+			k++
+		}
+		if k-end-1 <= 4 && (k == len(t) || !isAlnum(t[k]) && t[k] != '_' && t[k] != '-') {
+			end = k
+		}
 	}
 	if end < len(t) && (isAlpha(t[end]) || t[end] == '_' || (t[end] == '.' && end+1 < len(t) && isDigit(t[end+1]))) {
 		return "", false

@@ -346,3 +346,16 @@ func TestShapesSeenMissing(t *testing.T) {
 		t.Run(file, func(t *testing.T) { heldAtLeast(t, file, 4, kind) })
 	}
 }
+
+// TestShapesOfTools: lines as real tools print them, written from the
+// tools' documented formats rather than from any corpus, each in an item
+// of its kind; a figure with the line that says what it measures.
+func TestShapesOfTools(t *testing.T) {
+	for file, c := range map[string]struct {
+		kind Kind
+		min  int
+	}{"testdata/measurements_tools.tsv": {KindMeasurement, 35}, "testdata/errors_tools.tsv": {KindError, 36},
+		"testdata/ids_tools.tsv": {KindID, 20}} {
+		t.Run(file, func(t *testing.T) { heldAtLeast(t, file, c.min, c.kind) })
+	}
+}

@@ -276,6 +276,11 @@ var units = []string{
 	"GHz", "MHz", "kHz", "Hz", "tokens", "times", "%", "s", "h", "B", "x",
 }
 
+// shortFigureLine is the length up to which an output line that opens with
+// a word and holds one figure is kept whole: "in 2m 41s" says nothing
+// without the "Finished `release` profile" before it.
+const shortFigureLine = 80
+
 // measurements finds numbers with a unit and labels them with the words
 // before them ("p99 latency: 703.1ms", "took 3.2s"), with the key of a JSON
 // field ("latency": "703.1ms" → latency: 703.1ms) or, when there are none,
@@ -283,7 +288,7 @@ var units = []string{
 // label is only linking words ("12.5 MB in 3.2s") joins the one before it.
 func (s *scanner) measurements(t string, urlSpans [][2]int) {
 	if s.output && len(t) <= s.e.maxValueLen() {
-		s.figureProbe, s.probeNum, s.probeCount = true, "", 0
+		s.figureProbe, s.probeNum, s.probeGroup, s.probeCount = true, "", "", 0
 		s.figures(t, urlSpans)
 		s.figureProbe = false
 		if s.probeCount == 0 {
@@ -295,6 +300,16 @@ func (s *scanner) measurements(t string, urlSpans [][2]int) {
 			s.addCappedIn(t, at, "line\x00"+maskDigitRuns(t, false))
 			s.wide = false
 			return
+		}
+		if len(t) <= shortFigureLine && isAlpha(t[0]) && strings.Count(t, " ") >= 2 {
+			// "Done in 63.72s.", "Indexed 18,204 documents in 97.4 s",
+			// "1 row in set (3.42 sec)": a short line that says what
+			// its one figure measures is kept as said; its label and
+			// unit group it as the figure alone would be.
+			if s.probeGroup != "" {
+				s.addCappedIn(t, max(0, strings.Index(t, s.probeNum)), s.probeGroup)
+				return
+			}
 		}
 	}
 	s.figures(t, urlSpans)
@@ -320,6 +335,11 @@ func (s *scanner) figures(t string, urlSpans [][2]int) {
 		}
 		j = plusMinus(t, j)
 		k, unit := unitAfter(t, j)
+		if unit == "" && spacedSeconds(t, i, j) {
+			// "Indexed 18,204 documents in 97.4 s": a decimal with a
+			// lone "s" after a space is a duration.
+			k, unit = j+1, "s"
+		}
 		if unit == "" && inSpans(i, urlSpans) < 0 {
 			if key, from := jsonKeyBefore(t, i); key != "" && measureKey(key) && bareEnd(t, j) {
 				// {"heapUsed": 8765432, "p99_ms": 812}, EXPLAIN's
@@ -351,6 +371,25 @@ func (s *scanner) figures(t string, urlSpans [][2]int) {
 		i = end - 1
 	}
 }
+
+// spacedSeconds reports whether the number t[i:j] is a decimal after a
+// word that introduces a duration (durationWords) and before a space and a
+// lone "s" that ends the line or is followed by a space or a punctuation
+// mark: "in 97.4 s", "Total time: 4.218 s,". A whole number ("page 3 s…")
+// is not read this way.
+func spacedSeconds(t string, i, j int) bool {
+	if !strings.Contains(t[i:j], ".") || j+2 > len(t) || t[j] != ' ' || t[j+1] != 's' {
+		return false
+	}
+	before := strings.Fields(strings.ToLower(t[:i]))
+	if len(before) == 0 || !slices.Contains(durationWords, strings.TrimRight(before[len(before)-1], ":=")) {
+		return false // Criterion's "100 samples in estimated 5.0123 s" is its plan
+	}
+	return j+2 == len(t) || !isAlnum(t[j+2]) && t[j+2] != '_' && t[j+2] != '/' && t[j+2] != '.' || j+3 == len(t)
+}
+
+// durationWords introduce a duration: "in 97.4 s", "took 3.1 s".
+var durationWords = []string{"in", "took", "after", "time", "elapsed", "duration", "total", "wall"}
 
 // durationEnd returns the end of a compound duration that starts at t[i]
 // ("4m 13s", "2m13.5s", "1h 02m", "3d 4h", "1s 200ms"): two parts or more,
@@ -481,7 +520,7 @@ func measureKey(key string) bool {
 		}
 	}
 	switch low {
-	case "max", "min", "avg", "mean", "median", "stddev", "peak", "time", "elapsed", "rss":
+	case "max", "min", "avg", "mean", "median", "stddev", "peak", "time", "elapsed", "rss", "score":
 		return true
 	}
 	return false
@@ -666,8 +705,12 @@ func (s *scanner) addCapped(v string, at int) bool {
 // by its label and unit.
 func (s *scanner) addCappedIn(v string, at int, group string) bool {
 	if s.figureProbe {
-		if _, n, _, ok := splitMeasurement(v, at); ok && (s.probeNum == "" || n > s.probeMax) {
+		if label, n, unit, ok := splitMeasurement(v, at); ok && (s.probeNum == "" || n > s.probeMax) {
 			s.probeNum, s.probeMax = v[at:], n
+			s.probeGroup = group
+			if group == "" {
+				s.probeGroup = label + "\x00" + unit
+			}
 		}
 		s.probeCount++
 		return false

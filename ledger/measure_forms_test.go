@@ -117,7 +117,7 @@ func TestComparisons(t *testing.T) {
 	}{
 		{"Summary\n  'rg -F foo' ran\n    3.41 ± 0.12 times faster than 'grep -F foo'",
 			[]string{`measurement "3.41 ± 0.12 times faster than"`}, nil},
-		{"the new parser is 2.5 times slower on nested input", []string{`measurement "the new parser is 2.5 times slower on nested"`}, nil},
+		{"the new parser is 2.5 times slower on nested input", []string{`measurement "the new parser is 2.5 times slower on nested input"`}, nil},
 		{"retried 3 times before giving up", nil, []string{`measurement "3 times"`, `measurement "retried 3 times"`}},
 		{"name        old time/op    new time/op    delta\nEncode-8    1.20ms ± 2%    0.61ms ± 1%    -49.17%  (p=0.000 n=10+10)\nDecode-8    880µs ± 3%     884µs ± 2%     ~        (p=0.481 n=10+10)",
 			[]string{`measurement "Encode-8 1.20ms ± 2% 0.61ms ± 1% -49.17% (p=0.000 n=10+10)"`},
@@ -183,7 +183,7 @@ func TestBuiltFigures(t *testing.T) {
 		{"[  5] local 10.0.0.5 sent 1.65 GBytes", []string{`measurement "sent 1.65 GBytes"`}, nil},
 		{"NAME       CPU(cores)   MEMORY(bytes)\nweb-2b1d   12m          1893Mi", []string{`measurement "web-2b1d   12m          1893Mi"`}, nil},
 		{"BUILD SUCCESSFUL in 4m 13s\n47 actionable tasks: 12 executed, 35 up-to-date", []string{`measurement "BUILD SUCCESSFUL in 4m 13s"`}, nil},
-		{"Finished release [optimized] target(s) after 2m13.5s", []string{`measurement "after 2m13.5s"`}, nil},
+		{"Finished release [optimized] target(s) after 2m13.5s", []string{`measurement "Finished release [optimized] target(s) after 2m13.5s"`}, nil},
 		{"batch done rows=5000 avg_latency_ms=812.4 max_latency_ms=2931 heapBytes=183226112",
 			[]string{`measurement "batch done rows=5000 avg_latency_ms=812.4 max_latency_ms=2931 heapBytes=183226112"`}, nil},
 		{"[INFO] Total time:  01:47 min\n[INFO] Finished at: 2026-12-01T10:12:44Z", []string{`measurement "Total time:  01:47 min"`}, nil},

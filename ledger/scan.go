@@ -70,6 +70,7 @@ type scanner struct {
 	// the first in probeNum) instead of adding them (see measurements).
 	figureProbe bool
 	probeNum    string
+	probeGroup  string // the group the figure in probeNum counts in (see addCappedIn)
 	probeCount  int
 	probeMax    float64
 	// mgroups indexes the measurements added so far by label and unit
