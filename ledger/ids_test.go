@@ -348,14 +348,15 @@ func TestShapesSeenMissing(t *testing.T) {
 }
 
 // TestShapesOfTools: lines as real tools print them, written from the
-// tools' documented formats rather than from any corpus, each in an item
-// of its kind; a figure with the line that says what it measures.
+// tools' documented formats rather than from any corpus, and decisions as
+// agents and users word them, each in an item of its kind; a figure with
+// the line that says what it measures.
 func TestShapesOfTools(t *testing.T) {
 	for file, c := range map[string]struct {
 		kind Kind
 		min  int
 	}{"testdata/measurements_tools.tsv": {KindMeasurement, 35}, "testdata/errors_tools.tsv": {KindError, 36},
-		"testdata/ids_tools.tsv": {KindID, 20}} {
+		"testdata/ids_tools.tsv": {KindID, 20}, "testdata/decisions_styles.tsv": {KindDecision, 50}} {
 		t.Run(file, func(t *testing.T) { heldAtLeast(t, file, c.min, c.kind) })
 	}
 }

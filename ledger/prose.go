@@ -984,7 +984,7 @@ var firmDecisions = []string{"decision:", "going with", "decided", "we've decide
 	"favours", "favors", "opting out of", "opted out of", "decided against", "going against",
 	"for the rest of this", "being phased out", "is phased out", "off the list", "off the table", "is a no-go",
 	"i'll commit to", "we'll commit to", "won't revisit", "loses because", "i'm landing on", "we're landing on", "i landed on", "we landed on",
-	"i've gone with", "we've gone with", "i'd lean toward", "i'd lean towards", "we'd lean toward", "we'd lean towards"}
+	"i've gone with", "we've gone with", "i've switched", "we've switched", "i'd lean toward", "i'd lean towards", "we'd lean toward", "we'd lean towards"}
 
 // pastChoice are firm cues that report a choice made: the speaker's ("we
 // decided", "Opted for …") settles the course, someone else's ("the
@@ -1002,7 +1002,10 @@ var choosers = []string{"i'll", "i will", "i'd", "i'm going", "we'll", "we will"
 	"let's", "i'm", "i am", "we're", "we are", "my", "our", "the plan", "the approach", "the fix", "the solution", "use",
 	"using", "switch", "replace", "better to", "should", "keep", "go with", "will be", "is going to be",
 	// an evaluation between the alternatives: "the cleaner path is X rather than Y"
-	"better", "cleaner", "simpler", "safer", "preferable", "best"}
+	"better", "cleaner", "simpler", "safer", "preferable", "best",
+	// a course that moves something: "the counter moves into one UPDATE
+	// instead of read-then-write"
+	"moves"}
 
 // useCues adopt a tool, library or design; they are decisions unless the
 // use is only the means of the next step ("let's use find_file to see where
@@ -1565,6 +1568,12 @@ func userChoice(low string) bool {
 	}
 	if hasAnyLead(h, choiceVerbs) {
 		return len(strings.Fields(h)) >= 2
+	}
+	if w := strings.Trim(firstWord(h), ".,;:"); hasAnyWord(h, []string{"you suggested", "you proposed", "you recommended", "you described"}) &&
+		!strings.HasSuffix(h, "?") && !pastTense(w) && !notInstruction[w] && !slices.Contains([]string{"i", "we", "it", "that", "this", "what", "the"}, w) {
+		// "Yes, do the migration in two steps like you suggested.": the
+		// user takes the agent's proposal.
+		return true
 	}
 	w := strings.Trim(firstWord(h), ".,;:")
 	if w == "" || notInstruction[w] || pastTense(w) || strings.HasSuffix(w, "ing") || strings.HasSuffix(w, "s") {
