@@ -80,7 +80,7 @@ func writtenProse(path, text string) string {
 		return ""
 	case recordFile(path):
 		return text
-	case textDoc(path):
+	case textDoc(path) && !fixtureDoc(path):
 		// A guide or an upgrade note the agent writes states what was
 		// chosen for its readers ("Recommendation: asyncpg with COPY.
 		// Not recommended: executemany, since …"); what it tells the
@@ -95,14 +95,17 @@ func writtenProse(path, text string) string {
 }
 
 // chosenProse returns the sentences of a guide that do not address its
-// reader: none that says "you" or opens with a verb in the imperative.
+// reader: none that says "you", tells someone what they should do or
+// opens, at its start or after a leading clause, with a verb in the
+// imperative ("For local development, use SQLite …"). A paragraph wrapped
+// over lines is read as one.
 func chosenProse(text string) string {
 	var out []string
-	for _, line := range strings.Split(text, "\n") {
+	for _, para := range wrappedParagraphs(text) {
 		var keep []string
-		for _, sent := range sentences(strings.TrimSpace(line)) {
-			low, _ := lower(sent)
-			if hasAnyWord(low, []string{"you", "your", "you'll", "you're"}) || hasAnyLead(stripLabel(low), imperatives) {
+		for _, sent := range sentences(para) {
+			low, _ := lower(emphasis.Replace(sent))
+			if instruction(low) {
 				continue
 			}
 			keep = append(keep, sent)
@@ -110,6 +113,55 @@ func chosenProse(text string) string {
 		out = append(out, strings.Join(keep, " "))
 	}
 	return strings.Join(out, "\n")
+}
+
+// instruction reports whether a lower-case sentence of a guide tells its
+// reader what to do.
+func instruction(low string) bool {
+	if hasAnyWord(low, []string{"you", "your", "you'll", "you're", "should", "must"}) && !hasAnyWord(low, []string{"we", "i"}) {
+		return true
+	}
+	h := stripLabel(low)
+	if hasAnyLead(h, imperatives) {
+		return true
+	}
+	if k := strings.Index(h, ", "); k > 0 && len(strings.Fields(h[:k])) <= 5 {
+		return hasAnyLead(h[k+2:], imperatives) // "For local development, use SQLite …"
+	}
+	return false
+}
+
+// wrappedParagraphs returns the paragraphs of a Markdown text with their
+// wrapped lines joined; headings, list items, table rows and fences start
+// lines of their own.
+func wrappedParagraphs(text string) []string {
+	var out []string
+	cur := ""
+	for _, line := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case t == "":
+			out, cur = append(out, cur), ""
+			continue
+		case cur != "" && !strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "- ") && !strings.HasPrefix(t, "* ") &&
+			!strings.HasPrefix(t, "|") && !strings.HasPrefix(t, "```") && !isDigit(t[0]) && !strings.HasPrefix(cur, "#"):
+			cur += " " + t
+			continue
+		}
+		if cur != "" {
+			out = append(out, cur)
+		}
+		cur = t
+	}
+	return append(out, cur)
+}
+
+// fixtureDoc reports whether a text file is data rather than a guide: a
+// test's golden file or fixture, a licence.
+func fixtureDoc(p string) bool {
+	low := strings.ToLower(p)
+	return strings.Contains(low, "testdata/") || strings.Contains(low, "fixtures/") || strings.Contains(low, "golden") ||
+		strings.Contains(low, "license") || strings.Contains(low, "licence") || strings.Contains(low, "copying")
 }
 
 // imperatives open an instruction to a guide's reader.
@@ -560,6 +612,26 @@ func sentenceLike(s string) bool {
 // chat message's text.
 var fieldKeys = []string{"body", "comment", "text", "description", "note", "summary", "review", "resolution"}
 
+// personKeys mark a JSON record as something a person wrote on a tracker
+// or a review: who wrote it and in what state it is.
+var personKeys = []string{`"state"`, `"author"`, `"user"`, `"login"`, `"assignee"`, `"reporter"`, `"status"`, `"submittedAt"`, `"submitted_at"`}
+
+// personRecords reports whether a tool's output holds records a person
+// wrote (a review with its "state", an issue with its "author"), so that
+// their prose keys are read (see fieldProse); a package.json's
+// "description" or a model's "text" block is not such a record.
+func personRecords(text string) bool {
+	if strings.IndexByte(text, '"') < 0 {
+		return false
+	}
+	for _, k := range personKeys {
+		if strings.Contains(text, k) {
+			return true
+		}
+	}
+	return false
+}
+
 // fieldProse returns the sentences held by the prose keys of a JSON line of
 // tool output (gh's {"body":"…","state":"APPROVED"}, a ticket's
 // "description": "…"): a reviewer's "Switching the worker to an advisory
@@ -602,6 +674,10 @@ func fieldProse(t string) []string {
 				break
 			}
 			var v string
+			if k == "text" && strings.Contains(t, `"type"`) {
+				from = e + 1
+				continue // a model's content block, not a person's comment
+			}
 			if json.Unmarshal([]byte(t[j:e+1]), &v) == nil && len(strings.Fields(v)) >= 6 {
 				out = append(out, v)
 			}

@@ -877,6 +877,23 @@ func readsSource(items []Item) bool {
 	return n == 1 && src
 }
 
+// readsFile reports whether a call only reads files: it names a file it
+// reads and runs nothing but reading commands (cat, head, less), or it is a
+// file tool's view. What comes back is a file's text, not what a program
+// or a person said.
+func readsFile(items []Item) bool {
+	read := false
+	for _, it := range items {
+		switch {
+		case it.Kind == KindCommand && !routineCommand(it.Value):
+			return false
+		case it.Kind == KindFile && it.Access == Read:
+			read = true
+		}
+	}
+	return read
+}
+
 // commandString returns the command of a shell call's input value: a string,
 // or an argv array (["bash", "-lc", "go test ./..."] → "go test ./...").
 func commandString(v any) string {

@@ -180,9 +180,6 @@ func gerundOver(h string) bool {
 // keptAsIs finds a choice not to change something yet: "I'll keep the
 // float column for now", "we'll leave the v1 route as is".
 func keptAsIs(h string) bool {
-	if staysWithReason(h) {
-		return true
-	}
 	for _, c := range []string{"i'll ", "we'll ", "i will ", "we will ", "let's ", "i'm going to ", "we're going to ",
 		"i'm ", "we're ", "i am ", "we are "} {
 		k := strings.Index(h, c)
@@ -439,8 +436,8 @@ func winsAtEnd(low string) bool {
 			k += off
 			off = k + len(w)
 			rest := low[k+len(w):]
-			for _, scope := range []string{" here", " for us", " for this", " for now", " again", " hands down", " easily", " clearly"} {
-				rest = strings.TrimPrefix(rest, scope) // "cron wins here: …"
+			if r, ok := strings.CutPrefix(rest, " here"); ok && (strings.HasPrefix(r, ":") || strings.HasPrefix(r, " —")) {
+				rest = r // "cron wins here: the job runs once a night"
 			}
 			if rest == "" || strings.IndexByte(".;,:!", rest[0]) >= 0 || strings.HasPrefix(rest, " over") || strings.HasPrefix(rest, " out") {
 				return true
@@ -449,45 +446,6 @@ func winsAtEnd(low string) bool {
 	}
 	return false
 }
-
-// staysWithReason reports whether a sentence keeps something as it is and
-// says why, or what it was weighed against: "The cache stays per-process;
-// Redis would add a network hop", "After benchmarking both, msgpack stays:
-// it decoded 3x faster". The subject is a few words, not a clause ("the
-// error stays the same after the restart" has no reason after it).
-func staysWithReason(h string) bool {
-	for _, v := range []string{" stays", " stay"} {
-		k := strings.Index(h, v)
-		if k <= 0 {
-			continue
-		}
-		subj := h[:k]
-		if c := strings.LastIndex(subj, ", "); c >= 0 {
-			subj = subj[c+2:] // "After benchmarking both, msgpack stays"
-		}
-		if n := len(strings.Fields(subj)); n == 0 || n > 4 {
-			continue
-		}
-		rest := h[k+len(v):]
-		i := strings.IndexAny(rest, ":;")
-		for _, r := range []string{" because ", " since ", " — "} {
-			if j := strings.Index(rest, r); j >= 0 && (i < 0 || j < i) {
-				i = j
-			}
-		}
-		// the reason weighs the other option: "Redis would add a hop",
-		// "it decoded 3x faster than JSON"; "the page stays blank: the
-		// bundle never loads" is a finding
-		if i >= 0 && i <= 20 && hasAnyWord(rest[i:], weighWords) {
-			return true
-		}
-	}
-	return false
-}
-
-// weighWords weigh one option against another in a reason.
-var weighWords = []string{"would", "than", "instead", "rather", "over", "worth", "cost", "costs", "faster", "slower",
-	"cheaper", "simpler", "safer", "overkill"}
 
 // A choice said in words no cue list foresees still carries some of a few
 // signals: the speaker commits to a course (a modal or "let's" before a

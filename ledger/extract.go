@@ -337,6 +337,7 @@ func (e *Extractor) result(call, result *condense.Part, index int, open string) 
 			}
 		}
 		s.source = readsSource(s.items)
+		s.readsFile = readsFile(s.items)
 		s.callItems = len(s.items)
 	}
 	if IsMarker(text) {

@@ -308,7 +308,7 @@ func issueKey(t string, dash int) (string, bool) {
 		for k < len(t) && (isUpper(t[k]) || isDigit(t[k])) {
 			k++
 		}
-		if k > end && n+k-end <= 6 && (k == len(t) || !isAlnum(t[k]) && t[k] != '_') {
+		if k > end && n+k-end <= 6 && (k == len(t) || !isAlnum(t[k]) && t[k] != '_') && !unitLetters(t[end:k]) {
 			end = k
 		}
 	}
@@ -318,7 +318,7 @@ func issueKey(t string, dash int) (string, bool) {
 		for k < len(t) && (isUpper(t[k]) || isDigit(t[k])) {
 			k++
 		}
-		if k-end-1 <= 4 && (k == len(t) || !isAlnum(t[k]) && t[k] != '_' && t[k] != '-') {
+		if k-end-1 <= 4 && (k == len(t) || !isAlnum(t[k]) && t[k] != '_' && t[k] != '-') && !wordSuffixes[t[end+1:k]] {
 			end = k
 		}
 	}
@@ -332,6 +332,20 @@ func issueKey(t string, dash int) (string, bool) {
 	}
 	return t[start:end], true
 }
+
+// unitLetters reports whether the capitals after a key's number are a
+// unit or a model's size (XR-200B, M2-1TB, MODEL-3X), not part of an id.
+func unitLetters(g string) bool {
+	switch strings.TrimLeft(g, "0123456789") {
+	case "B", "KB", "MB", "GB", "TB", "PB", "K", "M", "G", "T", "P", "X", "W", "V", "HZ", "MHZ", "GHZ", "MS", "S", "D", "H":
+		return true
+	}
+	return false
+}
+
+// wordSuffixes are words written after a key as a note, not part of it:
+// ENG-4821-WIP.
+var wordSuffixes = map[string]bool{"WIP": true, "TBD": true, "TODO": true, "FIX": true, "DONE": true, "OLD": true, "NEW": true, "RC": true}
 
 // branchPrefix reports whether t ends with a branch name's kind: feature,
 // fix, bugfix, hotfix, chore, release.

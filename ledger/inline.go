@@ -170,7 +170,11 @@ func colonCommand(t string, leads []string) (string, bool) {
 		}
 		k += off
 		off = k + 2
-		rest := strings.TrimRight(strings.TrimSpace(nextSentence(t[k+2:])), ".")
+		rest := t[k+2:]
+		if len(rest) > maxInlineCommand {
+			rest = rest[:maxInlineCommand] // a long line of "key: value" pairs is no command
+		}
+		rest = strings.TrimRight(strings.TrimSpace(nextSentence(rest)), ".")
 		if !inlineCommand(rest) || !proseArgument(rest) {
 			// the command may end its clause: "to reproduce: go test
 			// -run X ./pkg — it fails 1 in 10"
@@ -198,6 +202,9 @@ func colonCommand(t string, leads []string) (string, bool) {
 	return "", false
 }
 
+// maxInlineCommand is the longest span after a colon read as a command.
+const maxInlineCommand = 512
+
 // nextSentence returns t up to where a sentence typed after a command
 // with no full stop starts: a capitalised word followed by another word
 // ("… --count=1 Hold on, before you go further.", "… @10.0.142.2
@@ -205,7 +212,7 @@ func colonCommand(t string, leads []string) (string, bool) {
 // a bare capitalised word; a quoted one is skipped.
 func nextSentence(t string) string {
 	quote := byte(0)
-	for i := 1; i+3 < len(t); i++ {
+	for i := 0; i+3 < len(t); i++ {
 		c := t[i]
 		switch {
 		case quote != 0:
@@ -217,7 +224,7 @@ func nextSentence(t string) string {
 			quote = c
 			continue
 		}
-		if t[i-1] != ' ' || !isUpper(c) || !isLower(t[i+1]) {
+		if i == 0 || t[i-1] != ' ' || !isUpper(c) || !isLower(t[i+1]) {
 			continue
 		}
 		j := i + 1
@@ -227,7 +234,9 @@ func nextSentence(t string) string {
 		if j < len(t) && t[j] == ',' {
 			j++
 		}
-		if j+1 < len(t) && t[j] == ' ' && isAlpha(t[j+1]) {
+		if j+1 < len(t) && t[j] == ' ' && isAlpha(t[j+1]) && !proseArgument("x "+t[i:]) {
+			// what follows has no flag, path or assignment: words, not
+			// arguments ("rg -n Deprecated src/" keeps its pattern)
 			return strings.TrimRight(t[:i], " ")
 		}
 	}

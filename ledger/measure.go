@@ -381,11 +381,26 @@ func spacedSeconds(t string, i, j int) bool {
 	if !strings.Contains(t[i:j], ".") || j+2 > len(t) || t[j] != ' ' || t[j+1] != 's' {
 		return false
 	}
-	before := strings.Fields(strings.ToLower(t[:i]))
-	if len(before) == 0 || !slices.Contains(durationWords, strings.TrimRight(before[len(before)-1], ":=")) {
+	// the word before the number, read backwards: the line may be long
+	e := i
+	for e > 0 && t[e-1] == ' ' {
+		e--
+	}
+	b := e
+	for b > 0 && t[b-1] != ' ' {
+		b--
+	}
+	if !slices.Contains(durationWords, strings.ToLower(strings.TrimRight(t[b:e], ":="))) {
 		return false // Criterion's "100 samples in estimated 5.0123 s" is its plan
 	}
-	return j+2 == len(t) || !isAlnum(t[j+2]) && t[j+2] != '_' && t[j+2] != '/' && t[j+2] != '.' || j+3 == len(t)
+	switch k := j + 2; {
+	case k == len(t):
+		return true
+	case t[k] == '.':
+		return k+1 == len(t) || t[k+1] == ' ' // "… in 4.2 s." ends the sentence
+	default:
+		return !isAlnum(t[k]) && t[k] != '_' && t[k] != '/'
+	}
 }
 
 // durationWords introduce a duration: "in 97.4 s", "took 3.1 s".

@@ -567,7 +567,7 @@ func rejectsWithReason(low string) bool {
 	if k := wordIndex(low, "leaving"); k > 0 && strings.Contains(low[k:], " behind") && (at < 0 || k < at) {
 		at = k
 	}
-	if k := wordIndex(low, "and forget"); k > 0 && (at < 0 || k < at) {
+	if k := wordIndex(low, "and forget"); k > 0 && (at < 0 || k < at) && !hasWord(low, "fire and forget") && !hasWord(low, "set it and forget") {
 		at = k // "Let's do daily partitions and forget one big table; vacuum takes hours."
 	}
 	if at < 0 {
@@ -631,7 +631,8 @@ func motivates(prev, dec string) bool {
 // words of four letters or more must be in it.
 func namesPick(prev, dec string) bool {
 	f := strings.Fields(dec)
-	if len(f) > pickWords {
+	if len(f) < 2 || len(f) > pickWords || hasWord(dec, "up") {
+		// "Picking the export crash up tomorrow." is a step
 		return false
 	}
 	n := 0
@@ -984,7 +985,7 @@ var firmDecisions = []string{"decision:", "going with", "decided", "we've decide
 	"favours", "favors", "opting out of", "opted out of", "decided against", "going against",
 	"for the rest of this", "being phased out", "is phased out", "off the list", "off the table", "is a no-go",
 	"i'll commit to", "we'll commit to", "won't revisit", "loses because", "i'm landing on", "we're landing on", "i landed on", "we landed on",
-	"i've gone with", "we've gone with", "i've switched", "we've switched", "i'd lean toward", "i'd lean towards", "we'd lean toward", "we'd lean towards"}
+	"i've gone with", "we've gone with", "i'd lean toward", "i'd lean towards", "we'd lean toward", "we'd lean towards"}
 
 // pastChoice are firm cues that report a choice made: the speaker's ("we
 // decided", "Opted for …") settles the course, someone else's ("the
@@ -1002,10 +1003,7 @@ var choosers = []string{"i'll", "i will", "i'd", "i'm going", "we'll", "we will"
 	"let's", "i'm", "i am", "we're", "we are", "my", "our", "the plan", "the approach", "the fix", "the solution", "use",
 	"using", "switch", "replace", "better to", "should", "keep", "go with", "will be", "is going to be",
 	// an evaluation between the alternatives: "the cleaner path is X rather than Y"
-	"better", "cleaner", "simpler", "safer", "preferable", "best",
-	// a course that moves something: "the counter moves into one UPDATE
-	// instead of read-then-write"
-	"moves"}
+	"better", "cleaner", "simpler", "safer", "preferable", "best"}
 
 // useCues adopt a tool, library or design; they are decisions unless the
 // use is only the means of the next step ("let's use find_file to see where
@@ -1556,21 +1554,22 @@ func userChoice(low string) bool {
 	if hedged(low) {
 		return false
 	}
-	h := low
+	h, assented := low, false
 	for changed := true; changed; {
 		changed = false
 		h = strings.TrimLeft(h, " ,.!—–-")
 		for _, a := range userAssents {
 			if r, ok := strings.CutPrefix(h, a); ok && (r == "" || r[0] == ' ' || r[0] == ',' || r[0] == '.' || r[0] == '!') {
-				h, changed = r, true
+				h, changed, assented = r, true, true
 			}
 		}
 	}
 	if hasAnyLead(h, choiceVerbs) {
 		return len(strings.Fields(h)) >= 2
 	}
-	if w := strings.Trim(firstWord(h), ".,;:"); hasAnyWord(h, []string{"you suggested", "you proposed", "you recommended", "you described"}) &&
-		!strings.HasSuffix(h, "?") && !pastTense(w) && !notInstruction[w] && !slices.Contains([]string{"i", "we", "it", "that", "this", "what", "the"}, w) {
+	if w := strings.Trim(firstWord(h), ".,;:"); assented && hasAnyWord(h, []string{"you suggested", "you proposed", "you recommended", "you described"}) &&
+		!strings.HasSuffix(h, "?") && !pastTense(w) && !notInstruction[w] && !strings.HasSuffix(w, "ing") &&
+		!slices.Contains([]string{"i", "we", "it", "that", "this", "what", "the", "same", "still"}, w) {
 		// "Yes, do the migration in two steps like you suggested.": the
 		// user takes the agent's proposal.
 		return true

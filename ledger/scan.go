@@ -71,8 +71,11 @@ type scanner struct {
 	figureProbe bool
 	probeNum    string
 	probeGroup  string // the group the figure in probeNum counts in (see addCappedIn)
-	probeCount  int
-	probeMax    float64
+	// readsFile marks the output of a call that only reads files (see
+	// readsFile): its JSON is a file's data, not people's records.
+	readsFile  bool
+	probeCount int
+	probeMax   float64
 	// mgroups indexes the measurements added so far by label and unit
 	// (see addCapped).
 	mgroups map[string][]int
@@ -459,8 +462,10 @@ func (s *scanner) line(line string) {
 		} else if msg, ok := strings.CutPrefix(t, "X "); ok && s.annotations && !strings.HasPrefix(msg, "Process completed with exit code") {
 			s.add(KindError, msg)
 		}
-		for _, p := range fieldProse(t) {
-			s.authoredDecisions(Redact(p))
+		if !s.source && !s.readsFile && personRecords(s.whole) {
+			for _, p := range fieldProse(t) {
+				s.authoredDecisions(Redact(p))
+			}
 		}
 		v, ok := strings.CutPrefix(t, "Reason:")
 		s.failReason = ok && (levelOnly(v) || slices.Contains(podFailures, strings.TrimSpace(v)) || strings.TrimSpace(v) == "Failed")

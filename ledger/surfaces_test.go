@@ -164,3 +164,54 @@ func TestCommandBeforeTheNextSentence(t *testing.T) {
 		}
 	}
 }
+
+// TestReadingRulesHoldBack: what the rules above must not read. A
+// capitalised argument stays in its command; a file the agent reads, a
+// model's text block and a guide's instructions to its reader are no
+// decisions; a lone "s" after a number is a duration only when it stands
+// alone; a unit or a note after a key is not part of it.
+func TestReadingRulesHoldBack(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"To reproduce: rg -n Deprecated src/", "rg -n Deprecated src/"},
+		{"Run: docker run --name Api server -p 8080:80 nginx", "docker run --name Api server -p 8080:80 nginx"},
+	} {
+		items := siteItems(t, 0, "user", tc.text)
+		if !slices.ContainsFunc(items, func(it Item) bool { return it.Kind == KindCommand && it.Value == tc.want }) {
+			t.Errorf("%q: no command %q in %q", tc.text, tc.want, Strings(items))
+		}
+	}
+	noDecision := func(what string, items []Item) {
+		t.Helper()
+		for _, it := range items {
+			if it.Kind == KindDecision {
+				t.Errorf("%s: decision %q", what, it.Value)
+			}
+		}
+	}
+	// the agent reads a package's manifest: a file, not a person's words
+	c := condense.ToolCall("c1", "bash", []byte(`{"command":"cat package.json"}`))
+	r := condense.ToolResult("c1", false, condense.Text(`{"name": "tiny-queue", "description": "A tiny queue that uses a linked list instead of an array, so that shifts stay O(1).", "author": "kim"}`))
+	noDecision("package.json", ExtractResult(&c, &r, 1))
+	// a model's response printed by curl
+	noDecision("model response", siteItems(t, 0, "out", `{"content":[{"type":"text","text":"I'll use Postgres advisory locks instead of Redis, because Redis locks expire."}],"stop_reason":"end_turn","usage":{"input_tokens":12}}`))
+	for _, cmd := range []string{
+		"cat > docs/dev.md <<'EOF'\nFor local development, use SQLite instead of Postgres because it needs no server.\nEOF",
+		"cat > CONTRIBUTING.md <<'EOF'\nContributors should use pnpm rather than npm, because the lockfile is pnpm's.\nEOF",
+		"cat > docs/setup.md <<'EOF'\n**Use Node 20** rather than 18, because 18 is out of support.\nEOF",
+		"cat > LICENSE.txt <<'EOF'\nWe chose the MIT licence rather than Apache-2.0 because it is shorter.\nEOF",
+		"cat > docs/ops.md <<'EOF'\nIn production, prefer Postgres advisory locks over Redis locks, since\nRedis locks expire while a job still runs.\nEOF",
+	} {
+		noDecision(cmd, callItems(t, cmd))
+	}
+	for _, tc := range []struct{ text, not string }{
+		{"the job is done in 1.5 so the queue drains", "1.5 s"},
+		{"Ordered the XR-200B and M2-1TB for the lab.", "XR-200B"},
+		{"Pushed ENG-4821-WIP for review.", "ENG-4821-WIP"},
+	} {
+		for _, it := range siteItems(t, 0, "out", tc.text) {
+			if strings.Contains(it.Value, tc.not) {
+				t.Errorf("%q: %s", tc.text, it)
+			}
+		}
+	}
+}
