@@ -322,6 +322,12 @@ func (s *scanner) figures(t string, urlSpans [][2]int) {
 		if !isDigit(t[i]) {
 			continue
 		}
+		if c := clockDuration(t, i); c > 0 && inSpans(i, urlSpans) < 0 {
+			// "Vacuum took 00:12:41"
+			s.addMeasurement(t, i, c, &last)
+			i = c - 1
+			continue
+		}
 		if d := durationEnd(t, i); d > 0 && inSpans(i, urlSpans) < 0 {
 			// "BUILD SUCCESSFUL in 4m 13s", "took 2m13.5s"
 			s.addMeasurement(t, i, d, &last)
@@ -381,16 +387,7 @@ func spacedSeconds(t string, i, j int) bool {
 	if !strings.Contains(t[i:j], ".") || j+2 > len(t) || t[j] != ' ' || t[j+1] != 's' {
 		return false
 	}
-	// the word before the number, read backwards: the line may be long
-	e := i
-	for e > 0 && t[e-1] == ' ' {
-		e--
-	}
-	b := e
-	for b > 0 && t[b-1] != ' ' {
-		b--
-	}
-	if !slices.Contains(durationWords, strings.ToLower(strings.TrimRight(t[b:e], ":="))) {
+	if !afterDurationWord(t, i) {
 		return false // Criterion's "100 samples in estimated 5.0123 s" is its plan
 	}
 	switch k := j + 2; {
@@ -401,6 +398,63 @@ func spacedSeconds(t string, i, j int) bool {
 	default:
 		return !isAlnum(t[k]) && t[k] != '_' && t[k] != '/'
 	}
+}
+
+// afterDurationWord reports whether the word before t[i] introduces a
+// duration (see durationWords). It reads backwards: the line may be long.
+func afterDurationWord(t string, i int) bool {
+	return slices.Contains(durationWords, wordBefore(t, i))
+}
+
+// wordBefore returns the word before t[i] in lower case, without a
+// trailing ':' or '='. It reads backwards: the line may be long.
+func wordBefore(t string, i int) string {
+	e := i
+	for e > 0 && t[e-1] == ' ' {
+		e--
+	}
+	b := e
+	for b > 0 && t[b-1] != ' ' {
+		b--
+	}
+	return strings.ToLower(strings.TrimRight(t[b:e], ":="))
+}
+
+// clockDuration returns the end of a duration written as a clock after a
+// word that introduces one ("took 00:12:41", "in 1:07.3"), or -1: a clock
+// elsewhere is a time of day.
+func clockDuration(t string, i int) int {
+	if i > 0 && t[i-1] != ' ' || !afterDurationWord(t, i) || wordBefore(t, i) == "in" || wordBefore(t, i) == "after" {
+		return -1 // "starts in 10:30" may be a time of day
+	}
+	j, parts := i, 0
+	for {
+		k := j
+		for k < len(t) && isDigit(t[k]) {
+			k++
+		}
+		if k == j || k-j > 2 && parts > 0 {
+			return -1
+		}
+		parts++
+		j = k
+		if j+1 < len(t) && t[j] == ':' && isDigit(t[j+1]) {
+			j++
+			continue
+		}
+		break
+	}
+	if parts < 2 {
+		return -1
+	}
+	if j+1 < len(t) && t[j] == '.' && isDigit(t[j+1]) {
+		for j++; j < len(t) && isDigit(t[j]); j++ {
+		}
+	}
+	if j < len(t) && (isAlnum(t[j]) || t[j] == ':') {
+		return -1
+	}
+	return j
 }
 
 // durationWords introduce a duration: "in 97.4 s", "took 3.1 s".

@@ -207,6 +207,8 @@ func TestReadingRulesHoldBack(t *testing.T) {
 		{"the job is done in 1.5 so the queue drains", "1.5 s"},
 		{"Ordered the XR-200B and M2-1TB for the lab.", "XR-200B"},
 		{"Pushed ENG-4821-WIP for review.", "ENG-4821-WIP"},
+		{"the maintenance window starts in 10:30 and the job at 11:45:00", "10:30"},
+		{"the maintenance window starts in 10:30 and the job at 11:45:00", "11:45"},
 	} {
 		for _, it := range siteItems(t, 0, "out", tc.text) {
 			if strings.Contains(it.Value, tc.not) {
