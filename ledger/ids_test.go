@@ -356,7 +356,7 @@ func TestShapesOfTools(t *testing.T) {
 		kind Kind
 		min  int
 	}{"testdata/measurements_tools.tsv": {KindMeasurement, 59}, "testdata/errors_tools.tsv": {KindError, 66},
-		"testdata/ids_tools.tsv": {KindID, 20}, "testdata/decisions_styles.tsv": {KindDecision, 44}} {
+		"testdata/ids_tools.tsv": {KindID, 20}, "testdata/decisions_styles.tsv": {KindDecision, 62}} {
 		t.Run(file, func(t *testing.T) { heldAtLeast(t, file, c.min, c.kind) })
 	}
 }
