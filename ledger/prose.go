@@ -346,6 +346,19 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 				vals[si] = v
 			}
 		}
+		// Notes said one after the other in a paragraph are one note:
+		// a choice in words no reader knows ("Proposal: X. Y was
+		// turned down, it costs Z.") is kept as said, not cut in two.
+		for si := 0; si+1 < len(vals); si++ {
+			if rs[si].k != KindNote || vals[si] == "" || taken[si] {
+				continue
+			}
+			for next := si + 1; next < len(vals) && rs[next].k == KindNote && vals[next] != "" && !taken[next] &&
+				vals[next] == sents[next] && len(vals[si])+1+len(vals[next]) <= dcap; next++ {
+				vals[si] += " " + vals[next]
+				taken[next] = true
+			}
+		}
 		for si, v := range vals {
 			if v != "" && !taken[si] {
 				s.add(rs[si].k, v)
