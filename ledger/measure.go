@@ -424,7 +424,10 @@ func wordBefore(t string, i int) string {
 // word that introduces one ("took 00:12:41", "in 1:07.3"), or -1: a clock
 // elsewhere is a time of day.
 func clockDuration(t string, i int) int {
-	if i > 0 && t[i-1] != ' ' || !afterDurationWord(t, i) || wordBefore(t, i) == "in" || wordBefore(t, i) == "after" {
+	if i > 0 && t[i-1] != ' ' || i+3 >= len(t) || t[i+1] != ':' && t[i+2] != ':' {
+		return -1 // no clock here: "1:07", "00:12:41"
+	}
+	if w := wordBefore(t, i); !slices.Contains(durationWords, w) || w == "in" || w == "after" {
 		return -1 // "starts in 10:30" may be a time of day
 	}
 	j, parts := i, 0

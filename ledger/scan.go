@@ -73,7 +73,10 @@ type scanner struct {
 	probeGroup  string // the group the figure in probeNum counts in (see addCappedIn)
 	// readsFile marks the output of a call that only reads files (see
 	// readsFile): its JSON is a file's data, not people's records.
-	readsFile  bool
+	readsFile bool
+	// people marks an output that holds records people wrote (see
+	// personRecords), whose prose keys are read for decisions.
+	people     bool
 	probeCount int
 	probeMax   float64
 	// mgroups indexes the measurements added so far by label and unit
@@ -272,6 +275,7 @@ func (s *scanner) text(text string) {
 		s.run = s.runOf(text, exit)
 	}
 	s.whole, s.shapes, s.lines, s.goHeader = text, nil, 0, false
+	s.people = s.output && !s.source && !s.readsFile && personRecords(text)
 	s.hot = markLines(text, s.hot)
 	s.warnLines, s.infoFails = 0, 0
 	if s.output {
@@ -462,7 +466,7 @@ func (s *scanner) line(line string) {
 		} else if msg, ok := strings.CutPrefix(t, "X "); ok && s.annotations && !strings.HasPrefix(msg, "Process completed with exit code") {
 			s.add(KindError, msg)
 		}
-		if !s.source && !s.readsFile && personRecords(s.whole) {
+		if s.people {
 			for _, p := range fieldProse(t) {
 				s.authoredDecisions(Redact(p))
 			}
