@@ -86,7 +86,7 @@ func ExampleSession_Compact() {
 	undone, _ := s.Undo(ctx, "c1")
 	fmt.Println("undone:", undone, "rendering:", len(s.Rendering()), "messages, log:", s.Len(), "messages")
 	// Output:
-	// tokens: 1890 → 979
+	// tokens: 1890 → 967
 	// record c1: pipeline(minify,mask,summarize,drop-oldest) [summarize], 9 → 7 messages, manual true
 	// checkpoint c1: history 9, first kept 4, edits [{summary 1 4}]
 	//    0 user      Fix the failing test in ./internal/parse.
@@ -96,7 +96,7 @@ func ExampleSession_Compact() {
 	//    6 tool      tool_result
 	//    7 assistant cmd/app/main.go prints the version with --version.
 	//    8 user      Run the whole test suite.
-	// ## Task ## Constraints ## Decisions ## Done ## Failed / open ## Next steps ## Ledger
+	// ## Task ## Constraints ## Decisions ## Done ## Failed / open ## Next steps
 	// recall c1: log messages from 1 count 3
 	// undone: [c1] rendering: 9 messages, log: 9 messages
 }
