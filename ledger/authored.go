@@ -401,11 +401,8 @@ func commandProse(cmd string) []string {
 		line := lines[i]
 		rest, delim, _, ok := cutHeredoc(line)
 		if ok {
-			var body []string
-			for i++; i < len(lines) && strings.TrimSpace(lines[i]) != delim; i++ {
-				body = append(body, lines[i])
-			}
-			text := strings.Join(body, "\n")
+			var text string
+			text, i = heredocBody(lines, i, delim)
 			switch target := redirectTarget(rest); {
 			case target != "" && proseDoc(target):
 				// read in full by authoredText
@@ -445,15 +442,24 @@ func heredocSteps(cmd string) []string {
 		if !ok {
 			continue
 		}
-		var body []string
-		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != delim; i++ {
-			body = append(body, lines[i])
-		}
+		var body string
+		body, i = heredocBody(lines, i, delim)
 		if target := redirectTarget(rest); target != "" {
-			out = append(out, stepsIn(target, strings.Join(body, "\n"))...)
+			out = append(out, stepsIn(target, body)...)
 		}
 	}
 	return out
+}
+
+// heredocBody returns the body of the heredoc opened on lines[i] and
+// closed by delim, and the index of its closing line (len(lines) when it is
+// not closed).
+func heredocBody(lines []string, i int, delim string) (string, int) {
+	var body []string
+	for i++; i < len(lines) && strings.TrimSpace(lines[i]) != delim; i++ {
+		body = append(body, lines[i])
+	}
+	return strings.Join(body, "\n"), i
 }
 
 // saidArgs returns the prose of a command line's arguments that are said

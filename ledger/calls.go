@@ -671,11 +671,9 @@ func authoredText(cmd string) []string {
 		if !ok || !author && !writesDoc(rest) {
 			continue
 		}
-		var body []string
-		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != delim; i++ {
-			body = append(body, lines[i])
-		}
-		out = append(out, strings.Join(body, "\n"))
+		var body string
+		body, i = heredocBody(lines, i, delim)
+		out = append(out, body)
 	}
 	if len(out) > 0 || !author {
 		return out
