@@ -56,6 +56,10 @@ type Gate struct {
 	AddedBack int `json:"added_back"`
 	// Demoted counts items over the ledger budget, kept recall-only.
 	Demoted int `json:"demoted"`
+	// Notes counts the passages of the agent's own text kept verbatim in
+	// the summary's "## In the agent's words", in the room the ledger left
+	// below the target.
+	Notes int `json:"notes,omitempty"`
 }
 
 // Trim records what a summary request left out to fit its own budget

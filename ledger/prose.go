@@ -25,42 +25,56 @@ func (s *scanner) assistantProse(text string) {
 	if observation(text) {
 		return
 	}
-	s.prose(text, func(low string, starts []int) (Kind, int) {
-		if at, ok := decisionAt(low); ok && !strings.HasSuffix(low, "?") && !hedged(low) {
-			// "…255 green Decision: miette over…": the decision starts
-			// where its cue opens a run-on sentence.
-			if slices.Contains(starts, at) {
-				return KindDecision, at
-			}
+	s.prose(text, assistantKind)
+}
+
+// IsPlan reports whether one sentence of the agent's reply only says what
+// it does next ("Let me read the worker package."): the ledger reads it as
+// a plan, not as a decision, a change of course or a note.
+func IsPlan(sentence string) bool {
+	low := strings.ToLower(strings.TrimSpace(sentence))
+	k, _ := assistantKind(low, nil)
+	return k == KindPlan
+}
+
+// assistantKind is the kind of a lower-case sentence of an assistant's
+// text, and where in it the item starts; starts are where the sentences
+// run together in it begin.
+func assistantKind(low string, starts []int) (Kind, int) {
+	if at, ok := decisionAt(low); ok && !strings.HasSuffix(low, "?") && !hedged(low) {
+		// "…255 green Decision: miette over…": the decision starts
+		// where its cue opens a run-on sentence.
+		if slices.Contains(starts, at) {
+			return KindDecision, at
+		}
+		return KindDecision, 0
+	}
+	if rejectsWithReason(low) && !hedged(low) {
+		return KindDecision, 0
+	}
+	if isPlan(low) {
+		switch verb, course := planCourse(low); {
+		case course && reasoned(low):
 			return KindDecision, 0
-		}
-		if rejectsWithReason(low) && !hedged(low) {
+		case substitution(verb, low) && (reasoned(low) || clauseAfter(low)):
+			// "I'm going to replace the hand-written parser with
+			// pyparsing, because the grammar keeps growing": one
+			// thing for another, with why.
 			return KindDecision, 0
-		}
-		if isPlan(low) {
-			switch verb, course := planCourse(low); {
-			case course && reasoned(low):
-				return KindDecision, 0
-			case substitution(verb, low) && (reasoned(low) || clauseAfter(low)):
-				// "I'm going to replace the hand-written parser with
-				// pyparsing, because the grammar keeps growing": one
-				// thing for another, with why.
-				return KindDecision, 0
-			case course && verb != "" && len(strings.Fields(low)) >= courseWords:
-				// "I'll switch the retry to jittered backoff, which
-				// should stop the thundering herd": a change of
-				// course with substance, not a next step. As a note
-				// it is ranked like every specific instead of being
-				// dropped with the plans older than the latest.
-				return KindNote, 0
-			}
-			return KindPlan, 0
-		}
-		if noteWorthy(low) {
+		case course && verb != "" && len(strings.Fields(low)) >= courseWords:
+			// "I'll switch the retry to jittered backoff, which
+			// should stop the thundering herd": a change of
+			// course with substance, not a next step. As a note
+			// it is ranked like every specific instead of being
+			// dropped with the plans older than the latest.
 			return KindNote, 0
 		}
-		return "", 0
-	})
+		return KindPlan, 0
+	}
+	if noteWorthy(low) {
+		return KindNote, 0
+	}
+	return "", 0
 }
 
 // thinkingProse adds the decisions of an assistant's reasoning, leaving

@@ -234,7 +234,8 @@ func (s Summarize) Compact(ctx context.Context, cc *condense.CompactionContext) 
 	if err != nil {
 		return nil, err
 	}
-	rules := ledgerRules{exclude: logIndexes(kept), budget: s.ledgerBudget(cc, p, kept, &span, out.Text)}
+	after := tokensWithout(cc, p, kept, &span, out.Text)
+	rules := ledgerRules{exclude: logIndexes(kept), budget: s.ledgerBudget(cc, after, &span), notes: true}
 	text, gate, held := gateSummary(cc, &span, out.Text, rules)
 	cand := &condense.Candidate{
 		Rendering:    renderSummarized(cc.Current, p, kept, summaryItem(cc.Checkpoint, span.covers, text, held)),
@@ -308,17 +309,23 @@ func logIndexes(r condense.Rendering) map[int]bool {
 	return idx
 }
 
+// tokensWithout counts the rendering the plan makes with summary as the
+// summary's text, before the gate adds its ## Ledger and ## Notes.
+func tokensWithout(cc *condense.CompactionContext, p plan, kept condense.Rendering, span *summarySpan, summary string) int {
+	cur := cc.Current
+	rest := make(condense.Rendering, 0, p.start+len(kept)+len(cur)-p.boundary+1)
+	rest = append(append(append(rest, cur[:p.start]...), kept...), cur[p.boundary:]...)
+	rest = append(rest, condense.Item{Index: -1, Edit: condense.EditSummary, Message: summaryMessage(cc.Checkpoint, span.covers, summary)})
+	return cc.Count(rest)
+}
+
 // ledgerBudget returns the budget of the summary's ## Ledger: LedgerBudget
-// when set, else ledgerRoom of what the rendering holds without it.
-func (s Summarize) ledgerBudget(cc *condense.CompactionContext, p plan, kept condense.Rendering, span *summarySpan, summary string) int {
+// when set, else ledgerRoom of the after tokens the rendering holds without
+// it.
+func (s Summarize) ledgerBudget(cc *condense.CompactionContext, after int, span *summarySpan) int {
 	if s.LedgerBudget > 0 {
 		return s.LedgerBudget
 	}
-	cur := cc.Current
-	rest := make(condense.Rendering, 0, p.start+len(kept)+len(cur)-p.boundary)
-	rest = append(append(append(rest, cur[:p.start]...), kept...), cur[p.boundary:]...)
-	rest = append(rest, condense.Item{Index: -1, Edit: condense.EditSummary, Message: summaryMessage(cc.Checkpoint, span.covers, summary)})
-	after := cc.Count(rest)
 	return max(ledgerRoom(cc, after), grownLedger(cc, span, after))
 }
 

@@ -138,6 +138,12 @@ func recordSummary(cand *condense.Candidate, out *condense.Summary, text string,
 	}
 }
 
+// notesShare: the agent's own words may take 1/notesShare of the ledger's
+// budget before the ledger's items are placed: the ledger's budget bounds
+// both, so the notes do not make the rendering larger than the ledger
+// alone could, nor compactions more frequent.
+const notesShare = 4
+
 // ledgerRules say how the quality gate treats the ledger of a span.
 type ledgerRules struct {
 	// exclude holds the log indexes that stay verbatim in the rendering:
@@ -146,6 +152,9 @@ type ledgerRules struct {
 	// budget bounds the ## Ledger section; 0 means the default budget of
 	// the window.
 	budget int
+	// notes says the summary keeps the agent's own words (see notes.go)
+	// in a share of budget.
+	notes bool
 	// keep, when set, selects the items the ledger must carry; the others
 	// are demoted unless the summary holds them.
 	keep func(ledger.Item) bool
@@ -187,7 +196,23 @@ func gateSummary(cc *condense.CompactionContext, sp *summarySpan, summary string
 	if budget <= 0 {
 		budget = ledger.DefaultBudget(cc.Budget.Window)
 	}
+	// The agent's own words take up to a share of the ledger's budget
+	// first; the ledger's items fill the rest.
+	var np *notePicker
+	if rules.notes {
+		if notes := spanNotes(cc.History, sp.covers.Start, sp.covers.End, rules.exclude); len(notes) > 0 {
+			np = newNotePicker(cc, notes)
+			budget -= np.pick(body, budget/notesShare)
+		}
+	}
 	text := t.writeLedger(body, carry, approxBudget(cc, budget, t.missing, carry))
+	if np != nil {
+		var b strings.Builder
+		b.WriteString(text)
+		if t.gate.Notes = np.write(&b, text); t.gate.Notes > 0 {
+			text = b.String()
+		}
+	}
 	if t.held == nil {
 		t.held = []string{}
 	}
@@ -283,12 +308,15 @@ func spanItems(history []condense.Message, from, to int, exclude map[int]bool, t
 	return ledger.ExtractTally(span, from, tl)
 }
 
-// withoutLedger returns the summary's sections without a ## Ledger the
-// summarizer wrote itself: the gate's replaces it.
+// withoutLedger returns the summary's sections without a ## Ledger or
+// ## In the agent's words the summarizer wrote itself (a model may copy
+// them from the previous summary): the gate's replace them.
 func withoutLedger(summary string) string {
 	body := strings.TrimRight(summary, "\n") + "\n"
-	if i := strings.Index(body, "\n## Ledger"); i >= 0 {
-		body = body[:i+1]
+	for _, h := range []string{"\n## Ledger", "\n" + notesHeading} {
+		if i := strings.Index(body, h); i >= 0 {
+			body = body[:i+1]
+		}
 	}
 	return body
 }

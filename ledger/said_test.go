@@ -1,0 +1,51 @@
+package ledger
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"github.com/condense-dev/condense"
+)
+
+func TestSaid(t *testing.T) {
+	call := func(name string, in any) *condense.Part {
+		b, err := json.Marshal(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := condense.ToolCall("c1", name, b)
+		return &p
+	}
+	for _, c := range []struct {
+		name string
+		p    *condense.Part
+		want []string
+	}{
+		{"think tool", call("think", map[string]any{"thought": "The lock is held across the write; moving the write out is the smallest fix."}),
+			[]string{"The lock is held across the write; moving the write out is the smallest fix."}},
+		{"note written whole", call("create_file", map[string]any{"path": "NOTES.md", "content": "Going with the ring buffer."}),
+			[]string{"Going with the ring buffer."}},
+		{"code written", call("create_file", map[string]any{"path": "src/ring.go", "content": "package ring // small on purpose"}), nil},
+		{"commit message", call("bash", map[string]any{"command": "git commit -m 'Bound the backlog: one slow reader exhausted memory'"}),
+			[]string{"Bound the backlog: one slow reader exhausted memory"}},
+		{"heredoc into a decision record", call("bash", map[string]any{"command": "cat > docs/adr/0007-ring.md <<'EOF'\nChosen: the ring.\nEOF"}),
+			[]string{"Chosen: the ring."}},
+		{"a command that only runs", call("bash", map[string]any{"command": "go test ./... -run TestRing"}), nil},
+		{"patch to a note", call("apply_patch", map[string]any{"input": "*** Begin Patch\n*** Update File: NOTES.md\n@@\n+Dropped the array: it grows forever.\n*** End Patch"}),
+			[]string{"Dropped the array: it grows forever."}},
+		{"secret redacted", call("think", map[string]any{"thought": "The DSN postgres://app:s3cretpass@db/orders works from the pod."}),
+			[]string{"The DSN postgres://app:[REDACTED]@db/orders works from the pod."}},
+		{"not a call", &condense.Part{Type: condense.PartText, Text: "Going with the ring."}, nil},
+	} {
+		if got := Said(c.p); !slices.Equal(got, c.want) {
+			t.Errorf("%s: Said = %q, want %q", c.name, got, c.want)
+		}
+	}
+	if got := SaidIn("bash\ngit commit -m 'Count dropped frames for the alert'\n"); !slices.Equal(got, []string{"Count dropped frames for the alert"}) {
+		t.Errorf("SaidIn = %q", got)
+	}
+	if got := SaidIn("python\nprint('hello there, world')\n"); got != nil {
+		t.Errorf("SaidIn of code = %q", got)
+	}
+}
