@@ -9,16 +9,27 @@ import (
 	"github.com/condense-dev/condense"
 )
 
-// Said returns the prose the agent wrote for people inside a tool call,
-// redacted as items are, in the order it appears: a thought or a reason
-// passed to a tool (a think tool's thought, a finish tool's message), a
-// document in prose the call writes whole or patches (a note, a plan, a
-// decision record: NOTES.md, docs/adr/0007-outbox.md), and what a shell
-// command authors (a commit's message, a pull request's or an issue's
-// body, a heredoc written into such a document). These are the agent's
-// words as much as its reply is, and a summary may keep them as written
-// when the ledger's extractors do not recognise what they say. Code, and
-// what the call only runs or reads, are not prose and are left out.
+// Said returns what the agent wrote inside a tool call, as it wrote it and
+// redacted as items are, in the order of the input's keys: the words of
+// the call that its extractors may not read.
+//
+//   - every string value of three words or more (a thought, a reason, a
+//     message to post, a query, an argument no key table names) and every
+//     list of three strings or more, joined by spaces (an argv);
+//   - the text a file tool writes into a document in prose (Markdown, plain
+//     text, a decision record), whole, and the comments of the code it
+//     writes; not the code, nor the text an edit replaces;
+//   - for a shell tool, not the command (the ledger keeps commands) but
+//     what it authors for people: a commit's message, a pull request's
+//     body, a heredoc written into a document, a sentence passed to a
+//     command, the comments it writes into code;
+//   - the lines a patch adds to documents in prose, and the comments it
+//     adds to code.
+//
+// An agent says why it chose what it chose in its notes, commit messages
+// and tool arguments as much as in its replies, worded in ways no
+// extractor was written for; a summary keeps these words verbatim while
+// its budget allows.
 func Said(p *condense.Part) []string {
 	if p.Type != condense.PartToolCall {
 		return nil
@@ -26,38 +37,86 @@ func Said(p *condense.Part) []string {
 	var in map[string]any
 	if len(p.Input) == 0 || json.Unmarshal(p.Input, &in) != nil {
 		var str string
-		if json.Unmarshal(p.Input, &str) == nil && strings.Contains(strings.ToLower(p.Name), "patch") {
+		if json.Unmarshal(p.Input, &str) == nil {
 			return redactAll(patchedProse(str))
 		}
 		return nil
 	}
 	var out []string
-	keys := slices.Sorted(maps.Keys(in)) // the same order from run to run
-	for _, k := range keys {
-		if v, ok := in[k].(string); ok && len(v) >= 20 && (reasonKeys[k] || reasonKeys[normKey(k)]) {
-			out = append(out, v)
-		}
-	}
-	if doc := writtenDoc(in); doc != "" {
-		out = append(out, doc)
-	}
-	if defaultExtractor.isShell(p.Name) {
-		for _, k := range commandKeys {
-			if cmd := commandString(in[k]); cmd != "" {
-				out = append(out, authoredText(cmd)...)
-				break
+	shell := defaultExtractor.isShell(p.Name)
+	path := writtenPath(in)
+	for _, k := range slices.Sorted(maps.Keys(in)) {
+		v := in[k]
+		switch {
+		case slices.Contains(oldKeys, k) || pathKeys[normKey(k)]:
+			// the text an edit replaces is not written now; paths are
+			// the ledger's
+		case shell && slices.Contains(commandKeys, k):
+			if cmd := commandString(v); cmd != "" {
+				msgs := authoredText(cmd)
+				if len(msgs) == 0 {
+					msgs = commandProse(cmd)
+				}
+				out = append(out, msgs...)
 			}
-		}
-	}
-	name := strings.ToLower(p.Name)
-	if strings.Contains(name, "patch") || strings.Contains(name, "diff") {
-		for _, k := range keys {
-			if str, ok := in[k].(string); ok {
-				out = append(out, patchedProse(str)...)
+		case slices.Contains(docKeys, k) && path != "":
+			text, _ := v.(string)
+			switch {
+			case text == "":
+			case textDoc(path) || proseDoc(path):
+				out = append(out, newLines(text, in))
+			default:
+				if prose := writtenProse(path, newLines(text, in)); prose != "" {
+					out = append(out, prose)
+				}
 			}
+		default:
+			out = appendSaidValue(out, v)
 		}
 	}
 	return redactAll(out)
+}
+
+// minSaidWords is the fewest words a string of a call's input needs to be
+// kept by Said: shorter ones are names, paths, flags and numbers, which
+// the ledger reads.
+const minSaidWords = 3
+
+// appendSaidValue adds the strings of one value of a call's input: a
+// string of minSaidWords words or more, a list of as many strings joined
+// by spaces, and those of nested objects and lists. A patch is read for
+// its prose.
+func appendSaidValue(out []string, v any) []string {
+	switch v := v.(type) {
+	case string:
+		if strings.Contains(v, "*** Begin Patch") || strings.Contains(v, "\n+++ ") {
+			return append(out, patchedProse(v)...)
+		}
+		if len(strings.Fields(v)) >= minSaidWords {
+			return append(out, v)
+		}
+	case []any:
+		words := make([]string, 0, len(v))
+		for _, e := range v {
+			s, ok := e.(string)
+			if !ok {
+				words = nil
+				break
+			}
+			words = append(words, s)
+		}
+		if len(words) >= minSaidWords {
+			return append(out, strings.Join(words, " "))
+		}
+		for _, e := range v {
+			out = appendSaidValue(out, e)
+		}
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			out = appendSaidValue(out, v[k])
+		}
+	}
+	return out
 }
 
 // SaidIn is Said for a shell command the agent ran as text (a fenced
@@ -70,13 +129,18 @@ func SaidIn(cmd string) []string {
 	return redactAll(authoredText(body))
 }
 
-// patchedProse returns the lines a patch adds to documents in prose, one
-// text per document.
+// patchedProse returns what a patch adds that is prose: the added lines of
+// a document in prose, the comments added to code.
 func patchedProse(patch string) []string {
 	var out []string
 	patchSections(patch, func(path, added string) {
-		if proseDoc(path) && strings.TrimSpace(added) != "" {
+		if strings.TrimSpace(added) == "" {
+			return
+		}
+		if textDoc(path) || proseDoc(path) {
 			out = append(out, added)
+		} else if prose := writtenProse(path, added); prose != "" {
+			out = append(out, prose)
 		}
 	})
 	return out
