@@ -48,9 +48,15 @@ func Said(p *condense.Part) []string {
 	for _, k := range slices.Sorted(maps.Keys(in)) {
 		v := in[k]
 		switch {
-		case slices.Contains(oldKeys, k) || pathKeys[normKey(k)]:
+		case slices.Contains(oldKeys, k) || replacedKeys[normKey(k)] || pathKeys[normKey(k)]:
 			// the text an edit replaces is not written now; paths are
 			// the ledger's
+		case reasonKeys[k] || reasonKeys[normKey(k)]:
+			if text, ok := v.(string); ok {
+				out = append(out, text)
+			} else {
+				out = appendSaidValue(out, v)
+			}
 		case shell && slices.Contains(commandKeys, k):
 			if cmd := commandString(v); cmd != "" {
 				msgs := authoredText(cmd)
@@ -59,7 +65,10 @@ func Said(p *condense.Part) []string {
 				}
 				out = append(out, msgs...)
 			}
-		case slices.Contains(docKeys, k) && path != "":
+		case path != "" && (slices.Contains(docKeys, k) || !textDoc(path) && !proseDoc(path)):
+			// What a file tool writes: a document in prose whole, the
+			// comments of code (any text of a call on a code file is
+			// taken for code, whatever its key).
 			text, _ := v.(string)
 			switch {
 			case text == "":
@@ -76,6 +85,11 @@ func Said(p *condense.Part) []string {
 	}
 	return redactAll(out)
 }
+
+// replacedKeys name, folded by normKey, more keys of the text an edit
+// replaces than oldKeys.
+var replacedKeys = map[string]bool{"old": true, "before": true, "oldcontent": true, "oldstr": true,
+	"oldstring": true, "oldtext": true, "search": true, "find": true, "original": true, "from": true}
 
 // minSaidWords is the fewest words a string of a call's input needs to be
 // kept by Said: shorter ones are names, paths, flags and numbers, which

@@ -88,6 +88,9 @@ type StatsCompaction struct {
 type StatsGate struct {
 	KeptBySummary int `json:"kept_by_summary"`
 	AddedBack     int `json:"added_back"`
+	// Notes: passages of the agent's own words the summary keeps
+	// verbatim ("## In the agent's words").
+	Notes int `json:"notes,omitempty"`
 }
 
 const compactExample = `  condense compact -o compacted.json --stats - transcript/testdata/claude-code-large.jsonl
@@ -327,7 +330,7 @@ func buildStats(l *loaded, s condense.Strategy, res *condense.Result, inputToken
 			Strategy: r.Strategy, TokensBefore: r.TokensBefore, TokensAfter: r.TokensAfter,
 			MessagesBefore: r.MessagesBefore, MessagesAfter: r.MessagesAfter,
 			LedgerItems: r.LedgerItems, Demoted: r.Demoted, LedgerBudget: r.LedgerBudget,
-			Gate:  StatsGate{KeptBySummary: r.Gate.KeptBySummary, AddedBack: r.Gate.AddedBack},
+			Gate:  StatsGate{KeptBySummary: r.Gate.KeptBySummary, AddedBack: r.Gate.AddedBack, Notes: r.Gate.Notes},
 			Steps: r.Steps, Emergency: r.Emergency, Usage: r.Usage,
 			DurationMS: float64(r.Duration.Microseconds()) / 1000,
 		})
