@@ -19,10 +19,11 @@ import (
 //   - the text a file tool writes into a document in prose (Markdown, plain
 //     text, a decision record), whole, and the comments of the code it
 //     writes; not the code, nor the text an edit replaces;
-//   - for a shell tool, not the command (the ledger keeps commands) but
-//     what it authors for people: a commit's message, a pull request's
-//     body, a heredoc written into a document, a sentence passed to a
-//     command, the comments it writes into code;
+//   - for a shell tool, what it authors for people (a commit's message, a
+//     pull request's body, a heredoc written into a document, a sentence
+//     passed to a command, the comments it writes into code), and the
+//     command itself only when the ledger cannot keep it as written (over
+//     its value cap, or laid out over several lines);
 //   - the lines a patch adds to documents in prose, and the comments it
 //     adds to code.
 //
@@ -64,6 +65,9 @@ func Said(p *condense.Part) []string {
 					msgs = commandProse(cmd)
 				}
 				out = append(out, msgs...)
+				if altered(cmd) {
+					out = append(out, cmd)
+				}
 			}
 		case path != "" && (slices.Contains(docKeys, k) || !textDoc(path) && !proseDoc(path)):
 			// What a file tool writes: a document in prose whole, the
@@ -90,6 +94,20 @@ func Said(p *condense.Part) []string {
 // replaces than oldKeys.
 var replacedKeys = map[string]bool{"old": true, "before": true, "oldcontent": true, "oldstr": true,
 	"oldstring": true, "oldtext": true, "search": true, "find": true, "original": true, "from": true}
+
+// maxSaidCommand is the longest command Said keeps as written.
+const maxSaidCommand = 1000
+
+// altered reports whether the ledger's item of a shell command does not
+// hold it as written, and Said should: a command over the value cap, or
+// laid out over lines or with runs of spaces, up to maxSaidCommand bytes,
+// except a heredoc (its body is a file's content, read for its prose).
+func altered(cmd string) bool {
+	if len(cmd) > maxSaidCommand || strings.Contains(cmd, "<<") {
+		return false
+	}
+	return clean(cmd, defaultExtractor.capOf(KindCommand)) != cmd
+}
 
 // minSaidWords is the fewest words a string of a call's input needs to be
 // kept by Said: shorter ones are names, paths, flags and numbers, which
