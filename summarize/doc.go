@@ -35,8 +35,10 @@
 //	## Next steps     what the agent said it will do next
 //
 // The summarize strategy appends ## Ledger with the specifics the summary
-// does not hold verbatim, ranked as the ledger ranks them, and wraps the
-// whole in a <summary> tag (docs/formats.md). Model summarizers are asked
+// does not hold verbatim, ranked as the ledger ranks them, then
+// ## In the agent's words with what the agent wrote in the span, verbatim
+// (its replies, the prose of its tool calls), and wraps the whole in a
+// <summary> tag (docs/formats.md). Model summarizers are asked
 // for exactly these sections (SystemPrompt). Extractive writes them from
 // the span itself, deterministically, bounded together to about a page
 // (Extractive.MaxTokens); each summary updates the previous one

@@ -11,7 +11,8 @@ import (
 )
 
 // Section headings of a summary, in order (docs/formats.md): the state of
-// the work first. The summarize strategy adds a last one, ## Ledger.
+// the work first. The summarize strategy adds two last ones, ## Ledger and
+// ## In the agent's words.
 var Sections = []string{"Task", "Constraints", "Decisions", "Done", "Failed / open", "Next steps"}
 
 // The defaults of Extractive.
