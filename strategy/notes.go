@@ -224,6 +224,10 @@ func isNoteStart(l string) bool {
 	return err == nil
 }
 
+// minNoteCost is about the least a note costs ("[7] " and four short
+// words): below it no note fits, and picking stops.
+const minNoteCost = 10
+
 // notePicker picks the notes a summary keeps: newest first, each that fits
 // the budget it is given, leaving out those the summary already holds
 // verbatim.
@@ -248,14 +252,18 @@ func (np *notePicker) pick(held string, budget int) int {
 	if np.used == 0 {
 		np.used = ledger.ApproxTokens(notesHeading) + 1
 	}
-	for i := len(np.notes) - 1; i >= 0; i-- {
-		// A note file written again and again is kept as last written:
-		// what a newer note already holds is not kept again.
-		if np.keep[i] || strings.Contains(np.pickedText.String(), np.notes[i].text) || strings.Contains(held, np.notes[i].text) {
+	for i := len(np.notes) - 1; i >= 0 && limit-np.used >= minNoteCost; i-- {
+		if np.keep[i] {
 			continue
 		}
+		// The cost first: the searches below read the whole summary.
 		cost := ledger.ApproxTokens(noteLine(np.notes[i])) + 1
 		if np.used+cost > limit {
+			continue
+		}
+		// A note file written again and again is kept as last written:
+		// what a newer note already holds is not kept again.
+		if strings.Contains(np.pickedText.String(), np.notes[i].text) || strings.Contains(held, np.notes[i].text) {
 			continue
 		}
 		np.used += cost
