@@ -10,7 +10,7 @@ import (
 )
 
 // Said returns what the agent wrote inside a tool call, as it wrote it and
-// redacted as items are, in the order of the input's keys: the words of
+// redacted as items are, its input's keys taken in sorted order: the words of
 // the call that its extractors may not read.
 //
 //   - every string value of three words or more (a thought, a reason, a
@@ -18,7 +18,9 @@ import (
 //     list of three strings or more, joined by spaces (an argv);
 //   - the text a file tool writes into a document in prose (Markdown, plain
 //     text, a decision record), whole, and the comments of the code it
-//     writes; not the code, nor the text an edit replaces;
+//     writes; not the code, nor the text an edit replaces, nor fixtures,
+//     licences and data in plain text (requirements, logs);
+//   - never what a key names as code, a query or a pattern (codeKeys);
 //   - for a shell tool, what it authors for people (a commit's message, a
 //     pull request's body, a heredoc written into a document, a sentence
 //     passed to a command, the comments it writes into code), and the
@@ -56,7 +58,7 @@ func Said(p *condense.Part) []string {
 			if text, ok := v.(string); ok {
 				out = append(out, text)
 			} else {
-				out = appendSaidValue(out, v)
+				out = appendSaidValue(out, k, v)
 			}
 		case shell && slices.Contains(commandKeys, k):
 			if cmd := commandString(v); cmd != "" {
@@ -69,14 +71,16 @@ func Said(p *condense.Part) []string {
 					out = append(out, cmd)
 				}
 			}
-		case path != "" && (slices.Contains(docKeys, k) || !textDoc(path) && !proseDoc(path)):
+		case codeKeys[normKey(k)]:
+			// code, a query, a pattern: not prose, whatever its length
+		case path != "" && (slices.Contains(docKeys, k) || !textDoc(path)):
 			// What a file tool writes: a document in prose whole, the
 			// comments of code (any text of a call on a code file is
 			// taken for code, whatever its key).
 			text, _ := v.(string)
 			switch {
-			case text == "":
-			case textDoc(path) || proseDoc(path):
+			case text == "" || fixtureDoc(path) || dataDoc(path):
+			case textDoc(path):
 				out = append(out, newLines(text, in))
 			default:
 				if prose := writtenProse(path, newLines(text, in)); prose != "" {
@@ -84,10 +88,39 @@ func Said(p *condense.Part) []string {
 				}
 			}
 		default:
-			out = appendSaidValue(out, v)
+			out = appendSaidValue(out, k, v)
 		}
 	}
 	return redactAll(out)
+}
+
+// codeKeys name, folded by normKey, the keys of a call's input that hold
+// code, a query or a pattern rather than prose.
+var codeKeys = map[string]bool{"code": true, "query": true, "sql": true, "pattern": true, "regex": true,
+	"regexp": true, "glob": true, "script": true, "snippet": true, "sourcecode": true, "program": true,
+	"expression": true, "expr": true, "selector": true, "jq": true, "filter": true, "xpath": true}
+
+// secretKey reports whether a key of a call's input names a secret
+// (password, DB_PASSWORD, api_key, clientSecret, authToken, credentials):
+// its value is left out whole, since a passphrase of plain words has no
+// shape the redaction could tell from prose.
+func secretKey(k string) bool {
+	n := normKey(k)
+	for _, w := range []string{"password", "passwd", "passphrase", "secret", "token", "apikey", "accesskey",
+		"privatekey", "credential", "pwd", "auth"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return n == "pass" || strings.HasSuffix(n, "pass")
+}
+
+// dataDoc reports whether a plain-text path names data rather than
+// prose: pip's requirements or constraints lists.
+func dataDoc(p string) bool {
+	low := strings.ToLower(p)
+	base := low[strings.LastIndexByte(low, '/')+1:]
+	return strings.HasSuffix(base, ".txt") && (strings.Contains(base, "requirements") || strings.Contains(base, "constraints"))
 }
 
 // replacedKeys name, folded by normKey, more keys of the text an edit
@@ -118,13 +151,16 @@ const minSaidWords = 3
 // string of minSaidWords words or more, a list of as many strings joined
 // by spaces, and those of nested objects and lists. A patch is read for
 // its prose.
-func appendSaidValue(out []string, v any) []string {
+func appendSaidValue(out []string, key string, v any) []string {
+	if codeKeys[normKey(key)] || secretKey(key) {
+		return out
+	}
 	switch v := v.(type) {
 	case string:
 		if strings.Contains(v, "*** Begin Patch") || strings.Contains(v, "\n+++ ") {
 			return append(out, patchedProse(v)...)
 		}
-		if len(strings.Fields(v)) >= minSaidWords {
+		if len(strings.Fields(v)) >= minSaidWords && !secretKey(key) {
 			return append(out, v)
 		}
 	case []any:
@@ -141,11 +177,11 @@ func appendSaidValue(out []string, v any) []string {
 			return append(out, strings.Join(words, " "))
 		}
 		for _, e := range v {
-			out = appendSaidValue(out, e)
+			out = appendSaidValue(out, key, e)
 		}
 	case map[string]any:
 		for _, k := range slices.Sorted(maps.Keys(v)) {
-			out = appendSaidValue(out, v[k])
+			out = appendSaidValue(out, k, v[k])
 		}
 	}
 	return out
@@ -166,10 +202,10 @@ func SaidIn(cmd string) []string {
 func patchedProse(patch string) []string {
 	var out []string
 	patchSections(patch, func(path, added string) {
-		if strings.TrimSpace(added) == "" {
+		if strings.TrimSpace(added) == "" || fixtureDoc(path) || dataDoc(path) {
 			return
 		}
-		if textDoc(path) || proseDoc(path) {
+		if textDoc(path) {
 			out = append(out, added)
 		} else if prose := writtenProse(path, added); prose != "" {
 			out = append(out, prose)

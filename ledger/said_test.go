@@ -56,6 +56,11 @@ func TestSaid(t *testing.T) {
 			[]string{"Dropped the array: it grows forever."}},
 		{"secret redacted", call("think", map[string]any{"thought": "The DSN postgres://app:s3cretpass@db/orders works from the pod."}),
 			[]string{"The DSN postgres://app:[REDACTED]@db/orders works from the pod."}},
+		{"a secret under its key", call("login", map[string]any{"user": "ops", "password": "correct horse battery staple"}), nil},
+		{"a secret in a nested env", call("run_job", map[string]any{"env": map[string]any{"DB_PASSWORD": "tall purple monkey dishwasher"}}), nil},
+		{"code, a query, a pattern", call("python", map[string]any{"code": "import os\nprint(os.getcwd())", "query": "SELECT id FROM orders WHERE total > 10", "pattern": "func .* Handle"}), nil},
+		{"a requirements list", call("create_file", map[string]any{"path": "requirements.txt", "content": "fastapi==0.115.0\nuvicorn[standard] >= 0.30"}), nil},
+		{"a licence", call("create_file", map[string]any{"path": "LICENSE.txt", "content": "Permission is hereby granted, free of charge"}), nil},
 		{"not a call", &condense.Part{Type: condense.PartText, Text: "Going with the ring."}, nil},
 	} {
 		if got := Said(c.p); !slices.Equal(got, c.want) {

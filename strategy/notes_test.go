@@ -32,7 +32,7 @@ func gateNotes(t *testing.T, history []condense.Message, budget int) (string, co
 
 // notesOf returns the summary's notes section, "" when it has none.
 func notesOf(text string) string {
-	_, notes, ok := strings.Cut(text, notesHeading+"\n")
+	_, notes, ok := strings.Cut(text, notesHeading+"\n"+notesNote+"\n")
 	if !ok {
 		return ""
 	}
@@ -248,6 +248,26 @@ func TestWithoutAsides(t *testing.T) {
 	} {
 		if got := withoutAsides(c.in); got != c.want {
 			t.Errorf("withoutAsides(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestWithoutFences: a fence opens a line; a fence of four backticks
+// closes on four; only shell blocks are read for what they author.
+func TestWithoutFences(t *testing.T) {
+	for _, c := range []struct {
+		in, want string
+		blocks   int
+	}{
+		{"Use ``` for code in Markdown, it is fine.", "Use ``` for code in Markdown, it is fine.", 0},
+		{"Ran it:\n```bash\ngo test ./...\n```\nAll green.", "Ran it:\n…\nAll green.", 1},
+		{"Example:\n````md\n```go\nx := 1\n```\n````\nThat is the layout.", "Example:\n…\nThat is the layout.", 0},
+		{"Config:\n```yaml\nretries: 3\n```", "Config:", 0},
+		{"Unclosed:\n```\ngit commit -m 'x y z'", "Unclosed:", 1},
+	} {
+		got, blocks := withoutFences(c.in)
+		if got != c.want || len(blocks) != c.blocks {
+			t.Errorf("withoutFences(%q) = %q, %d blocks; want %q, %d", c.in, got, len(blocks), c.want, c.blocks)
 		}
 	}
 }
