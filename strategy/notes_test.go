@@ -32,7 +32,7 @@ func gateNotes(t *testing.T, history []condense.Message, budget int) (string, co
 
 // notesOf returns the summary's notes section, "" when it has none.
 func notesOf(text string) string {
-	_, notes, ok := strings.Cut(text, notesHeading+"\n"+notesNote+"\n")
+	_, notes, ok := strings.Cut(text, notesHeading+"\n")
 	if !ok {
 		return ""
 	}
