@@ -334,13 +334,5 @@ func notesRatio(cc *condense.CompactionContext, notes []note) float64 {
 		}
 		b.WriteString(line + "\n")
 	}
-	sample := b.String()
-	if cc.Counter == nil || len(sample) < minSample {
-		return 1
-	}
-	real := cc.CountMessage(&condense.Message{Role: condense.RoleUser, Parts: []condense.Part{condense.Text(sample)}})
-	if real <= 0 {
-		return 1
-	}
-	return min(2.5, max(0.5, float64(ledger.ApproxTokens(sample))/float64(real)))
+	return sampleRatio(cc, b.String(), minSample)
 }

@@ -249,10 +249,16 @@ func approxRatio(cc *condense.CompactionContext, items []ledger.Item, carry []st
 		}
 		b.WriteString("- " + items[i].String() + "\n")
 	}
-	if b.Len() < minSample || cc.Counter == nil {
+	return sampleRatio(cc, b.String(), minSample)
+}
+
+// sampleRatio is how many ledger.ApproxTokens one token of the counter is
+// worth on sample, within [1/2, 5/2]; 1 when there is no counter or the
+// sample is under minSample bytes, too few lines to say.
+func sampleRatio(cc *condense.CompactionContext, sample string, minSample int) float64 {
+	if len(sample) < minSample || cc.Counter == nil {
 		return 1
 	}
-	sample := b.String()
 	real := cc.CountMessage(&condense.Message{Role: condense.RoleUser, Parts: []condense.Part{condense.Text(sample)}})
 	if real <= 0 {
 		return 1
