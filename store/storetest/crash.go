@@ -41,7 +41,7 @@ const EnvCrashSeed = "CONDENSE_CRASH_SEED"
 
 // Kill counts for Crash.
 const (
-	DefaultKills = 200
+	DefaultKills = 100
 	LongKills    = 2000
 )
 
