@@ -27,7 +27,12 @@
 // Sealed. A seventh half, Reserve, is held out and written after Holdout in
 // the same way, without looking at the extractors, with tools, libraries,
 // ecosystems and wordings none of the six other halves use: report only.
-// The same Config always gives the same bytes.
+// An eighth half, Practice, is written after Reserve in the same way,
+// without looking at the extractors, with tools, libraries, ecosystems and
+// wordings none of the seven other halves use, but it is a tuning half:
+// its misses may be read and tuned against, while Report, Sealed, Holdout
+// and Reserve stay report only. The same Config always gives the same
+// bytes.
 //
 // The command ./cmd/gencorpus writes a corpus to a directory and scores
 // renderings against it.

@@ -62,11 +62,11 @@ type gen struct {
 
 func newGen(h *harness, p *project, st *style, half Half, seed uint64, steps int) *gen {
 	stream := h.name + "/" + p.name + "/" + st.name
-	if half == Fresh || half == Blind || half == Sealed || half == Holdout || half == Reserve {
-		// Fresh, blind, sealed, holdout and reserve sessions share
-		// harnesses, projects and styles with the report half; a stream
-		// of their own keeps them from following a report session's
-		// draws.
+	if half == Fresh || half == Blind || half == Sealed || half == Holdout || half == Reserve || half == Practice {
+		// Fresh, blind, sealed, holdout, reserve and practice sessions
+		// share harnesses, projects and styles with the report half; a
+		// stream of their own keeps them from following a report
+		// session's draws.
 		stream = string(half) + "/" + stream
 	}
 	g := &gen{r: newRNG(seed, stream), half: half, p: p, l: langs[p.lang], st: st, h: h, ts: toolsets[h.tools], steps: steps,

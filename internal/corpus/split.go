@@ -19,11 +19,12 @@ const (
 	Report Half = "report"
 	// Fresh was a second held-out half, written without looking at the
 	// extractors. Its misses have since been read and the extractors
-	// adjusted to them, so it is a tuning half now, like Tune: Report,
-	// Sealed, Holdout and Reserve are the held-out halves. Its probe-bearing tables
-	// (probe forms, error messages, commands, phrasings) hold entries of
-	// their own (see fresh.go); a table without fresh entries (harnesses,
-	// projects, styles) falls back to the report half's entries.
+	// adjusted to them, so it is a tuning half now, like Tune and Practice:
+	// Report, Sealed, Holdout and Reserve are the held-out halves. Its
+	// probe-bearing tables (probe forms, error messages, commands,
+	// phrasings) hold entries of their own (see fresh.go); a table without
+	// fresh entries (harnesses, projects, styles) falls back to the report
+	// half's entries.
 	Fresh Half = "fresh"
 	// Blind was a held-out half, written without looking at the
 	// extractors or at what the other halves plant, and, like Fresh,
@@ -52,10 +53,19 @@ const (
 	// their own (see reserve.go); the other tables fall back to the report
 	// half's entries.
 	Reserve Half = "reserve"
+	// Practice is a tuning half written after Reserve and like it, without
+	// looking at the extractors, with tools, libraries, ecosystems and
+	// wordings none of the seven other halves use. Unlike Sealed, Holdout
+	// and Reserve, which stay report only, it is meant to be tuned
+	// against: its misses may be read and the extractors adjusted to them.
+	// Its probe-bearing tables hold entries of their own (see
+	// practice.go); the other tables fall back to the report half's
+	// entries.
+	Practice Half = "practice"
 )
 
 // Halves lists every half.
-var Halves = []Half{Tune, Report, Fresh, Blind, Sealed, Holdout, Reserve}
+var Halves = []Half{Tune, Report, Fresh, Blind, Sealed, Holdout, Reserve, Practice}
 
 // ParseHalf returns the half named s.
 func ParseHalf(s string) (Half, error) {
@@ -75,7 +85,7 @@ func validHalf(h Half) bool { return slices.Contains(Halves, h) }
 
 // split is a table cut into a tune half, a report half and, optionally,
 // entries of its own for the other halves (fresh, blind, sealed, holdout,
-// reserve).
+// reserve, practice).
 type split[T any] struct {
 	tune, report []T
 	own          map[Half][]T // entries of the halves after the first two
@@ -84,10 +94,11 @@ type split[T any] struct {
 }
 
 // of returns the entries of half h. A table without entries of its own for
-// Fresh (Blind, Sealed, Holdout, Reserve) gives the report half's entries
-// for it:
-// those halves are held out like the report half, so sharing its entries
-// with them leaks nothing into tuning.
+// Fresh (Blind, Sealed, Holdout, Reserve, Practice) gives the report
+// half's entries for it: only the harnesses, projects and agent styles
+// do, the tables whose entries are not probe texts (a project's
+// alternatives, dependencies and versions do fill the decision and
+// constraint phrasings).
 func (s *split[T]) of(h Half) []T {
 	switch {
 	case h == Tune:
@@ -99,9 +110,9 @@ func (s *split[T]) of(h Half) []T {
 }
 
 // with gives the table entries of its own for half h (Fresh, Blind, Sealed,
-// Holdout or Reserve). It is called from init functions (fresh.go,
-// blind.go, sealed.go, holdout.go, reserve.go), after every table is
-// registered.
+// Holdout, Reserve or Practice). It is called from init functions
+// (fresh.go, blind.go, sealed.go, holdout.go, reserve.go, practice.go),
+// after every table is registered.
 func (s *split[T]) with(h Half, entries []T) *split[T] {
 	if s.own == nil {
 		s.own = make(map[Half][]T)
@@ -116,17 +127,19 @@ func (s *split[T]) with(h Half, entries []T) *split[T] {
 
 // Table is one of the generator's tables as its entries' keys, for
 // documentation and for checking that the halves share nothing. Fresh
-// (Blind, Sealed, Holdout, Reserve) is empty for a table that falls back to
-// its report half in fresh (blind, sealed, holdout, reserve) sessions.
+// (Blind, Sealed, Holdout, Reserve, Practice) is empty for a table that
+// falls back to its report half in fresh (blind, sealed, holdout, reserve,
+// practice) sessions.
 type Table struct {
-	Name    string
-	Tune    []string
-	Report  []string
-	Fresh   []string
-	Blind   []string
-	Sealed  []string
-	Holdout []string
-	Reserve []string
+	Name     string
+	Tune     []string
+	Report   []string
+	Fresh    []string
+	Blind    []string
+	Sealed   []string
+	Holdout  []string
+	Reserve  []string
+	Practice []string
 }
 
 var tables []Table
@@ -144,6 +157,8 @@ func (t *Table) keysOf(h Half) *[]string {
 		return &t.Holdout
 	case Reserve:
 		return &t.Reserve
+	case Practice:
+		return &t.Practice
 	}
 	panic("corpus: half " + string(h) + " has no entries of its own")
 }
@@ -170,7 +185,7 @@ func strSplit(name string, tune, report []string) *split[string] {
 func Tables() []Table {
 	out := make([]Table, len(tables))
 	for i, t := range tables {
-		out[i] = Table{Name: t.Name, Tune: slices.Clone(t.Tune), Report: slices.Clone(t.Report), Fresh: slices.Clone(t.Fresh), Blind: slices.Clone(t.Blind), Sealed: slices.Clone(t.Sealed), Holdout: slices.Clone(t.Holdout), Reserve: slices.Clone(t.Reserve)}
+		out[i] = Table{Name: t.Name, Tune: slices.Clone(t.Tune), Report: slices.Clone(t.Report), Fresh: slices.Clone(t.Fresh), Blind: slices.Clone(t.Blind), Sealed: slices.Clone(t.Sealed), Holdout: slices.Clone(t.Holdout), Reserve: slices.Clone(t.Reserve), Practice: slices.Clone(t.Practice)}
 	}
 	slices.SortFunc(out, func(a, b Table) int { return strings.Compare(a.Name, b.Name) })
 	return out
