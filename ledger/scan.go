@@ -548,8 +548,18 @@ func (s *scanner) line(line string) {
 	}
 	// A command line's figures are its arguments (--since=2h, sleep 5),
 	// not measurements.
-	if !s.source && 2*s.lineCommand < len(t) && !s.pickedRow(t) && !s.tableLine(t) && !s.alignedLine(t) && !s.lineMeasurement(t) {
-		s.measurements(t, urlSpans)
+	claimed := s.source || 2*s.lineCommand >= len(t)
+	if !claimed {
+		claimed = s.pickedRow(t) || s.tableLine(t) || s.alignedLine(t) || s.lineMeasurement(t)
+		if !claimed {
+			s.measurements(t, urlSpans)
+		}
+	}
+	if s.output && !claimed && s.lineItems == len(s.items) && figureReport(t) {
+		// a report's line in a layout no reader above knows
+		s.wide = true
+		s.add(KindMeasurement, t)
+		s.wide = false
 	}
 }
 

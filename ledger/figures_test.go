@@ -1,0 +1,66 @@
+package ledger
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/condense-dev/condense"
+)
+
+func TestFigureReport(t *testing.T) {
+	yes := []string{
+		"STAT evictions 3890435",
+		"avg_wait_time     | 421482",
+		"p99: ...................................................................... 864.9",
+		"vusers.completed: .......................................................... 4757",
+		"queue_depth = 1832",
+		"heap_inuse: 512.5MiB",
+		"Totals       25094.29     12319.28     10494.82         4.01400         3.61200",
+		"08:42:37     1000     35467     239.25      23.61    0.00    0.00     262.78     3  node",
+		"   60.0s        3         698820          11647.0      3.5      2.7      8.6",
+	}
+	no := []string{
+		"replicas: 3",            // one digit: a setting, not a report
+		"version: 1.2.3",         // a version
+		"Exit code: 101",         // a header
+		"left: 42",               // an assertion's operand
+		"c-3 1/1 Running 0 5m",   // a status row
+		"listening on port 80",   // a sentence
+		"the build took forever", // no figure
+		"a b c d e f 12 13",      // too few figures in the row, and no gaps
+		"git log -n 20",
+		"Found 3 issues in 2 files and 1 directory: see the 12 notes below for 45 details",
+	}
+	for _, s := range yes {
+		if !figureReport(s) {
+			t.Errorf("%q: not read as a report's line", s)
+		}
+	}
+	for _, s := range no {
+		if figureReport(s) {
+			t.Errorf("%q: read as a report's line", s)
+		}
+	}
+}
+
+// The report's lines of a tool's output are kept whole, as printed; the
+// same lines read from a source file are not.
+func TestFigureReportLinesKeptWhole(t *testing.T) {
+	out := "STAT curr_items 9044703\nSTAT evictions 3890435\n" +
+		"-[ RECORD 1 ]-----+-----------\ndatabase          | app\ntotal_xact_count  | 4706514\navg_wait_time     | 421482\n"
+	call := condense.ToolCall("c1", "bash", []byte(`{"command":"./report.sh"}`))
+	res := condense.ToolResult("c1", false, condense.Text(out))
+	got := Strings(ExtractResult(&call, &res, 1))
+	for _, want := range []string{`measurement "STAT evictions 3890435"`, `measurement "avg_wait_time     | 421482"`} {
+		if !slices.Contains(got, want) {
+			t.Errorf("%s not in %q", want, got)
+		}
+	}
+	read := condense.ToolCall("c2", "bash", []byte(`{"command":"cat internal/stats.go"}`))
+	res = condense.ToolResult("c2", false, condense.Text("package stats\n\n// STAT evictions 3890435\nconst limit = 1073741824\n"))
+	for _, it := range ExtractResult(&read, &res, 2) {
+		if it.Kind == KindMeasurement {
+			t.Errorf("a source file's line read as a report: %s", it)
+		}
+	}
+}
