@@ -51,6 +51,8 @@ func (s *scanner) errors(line, t string) {
 	case s.output && t[0] == '{' && s.logLine(t):
 		// A JSON log record with a level is read by its message fields
 		// before any recogniser sees an HTTP status or "Error: " in it.
+	case s.output && s.sourcedRecord(t):
+		// the same behind a log multiplexer's prefix
 	case s.toolErrorLine(t):
 	default:
 		s.compilerOrLogLine(t, indented)
@@ -1365,4 +1367,16 @@ func interpreterError(t string) bool {
 	}
 	dot := strings.LastIndexByte(file[:i], '.')
 	return dot > 0 && dot < i-1 && !strings.ContainsAny(file[:i], " \t")
+}
+
+// sourcedRecord reads a JSON log record behind a log multiplexer's prefix
+// ("api.1.kq3v9@node-2 | {"level":50,…}"), as errors reads one that opens
+// its line, and reports whether it was one with a level.
+func (s *scanner) sourcedRecord(t string) bool {
+	rest, ok := logSource(t)
+	if !ok {
+		return false
+	}
+	rest = strings.TrimSpace(rest)
+	return rest[0] == '{' && strings.HasSuffix(rest, "}") && s.logLine(rest)
 }

@@ -95,6 +95,13 @@ func logLevel(t string) (lv level, msg int) {
 			}
 		}
 	}
+	if rest, ok := logSource(t); ok {
+		// behind a log multiplexer's prefix: the level of the line it
+		// gathered, whose message is kept when the whole is too long
+		if lv, msg := plainLevel(rest); lv != lvNone {
+			return lv, len(t) - len(rest) + msg
+		}
+	}
 	if klogLine(t) {
 		switch t[0] {
 		case 'E', 'F':
@@ -170,7 +177,23 @@ func klogLine(t string) bool {
 // starts (0 when the level leads the line).
 func plainLevel(t string) (level, int) {
 	if len(t) > 1 && (t[0] == '+' || t[0] == '-') && (t[1] == ' ' || t[1] == '\t') {
-		return lvNone, 0 // a line of a diff, or a command traced by set -x
+		// a line of a diff, or a command traced by set -x; but a
+		// listing's step with its outcome after a leader of dots
+		// ("+ add_users ........ psql:x.sql:8: ERROR:  …") is read
+		// after the leader
+		k := strings.Index(t, " ...")
+		if k < 0 || k > 80 {
+			return lvNone, 0
+		}
+		j := k + 1
+		for j < len(t) && (t[j] == '.' || t[j] == ' ') {
+			j++
+		}
+		if j == len(t) {
+			return lvNone, 0
+		}
+		lv, msg := plainLevel(t[j:])
+		return lv, j + msg
 	}
 	n := min(len(t), 120)
 	words := 0
@@ -259,8 +282,9 @@ func logMessage(t string, end int) int {
 			return r + i + len(sep)
 		}
 	}
-	// Python's default "LEVEL:logger:message".
-	if colon {
+	// Python's default "LEVEL:logger:message", the logger touching the
+	// level's colon (after "ERROR:  " comes a message, "DBD::Pg::st …").
+	if colon && end+1 < len(t) && t[end+1] != ' ' && t[end+1] != '\t' {
 		if i := strings.IndexByte(rest, ':'); i > 0 && i < 60 && identLike(rest[:i]) && i+1 < len(rest) {
 			return r + i + 1
 		}

@@ -1,0 +1,62 @@
+package ledger
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/condense-dev/condense"
+)
+
+func TestLogSource(t *testing.T) {
+	for _, c := range []struct{ line, rest string }{
+		{"web-1      | Traceback (most recent call last):", "Traceback (most recent call last):"},
+		{"shop_api.2.p0k3n8c1@worker-3    | 2026-05-02 10:00:01 ERROR boom here", "2026-05-02 10:00:01 ERROR boom here"},
+		{"+unit | --> RUN go test ./...", "--> RUN go test ./..."},
+		{"2026-05-02T10:00:01.123456+00:00 app[web.1]: Error R14 (Memory quota exceeded)", "Error R14 (Memory quota exceeded)"},
+		{"2026-05-02T10:00:01.1234567Z go vet ./...", "go vet ./..."},
+		{"[10:13:02]W:\t [Step 1/3] something went wrong here", "something went wrong here"},
+	} {
+		got, ok := logSource(c.line)
+		if !ok || got != c.rest {
+			t.Errorf("logSource(%q) = %q, %v; want %q", c.line, got, ok, c.rest)
+		}
+	}
+	for _, line := range []string{
+		"avg_wait_time     | 421482",           // a table's row
+		"   48213 | 9f3c2e1a | 1",              // a row of cells
+		"api-1 | ok",                           // one word behind the bar
+		"total | 12 | 13",                      // cells
+		"name  | value with words | more here", // cells
+		"2026-05-02 10:00:01 ERROR no T in the stamp",
+		"README.md | 2 +-",
+	} {
+		if got, ok := logSource(line); ok {
+			t.Errorf("logSource(%q) = %q: read as a log source's prefix", line, got)
+		}
+	}
+}
+
+// A log line behind a multiplexer's prefix is read for its level and its
+// JSON record as the program printed it; a line too long to keep whole keeps
+// its message.
+func TestLevelBehindLogSource(t *testing.T) {
+	long := "billing_worker.3.x8c1k0m2q9z7v5b3n1@node-7    | 2026-05-02 10:00:01.123 UTC [4412] ERROR:  " +
+		"could not serialize access due to concurrent update while settling invoice batch 7781 for tenant acme-eu (retry 3 of 3)"
+	record := `edge.1.q2w3e4r5@node-1    | {"level":50,"time":1775119002062,"msg":"upstream reset before headers while proxying /v2/quotes"}`
+	stamped := "2026-05-02T10:00:01.123456+00:00 app[worker.2]: 2026-05-02 10:00:02.001 UTC [88] ERROR:  DBI::st execute failed: deadlock detected"
+	step := "  + add_index_7 ...................... psql:deploy/add_index_7.sql:12: ERROR:  relation \"ledger_entries\" does not exist"
+	for _, c := range []struct{ out, want string }{
+		{long, "could not serialize access due to concurrent update while settling invoice batch 7781"},
+		{record, "upstream reset before headers while proxying /v2/quotes"},
+		{stamped, "DBI::st execute failed: deadlock detected"},
+		{step, `relation "ledger_entries" does not exist`},
+	} {
+		call := condense.ToolCall("c1", "bash", []byte(`{"command":"./logs.sh"}`))
+		res := condense.ToolResult("c1", false, condense.Text(c.out+"\n"))
+		items := ExtractResult(&call, &res, 1)
+		if !slices.ContainsFunc(items, func(it Item) bool { return it.Kind == KindError && strings.Contains(it.Value, c.want) }) {
+			t.Errorf("%q: no error holding %q in %q", c.out, c.want, Strings(items))
+		}
+	}
+}
