@@ -20,6 +20,7 @@ func (s *scanner) ids(t string, urlSpans [][2]int) {
 		if !s.source {
 			s.randomIDs(t, urlSpans, min(s.lineItems, len(s.items)))
 			s.addressIDs(t)
+			s.describedIDs(t)
 		}
 	}()
 	var covered [][2]int
@@ -1260,4 +1261,49 @@ func partitionOffset(w string) bool {
 	}
 	dash := strings.LastIndexByte(w[:at], '-')
 	return dash > 0 && allDigits(w[dash+1:at]) && isAlpha(w[0])
+}
+
+// describedIDs keeps the names git describe gives a commit: the latest tag,
+// the commits since it and the abbreviated hash after a 'g'
+// ("v1.10.4-2-g3eb0076", "release-7-14-g5137c25a"). A build's version
+// string is that name, and it says which commit a running service was built
+// from where the hash alone does not say which release it follows.
+func (s *scanner) describedIDs(t string) {
+	for from := 0; ; {
+		k := strings.Index(t[from:], "-g")
+		if k < 0 {
+			return
+		}
+		g := from + k
+		from = g + 2
+		// the hash: 7 to 40 hex digits, then no more name
+		e := g + 2
+		for e < len(t) && isHex(t[e]) {
+			e++
+		}
+		if e-(g+2) < 7 || e-(g+2) > 40 || e < len(t) && (isAlnum(t[e]) || t[e] == '_') {
+			continue
+		}
+		// the count of commits since the tag
+		c := g
+		for c > 0 && isDigit(t[c-1]) {
+			c--
+		}
+		if c == g || c == 0 || t[c-1] != '-' {
+			continue
+		}
+		// the tag: a name holding a digit, back to a boundary
+		b := c - 1
+		digit := false
+		for b > 0 && (isAlnum(t[b-1]) || t[b-1] == '.' || t[b-1] == '-' || t[b-1] == '_' || t[b-1] == '/') {
+			if isDigit(t[b-1]) {
+				digit = true
+			}
+			b--
+		}
+		if b == c-1 || !digit {
+			continue
+		}
+		s.add(KindID, t[b:e])
+	}
 }

@@ -126,3 +126,26 @@ func teamCitySource(t string) int {
 	}
 	return i
 }
+
+// sourcedStep reads the command a build step runs behind a log
+// multiplexer's prefix: a target's "--> RUN go test ./..." (an arrow, then
+// a RUN as a Dockerfile writes it), or a CI runner's stamped
+// "##[group]Run …" (ciCommand).
+func sourcedStep(t string) (string, bool) {
+	rest, ok := logSource(t)
+	if !ok {
+		return "", false
+	}
+	rest = strings.TrimSpace(rest)
+	for _, arrow := range []string{"-->", "==>", "=>", "->", "▶", "»"} {
+		if r, ok := strings.CutPrefix(rest, arrow); ok {
+			rest = strings.TrimSpace(r)
+			break
+		}
+	}
+	if c, ok := strings.CutPrefix(rest, "RUN "); ok {
+		c = strings.TrimSpace(c)
+		return c, c != ""
+	}
+	return ciCommand(rest)
+}

@@ -60,3 +60,47 @@ func TestLevelBehindLogSource(t *testing.T) {
 		}
 	}
 }
+
+func TestDescribedIDs(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want []string
+	}{
+		{`api-1 {"version":"v2.3.1-14-g9ab31c0","commit":"9ab31c0"}`, []string{"v2.3.1-14-g9ab31c0"}},
+		{"built from release-7-3-g5137c25a on node-2", []string{"release-7-3-g5137c25a"}},
+		{"Version: 0.9.0-1-gdeadbeef1234", []string{"0.9.0-1-gdeadbeef1234"}},
+	} {
+		s := newScanner(&defaultExtractor, 0, true)
+		s.describedIDs(c.line)
+		if got := Strings(s.items); !slices.Equal(got, func() []string {
+			var w []string
+			for _, v := range c.want {
+				w = append(w, "id "+v)
+			}
+			return w
+		}()) {
+			t.Errorf("%q: %q, want %q", c.line, got, c.want)
+		}
+	}
+	for _, line := range []string{
+		"--log-level=debug -gcflags=all", // flags
+		"my-service-12-gateway",          // no hash
+		"feature-12-gabcdefz",            // not hex to the end
+		"build-7-g12345",                 // a hash under 7 digits
+	} {
+		s := newScanner(&defaultExtractor, 0, true)
+		s.describedIDs(line)
+		if len(s.items) > 0 {
+			t.Errorf("%q: read %q", line, Strings(s.items))
+		}
+	}
+}
+
+func TestSourcedStep(t *testing.T) {
+	call := condense.ToolCall("c1", "bash", []byte(`{"command":"earthly +unit"}`))
+	res := condense.ToolResult("c1", false, condense.Text("              +unit | --> RUN go test -run TestQuota -count=3 ./pkg/quota/\n              +unit | ok  \texample.com/pkg/quota\t0.41s\n"))
+	got := Strings(ExtractResult(&call, &res, 1))
+	if !slices.Contains(got, `command "go test -run TestQuota -count=3 ./pkg/quota/"`) {
+		t.Errorf("the step's command is not in %q", got)
+	}
+}

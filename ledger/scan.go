@@ -504,7 +504,9 @@ func (s *scanner) line(line string) {
 			s.add(KindCommand, t[2:])
 		}
 		if s.output {
-			if t[0] == '+' {
+			if c, ok := sourcedStep(t); ok {
+				s.add(KindCommand, c)
+			} else if t[0] == '+' {
 				s.tracedCommand(t)
 			} else if c, ok := ciCommand(t); ok {
 				s.add(KindCommand, c)
