@@ -91,8 +91,8 @@ func labelledFigure(t string) bool {
 		return false
 	}
 	for _, w := range words {
-		if !sep && !isAlpha(w[0]) {
-			return false
+		if !sep && (!isAlpha(w[0]) || strings.ContainsAny(w, "0123456789.")) {
+			return false // "index ad388c7..20da768 100644": a diff's header
 		}
 		if l := strings.ToLower(w); l == "exit" || l == "code" || l == "status" || l == "left" || l == "right" {
 			return false // a header or an assertion's operand, not a report

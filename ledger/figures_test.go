@@ -29,6 +29,7 @@ func TestFigureReport(t *testing.T) {
 		"the build took forever", // no figure
 		"a b c d e f 12 13",      // too few figures in the row, and no gaps
 		"git log -n 20",
+		"index ad388c7..20da768 100644", // a diff's header
 		"Found 3 issues in 2 files and 1 directory: see the 12 notes below for 45 details",
 	}
 	for _, s := range yes {
