@@ -51,7 +51,7 @@ func (s *scanner) errors(line, t string) {
 	case s.output && t[0] == '{' && s.logLine(t):
 		// A JSON log record with a level is read by its message fields
 		// before any recogniser sees an HTTP status or "Error: " in it.
-	case s.output && s.sourcedRecord(t):
+	case s.output && s.sourcedRecord():
 		// the same behind a log multiplexer's prefix
 	case s.toolErrorLine(t):
 	default:
@@ -1370,13 +1370,9 @@ func interpreterError(t string) bool {
 }
 
 // sourcedRecord reads a JSON log record behind a log multiplexer's prefix
-// ("api.1.kq3v9@node-2 | {"level":50,…}"), as errors reads one that opens
-// its line, and reports whether it was one with a level.
-func (s *scanner) sourcedRecord(t string) bool {
-	rest, ok := logSource(t)
-	if !ok {
-		return false
-	}
-	rest = strings.TrimSpace(rest)
-	return rest[0] == '{' && strings.HasSuffix(rest, "}") && s.logLine(rest)
+// ("api.1.kq3v9@node-2 | {"level":50,…}": the line's s.src), as errors
+// reads one that opens its line, and reports whether it was one with a
+// level.
+func (s *scanner) sourcedRecord() bool {
+	return strings.HasPrefix(s.src, "{") && strings.HasSuffix(s.src, "}") && s.logLine(s.src)
 }

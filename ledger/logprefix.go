@@ -61,7 +61,7 @@ func barSource(t string) int {
 	for j < len(t) && (t[j] == ' ' || t[j] == '\t') {
 		j++
 	}
-	if j == i && !(j < len(t) && t[j] == '|') || j+1 >= len(t) || t[j] != '|' || t[j+1] != ' ' {
+	if j+1 >= len(t) || t[j] != '|' || t[j+1] != ' ' {
 		return 0
 	}
 	return j + 2
@@ -128,15 +128,14 @@ func teamCitySource(t string) int {
 }
 
 // sourcedStep reads the command a build step runs behind a log
-// multiplexer's prefix: a target's "--> RUN go test ./..." (an arrow, then
-// a RUN as a Dockerfile writes it), or a CI runner's stamped
-// "##[group]Run …" (ciCommand).
-func sourcedStep(t string) (string, bool) {
-	rest, ok := logSource(t)
-	if !ok {
+// multiplexer's prefix, given what follows the prefix (trimmed; "" for a
+// line with none): a target's "--> RUN go test ./..." (an arrow, then a
+// RUN as a Dockerfile writes it), or a CI runner's stamped "##[group]Run …"
+// (ciCommand).
+func sourcedStep(rest string) (string, bool) {
+	if rest == "" {
 		return "", false
 	}
-	rest = strings.TrimSpace(rest)
 	for _, arrow := range []string{"-->", "==>", "=>", "->", "▶", "»"} {
 		if r, ok := strings.CutPrefix(rest, arrow); ok {
 			rest = strings.TrimSpace(r)

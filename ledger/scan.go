@@ -55,6 +55,9 @@ type scanner struct {
 	// fenceShell (bash, console, powershell…), fencePlain (no language)
 	// or fenceCode (any other language).
 	fence uint8
+	// src is the current line without a log multiplexer's prefix, trimmed,
+	// when it has one (logSource); "" otherwise.
+	src string
 
 	run  runState // how the command whose output this is ended
 	weak []Item   // error lines kept only if room is left under the cap
@@ -442,6 +445,12 @@ func (s *scanner) line(line string) {
 	s.lineItems = len(s.items)
 	s.lineCommand = 0
 	t := strings.TrimSpace(line)
+	s.src = ""
+	if !s.source {
+		if rest, ok := logSource(t); ok {
+			s.src = strings.TrimSpace(rest)
+		}
+	}
 	if t == "" {
 		s.aligned = nil
 		if s.paste == pastedLines {
@@ -504,7 +513,7 @@ func (s *scanner) line(line string) {
 			s.add(KindCommand, t[2:])
 		}
 		if s.output {
-			if c, ok := sourcedStep(t); ok {
+			if c, ok := sourcedStep(s.src); ok {
 				s.add(KindCommand, c)
 			} else if t[0] == '+' {
 				s.tracedCommand(t)
