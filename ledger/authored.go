@@ -97,15 +97,26 @@ func writtenProse(path, text string) string {
 // chosenProse returns the sentences of a guide that do not address its
 // reader: none that says "you", tells someone what they should do or
 // opens, at its start or after a leading clause, with a verb in the
-// imperative ("For local development, use SQLite …"). A paragraph wrapped
-// over lines is read as one.
+// imperative ("For local development, use SQLite …"). Under a heading
+// that says what follows was decided, only what speaks to the reader
+// ("when you deploy this") is an instruction. A paragraph wrapped over
+// lines is read as one.
 func chosenProse(text string) string {
 	var out []string
+	decided := false
 	for _, para := range wrappedParagraphs(text) {
+		if h, ok := strings.CutPrefix(para, "#"); ok && (h == "" || h[0] == '#' || h[0] == ' ') {
+			// under a "## Decisions" heading every sentence is one,
+			// however it is worded ("Keep the advisory lock: …")
+			low, _ := lower(strings.Trim(h, "# *:"))
+			decided = slices.Contains(decisionHeadings, low)
+			out = append(out, para)
+			continue
+		}
 		var keep []string
 		for _, sent := range sentences(para) {
 			low, _ := lower(emphasis.Replace(sent))
-			if instruction(low) {
+			if instruction(low) && (!decided || addressed(low)) {
 				continue
 			}
 			keep = append(keep, sent)
@@ -162,6 +173,11 @@ func fixtureDoc(p string) bool {
 	low := strings.ToLower(p)
 	return strings.Contains(low, "testdata/") || strings.Contains(low, "fixtures/") || strings.Contains(low, "golden") ||
 		strings.Contains(low, "license") || strings.Contains(low, "licence") || strings.Contains(low, "copying")
+}
+
+// addressed reports whether a lower-case sentence speaks to its reader.
+func addressed(low string) bool {
+	return hasAnyWord(low, []string{"you", "your", "you're", "you'll"})
 }
 
 // imperatives open an instruction to a guide's reader.

@@ -49,7 +49,11 @@ func headOf(low string) string {
 var verdictWords = []string{"option", "fix", "move", "path", "approach", "way forward", "choice", "call",
 	"solution", "bet", "route", "design", "course", "strategy", "direction", "plan of record", "verdict",
 	"conclusion", "resolution", "recommendation", "decision", "answer", "trade-off", "tradeoff", "pick",
-	"my take", "our take", "plan now", "new plan"}
+	"my take", "our take", "plan now", "new plan", "preference", "outcome",
+	"standing instruction", "standing rule", "ground rule", "house rule"}
+
+// ruleLabels head a rule adopted for the rest of the work.
+var ruleLabels = []string{"standing instruction", "standing rule", "ground rule", "house rule"}
 
 // judgements rank an option: "the safest path", "best option".
 var judgements = []string{"best", "cleanest", "simplest", "safest", "right", "correct", "proper",
@@ -273,7 +277,11 @@ func judgedOption(h string) bool {
 // "conclusion: …", "plan of record: …", "final answer on storage: …".
 func labelledVerdict(h string) bool {
 	label, rest, ok := strings.Cut(h, ":")
-	if !ok || len(strings.Fields(label)) > 5 || len(strings.Fields(rest)) < 1 {
+	if n := len(strings.Fields(label)); !ok || n > 8 || len(strings.Fields(rest)) < 1 {
+		return false
+	} else if n > 5 && !hasAnyPrefix(label, ruleLabels) {
+		// a rule's label may say how long it holds: "standing
+		// instruction while this branch is open: …"
 		return false
 	}
 	if len(strings.Fields(rest)) < 3 {
@@ -308,7 +316,7 @@ var undecided = []string{"none", "not yet", "unclear", "unknown", "undecided", "
 func headsLabel(label, w string) bool {
 	k := strings.LastIndex(label, w)
 	after := strings.TrimSpace(label[k+len(w):])
-	return after == "" || hasAnyPrefix(after, []string{"on ", "for ", "about ", "after ", "made", "taken", "reached", "here", "then", "now", "so far"})
+	return after == "" || hasAnyPrefix(after, []string{"on ", "for ", "about ", "after ", "made", "taken", "reached", "here", "then", "now", "so far", "while ", "until "})
 }
 
 // refusals reject an option.

@@ -347,6 +347,9 @@ func (e *Extractor) result(call, result *condense.Part, index int, open string) 
 		return s.items
 	}
 	s.text(text)
+	if call != nil {
+		s.readDecisions(text)
+	}
 	return s.items
 }
 

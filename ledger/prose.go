@@ -571,7 +571,8 @@ var setAside = []string{"the alternative was", "the alternative is", "the altern
 	"is banned", "stays out of", "gets us in trouble", "got us in trouble", "we tried", "i tried",
 	"came up, but", "was suggested, but", "was proposed, but", "i don't want", "we don't want", "loses because",
 	"lost because", "is rejected", "are rejected", "rejected (", "won't work because", "doesn't work because",
-	"was turned down", "were turned down", "got turned down"}
+	"was turned down", "were turned down", "got turned down", "been tempting", "been appealing", "on the shelf",
+	"breaks down because", "broke down because", "doesn't survive", "does not survive", "not coming back"}
 
 // rejectsWithReason reports whether a lower-case sentence sets an option
 // aside and says why: "JPA entities was voted down because the tables are
@@ -1012,13 +1013,14 @@ var firmDecisions = []string{"decision:", "going with", "decided", "we've decide
 	"favours", "favors", "opting out of", "opted out of", "decided against", "going against",
 	"for the rest of this", "being phased out", "is phased out", "off the list", "off the table", "is a no-go",
 	"i'll commit to", "we'll commit to", "won't revisit", "loses because", "i'm landing on", "we're landing on", "i landed on", "we landed on",
-	"i've gone with", "we've gone with", "i'd lean toward", "i'd lean towards", "we'd lean toward", "we'd lean towards"}
+	"i've gone with", "we've gone with", "i'd lean toward", "i'd lean towards", "we'd lean toward", "we'd lean towards",
+	"gets the nod", "got the nod", "ended up with", "ended up going with", "ended up using"}
 
 // pastChoice are firm cues that report a choice made: the speaker's ("we
 // decided", "Opted for …") settles the course, someone else's ("the
 // previous developer decided to use MySQL") is history.
 var pastChoice = map[string]bool{"decided": true, "chose": true, "picked": true, "opted for": true,
-	"went with": true, "settled on": true}
+	"went with": true, "settled on": true, "ended up with": true, "ended up going with": true, "ended up using": true}
 
 // alternatives name a rejected option.
 var alternatives = []string{"instead of", "instead", "rather than", "as opposed to", "vs", "vs.", "versus",

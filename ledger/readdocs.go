@@ -1,0 +1,227 @@
+package ledger
+
+import (
+	"strings"
+)
+
+// This file reads the decisions of records the agent reads rather than
+// writes: a decision record, design note or meeting notes it opens (their
+// "## Decisions" section, a sentence that settles a course), and the
+// messages of the history it lists (git log, git stash list). A choice the
+// team made there binds the work as much as one the agent made: "stash@{0}:
+// On fix/lease: Keep the advisory lock, not Redis: Redis locks expire
+// mid-run." is found nowhere else in the session.
+//
+// The same test as for what the agent writes applies (authoredDecisions):
+// only sentences shaped as decisions, or under a heading that says they
+// are, are taken. A guide's instructions to its reader are left out
+// (writtenProse), and code comments of a source file read are not read: a
+// codebase says why it is as it is in too many places to keep.
+
+// readDecisions adds the decisions of a read prose document or of listed
+// history in a tool's output (redacted).
+func (s *scanner) readDecisions(text string) {
+	text, _ = unwrapOutput(text)
+	if s.readsFile {
+		if p := readDoc(s.items[:s.callItems]); p != "" {
+			s.authoredDecisions(writtenProse(p, unnumbered(text)))
+		}
+		return
+	}
+	if trackerView(s.items[:s.callItems]) {
+		// an issue, a pull request, a review thread or a ticket shown
+		// as text: what people wrote there
+		s.authoredDecisions(text)
+		return
+	}
+	if !historyListing(s.items[:s.callItems], text) {
+		return
+	}
+	diff := false
+	for line := range strings.SplitSeq(text, "\n") {
+		switch {
+		case strings.HasPrefix(line, "commit "):
+			diff = false
+		case strings.HasPrefix(line, "diff --git "):
+			diff = true // git show's patch: its context lines are code
+		}
+		if m := historyMessage(line); m != "" && !diff {
+			s.historyDecision(m)
+		}
+	}
+}
+
+// readDoc returns the one prose document (textDoc) a reading call reads,
+// or "".
+func readDoc(call []Item) string {
+	doc := ""
+	for _, it := range call {
+		if it.Kind != KindFile || it.Access != Read {
+			continue
+		}
+		if doc != "" || !textDoc(it.Value) || fixtureDoc(it.Value) {
+			return ""
+		}
+		doc = it.Value
+	}
+	return doc
+}
+
+// unnumbered returns a file's text without the line numbers a reading
+// tool put before each line ("     7→text", "  7\ttext", cat -n's), when
+// every non-blank line has one; else text itself.
+func unnumbered(text string) string {
+	lines := strings.Split(text, "\n")
+	n := 0
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		rest, ok := cutLineNumber(l)
+		if !ok {
+			return text
+		}
+		lines[i] = rest
+		n++
+	}
+	if n == 0 {
+		return text
+	}
+	return strings.Join(lines, "\n")
+}
+
+// cutLineNumber cuts a reading tool's line number from a line: spaces,
+// digits, then an arrow, a tab or a colon.
+func cutLineNumber(l string) (string, bool) {
+	t := strings.TrimLeft(l, " ")
+	d := 0
+	for d < len(t) && isDigit(t[d]) {
+		d++
+	}
+	if d == 0 {
+		return "", false
+	}
+	rest := t[d:]
+	for _, sep := range []string{"→", "\t", ":", "|"} {
+		if r, ok := strings.CutPrefix(rest, sep); ok {
+			return r, true
+		}
+	}
+	return "", false
+}
+
+// historyListing reports whether an output lists a repository's history
+// with its messages: the call runs git log, show, reflog or stash list, or
+// the output opens with a stash entry or a "commit <sha>" header.
+func historyListing(call []Item, text string) bool {
+	for _, it := range call {
+		if it.Kind != KindCommand {
+			continue
+		}
+		for _, c := range []string{"git log", "git show", "git reflog", "git stash list", "git stash show"} {
+			if strings.Contains(it.Value, c) {
+				return true
+			}
+		}
+	}
+	t := strings.TrimLeft(text, " \n")
+	return strings.HasPrefix(t, "stash@{") || strings.HasPrefix(t, "commit ") && hexRun(t[len("commit "):]) >= 40
+}
+
+// historyMessage returns the message a line of listed history holds: a
+// stash entry's ("stash@{0}: On main: msg", "stash@{1}: WIP on main:
+// 3eb0076 msg"), a one-line log's ("3eb0076 (HEAD -> main) msg") or a full
+// log's indented message line; "" for any other line.
+func historyMessage(line string) string {
+	if rest, ok := strings.CutPrefix(line, "stash@{"); ok {
+		k := strings.Index(rest, "}: ")
+		if k < 0 {
+			return ""
+		}
+		rest = rest[k+3:]
+		// "On branch: " or "WIP on branch: sha "
+		if c := strings.Index(rest, ": "); c >= 0 && strings.Count(rest[:c], " ") <= 2 {
+			rest = rest[c+2:]
+		}
+		if h := hexRun(rest); h >= 7 && h < len(rest) && rest[h] == ' ' {
+			rest = rest[h+1:]
+		}
+		return strings.TrimSpace(rest)
+	}
+	if m, ok := strings.CutPrefix(line, "    "); ok {
+		return strings.TrimSpace(m)
+	}
+	// "* 3eb0076 msg" of --graph, then the one-line form
+	t := strings.TrimLeft(line, "*|/\\ ")
+	h := hexRun(t)
+	if h < 7 || h > 40 || h >= len(t) || t[h] != ' ' {
+		return ""
+	}
+	t = t[h+1:]
+	if strings.HasPrefix(t, "(") {
+		if k := strings.Index(t, ") "); k >= 0 {
+			t = t[k+2:]
+		}
+	}
+	return strings.TrimSpace(t)
+}
+
+// hexRun returns the length of the run of lower-case hex digits s opens
+// with.
+func hexRun(s string) int {
+	n := 0
+	for n < len(s) && (isDigit(s[n]) || s[n] >= 'a' && s[n] <= 'f') {
+		n++
+	}
+	return n
+}
+
+// historyDecision adds a message of listed history when it states a
+// choice by a firm cue or by its shape, or sets an option aside with a
+// reason. The two-signal score authoredDecisions also accepts is not
+// enough here: a commit's subject opens with a verb in the imperative
+// ("Settle the payout job"), which the score reads as the speaker's own
+// commitment.
+func (s *scanner) historyDecision(m string) {
+	low, _ := lower(m)
+	if strings.HasSuffix(low, "?") || hedged(low) {
+		return
+	}
+	if decisionStrict(low) || justifiedAlternative(low) || rejectsWithReason(low) {
+		s.add(KindDecision, m)
+	}
+}
+
+// trackerCLIs show what people wrote on a forge or a tracker: issues,
+// pull or merge requests, their reviews and comments, tickets.
+var trackerCLIs = map[string]bool{"gh": true, "glab": true, "hub": true, "tea": true, "jira": true,
+	"linear": true, "acli": true, "bb": true, "az": true, "lab": true}
+
+// trackerViews are the subcommands that show such records.
+var trackerViews = map[string]bool{"view": true, "show": true, "comments": true, "list": true, "status": true}
+
+// trackerView reports whether a call's command shows a forge's or a
+// tracker's records as text: "gh pr view 12 --comments", "glab mr view",
+// "jira issue view PAY-812". Its --json output is read as people's records
+// already (personRecords); a diff it shows is not prose, nor is what a
+// comment quotes in a fenced block (prose skips those).
+func trackerView(call []Item) bool {
+	for _, it := range call {
+		if it.Kind != KindCommand {
+			continue
+		}
+		f := strings.Fields(it.Value)
+		if len(f) < 3 || !trackerCLIs[f[0][strings.LastIndexByte(f[0], '/')+1:]] {
+			continue
+		}
+		for _, w := range f[1:min(len(f), 5)] {
+			if w == "diff" || w == "|" {
+				return false
+			}
+			if trackerViews[w] {
+				return true
+			}
+		}
+	}
+	return false
+}

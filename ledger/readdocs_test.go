@@ -1,0 +1,129 @@
+package ledger
+
+import (
+	"slices"
+	"testing"
+
+	condense "github.com/condense-dev/condense"
+)
+
+// decisionsOf returns the decisions extracted from one call and its output.
+func decisionsOf(t *testing.T, tool, input, out string) []string {
+	t.Helper()
+	call := condense.ToolCall("c1", tool, []byte(input))
+	res := condense.ToolResult("c1", false, condense.Text(out))
+	var got []string
+	for _, it := range ExtractResult(&call, &res, 1) {
+		if it.Kind == KindDecision {
+			got = append(got, it.Value)
+		}
+	}
+	return got
+}
+
+func TestReadDocDecisions(t *testing.T) {
+	const d = "Keep the advisory lock rather than a Redis lock: Redis locks expire mid-run."
+	notes := "# Ledger sync, 2026-04-09\n\nAttendees: Ana, Bo, Cy\n\n## Notes\n\n- Retry storms on the importer\n\n" +
+		"## Decisions\n\n" + d + "\n\n## Action items\n\n- [ ] Ana: regression test for the importer\n"
+	cases := []struct {
+		name, tool, input, out string
+		want                   []string
+	}{
+		{"meeting notes read with cat", "bash", `{"command":"cat docs/meetings/2026-04-09-sync.md"}`, notes, []string{d}},
+		{"a decision record read with a file tool, numbered", "Read", `{"file_path":"/repo/docs/adr/0007-lock.md"}`,
+			"     1→# 7. Lock\n     2→\n     3→## Status\n     4→\n     5→Accepted\n     6→\n     7→## Decision\n     8→\n     9→We use the advisory lock for the importer.\n",
+			[]string{"We use the advisory lock for the importer."}},
+		{"a guide's instruction is not the work's choice", "bash", `{"command":"cat docs/deploy.md"}`,
+			"# Deploying\n\nUse Postgres rather than Redis for locks when you deploy this.\n", nil},
+		{"a source file's comments are not read", "bash", `{"command":"cat internal/lock.go"}`,
+			"package lock\n\n// Advisory lock rather than Redis: Redis locks expire mid-run.\nfunc Take() {}\n", nil},
+		{"stash list", "bash", `{"command":"git stash list"}`,
+			"stash@{0}: On fix/lease-expiry: " + d + "\nstash@{1}: WIP on main: 3eb0076 Tidy the importer\n", []string{d}},
+		{"one-line log", "bash", `{"command":"git log --oneline -5"}`,
+			"3eb0076 (HEAD -> main) " + d + "\n1a2b3c4 Bump deps\n", []string{d}},
+		{"full log, not its patch", "bash", `{"command":"git show HEAD"}`,
+			"commit 3eb0076d1a2b3c4d5e6f708192a3b4c5d6e7f801\nAuthor: Ana <a@x>\nDate:   Tue Apr 7 10:00:00 2026 +0000\n\n    " + d + "\n\n" +
+				"diff --git a/x.go b/x.go\n--- a/x.go\n+++ b/x.go\n@@ -1,3 +1,3 @@\n     // We chose the cache rather than the queue because the queue drops.\n",
+			[]string{d}},
+		{"a pull request's comments", "bash", `{"command":"gh pr view 212 --comments"}`,
+			"title:\tFix lease expiry\nstate:\tOPEN\nauthor:\tbo\n--\nThe importer loses its lease.\n\n" +
+				"ana (Member) • 2d\n\n  " + d + "\n\n  ```\n  We chose the cache rather than the queue because the queue drops.\n  ```\n", []string{d}},
+		{"a pull request's diff is not prose", "bash", `{"command":"gh pr diff 212"}`,
+			"+// " + d + "\n", nil},
+		{"a plain listing is not history", "bash", `{"command":"./list.sh"}`,
+			"3eb0076 " + d + "\n", nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := decisionsOf(t, c.tool, c.input, c.out)
+			for _, w := range c.want {
+				if !slices.Contains(got, w) {
+					t.Errorf("%q not among the decisions %q", w, got)
+				}
+			}
+			if len(c.want) == 0 && len(got) > 0 {
+				t.Errorf("decisions %q, want none", got)
+			}
+			if len(c.want) > 0 && len(got) > len(c.want) {
+				t.Errorf("decisions %q, want only %q", got, c.want)
+			}
+		})
+	}
+}
+
+func TestUnnumbered(t *testing.T) {
+	for in, want := range map[string]string{
+		"     1→# T\n     2→\n     3→body": "# T\n\nbody",
+		"  1\ta\n  2\tb":                   "a\nb",
+		"1: a\n2: b":                       " a\n b",
+		"# T\n1→x":                         "# T\n1→x", // not every line numbered
+		"":                                 "",
+	} {
+		if got := unnumbered(in); got != want {
+			t.Errorf("unnumbered(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := historyMessage("stash@{1}: WIP on main: 3eb0076 Tidy it"); got != "Tidy it" {
+		t.Errorf("stash WIP message %q", got)
+	}
+	if got := historyMessage("* 3eb0076 (tag: v1.2) Tidy it"); got != "Tidy it" {
+		t.Errorf("graph line message %q", got)
+	}
+	if got := historyMessage("Merge: 1a2b3c4 5d6e7f8"); got != "" {
+		t.Errorf("header read as a message: %q", got)
+	}
+}
+
+// A few more ways of setting an option aside or naming a verdict, in a
+// text the agent reads or writes; and narration that uses the same words.
+func TestMoreChoiceWords(t *testing.T) {
+	dec := func(text string) bool {
+		s := newScanner(&defaultExtractor, 1, false)
+		s.authoredDecisions(text)
+		return slices.ContainsFunc(s.items, func(it Item) bool { return it.Kind == KindDecision })
+	}
+	for _, text := range []string{
+		"The retry queue gets the nod for webhooks; polling doesn't, as it misses bursts.",
+		"Ended up with pgbouncer in session mode after trying transaction mode first; prepared statements broke.",
+		"Webhooks use a retry queue; a cron sweep would have been tempting, but it runs late by minutes.",
+		"Preference for the export: Parquet files, since CSV loses the column types.",
+		"Exports will be written as Parquet, and CSV stays on the shelf: it loses the column types.",
+		"The importer runs on COPY; row-by-row INSERT breaks down because it takes forty minutes.",
+		"Invoices keep integer cents; floats are not coming back, given the rounding bugs of March.",
+		"Standing instruction while this refactor is open: handlers take a context and only a context as their first argument.",
+	} {
+		if !dec(text) {
+			t.Errorf("%q: not a decision", text)
+		}
+	}
+	for _, text := range []string{
+		"The nightly job ended up with three retries before the lease expired.",
+		"The outcome of the test run is in the log below.",
+		"Preferences are stored in the user's profile.",
+		"The old dashboard stays on the shelf in the office.",
+	} {
+		if dec(text) {
+			t.Errorf("%q: read as a decision", text)
+		}
+	}
+}
