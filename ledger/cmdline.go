@@ -73,6 +73,9 @@ var shellBuiltins = map[string]bool{"set": true, "export": true, "local": true, 
 	"if": true, "then": true, "read": true, "else": true, "fi": true, "for": true, "while": true, "do": true, "done": true,
 	"case": true, "esac": true, "function": true, "[": true, "[[": true, "test": true, "wait": true}
 
+// packageManagers have a "why" subcommand.
+var packageManagers = map[string]bool{"yarn": true, "npm": true, "pnpm": true, "bun": true}
+
 // proseWords are English function words: among a line's arguments they
 // say it is prose ("make sure the build passes", "go ahead with it").
 var proseWords = map[string]bool{
@@ -289,6 +292,8 @@ func commandLine(c string, place cmdPlace) bool {
 			}
 		case proseEnd(w):
 			return false
+		case k == 0 && w == "why" && packageManagers[prog]:
+			features++ // yarn why left-pad: which package pulls it in
 		case proseWords[strings.ToLower(w)]:
 			return false
 		case !hasLetter(w) && !strings.ContainsAny(w, "/*~") && w != ".":

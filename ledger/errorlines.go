@@ -53,6 +53,8 @@ func (s *scanner) errors(line, t string) {
 		// before any recogniser sees an HTTP status or "Error: " in it.
 	case s.output && s.sourcedRecord():
 		// the same behind a log multiplexer's prefix
+	case s.output && !s.source && t[0] == '"' && s.prettyRecord(t):
+		// the same printed as indented JSON, read at its level's line
 	case s.toolErrorLine(t):
 	default:
 		s.compilerOrLogLine(t, indented)
@@ -851,13 +853,18 @@ func logErrorValue(t string) string {
 	}
 	if len(rec.Msg) == 0 && len(rec.Message) == 0 {
 		// structlog names its message "event", Serilog's compact JSON
-		// "@m", Terraform's machine-readable output and Logstash "@message"
+		// "@m", Terraform's machine-readable output and Logstash
+		// "@message"; an error tracker's item (Sentry, Rollbar) its
+		// "title"
 		rec.Msg = rec.Event
 		if len(rec.Msg) == 0 {
 			rec.Msg = rec.SerilogM
 		}
 		if len(rec.Msg) == 0 {
 			rec.Msg = rec.AtMessage
+		}
+		if len(rec.Msg) == 0 && len(rec.Error) == 0 && len(rec.Err) == 0 {
+			rec.Msg = rec.Title
 		}
 	}
 	for _, raw := range []json.RawMessage{rec.Msg, rec.Message, rec.Error, rec.Err, rec.Exception, rec.Attr} {
@@ -896,6 +903,7 @@ type logFields struct {
 	Event     json.RawMessage `json:"event"`
 	SerilogM  json.RawMessage `json:"@m"`
 	AtMessage json.RawMessage `json:"@message"`
+	Title     json.RawMessage `json:"title"`
 }
 
 // logfmtValue returns the value of key (given with its '=') in a logfmt

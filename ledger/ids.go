@@ -699,8 +699,11 @@ func randomSegment(g string) bool {
 		return false
 	}
 	// float64ToInt32, parseV2Header1, v1beta1: names and versions, not
-	// random tails (a name starts with a word of four letters or more)
-	if k := lowerRun(g); k >= 4 && k < len(g) && !(len(g) >= 12 && allHex(g)) || versionTag(g) {
+	// random tails (a name starts with a word of four letters or more);
+	// but twenty or more lower-case letters and digits changing places
+	// five times or more are drawn at random (a swarm task's
+	// vrcv8kjuc6x0rxqckyukfgpza), whatever letters they start with
+	if k := lowerRun(g); k >= 4 && k < len(g) && !(len(g) >= 12 && allHex(g)) && !longRandom(g) || versionTag(g) {
 		return false
 	}
 	digits, letters, hex, flips := 0, 0, true, 0
@@ -723,6 +726,12 @@ func randomSegment(g string) bool {
 		return true // not cafe1234, a word and a number
 	}
 	return digits >= 2 && letters >= 3 && flips >= 3
+}
+
+// longRandom reports whether g is twenty or more lower-case letters and
+// digits with digits and letters changing places at least five times.
+func longRandom(g string) bool {
+	return len(g) >= 20 && isLowerAlnum(g) && flips(g) >= 5
 }
 
 // flips counts the changes between digits and letters along g.

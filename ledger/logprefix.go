@@ -13,11 +13,13 @@ import "strings"
 //	2026-04-11T08:47:00.522464+00:00 app[worker.1]: …       (Heroku)
 //	2026-04-04T10:39:50.2757451Z go test ./...              (GitHub Actions, Azure)
 //	[10:13:02]W:	 [Step 2/2] …                            (TeamCity)
+//	[fetch-source : clone] + git fetch …                    (Tekton's tkn)
+//	[pod/api-7d9f/app] …                                    (kubectl logs --prefix)
 //
 // A prefix is read by its shape only, and only where a log line's level or
-// record is looked for; what follows it must be more than one word and no
-// row of cells, so that a table's "name | value" row is not taken for a
-// source and its value.
+// record is looked for; what follows it must be more than one word, and
+// behind a bar no row of cells, so that a table's "name | value" row is
+// not taken for a source and its value.
 
 // logSource returns line without the log multiplexer's prefix, and whether
 // it had one.
@@ -26,11 +28,14 @@ func logSource(line string) (string, bool) {
 	if t == "" {
 		return line, false
 	}
-	for _, cut := range []func(string) int{barSource, stampSource, teamCitySource} {
+	for i, cut := range []func(string) int{barSource, stampSource, teamCitySource, stepSource} {
 		if n := cut(t); n > 0 && n < len(t) {
 			rest := t[n:]
-			if r := strings.TrimSpace(rest); r == "" || !strings.ContainsAny(r, " \t") || strings.Contains(r, " | ") {
-				return line, false // a table's row
+			r := strings.TrimSpace(rest)
+			if r == "" || !strings.ContainsAny(r, " \t") || i == 0 && strings.Contains(r, " | ") && !stepArrow(r) {
+				// a table's row, behind what looked like a bar; but
+				// a step may run a pipeline
+				return line, false
 			}
 			return rest, true
 		}
@@ -127,16 +132,55 @@ func teamCitySource(t string) int {
 	return i
 }
 
+// stepSource measures the "[task : step] " a pipeline's log viewer puts
+// before each line (tkn pipelinerun logs), or the "[pod/api-7d9f/app] "
+// of kubectl logs --prefix: a bracketed name that holds " : " or '/', with
+// no space outside those, then a space.
+func stepSource(t string) int {
+	if len(t) < 6 || t[0] != '[' {
+		return 0
+	}
+	k := strings.IndexByte(t, ']')
+	if k < 3 || k > 120 || k+1 >= len(t) || t[k+1] != ' ' {
+		return 0
+	}
+	name := t[1:k]
+	named := strings.Contains(name, " : ")
+	if !named && !strings.Contains(name, "/") || strings.Contains(strings.ReplaceAll(name, " : ", ":"), " ") {
+		return 0
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !isAlnum(c) && !strings.ContainsRune(" :/-_.", rune(c)) {
+			return 0
+		}
+	}
+	return k + 2
+}
+
+// stepArrows open a build step's line: "--> RUN make test".
+var stepArrows = []string{"-->", "==>", "=>", "->", "▶", "»"}
+
+// stepArrow reports whether a line behind a prefix opens with a step's
+// arrow.
+func stepArrow(r string) bool {
+	return hasAnyPrefix(r, stepArrows)
+}
+
 // sourcedStep reads the command a build step runs behind a log
 // multiplexer's prefix, given what follows the prefix (trimmed; "" for a
 // line with none): a target's "--> RUN go test ./..." (an arrow, then a
-// RUN as a Dockerfile writes it), or a CI runner's stamped "##[group]Run …"
-// (ciCommand).
+// RUN as a Dockerfile writes it), a step's shell traced by set -x ("+
+// make test"), or a CI runner's stamped "##[group]Run …" (ciCommand).
 func sourcedStep(rest string) (string, bool) {
 	if rest == "" {
 		return "", false
 	}
-	for _, arrow := range []string{"-->", "==>", "=>", "->", "▶", "»"} {
+	if c, ok := strings.CutPrefix(rest, "+ "); ok {
+		// a step's shell traced by set -x: "[build : run] + make test"
+		c = strings.TrimSpace(c)
+		return c, inlineCommand(c)
+	}
+	for _, arrow := range stepArrows {
 		if r, ok := strings.CutPrefix(rest, arrow); ok {
 			rest = strings.TrimSpace(r)
 			break
@@ -147,4 +191,22 @@ func sourcedStep(rest string) (string, bool) {
 		return c, c != ""
 	}
 	return ciCommand(rest)
+}
+
+// scriptContents reads the first line of the script Azure Pipelines'
+// script task prints under "Script contents:" (each line may carry the
+// log's time stamp): the command the step runs. t is the line, src the
+// line without its prefix or "".
+func scriptContents(prev, t, src string) (string, bool) {
+	if p, ok := logSource(prev); ok {
+		prev = strings.TrimSpace(p)
+	}
+	if prev != "Script contents:" {
+		return "", false
+	}
+	c := t
+	if src != "" {
+		c = src
+	}
+	return c, inlineCommand(c)
 }

@@ -16,6 +16,9 @@ func TestLogSource(t *testing.T) {
 		{"2026-05-02T10:00:01.123456+00:00 app[web.1]: Error R14 (Memory quota exceeded)", "Error R14 (Memory quota exceeded)"},
 		{"2026-05-02T10:00:01.1234567Z go vet ./...", "go vet ./..."},
 		{"[10:13:02]W:\t [Step 1/3] something went wrong here", "something went wrong here"},
+		{"[fetch-source : clone] + git fetch origin main", "+ git fetch origin main"},
+		{"[pod/api-7d9f5/app] panic: runtime error", "panic: runtime error"},
+		{"+repro | --> RUN ps aux | grep worker", "--> RUN ps aux | grep worker"},
 	} {
 		got, ok := logSource(c.line)
 		if !ok || got != c.rest {
@@ -30,6 +33,9 @@ func TestLogSource(t *testing.T) {
 		"name  | value with words | more here", // cells
 		"2026-05-02 10:00:01 ERROR no T in the stamp",
 		"README.md | 2 +-",
+		"[INFO] Building the module now",
+		"[warn] disk is nearly full",
+		"[a b/c] two words",
 	} {
 		if got, ok := logSource(line); ok {
 			t.Errorf("logSource(%q) = %q: read as a log source's prefix", line, got)
@@ -102,5 +108,20 @@ func TestSourcedStep(t *testing.T) {
 	got := Strings(ExtractResult(&call, &res, 1))
 	if !slices.Contains(got, `command "go test -run TestQuota -count=3 ./pkg/quota/"`) {
 		t.Errorf("the step's command is not in %q", got)
+	}
+	for _, c := range []struct{ cmd, out, want string }{
+		{"earthly +repro", "              +repro | --> RUN chronyc -n tracking && chronyc -n sources -v | head -n 40\n",
+			"chronyc -n tracking && chronyc -n sources -v | head -n 40"},
+		{"tkn pipelinerun logs run-x2k -n ci", "[repro : run] + cd /workspace/source\n[repro : run] + sudo tc -s qdisc show dev ens7\n[repro : run] qdisc fq_codel 0: root\n",
+			"sudo tc -s qdisc show dev ens7"},
+		{"az pipelines runs show --id 812", "2026-04-04T10:39:46.2139726Z Generating script.\n2026-04-04T10:39:47.4572319Z Script contents:\n" +
+			"2026-04-04T10:39:50.2757451Z pmd check -d src -R rules.xml -f text | grep Export\n2026-04-04T10:39:51.7137741Z ===== Starting Command Output =====\n",
+			"pmd check -d src -R rules.xml -f text | grep Export"},
+	} {
+		call := condense.ToolCall("c1", "bash", []byte(`{"command":"`+c.cmd+`"}`))
+		res := condense.ToolResult("c1", false, condense.Text(c.out))
+		if got := Strings(ExtractResult(&call, &res, 1)); !slices.Contains(got, `command "`+c.want+`"`) {
+			t.Errorf("%s: the step's command %q is not in %q", c.cmd, c.want, got)
+		}
 	}
 }

@@ -28,7 +28,9 @@ func checkItems(t interface {
 		}
 		capLen := maxLen
 		switch it.Kind {
-		case KindDecision, KindConstraint:
+		case KindDecision, KindConstraint, KindMeasurement:
+			// a measurement's line of figures is kept whole, its gaps as
+			// printed, up to a decision's cap
 			capLen = 2 * maxLen
 		case KindError:
 			capLen = maxLen * 8 / 5

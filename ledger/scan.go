@@ -55,6 +55,8 @@ type scanner struct {
 	// fenceShell (bash, console, powershell…), fencePlain (no language)
 	// or fenceCode (any other language).
 	fence uint8
+	// lineStart is where the current line starts in whole.
+	lineStart int
 	// src is the current line without a log multiplexer's prefix, trimmed,
 	// when it has one (logSource); "" otherwise.
 	src string
@@ -297,6 +299,7 @@ func (s *scanner) text(text string) {
 		s.loud = s.output && s.hotLine&(hotError|hotLevel) != 0 && loudLine(text[start:end])
 		s.odd = s.hotLine&(hotOdd|hotCell) != 0
 		s.cell = s.hotLine&hotCell != 0
+		s.lineStart = start
 		s.line(text[start:end])
 		if t := strings.TrimSpace(text[start:end]); t != "" {
 			s.prev = t
@@ -515,6 +518,8 @@ func (s *scanner) line(line string) {
 		if s.output {
 			if c, ok := sourcedStep(s.src); ok {
 				s.add(KindCommand, c)
+			} else if c, ok := scriptContents(s.prev, t, s.src); ok {
+				s.add(KindCommand, c)
 			} else if t[0] == '+' {
 				s.tracedCommand(t)
 			} else if c, ok := ciCommand(t); ok {
@@ -663,11 +668,12 @@ func (s *scanner) listed(t string) bool {
 const minListing = 5
 
 // badStates are the states listings print for what is not working: a
-// NotReady node among Ready ones, a Restarting container, and the pod
+// NotReady node among Ready ones, a Restarting container, a row marked
+// with a cross among ticked ones (gcloud's ✖ revision), and the pod
 // states of podFailures.
 var badStates = append([]string{"NotReady", "Error", "Failed", "FAILED", "Pending", "Terminating", "Unknown",
 	"Restarting", "Exited (1", "Exited (2", "unhealthy", "degraded", "Degraded", "DOWN", "Down", "Stopped",
-	"Dead", "dead", "failed", "error", "timeout", "Timeout"}, podFailures...)
+	"Dead", "dead", "failed", "error", "timeout", "Timeout", "✖", "✗", "✘", "❌"}, podFailures...)
 
 // badStatus reports whether a listing's row shows something not working.
 func badStatus(t string) bool {
