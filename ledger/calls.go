@@ -247,7 +247,8 @@ func stepsIn(path, text string) []string {
 			continue
 		}
 		if block >= 0 && indent > block {
-			if c := strings.TrimPrefix(t, "- "); commandLine(c, cued) {
+			// a "run: |" block is a script: each of its lines runs
+			if c := strings.TrimPrefix(t, "- "); commandLine(c, inContext) {
 				out = append(out, c)
 			}
 			continue
@@ -291,9 +292,12 @@ func configSteps(base, text string) (out []string, ok bool) {
 			}
 		}
 	case base == "procfile" || strings.HasPrefix(base, "procfile."):
+		// each entry names a process and the command that runs it
 		for _, l := range lines {
 			if _, c, found := strings.Cut(l, ": "); found && !strings.HasPrefix(strings.TrimSpace(l), "#") {
-				add(c)
+				if c = strings.TrimSpace(c); !scriptPlumbing(c) && commandLine(c, inContext) {
+					out = append(out, c)
+				}
 			}
 		}
 	case base == "justfile" || base == ".justfile":
@@ -565,6 +569,11 @@ func (e *Extractor) textAction(s *scanner, text string, sp *span) {
 		for _, p := range commandProse(Redact(block)) {
 			s.authoredDecisions(p)
 		}
+	}
+	// what a heredoc writes into a file that runs it (a Procfile, a
+	// workflow, a script), as from a shell tool's input
+	for _, c := range heredocSteps(Redact(block)) {
+		s.add(KindCommand, c)
 	}
 }
 

@@ -250,6 +250,11 @@ func TestTextActions(t *testing.T) {
 			}
 		})
 	}
+	// what an action's heredoc writes into a file that runs it
+	m := condense.AssistantText("We add a repro entry.\n\n```\ncat > Procfile.repro <<'EOF'\nweb: make run\nrepro: cargo bloat --release -p core --crates -n 40\nEOF\n```")
+	if got := Strings(ExtractMessage(&m, 1)); !slices.Contains(got, `command "cargo bloat --release -p core --crates -n 40"`) {
+		t.Errorf("the Procfile's entry is not a command in %q", got)
+	}
 }
 
 // TestDecisionInCallInput: a decision the assistant wrote into a tool
@@ -312,6 +317,10 @@ func TestStepsWrittenIntoFiles(t *testing.T) {
 			[]string{"jest --runInBand --detectOpenHandles", "tsc -p tsconfig.build.json"}, []string{"api"}},
 		{"Write", `{"file_path":"/w/Procfile","content":"web: gunicorn app.wsgi --workers 4\nworker: celery -A app worker -l info\n"}`,
 			[]string{"gunicorn app.wsgi --workers 4", "celery -A app worker -l info"}, []string{"web:"}},
+		{"Write", `{"file_path":"/w/Procfile.dev","content":"web: make run\nrepro: sudo tc -s qdisc show dev eth1\n"}`,
+			[]string{"sudo tc -s qdisc show dev eth1", "make run"}, nil},
+		{"Write", `{"file_path":"/w/lefthook.yml","content":"pre-push:\n  commands:\n    repro:\n      run: |\n        spotbugs -textui -effort:max build/classes | grep OrderMapper\n"}`,
+			[]string{"spotbugs -textui -effort:max build/classes | grep OrderMapper"}, nil},
 		{"Write", `{"file_path":"/w/deploy/ledger.service","content":"[Service]\nExecStartPre=/usr/bin/ledgerd migrate --up\nExecStart=/usr/bin/ledgerd serve --port 8080\nRestart=always\n"}`,
 			[]string{"/usr/bin/ledgerd migrate --up", "/usr/bin/ledgerd serve --port 8080"}, []string{"always"}},
 		{"Write", `{"file_path":"/w/ops/backup.cron","content":"# nightly\n15 2 * * * /usr/local/bin/pg_dump_all.sh --gzip\n"}`,
