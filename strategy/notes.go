@@ -155,8 +155,9 @@ func appendNote(notes []note, i int, text string) []note {
 
 // withoutAsides returns text without the sentences that are worth little
 // once the step they belong to ran: the questions an agent asks itself
-// before it looks ("Anything odd in the logs?") and what it says it will
-// do next ("Let me read the worker package.", as the ledger reads plans).
+// before it looks ("Anything odd in the logs?"), but not one it sets out
+// to answer ("Q: …?" then "A: …"), and what it says it will do next ("Let
+// me read the worker package.", as the ledger reads plans).
 // The runs of sentences left keep their own spacing and are joined by
 // " … ". A sentence ends at ".", "!" or "?" before a space or a line
 // break, and at a line break; "?page=2" ends nothing.
@@ -170,7 +171,7 @@ func withoutAsides(text string) string {
 		t := strings.TrimSpace(sentence)
 		switch {
 		case t == "":
-		case strings.HasSuffix(t, "?") || ledger.IsPlan(t):
+		case strings.HasSuffix(t, "?") && !posed(t) || ledger.IsPlan(t):
 			dropped = true
 		default:
 			switch {
@@ -214,6 +215,18 @@ func withoutAsides(text string) string {
 		emit(len(text), len(text))
 	}
 	return b.String()
+}
+
+// posed reports whether a question is set out to be answered after it
+// ("Q: Flyway or ddl-auto for the migrations?", "Question: …"): the answer
+// that follows picks one of the options it names, so it stays with it.
+func posed(t string) bool {
+	for _, p := range []string{"Q:", "Q.", "Question:", "**Q:**", "**Q**:", "**Question:**"} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // noteLine renders a note: its log index, then its text with any line that

@@ -245,6 +245,8 @@ func TestWithoutAsides(t *testing.T) {
 			"Two options for fan-out:\n- a ring of 512 frames\n- an unbounded array\n\nGoing with the first: the array grows forever."},
 		{"I'll use a keyset cursor, because OFFSET rescans the table on every page.", "I'll use a keyset cursor, because OFFSET rescans the table on every page."},
 		{"Done!  Both pass.", "Done!  Both pass."},
+		{"Q: Redis streams or NATS for the fan-out?\nA: NATS, because streams need a consumer per node.",
+			"Q: Redis streams or NATS for the fan-out?\nA: NATS, because streams need a consumer per node."},
 	} {
 		if got := withoutAsides(c.in); got != c.want {
 			t.Errorf("withoutAsides(%q) = %q, want %q", c.in, got, c.want)

@@ -234,19 +234,20 @@ func checkSession(t *testing.T, dir string, s *Session, fullSize bool) {
 }
 
 // TestSplitDisjoint: no entry of any table's half is in another half of
-// any table (tune, report, fresh, blind, sealed, holdout, reserve and
-// practice share nothing), and the tune and report halves of every table
-// have entries. A table without fresh, blind, sealed, holdout, reserve or
-// practice entries falls back to its report half in those sessions (see
-// TestFreshTables, TestBlindTables, TestSealedTables, TestHoldoutTables,
-// TestReserveTables and TestPracticeTables).
+// any table (tune, report, fresh, blind, sealed, holdout, reserve,
+// practice and drill share nothing), and the tune and report halves of
+// every table have entries. A table without fresh, blind, sealed, holdout,
+// reserve, practice or drill entries falls back to its report half in
+// those sessions (see TestFreshTables, TestBlindTables, TestSealedTables,
+// TestHoldoutTables, TestReserveTables, TestPracticeTables and
+// TestDrillTables).
 func TestSplitDisjoint(t *testing.T) {
-	in := map[Half]map[string]string{Tune: {}, Report: {}, Fresh: {}, Blind: {}, Sealed: {}, Holdout: {}, Reserve: {}, Practice: {}}
+	in := map[Half]map[string]string{Tune: {}, Report: {}, Fresh: {}, Blind: {}, Sealed: {}, Holdout: {}, Reserve: {}, Practice: {}, Drill: {}}
 	for _, tb := range Tables() {
 		if len(tb.Tune) == 0 || len(tb.Report) == 0 {
 			t.Errorf("%s: a half is empty", tb.Name)
 		}
-		for h, keys := range map[Half][]string{Tune: tb.Tune, Report: tb.Report, Fresh: tb.Fresh, Blind: tb.Blind, Sealed: tb.Sealed, Holdout: tb.Holdout, Reserve: tb.Reserve, Practice: tb.Practice} {
+		for h, keys := range map[Half][]string{Tune: tb.Tune, Report: tb.Report, Fresh: tb.Fresh, Blind: tb.Blind, Sealed: tb.Sealed, Holdout: tb.Holdout, Reserve: tb.Reserve, Practice: tb.Practice, Drill: tb.Drill} {
 			for _, k := range keys {
 				in[h][k] = tb.Name
 			}

@@ -31,8 +31,13 @@
 // without looking at the extractors, with tools, libraries, ecosystems and
 // wordings none of the seven other halves use, but it is a tuning half:
 // its misses may be read and tuned against, while Report, Sealed, Holdout
-// and Reserve stay report only. The same Config always gives the same
-// bytes.
+// and Reserve stay report only. A ninth half, Drill, is written after
+// Practice in the same way, without looking at the extractors, with
+// tools, formats and wordings none of the eight other halves use, to
+// drill what compaction still loses (identifiers and figures inside the
+// output of unfamiliar tools, and errors, commands and decisions that
+// reach the agent through a tool's output): a fifth tuning half. The same
+// Config always gives the same bytes.
 //
 // The command ./cmd/gencorpus writes a corpus to a directory and scores
 // renderings against it.

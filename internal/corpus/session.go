@@ -62,10 +62,10 @@ type gen struct {
 
 func newGen(h *harness, p *project, st *style, half Half, seed uint64, steps int) *gen {
 	stream := h.name + "/" + p.name + "/" + st.name
-	if half == Fresh || half == Blind || half == Sealed || half == Holdout || half == Reserve || half == Practice {
-		// Fresh, blind, sealed, holdout, reserve and practice sessions
-		// share harnesses, projects and styles with the report half; a
-		// stream of their own keeps them from following a report
+	if half == Fresh || half == Blind || half == Sealed || half == Holdout || half == Reserve || half == Practice || half == Drill {
+		// Fresh, blind, sealed, holdout, reserve, practice and drill
+		// sessions share harnesses, projects and styles with the report
+		// half; a stream of their own keeps them from following a report
 		// session's draws.
 		stream = string(half) + "/" + stream
 	}

@@ -62,10 +62,19 @@ const (
 	// practice.go); the other tables fall back to the report half's
 	// entries.
 	Practice Half = "practice"
+	// Drill is a tuning half written after Practice and like it, without
+	// looking at the extractors, with tools, formats and wordings none of
+	// the eight other halves use. It drills what compaction still loses:
+	// identifiers and figures printed inside the output of tools never
+	// seen before, and errors, commands and decisions that reach the agent
+	// through a tool's output. Like Practice it is meant to be tuned
+	// against. Its probe-bearing tables hold entries of their own (see
+	// drill.go); the other tables fall back to the report half's entries.
+	Drill Half = "drill"
 )
 
 // Halves lists every half.
-var Halves = []Half{Tune, Report, Fresh, Blind, Sealed, Holdout, Reserve, Practice}
+var Halves = []Half{Tune, Report, Fresh, Blind, Sealed, Holdout, Reserve, Practice, Drill}
 
 // ParseHalf returns the half named s.
 func ParseHalf(s string) (Half, error) {
@@ -85,7 +94,7 @@ func validHalf(h Half) bool { return slices.Contains(Halves, h) }
 
 // split is a table cut into a tune half, a report half and, optionally,
 // entries of its own for the other halves (fresh, blind, sealed, holdout,
-// reserve, practice).
+// reserve, practice, drill).
 type split[T any] struct {
 	tune, report []T
 	own          map[Half][]T // entries of the halves after the first two
@@ -94,9 +103,9 @@ type split[T any] struct {
 }
 
 // of returns the entries of half h. A table without entries of its own for
-// Fresh (Blind, Sealed, Holdout, Reserve, Practice) gives the report
-// half's entries for it: only the harnesses, projects and agent styles
-// do, the tables whose entries are not probe texts (a project's
+// Fresh (Blind, Sealed, Holdout, Reserve, Practice, Drill) gives the
+// report half's entries for it: only the harnesses, projects and agent
+// styles do, the tables whose entries are not probe texts (a project's
 // alternatives, dependencies and versions do fill the decision and
 // constraint phrasings).
 func (s *split[T]) of(h Half) []T {
@@ -110,9 +119,9 @@ func (s *split[T]) of(h Half) []T {
 }
 
 // with gives the table entries of its own for half h (Fresh, Blind, Sealed,
-// Holdout, Reserve or Practice). It is called from init functions
-// (fresh.go, blind.go, sealed.go, holdout.go, reserve.go, practice.go),
-// after every table is registered.
+// Holdout, Reserve, Practice or Drill). It is called from init functions
+// (fresh.go, blind.go, sealed.go, holdout.go, reserve.go, practice.go,
+// drill.go), after every table is registered.
 func (s *split[T]) with(h Half, entries []T) *split[T] {
 	if s.own == nil {
 		s.own = make(map[Half][]T)
@@ -127,9 +136,9 @@ func (s *split[T]) with(h Half, entries []T) *split[T] {
 
 // Table is one of the generator's tables as its entries' keys, for
 // documentation and for checking that the halves share nothing. Fresh
-// (Blind, Sealed, Holdout, Reserve, Practice) is empty for a table that
-// falls back to its report half in fresh (blind, sealed, holdout, reserve,
-// practice) sessions.
+// (Blind, Sealed, Holdout, Reserve, Practice, Drill) is empty for a table
+// that falls back to its report half in fresh (blind, sealed, holdout,
+// reserve, practice, drill) sessions.
 type Table struct {
 	Name     string
 	Tune     []string
@@ -140,6 +149,7 @@ type Table struct {
 	Holdout  []string
 	Reserve  []string
 	Practice []string
+	Drill    []string
 }
 
 var tables []Table
@@ -159,6 +169,8 @@ func (t *Table) keysOf(h Half) *[]string {
 		return &t.Reserve
 	case Practice:
 		return &t.Practice
+	case Drill:
+		return &t.Drill
 	}
 	panic("corpus: half " + string(h) + " has no entries of its own")
 }
@@ -185,7 +197,7 @@ func strSplit(name string, tune, report []string) *split[string] {
 func Tables() []Table {
 	out := make([]Table, len(tables))
 	for i, t := range tables {
-		out[i] = Table{Name: t.Name, Tune: slices.Clone(t.Tune), Report: slices.Clone(t.Report), Fresh: slices.Clone(t.Fresh), Blind: slices.Clone(t.Blind), Sealed: slices.Clone(t.Sealed), Holdout: slices.Clone(t.Holdout), Reserve: slices.Clone(t.Reserve), Practice: slices.Clone(t.Practice)}
+		out[i] = Table{Name: t.Name, Tune: slices.Clone(t.Tune), Report: slices.Clone(t.Report), Fresh: slices.Clone(t.Fresh), Blind: slices.Clone(t.Blind), Sealed: slices.Clone(t.Sealed), Holdout: slices.Clone(t.Holdout), Reserve: slices.Clone(t.Reserve), Practice: slices.Clone(t.Practice), Drill: slices.Clone(t.Drill)}
 	}
 	slices.SortFunc(out, func(a, b Table) int { return strings.Compare(a.Name, b.Name) })
 	return out

@@ -5,7 +5,7 @@
 //	go run ./internal/corpus/cmd/gencorpus -half report -n 10 -seed 1 -out DIR
 //	go run ./internal/corpus/cmd/gencorpus score P1.probes.json OUT1 [P2.probes.json OUT2 ...]
 //
-// Generate from the tune (or the fresh, blind or practice) half while
+// Generate from the tune (or the fresh, blind, practice or drill) half while
 // adjusting extractors and strategies; generate from the report, sealed,
 // holdout and reserve halves only to report figures. The fresh half was written without looking at the
 // extractors and held out until its misses were tuned against: it is a
@@ -18,7 +18,10 @@
 // half, the same way again, with tools, libraries, ecosystems and wordings
 // of its own: report only. The practice half is written after the reserve
 // half, the same way again, with tools, libraries, ecosystems and wordings
-// of its own, but to be tuned against: a fourth tuning half.
+// of its own, but to be tuned against: a fourth tuning half. The drill
+// half is written after the practice half, the same way again, without
+// looking at the extractors, with tools, formats and wordings no other
+// half uses: a fifth tuning half.
 package main
 
 import (
@@ -52,7 +55,7 @@ func main() {
 
 func generate(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("gencorpus", flag.ContinueOnError)
-	half := fs.String("half", "", "which half of the tables to draw from: tune (for adjusting extractors), report (held out, for reporting), fresh (written without looking at the extractors, since tuned against: a second tuning half), blind (written like fresh without looking at the other halves either, since tuned against too: a third tuning half), sealed (held out like blind, written after it with other tools and surfaces: report only, never tune on it), holdout (held out like sealed, written after it with other tools, libraries and wordings again: report only, never tune on it), reserve (held out like holdout, written after it with other tools, libraries, ecosystems and wordings again: report only, never tune on it) or practice (written after reserve like it, without looking at the extractors, with other tools, libraries, ecosystems and wordings again, but to be tuned against: a fourth tuning half)")
+	half := fs.String("half", "", "which half of the tables to draw from: tune (for adjusting extractors), report (held out, for reporting), fresh (written without looking at the extractors, since tuned against: a second tuning half), blind (written like fresh without looking at the other halves either, since tuned against too: a third tuning half), sealed (held out like blind, written after it with other tools and surfaces: report only, never tune on it), holdout (held out like sealed, written after it with other tools, libraries and wordings again: report only, never tune on it), reserve (held out like holdout, written after it with other tools, libraries, ecosystems and wordings again: report only, never tune on it), practice (written after reserve like it, without looking at the extractors, with other tools, libraries, ecosystems and wordings again, but to be tuned against: a fourth tuning half) or drill (written after practice without looking at the extractors, with tools, formats and wordings no other half uses: a fifth tuning half)")
 	n := fs.Int("n", 10, "number of sessions")
 	seed := fs.Uint64("seed", 1, "seed of the first session; session i uses seed+i")
 	steps := fs.Int("steps", 0, "tool steps per session (0: drawn in 240–260)")
@@ -104,6 +107,8 @@ func readme(h corpus.Half, seed uint64, n, steps int, ss []*corpus.Session) []by
 		b.WriteString("This is the **reserve** half: a held-out half, written after the holdout half and like it, without looking at the extractors, with tools, libraries, ecosystems and wordings none of the other halves use: report only, never tune on it. Do not look at these sessions, their probes or their retention per form while adjusting extractors, strategies or summarizers (use `-half tune` for that). Its probe forms, error messages, commands and phrasings are its own; harnesses, projects and agent styles are the report half's.\n\n")
 	case corpus.Practice:
 		b.WriteString("This is the **practice** half: written after the reserve half and like it, without looking at the extractors, with tools, libraries, ecosystems and wordings none of the other halves use, but meant to be tuned against: read its misses and adjust extractors, strategies and summarizers to them (report on `-half report`, `-half sealed`, `-half holdout` and `-half reserve`). Its probe forms, error messages, commands and phrasings are its own; harnesses, projects and agent styles are the report half's.\n\n")
+	case corpus.Drill:
+		b.WriteString("This is the **drill** half: written after the practice half without looking at the extractors, with tools, formats and wordings none of the other halves use, to drill what compaction still loses (identifiers and figures printed inside the output of unfamiliar tools, and errors, commands and decisions that reach the agent through a tool's output); a fifth tuning half: read its misses and adjust extractors, strategies and summarizers to them (report on `-half report`, `-half sealed`, `-half holdout` and `-half reserve`). Its probe forms, error messages, commands and phrasings are its own; harnesses, projects and agent styles are the report half's.\n\n")
 	case corpus.Report:
 		b.WriteString("This is the **report** half: held out. Use it to report retention; do not look at it while adjusting extractors, strategies or summarizers (use `-half tune` for that).\n\n")
 	default:
