@@ -535,6 +535,8 @@ func (e *Extractor) textAction(s *scanner, text string, sp *span) {
 	if !ok {
 		return
 	}
+	n0 := len(s.items)
+	defer func() { sp.action = slices.Clone(s.items[n0:]) }()
 	first, _, _ := strings.Cut(strings.TrimSpace(block), "\n")
 	f := strings.Fields(first)
 	if len(f) > 0 {

@@ -199,6 +199,10 @@ type span struct {
 	// relayed is set while a user message that relays tool output is read
 	// (see Observations).
 	relayed bool
+	// action holds the command and files of the last action an agent
+	// acting in text ran (see textAction): what the observation after it
+	// is the output of.
+	action []Item
 }
 
 func (e *Extractor) message(m *condense.Message, index int, sp *span) []Item {
@@ -253,6 +257,9 @@ func (e *Extractor) message(m *condense.Message, index int, sp *span) []Item {
 				sp.noteOpen(text)
 			}
 			s.text(text)
+			if relayed {
+				s.readDecisions(text, sp.action)
+			}
 			out = append(out, s.items...)
 		case condense.PartThinking:
 			// An agent often weighs its options in its reasoning and only
@@ -348,7 +355,7 @@ func (e *Extractor) result(call, result *condense.Part, index int, open string) 
 	}
 	s.text(text)
 	if call != nil {
-		s.readDecisions(text)
+		s.readDecisions(text, s.items[:s.callItems])
 	}
 	return s.items
 }

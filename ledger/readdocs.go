@@ -19,22 +19,26 @@ import (
 // codebase says why it is as it is in too many places to keep.
 
 // readDecisions adds the decisions of a read prose document or of listed
-// history in a tool's output (redacted).
-func (s *scanner) readDecisions(text string) {
+// history in a tool's output (redacted), given the items of the call that
+// printed it (its command, the files it names).
+func (s *scanner) readDecisions(text string, call []Item) {
+	if len(call) == 0 {
+		return
+	}
 	text, _ = unwrapOutput(text)
-	if s.readsFile {
-		if p := readDoc(s.items[:s.callItems]); p != "" {
+	if readsFile(call) {
+		if p := readDoc(call); p != "" {
 			s.authoredDecisions(writtenProse(p, unnumbered(text)))
 		}
 		return
 	}
-	if trackerView(s.items[:s.callItems]) {
+	if trackerView(call) {
 		// an issue, a pull request, a review thread or a ticket shown
 		// as text: what people wrote there
 		s.authoredDecisions(text)
 		return
 	}
-	if !historyListing(s.items[:s.callItems], text) {
+	if !historyListing(call, text) {
 		return
 	}
 	diff := false
@@ -68,26 +72,34 @@ func readDoc(call []Item) string {
 }
 
 // unnumbered returns a file's text without the line numbers a reading
-// tool put before each line ("     7→text", "  7\ttext", cat -n's), when
-// every non-blank line has one; else text itself.
+// tool put before each line ("     7→text", "  7\ttext", cat -n's, "7:text")
+// and without the few lines of its own around them, when every other
+// non-blank line has one; else text itself.
 func unnumbered(text string) string {
 	lines := strings.Split(text, "\n")
-	n := 0
-	for i, l := range lines {
+	n, other := 0, 0
+	keep := lines[:0]
+	for _, l := range lines {
 		if strings.TrimSpace(l) == "" {
+			keep = append(keep, l)
 			continue
 		}
 		rest, ok := cutLineNumber(l)
 		if !ok {
-			return text
+			// a viewer's own lines around the file's: SWE-agent's
+			// "[File: x.md (40 lines total)]", "(12 more lines below)"
+			if other++; other > 3 {
+				return text
+			}
+			continue
 		}
-		lines[i] = rest
+		keep = append(keep, rest)
 		n++
 	}
-	if n == 0 {
+	if n <= other {
 		return text
 	}
-	return strings.Join(lines, "\n")
+	return strings.Join(keep, "\n")
 }
 
 // cutLineNumber cuts a reading tool's line number from a line: spaces,

@@ -71,13 +71,39 @@ func TestReadDocDecisions(t *testing.T) {
 	}
 }
 
+// An agent that acts in text gets its output back as a user message: the
+// records it reads there are read as from a tool's output.
+func TestReadDecisionsOfTextActions(t *testing.T) {
+	const d = "Keep the advisory lock rather than a Redis lock: Redis locks expire mid-run."
+	for _, c := range []struct{ action, observation string }{
+		{"```\ngit stash list\n```", "stash@{0}: On fix/lease: " + d + "\nstash@{1}: WIP on main: 3eb0076 Tidy\n(Open file: /repo/x.go)\n(Current directory: /repo)\nbash-$"},
+		{"```\nopen docs/adr/0007-lock.md\n```", "[File: /repo/docs/adr/0007-lock.md (5 lines total)]\n1:# 7. Lock\n2:\n3:## Decision\n4:\n5:" + d + "\n(Open file: /repo/docs/adr/0007-lock.md)"},
+	} {
+		msgs := []condense.Message{
+			condense.UserText("Fix the lease expiry."),
+			condense.AssistantText("Let me look.\n\n" + c.action),
+			condense.UserText("OBSERVATION:\n" + c.observation),
+		}
+		var got []string
+		for _, it := range Extract(msgs, 0) {
+			if it.Kind == KindDecision {
+				got = append(got, it.Value)
+			}
+		}
+		if !slices.Contains(got, d) {
+			t.Errorf("%s: %q not among the decisions %q", c.action, d, got)
+		}
+	}
+}
+
 func TestUnnumbered(t *testing.T) {
 	for in, want := range map[string]string{
 		"     1→# T\n     2→\n     3→body": "# T\n\nbody",
 		"  1\ta\n  2\tb":                   "a\nb",
 		"1: a\n2: b":                       " a\n b",
 		"# T\n1→x":                         "# T\n1→x", // not every line numbered
-		"":                                 "",
+		"[File: a.md (3 lines total)]\n1:# A\n2:\n3:b\n(0 more lines below)": "# A\n\nb",
+		"": "",
 	} {
 		if got := unnumbered(in); got != want {
 			t.Errorf("unnumbered(%q) = %q, want %q", in, got, want)
