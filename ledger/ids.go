@@ -435,7 +435,8 @@ func prefixedID(t string, us int) (string, int, bool) {
 	if digits == 1 && n >= 14 && mixedCase(t[us+1:end]) {
 		digits = 2
 	}
-	if n < 10 || n > 40 || digits < 2 || letters < 2 || end < len(t) && (isWordByte(t[end]) || t[end] == '-') {
+	// jr_218f…662f: AWS Glue's job runs carry a sha256 after the prefix
+	if n < 10 || n > 72 || digits < 2 || letters < 2 || end < len(t) && (isWordByte(t[end]) || t[end] == '-') {
 		return "", 0, false
 	}
 	return t[start:end], end, true
@@ -527,7 +528,7 @@ func (s *scanner) randomIDs(t string, urlSpans [][2]int, n0 int) {
 		for end > start && (t[end-1] == '-' || t[end-1] == '_') {
 			end--
 		}
-		if end-start < 6 || end-start > 64 || inSpans(start, urlSpans) >= 0 {
+		if end-start < 6 || end-start > 96 || inSpans(start, urlSpans) >= 0 {
 			continue
 		}
 		if start > 0 && strings.IndexByte("/.:@+\\$%&", t[start-1]) >= 0 && !kindSlash(t, start) && !appMigration(t, start, end) {
@@ -1036,6 +1037,10 @@ func (s *scanner) rowKey(t string, n0 int) {
 	for i < len(t) && (t[i] == '|' || t[i] == '*' || t[i] == ' ' || t[i] == '\t') {
 		i++
 	}
+	quoted := i < len(t) && t[i] == '"' // a CSV row's "value",
+	if quoted {
+		i++
+	}
 	j := i
 	digit := false
 	for j < len(t) && (isAlnum(t[j]) || t[j] == '-' || t[j] == '_' || t[j] == '.') {
@@ -1045,7 +1050,7 @@ func (s *scanner) rowKey(t string, n0 int) {
 	for j > i && (t[j-1] == '.' || t[j-1] == '-') {
 		j--
 	}
-	if !digit || j-i < 3 || j-i > 64 || j < len(t) && t[j] != ' ' && t[j] != '\t' && t[j] != '|' && t[j] != ',' {
+	if !digit || j-i < 3 || j-i > 64 || j < len(t) && t[j] != ' ' && t[j] != '\t' && t[j] != '|' && t[j] != ',' && !(quoted && t[j] == '"') {
 		return
 	}
 	tok := t[i:j]
@@ -1071,7 +1076,9 @@ func idLikeKey(tok string) bool {
 		return len(tok) >= 3
 	}
 	if isDigit(tok[0]) && strings.ContainsAny(tok, "-:") {
-		return false // 2026-11-30, 10:02:11
+		// 2026-11-30, 10:02:11; but a job named by its start and a
+		// long number (Dataflow's 2026-04-17_02_36_10-1040089744192338245)
+		return len(tok) >= 24 && longestDigits(tok) >= 10
 	}
 	if generatedID(tok) || namedNumber(tok) {
 		return true
@@ -1081,6 +1088,20 @@ func idLikeKey(tok string) bool {
 		return true // ORD-XTQMHY86: a code of capitals and digits after a prefix
 	}
 	return k > 0 && len(tok)-k-1 >= 4 && allDigits(tok[k+1:])
+}
+
+// longestDigits returns the length of the longest run of digits in s.
+func longestDigits(s string) int {
+	best, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if isDigit(s[i]) {
+			run++
+			best = max(best, run)
+		} else {
+			run = 0
+		}
+	}
+	return best
 }
 
 // upperCode reports whether s is capitals and digits, with a digit.
@@ -1158,7 +1179,10 @@ func namedNumber(tok string) bool {
 	if !allDigits(last) || settingWords[segs[len(segs)-2]] || issueDeny[strings.ToUpper(segs[0])] {
 		return false
 	}
+	// daily-full-20260411022332: a name stamped with a date and time,
+	// as backup, snapshot and job names are, whatever joins the words
 	return nums == 1 && len(last) >= 3 && len(last) <= 12 && strings.Contains(tok, "_") ||
+		nums == 1 && len(last) >= 8 && len(last) <= 14 && strings.HasPrefix(last, "20") ||
 		nums == 2 && words == 1 && len(tok) >= 8
 }
 

@@ -229,6 +229,22 @@ func (b *oddBuf) markTable(text string, m map[int]uint8, rows []int) {
 		return // one column: a list, not a table
 	}
 	n := len(rows)
+	// A row in a bad state (Failed, CrashLoopBackOff) among rows that are
+	// not is odd, whatever else its columns hold: the failed job among
+	// running and finished ones.
+	bad := 0
+	for _, k := range rows {
+		if badStatus(text[b.starts[k]:lineEnd(text, b.starts[k])]) {
+			bad++
+		}
+	}
+	if bad > 0 && bad*4 <= n {
+		for _, k := range rows {
+			if badStatus(text[b.starts[k]:lineEnd(text, b.starts[k])]) {
+				m[b.starts[k]] |= hotCell
+			}
+		}
+	}
 	for c := 0; c < ncol; c++ {
 		// The majority vote: the only value that may hold more than half
 		// the rows.

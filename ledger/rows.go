@@ -20,8 +20,14 @@ import (
 // with a short unit touching them: 2316m, 1909Mi, 94.7%), the row aligned by
 // runs of two spaces or more. ok is false for any other line.
 func rowFigures(t string) (vals []float64, ok bool) {
-	if len(t) < 12 || !strings.Contains(t, "  ") {
+	if len(t) < 12 {
 		return nil, false
+	}
+	if !strings.Contains(t, "  ") {
+		if !strings.Contains(t, " | ") {
+			return nil, false
+		}
+		return cellFigures(strings.Fields(t)) // psql's widest row has no gap
 	}
 	f := strings.Fields(t)
 	k := len(f)
@@ -34,9 +40,78 @@ func rowFigures(t string) (vals []float64, ok bool) {
 		k--
 	}
 	if k == 0 || len(vals) < 3 || !isAlpha(f[0][0]) && f[0][0] != '/' && f[0][0] != '[' {
+		return cellFigures(f)
+	}
+	return vals, true
+}
+
+// cellFigures reads the figures of a row whose cells are not a label then
+// figures: psql's "plan_archive | 276 GB | 55 GB | 221 GB", a unit apart
+// from its number, or mongostat's and vmstat's rows of figures with no
+// label, a time at their end. The row is one of figures when they are
+// three or more (five or more with no word before them) and at least
+// three in five of its cells.
+func cellFigures(f []string) (vals []float64, ok bool) {
+	cells, words := 0, 0
+	lead := true // no word before the first figure
+	for i := 0; i < len(f); i++ {
+		c := f[i]
+		if c == "|" || c == "│" {
+			continue
+		}
+		cells++
+		if v, ok := figureCell(c); ok {
+			vals = append(vals, v)
+			if i+1 < len(f) && unitWord(f[i+1]) {
+				i++ // "276 GB": one cell
+			}
+			continue
+		}
+		if len(vals) == 0 && isAlpha(c[0]) {
+			lead = false
+		}
+		if lead && !figureLike(c) {
+			// a row of figures with no label ends with figures or a
+			// time, not a function's name (a profiler's row, which
+			// profile reads)
+			return nil, false
+		}
+		words++
+	}
+	least := 3
+	if lead {
+		least = 5
+	}
+	if len(vals) < least || len(vals)*5 < cells*3 {
 		return nil, false
 	}
 	return vals, true
+}
+
+// figureLike reports whether a cell of a row of figures that is no figure
+// is still one of its values: "13|0", "0|34", a time "08:45:32.533", a
+// month's name.
+func figureLike(c string) bool {
+	switch c {
+	case "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec":
+		return true
+	}
+	for i := 0; i < len(c); i++ {
+		if !isDigit(c[i]) && !strings.ContainsRune("|:./-", rune(c[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+// unitWord reports whether w is a unit printed apart from its number: GB,
+// MiB, ms, µs, rows.
+func unitWord(w string) bool {
+	switch w {
+	case "B", "kB", "KB", "KiB", "MB", "MiB", "GB", "GiB", "TB", "TiB", "bytes", "ms", "µs", "us", "ns", "s", "sec", "rows", "%":
+		return true
+	}
+	return false
 }
 
 // figureCell parses a cell that is a number, with at most three letters or

@@ -684,7 +684,10 @@ func badStatus(t string) bool {
 				break
 			}
 			k += off
-			if (k == 0 || !isAlpha(t[k-1])) && (k+len(w) == len(t) || !isAlpha(t[k+len(w)])) {
+			// "Failed" alone, or closing a state in CamelCase
+			// ("PartiallyFailed", "BackoffLimitExceeded")
+			camel := k > 0 && isLower(t[k-1]) && isUpper(w[0])
+			if (k == 0 || !isAlpha(t[k-1]) || camel) && (k+len(w) == len(t) || !isAlpha(t[k+len(w)])) {
 				return true
 			}
 			off = k + len(w)
