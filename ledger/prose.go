@@ -553,7 +553,8 @@ var limits = []string{"not", "no", "can't", "cannot", "doesn't", "don't", "won't
 // decisionHeadings head the section of a decision record or a design
 // note that states what was decided.
 var decisionHeadings = []string{"decision", "decisions", "decision outcome", "the decision", "chosen option",
-	"chosen approach", "outcome", "resolution", "what we decided", "decided"}
+	"chosen approach", "outcome", "resolution", "what we decided", "decided", "where we landed", "what we chose",
+	"conclusion", "conclusions", "verdict", "agreed", "agreements", "the call"}
 
 // setAside are the words with which a sentence names the option not
 // taken, said after the one taken: "The alternative was Y, but …", "I
@@ -572,7 +573,8 @@ var setAside = []string{"the alternative was", "the alternative is", "the altern
 	"came up, but", "was suggested, but", "was proposed, but", "i don't want", "we don't want", "loses because",
 	"lost because", "is rejected", "are rejected", "rejected (", "won't work because", "doesn't work because",
 	"was turned down", "were turned down", "got turned down", "been tempting", "been appealing", "on the shelf",
-	"breaks down because", "broke down because", "doesn't survive", "does not survive", "not coming back"}
+	"breaks down because", "broke down because", "doesn't survive", "does not survive", "not coming back",
+	"loses since", "got vetoed", "was vetoed", "were vetoed"}
 
 // rejectsWithReason reports whether a lower-case sentence sets an option
 // aside and says why: "JPA entities was voted down because the tables are

@@ -32,6 +32,12 @@ func (s *scanner) readDecisions(text string, call []Item) {
 		}
 		return
 	}
+	if fetchedRecords(call, text) {
+		// a forge's reviews or comments, or a wiki's page, fetched
+		// over HTTP and printed as text
+		s.authoredDecisions(wikiHeadings(text))
+		return
+	}
 	if trackerView(call) {
 		// an issue, a pull request, a review thread or a ticket shown
 		// as text: what people wrote there
@@ -236,4 +242,57 @@ func trackerView(call []Item) bool {
 		}
 	}
 	return false
+}
+
+// fetchers fetch a page or an API's answer over HTTP.
+var fetchers = map[string]bool{"curl": true, "wget": true, "http": true, "https": true, "xh": true, "httpie": true}
+
+// recordPaths are the segments of a forge's, a tracker's, a forum's or a
+// wiki's URL whose answer is what people wrote.
+var recordPaths = []string{"/reviews", "/comments", "/issues/", "/pulls/", "/merge_requests/", "/notes", "/discussions",
+	"/posts", "/t/", "/topics/", "/wiki/", "action=raw", "/pages/", "/content/"}
+
+// fetchedRecords reports whether a call fetched what people wrote (a pull
+// request's reviews, an issue's comments, a forum topic, a wiki page) and
+// its output is text, not JSON (JSON records are read by their keys: see
+// personRecords).
+func fetchedRecords(call []Item, text string) bool {
+	if t := strings.TrimSpace(text); t == "" || t[0] == '{' || t[0] == '[' {
+		return false
+	}
+	for _, it := range call {
+		if it.Kind != KindCommand {
+			continue
+		}
+		f := strings.Fields(it.Value)
+		if len(f) < 2 || !fetchers[f[0]] {
+			continue
+		}
+		for _, p := range recordPaths {
+			if strings.Contains(it.Value, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// wikiHeadings rewrites MediaWiki's "== Heading ==" lines as Markdown's
+// "## Heading", so that a section's heading says what it holds.
+func wikiHeadings(text string) string {
+	if !strings.Contains(text, "==") {
+		return text
+	}
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		n := 0
+		for n < len(t) && t[n] == '=' {
+			n++
+		}
+		if n >= 1 && n <= 6 && len(t) > 2*n && strings.HasSuffix(t, strings.Repeat("=", n)) {
+			lines[i] = strings.Repeat("#", n) + " " + strings.TrimSpace(t[n:len(t)-n])
+		}
+	}
+	return strings.Join(lines, "\n")
 }
