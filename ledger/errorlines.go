@@ -824,7 +824,7 @@ func logErrorValue(t string) string {
 	if t[0] != '{' {
 		var parts []string
 		for _, k := range []string{"msg=", "message=", "error=", "err="} {
-			if v := logfmtValue(t, k); v != "" {
+			if v := logfmtPrinted(t, k); v != "" {
 				parts = append(parts, v)
 			}
 		}
@@ -908,7 +908,16 @@ type logFields struct {
 
 // logfmtValue returns the value of key (given with its '=') in a logfmt
 // line, unquoted.
-func logfmtValue(t, key string) string {
+func logfmtValue(t, key string) string { return logfmtField(t, key, false) }
+
+// logfmtPrinted is logfmtValue with a quoted value's escapes kept as
+// printed (msg="Post \"https://…\": …"), as a JSON record's message is
+// kept: a search for the printed line must find it.
+func logfmtPrinted(t, key string) string { return logfmtField(t, key, true) }
+
+// logfmtField returns the value of key in a logfmt line, unquoted, or as
+// printed between its quotes when printed is set.
+func logfmtField(t, key string, printed bool) string {
 	for off := 0; ; {
 		k := strings.Index(t[off:], key)
 		if k < 0 {
@@ -922,6 +931,9 @@ func logfmtValue(t, key string) string {
 		v := t[off:]
 		if strings.HasPrefix(v, `"`) {
 			if uq, err := strconv.QuotedPrefix(v); err == nil {
+				if printed {
+					return uq[1 : len(uq)-1]
+				}
 				if s, err := strconv.Unquote(uq); err == nil {
 					return s
 				}

@@ -10,6 +10,7 @@ import "strings"
 //	web-1      | Traceback (most recent call last):        (compose)
 //	api.1.kq3v9@node-2    | {"level":"error",…}            (swarm)
 //	build+1 | --> RUN go test ./...                         (a target, Earthly)
+//	0|worker | {"levelname": "ERROR", …}                    (pm2)
 //	2026-04-11T08:47:00.522464+00:00 app[worker.1]: …       (Heroku)
 //	2026-04-04T10:39:50.2757451Z go test ./...              (GitHub Actions, Azure)
 //	[10:13:02]W:	 [Step 2/2] …                            (TeamCity)
@@ -44,15 +45,18 @@ func logSource(line string) (string, bool) {
 }
 
 // barSource measures a source name and a bar: "web-1  | ", "svc.1.id@node-2 | ",
-// "+target | ". The name is one token that names a replica or a target: it
-// holds a digit or '@', or starts with '+'.
+// "+target | ", "0|worker | ". The name is one token that names a replica
+// or a target: it holds a digit or '@', or starts with '+' or a process's
+// number and '|'.
 func barSource(t string) int {
 	i := 0
 	if t[0] == '+' {
 		i++
+	} else if d := digitRun(t); d > 0 && d < len(t) && t[d] == '|' {
+		i = d + 1 // pm2's "0|worker | ": the process's id, then its name
 	}
 	start := i
-	replica := t[0] == '+'
+	replica := i > 0
 	for i < len(t) && (isAlnum(t[i]) || t[i] == '_' || t[i] == '-' || t[i] == '.' || t[i] == '@' || t[i] == '/' || t[i] == ':') {
 		if isDigit(t[i]) || t[i] == '@' {
 			replica = true
@@ -209,4 +213,13 @@ func scriptContents(prev, t, src string) (string, bool) {
 		c = src
 	}
 	return c, inlineCommand(c)
+}
+
+// digitRun returns the length of the run of digits s opens with.
+func digitRun(s string) int {
+	n := 0
+	for n < len(s) && isDigit(s[n]) {
+		n++
+	}
+	return n
 }

@@ -19,6 +19,7 @@ func TestLogSource(t *testing.T) {
 		{"[fetch-source : clone] + git fetch origin main", "+ git fetch origin main"},
 		{"[pod/api-7d9f5/app] panic: runtime error", "panic: runtime error"},
 		{"+repro | --> RUN ps aux | grep worker", "--> RUN ps aux | grep worker"},
+		{`1|harvest-worker | {"levelname": "ERROR", "message": "boom"}`, `{"levelname": "ERROR", "message": "boom"}`},
 	} {
 		got, ok := logSource(c.line)
 		if !ok || got != c.rest {
