@@ -56,7 +56,7 @@ func init() {
 		"connection timeout", "request timeout", "read timeout", "write timeout", "timeout waiting",
 		"time limit exceeded", "budget exceeded", "is not recognized",
 		"unknown authority", "certificate verify failed", "certificate has expired",
-		"deadline has elapsed", "budget exhausted", "temporarily unavailable",
+		"deadline has elapsed",
 	} {
 		ws := strings.Fields(p)
 		last := ws[len(ws)-1]

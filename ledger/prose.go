@@ -574,7 +574,8 @@ var setAside = []string{"the alternative was", "the alternative is", "the altern
 	"lost because", "is rejected", "are rejected", "rejected (", "won't work because", "doesn't work because",
 	"was turned down", "were turned down", "got turned down", "been tempting", "been appealing", "on the shelf",
 	"breaks down because", "broke down because", "doesn't survive", "does not survive", "not coming back",
-	"loses since", "got vetoed", "was vetoed", "were vetoed"}
+	"loses since", "got vetoed", "was vetoed", "were vetoed", "was the runner-up", "stays out because",
+	"stays out since", "walked away from", "would bite us"}
 
 // rejectsWithReason reports whether a lower-case sentence sets an option
 // aside and says why: "JPA entities was voted down because the tables are
@@ -604,7 +605,7 @@ func rejectsWithReason(low string) bool {
 		return false
 	}
 	rest := low[at:]
-	for _, r := range []string{" because ", " since ", ": ", "; ", " — ", " (", ", but ", " as ", ", "} {
+	for _, r := range []string{" because ", " since ", ": ", "; ", " — ", " (", ", but ", " as ", ", ", " until it "} {
 		if k := strings.Index(rest, r); k > 0 && len(strings.Fields(rest[k:])) >= 4 {
 			return true
 		}
@@ -626,6 +627,13 @@ func setsAside(low string) bool {
 	}
 	if hasAnyLead(low, setAsideLeads) {
 		return true
+	}
+	if rest, ok := strings.CutPrefix(low, "no "); ok && len(strings.Fields(rest)) >= 4 {
+		// "No executemany inserts: executemany is 30x slower.": the
+		// option left, then why
+		if k := strings.Index(rest, ": "); k > 0 && len(strings.Fields(rest[:k])) <= 5 && len(strings.Fields(rest[k:])) >= 3 {
+			return true
+		}
 	}
 	if rest, ok := strings.CutPrefix(low, "not "); ok && !hasAnyLead(rest, []string{"sure", "yet", "really", "only", "all", "every", "much", "quite", "exactly"}) {
 		// "Not doing a Mutex<Journal> — the mutex serializes reads
@@ -1016,7 +1024,8 @@ var firmDecisions = []string{"decision:", "going with", "decided", "we've decide
 	"for the rest of this", "being phased out", "is phased out", "off the list", "off the table", "is a no-go",
 	"i'll commit to", "we'll commit to", "won't revisit", "loses because", "i'm landing on", "we're landing on", "i landed on", "we landed on",
 	"i've gone with", "we've gone with", "i'd lean toward", "i'd lean towards", "we'd lean toward", "we'd lean towards",
-	"gets the nod", "got the nod", "ended up with", "ended up going with", "ended up using"}
+	"gets the nod", "got the nod", "ended up with", "ended up going with", "ended up using",
+	"is the answer for", "full stop", "agreed in review"}
 
 // pastChoice are firm cues that report a choice made: the speaker's ("we
 // decided", "Opted for …") settles the course, someone else's ("the

@@ -145,6 +145,10 @@ func TestMoreChoiceWords(t *testing.T) {
 		"The importer runs on COPY; row-by-row INSERT breaks down because it takes forty minutes.",
 		"Invoices keep integer cents; floats are not coming back, given the rounding bugs of March.",
 		"Standing instruction while this refactor is open: handlers take a context and only a context as their first argument.",
+		"Keyset pagination wins for the export; OFFSET was the runner-up until it turned out that OFFSET rescans every page.",
+		"Agreed in review: one consumer group per region; a global group stays out because rebalances stall every region.",
+		"Sessions live in Redis, full stop; sticky sessions would bite us since the balancer cannot pin websockets.",
+		"Exports get Parquet files. No CSV: CSV loses the column types.",
 	} {
 		if !dec(text) {
 			t.Errorf("%q: not a decision", text)
@@ -155,6 +159,7 @@ func TestMoreChoiceWords(t *testing.T) {
 		"The outcome of the test run is in the log below.",
 		"Preferences are stored in the user's profile.",
 		"The old dashboard stays on the shelf in the office.",
+		"No idea what broke: the logs are empty today.",
 	} {
 		if dec(text) {
 			t.Errorf("%q: read as a decision", text)

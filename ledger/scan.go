@@ -571,12 +571,34 @@ func (s *scanner) line(line string) {
 			s.measurements(t, urlSpans)
 		}
 	}
-	if s.output && !claimed && s.lineItems == len(s.items) && figureReport(t) {
-		// a report's line in a layout no reader above knows
+	if s.output && !claimed && s.lineItems == len(s.items) && (figureReport(t) || s.oddRow(t)) {
+		// a report's line in a layout no reader above knows, or the
+		// row of a uniform output that stands out from the rest
 		s.wide = true
 		s.add(KindMeasurement, t)
 		s.wide = false
 	}
+}
+
+// oddRow reports whether t is a row of a tool's uniform output that stands
+// out from the others (shaped unlike them, or holding a value no other row
+// has in a column: see markOddLines) and holds figures: the reindex
+// running for hours among tasks of milliseconds, the node claim with no
+// node among ready ones. Such a row is kept whole, as printed.
+func (s *scanner) oddRow(t string) bool {
+	if s.source || !s.odd && !s.cell || len(t) < 12 || len(t) > 240 || columnHeader(t) {
+		return false
+	}
+	f := strings.Fields(t)
+	if len(f) < 3 {
+		return false
+	}
+	for _, c := range f {
+		if _, ok := figureCell(c); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // keepItem records an item read back from a marker with its file access
