@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/condense-dev/condense"
@@ -63,5 +64,28 @@ func TestFigureReportLinesKeptWhole(t *testing.T) {
 		if it.Kind == KindMeasurement {
 			t.Errorf("a source file's line read as a report: %s", it)
 		}
+	}
+}
+
+// The row of a uniform listing that stands out (a value in a column no
+// other row has, or a shape of its own) is kept whole when it holds
+// figures; a numbered line of code is no such row.
+func TestOddRowKeptWhole(t *testing.T) {
+	out := "action                     task_id          running_time node\n" +
+		"indices:data/write/bulk    kQ3x:2997229     446.8ms      es-data-3\n" +
+		"indices:data/write/bulk    kQ3x:5752824     546.6ms      es-data-3\n" +
+		"indices:data/write/bulk    kQ3x:6673804     613.1ms      es-data-2\n" +
+		"indices:data/write/bulk    kQ3x:4804342     802.7ms      es-data-1\n" +
+		"indices:data/write/bulk    kQ3x:1627716     258.0ms      es-data-3\n" +
+		"indices:data/write/bulk    kQ3x:7712093     341.9ms      es-data-2\n" +
+		"indices:data/write/reindex kQ3x:8928735     6.8h         es-data-3\n"
+	call := condense.ToolCall("c1", "bash", []byte(`{"command":"curl -s 'localhost:9200/_cat/tasks?v'"}`))
+	res := condense.ToolResult("c1", false, condense.Text(out))
+	got := Strings(ExtractResult(&call, &res, 1))
+	if !slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, "kQ3x:8928735     6.8h") }) {
+		t.Errorf("the odd row is not kept whole in %q", got)
+	}
+	if slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, "kQ3x:2997229") }) {
+		t.Errorf("a routine row is kept in %q", got)
 	}
 }

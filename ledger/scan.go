@@ -586,7 +586,10 @@ func (s *scanner) line(line string) {
 // running for hours among tasks of milliseconds, the node claim with no
 // node among ready ones. Such a row is kept whole, as printed.
 func (s *scanner) oddRow(t string) bool {
-	if s.source || !s.odd && !s.cell || len(t) < 12 || len(t) > 240 || columnHeader(t) {
+	if s.source || !s.odd && !s.cell || len(t) < 12 || len(t) > 240 || columnHeader(t) || strings.ContainsAny(t, "{};\"") {
+		return false // not code: a numbered line of a file, a statement
+	}
+	if _, numbered := cutLineNumber(t); numbered {
 		return false
 	}
 	f := strings.Fields(t)
