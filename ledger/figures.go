@@ -32,8 +32,41 @@ func figureReport(t string) bool {
 // labelledFigure reports whether t is a label of one to four words, a
 // separator (a colon, '=', '|', a leader of dots, or only spaces) and one
 // figure ending the line: a number of two digits or more, or with a decimal
-// point, with at most a short unit after it and a trailing ',' or ';'.
+// point, with at most a short unit after it and a trailing ',' or ';', or
+// with what it breaks down into after it in parentheses, or as the first
+// of a list of figures.
 func labelledFigure(t string) bool {
+	if oneLabelledFigure(t) {
+		return true
+	}
+	// the figure may be followed by what it breaks down into, in
+	// parentheses: ss's "TCP:   17535 (estab 1358, closed 16171, …)",
+	// sysbench's "transactions:   12345  (411.49 per sec.)"
+	if k := strings.LastIndex(t, " ("); k > 0 && strings.HasSuffix(t, ")") && !strings.Contains(t[k+2:len(t)-1], "(") {
+		return oneLabelledFigure(strings.TrimRight(t[:k], " \t"))
+	}
+	// or by more of its kind, a list: uptime's "load average: 12.41,
+	// 10.02, 8.77", the last of the line's fields set apart by a comma
+	// and a gap ("up 41 days,  2 users,  load average: …")
+	if k := strings.LastIndex(t, ",  "); k > 0 {
+		t = strings.TrimSpace(t[k+3:])
+	}
+	if c := strings.Index(t, ": "); c > 0 {
+		figs := strings.Split(t[c+2:], ", ")
+		if len(figs) >= 2 && len(figs) <= 6 {
+			for _, f := range figs {
+				if _, ok := figureCell(strings.TrimSpace(f)); !ok {
+					return false
+				}
+			}
+			return oneLabelledFigure(t[:c+2] + strings.TrimSpace(figs[0]))
+		}
+	}
+	return false
+}
+
+// oneLabelledFigure is labelledFigure of a line that ends with its figure.
+func oneLabelledFigure(t string) bool {
 	t = strings.TrimRight(t, ",;")
 	// the figure at the end
 	end := len(t)

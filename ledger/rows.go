@@ -67,8 +67,8 @@ func cellFigures(f []string) (vals []float64, ok bool) {
 			}
 			continue
 		}
-		if len(vals) == 0 && isAlpha(c[0]) {
-			lead = false
+		if len(vals) == 0 && (isAlpha(c[0]) || c[0] == '/') {
+			lead = false // a label: a word, a device or a mount point
 		}
 		if lead && !figureLike(c) {
 			// a row of figures with no label ends with figures or a
@@ -174,18 +174,25 @@ func (s *scanner) pickedRow(t string) bool {
 
 // pickRows returns, for each table of figures in text (its rows grouped by
 // how many figures they end with), the trimmed text of its weightiest row
-// that is not a total.
+// that is not a total, and of its total row if it has one.
 func pickRows(text string) map[string]bool {
 	type row struct {
 		t    string
 		vals []float64
 	}
 	tables := map[int][]row{}
+	var totals []row
 	for start := 0; start < len(text); {
 		end := lineEnd(text, start)
 		t := strings.TrimSpace(text[start:end])
 		start = end + 1
-		if vals, ok := rowFigures(t); ok && !summaryRow(t) {
+		if vals, ok := rowFigures(t); ok {
+			if summaryRow(t) {
+				// a table's total is kept too: coverage's TOTAL, a
+				// load test's Aggregated row
+				totals = append(totals, row{t, vals})
+				continue
+			}
 			tables[len(vals)] = append(tables[len(vals)], row{t, vals})
 		}
 	}
@@ -213,6 +220,11 @@ func pickRows(text string) map[string]bool {
 			}
 		}
 		picks[best] = true
+	}
+	for _, r := range totals {
+		if rows := tables[len(r.vals)]; len(rows)+1 >= minRows {
+			picks[r.t] = true
+		}
 	}
 	return picks
 }
