@@ -116,6 +116,9 @@ func oneLabelledFigure(t string) bool {
 	if k == n || k == 0 || digits < 2 && !point {
 		return false
 	}
+	if t[k] == ':' && k+1 == n && isDigit(t[k-1]) {
+		return false // a time of day, "10:02", or a place, "main.go:41"
+	}
 	// the label: one to four words, a letter in them, no sentence; with
 	// no separator but spaces, up to three words that start with a letter
 	label := strings.Trim(t[:k], `"'`)

@@ -19,6 +19,8 @@ func TestFigureReport(t *testing.T) {
 		"Totals       25094.29     12319.28     10494.82         4.01400         3.61200",
 		"08:42:37     1000     35467     239.25      23.61    0.00    0.00     262.78     3  node",
 		"   60.0s        3         698820          11647.0      3.5      2.7      8.6",
+		"TCP:   8211 (estab 902, closed 7290, orphaned 12, timewait 7281)",
+		"load average: 7.92, 6.10, 5.33",
 	}
 	no := []string{
 		"replicas: 3",            // one digit: a setting, not a report
@@ -32,6 +34,7 @@ func TestFigureReport(t *testing.T) {
 		"git log -n 20",
 		"index ad388c7..20da768 100644", // a diff's header
 		"Found 3 issues in 2 files and 1 directory: see the 12 notes below for 45 details",
+		"job-48210  nightly-export    Running   10:02", // a time of day, not a label's figure
 	}
 	for _, s := range yes {
 		if !figureReport(s) {

@@ -698,7 +698,11 @@ const minListing = 5
 // states of podFailures.
 var badStates = append([]string{"NotReady", "Error", "Failed", "FAILED", "Pending", "Terminating", "Unknown",
 	"Restarting", "Exited (1", "Exited (2", "unhealthy", "degraded", "Degraded", "DOWN", "Down", "Stopped",
-	"Dead", "dead", "failed", "error", "timeout", "Timeout", "✖", "✗", "✘", "❌"}, podFailures...)
+	"Dead", "dead", "failed", "error", "timeout", "Timeout", "✖", "✗", "✘", "❌",
+	"ERROR", "Errored", "ERRORED", "errored", "FAILURE", "Failure", "failure", "Failing", "FAILING", "failing",
+	"Aborted", "ABORTED", "aborted", "Crashed", "CRASHED", "crashed", "UNHEALTHY", "TIMED_OUT", "TimedOut",
+	"Rejected", "REJECTED", "Stuck", "STUCK", "stuck", "DEAD", "Exited (3", "Exited (4", "Exited (5",
+	"Exited (6", "Exited (7", "Exited (8", "Exited (9"}, podFailures...)
 
 // badStatus reports whether a listing's row shows something not working.
 func badStatus(t string) bool {
