@@ -52,7 +52,7 @@ func barSource(t string) int {
 	i := 0
 	if t[0] == '+' {
 		i++
-	} else if d := digitRun(t); d > 0 && d < len(t) && t[d] == '|' {
+	} else if ok, d := digitsAt(t, 0); ok && d < len(t) && t[d] == '|' {
 		i = d + 1 // pm2's "0|worker | ": the process's id, then its name
 	}
 	start := i
@@ -213,13 +213,4 @@ func scriptContents(prev, t, src string) (string, bool) {
 		c = src
 	}
 	return c, inlineCommand(c)
-}
-
-// digitRun returns the length of the run of digits s opens with.
-func digitRun(s string) int {
-	n := 0
-	for n < len(s) && isDigit(s[n]) {
-		n++
-	}
-	return n
 }

@@ -232,17 +232,15 @@ func (b *oddBuf) markTable(text string, m map[int]uint8, rows []int) {
 	// A row in a bad state (Failed, CrashLoopBackOff) among rows that are
 	// not is odd, whatever else its columns hold: the failed job among
 	// running and finished ones.
-	bad := 0
+	b.other = b.other[:0] // the starts of the rows in a bad state
 	for _, k := range rows {
 		if badStatus(text[b.starts[k]:lineEnd(text, b.starts[k])]) {
-			bad++
+			b.other = append(b.other, uint64(b.starts[k]))
 		}
 	}
-	if bad > 0 && bad*4 <= n {
-		for _, k := range rows {
-			if badStatus(text[b.starts[k]:lineEnd(text, b.starts[k])]) {
-				m[b.starts[k]] |= hotCell
-			}
+	if len(b.other)*4 <= n {
+		for _, start := range b.other {
+			m[int(start)] |= hotCell
 		}
 	}
 	for c := 0; c < ncol; c++ {

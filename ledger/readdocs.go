@@ -22,29 +22,37 @@ import (
 // history in a tool's output (redacted), given the items of the call that
 // printed it (its command, the files it names).
 func (s *scanner) readDecisions(text string, call []Item) {
-	if len(call) == 0 {
+	// What the call was says which reading applies, if any, before the
+	// output is looked at (or unwrapped a second time: see unwrapOutput).
+	doc := ""
+	if readsFile(call) {
+		if doc = readDoc(call); doc == "" {
+			return
+		}
+	}
+	fetched := doc == "" && fetchCall(call)
+	tracker := doc == "" && trackerView(call)
+	history := doc == "" && historyCall(call)
+	if doc == "" && !fetched && !tracker && !history && !historyShape(text) {
 		return
 	}
 	text, _ = unwrapOutput(text)
-	if readsFile(call) {
-		if p := readDoc(call); p != "" {
-			s.authoredDecisions(writtenProse(p, unnumbered(text)))
-		}
+	switch {
+	case doc != "":
+		s.authoredDecisions(writtenProse(doc, unnumbered(text)))
 		return
-	}
-	if fetchedRecords(call, text) {
+	case fetched && !jsonText(text):
 		// a forge's reviews or comments, or a wiki's page, fetched
-		// over HTTP and printed as text
+		// over HTTP and printed as text (JSON records are read by
+		// their keys: see personRecords)
 		s.authoredDecisions(wikiHeadings(text))
 		return
-	}
-	if trackerView(call) {
+	case tracker:
 		// an issue, a pull request, a review thread or a ticket shown
 		// as text: what people wrote there
 		s.authoredDecisions(text)
 		return
-	}
-	if !historyListing(call, text) {
+	case !history && !historyShape(text):
 		return
 	}
 	diff := false
@@ -112,11 +120,8 @@ func unnumbered(text string) string {
 // digits, then an arrow, a tab or a colon.
 func cutLineNumber(l string) (string, bool) {
 	t := strings.TrimLeft(l, " ")
-	d := 0
-	for d < len(t) && isDigit(t[d]) {
-		d++
-	}
-	if d == 0 {
+	ok, d := digitsAt(t, 0)
+	if !ok {
 		return "", false
 	}
 	rest := t[d:]
@@ -128,10 +133,9 @@ func cutLineNumber(l string) (string, bool) {
 	return "", false
 }
 
-// historyListing reports whether an output lists a repository's history
-// with its messages: the call runs git log, show, reflog or stash list, or
-// the output opens with a stash entry or a "commit <sha>" header.
-func historyListing(call []Item, text string) bool {
+// historyCall reports whether a call lists a repository's history with its
+// messages: git log, show, reflog or stash list.
+func historyCall(call []Item) bool {
 	for _, it := range call {
 		if it.Kind != KindCommand {
 			continue
@@ -142,6 +146,12 @@ func historyListing(call []Item, text string) bool {
 			}
 		}
 	}
+	return false
+}
+
+// historyShape reports whether an output opens as listed history does,
+// with a stash entry or a "commit <sha>" header, whatever printed it.
+func historyShape(text string) bool {
 	t := strings.TrimLeft(text, " \n")
 	return strings.HasPrefix(t, "stash@{") || strings.HasPrefix(t, "commit ") && hexRun(t[len("commit "):]) >= 40
 }
@@ -252,14 +262,9 @@ var fetchers = map[string]bool{"curl": true, "wget": true, "http": true, "https"
 var recordPaths = []string{"/reviews", "/comments", "/issues/", "/pulls/", "/merge_requests/", "/notes", "/discussions",
 	"/posts", "/t/", "/topics/", "/wiki/", "action=raw", "/pages/", "/content/"}
 
-// fetchedRecords reports whether a call fetched what people wrote (a pull
-// request's reviews, an issue's comments, a forum topic, a wiki page) and
-// its output is text, not JSON (JSON records are read by their keys: see
-// personRecords).
-func fetchedRecords(call []Item, text string) bool {
-	if t := strings.TrimSpace(text); t == "" || t[0] == '{' || t[0] == '[' {
-		return false
-	}
+// fetchCall reports whether a call fetched what people wrote (a pull
+// request's reviews, an issue's comments, a forum topic, a wiki page).
+func fetchCall(call []Item) bool {
 	for _, it := range call {
 		if it.Kind != KindCommand {
 			continue
@@ -275,6 +280,12 @@ func fetchedRecords(call []Item, text string) bool {
 		}
 	}
 	return false
+}
+
+// jsonText reports whether an output is JSON rather than text.
+func jsonText(text string) bool {
+	t := strings.TrimSpace(text)
+	return t != "" && (t[0] == '{' || t[0] == '[')
 }
 
 // wikiHeadings rewrites MediaWiki's "== Heading ==" lines as Markdown's
