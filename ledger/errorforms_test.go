@@ -342,3 +342,21 @@ func TestShortenError(t *testing.T) {
 		t.Errorf("one sentence: got %q", got)
 	}
 }
+
+// TestHCLDiagnosticDetail: Terraform's diagnostic says what is wrong after
+// its summary and the code it quotes; that sentence is kept.
+func TestHCLDiagnosticDetail(t *testing.T) {
+	for _, out := range []string{
+		"Initializing modules...\n\nError: Unsupported argument\n\n  on ../../modules/vpc/main.tf line 23, in resource \"aws_subnet\" \"private\":\n  23:   enable_dns64 = true\n\nAn argument named \"enable_dns64\" is not expected here.\n",
+		"╷\n│ Error: Unsupported argument\n│\n│   on ../../modules/vpc/main.tf line 23, in resource \"aws_subnet\" \"private\":\n│   23:   enable_dns64 = true\n│\n│ An argument named \"enable_dns64\" is not expected here.\n╵\n",
+	} {
+		got := Strings(outputItems(out))
+		if want := "error `An argument named \"enable_dns64\" is not expected here.`"; !slices.Contains(got, want) {
+			t.Errorf("%s missing from %q", want, got)
+		}
+	}
+	// a summary with no location: the next line is not its detail
+	if got := Strings(outputItems("Error: Unsupported argument\n\nSee the docs for more.\n")); slices.Contains(got, `error "See the docs for more."`) {
+		t.Errorf("a line after a summary without location kept: %q", got)
+	}
+}

@@ -239,6 +239,10 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 				}
 			}
 			k, at := classify(low, starts)
+			if at > 0 && labelled(low[:at]) {
+				// "Note: I chose …": the label goes with what it labels
+				at = 0
+			}
 			return k, at, low, pos, cut
 		}
 		// Each sentence is read first, so that a decision can take the
@@ -329,7 +333,10 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 				case KindConstraint:
 					key = isConstraint
 				}
-				v = fitClauses(v, cue, max, key)
+				// a choice's reason, or a rule's scope, is often the
+				// clause after it ("…; the conflict spans 300+ lines
+				// of hashes"): it may reach the kind's own cap
+				v = fitClauses(v, cue, max, s.e.capOf(r.k), key)
 			} else if r.k == KindDecision {
 				// "jsonwebtoken cannot verify EdDSA. We'll use jose.":
 				// the sentence before that states the problem the
@@ -554,7 +561,8 @@ var limits = []string{"not", "no", "can't", "cannot", "doesn't", "don't", "won't
 // note that states what was decided.
 var decisionHeadings = []string{"decision", "decisions", "decision outcome", "the decision", "chosen option",
 	"chosen approach", "outcome", "resolution", "what we decided", "decided", "where we landed", "what we chose",
-	"conclusion", "conclusions", "verdict", "agreed", "agreements", "the call"}
+	"conclusion", "conclusions", "verdict", "agreed", "agreements", "the call", "decision log", "decisions log",
+	"decision record", "decision records", "key decisions", "architecture decisions", "design decisions"}
 
 // setAside are the words with which a sentence names the option not
 // taken, said after the one taken: "The alternative was Y, but …", "I
@@ -745,14 +753,15 @@ var subClauseBreaks = []string{", and ", ", so ", ", but ", ", which ", ", "}
 // fitClauses shortens a sentence over max bytes to the clauses around its
 // cue (the offset where what it records starts, or, when that is 0 and key
 // is given, the first clause key accepts): the clause holding it, the
-// clauses after it up to the first that announces a next step, then those
-// before it, as long as they fit. A run-on sentence that chains a finding,
+// clauses after it up to the first that announces a next step, as long as
+// they fit in reach (when it is over max: a decision's reason may run past
+// the usual cap), then those before it, as long as they fit in max. A run-on sentence that chains a finding,
 // a decision and the next step ("…; going with pgx over lib/pq because …
 // - next I will wire the pool in") keeps the decision whole instead of
 // being cut off in its middle. A clause too long on its own starts at its
 // part that holds the cue; if that is still too long, v is returned as it
 // came (the caller truncates it).
-func fitClauses(v string, cue, max int, key func(low string) bool) string {
+func fitClauses(v string, cue, max, reach int, key func(low string) bool) string {
 	type span struct{ start, end int }
 	split := func(from, to int, breaks []string) []span {
 		var out []span
@@ -796,7 +805,10 @@ func fitClauses(v string, cue, max int, key func(low string) bool) string {
 		}
 	}
 	lo, hi := c, c
-	for hi+1 < len(cl) && cl[hi+1].end-cl[lo].start <= max {
+	if reach < max {
+		reach = max
+	}
+	for hi+1 < len(cl) && cl[hi+1].end-cl[lo].start <= reach {
 		low, _ := lower(v[cl[hi+1].start:cl[hi+1].end])
 		if isPlan(low) {
 			break
@@ -999,6 +1011,14 @@ func stripLabel(low string) string {
 	}
 }
 
+// labelled reports whether what comes before a sentence's item is a short
+// label ("note: ", "update: ", "fyi - "), not a run-on sentence's start.
+func labelled(before string) bool {
+	t := strings.TrimSpace(before)
+	return (strings.HasSuffix(t, ":") || strings.HasSuffix(t, " -") || strings.HasSuffix(t, " —")) &&
+		len(strings.Fields(t)) <= 2
+}
+
 // firmDecisions settle a course by themselves.
 var firmDecisions = []string{"decision:", "going with", "decided", "we've decided", "settled on", "settling on",
 	"opted for", "opting for", "opt for", "going forward", "from now on", "from here on",
@@ -1025,7 +1045,9 @@ var firmDecisions = []string{"decision:", "going with", "decided", "we've decide
 	"i'll commit to", "we'll commit to", "won't revisit", "loses because", "i'm landing on", "we're landing on", "i landed on", "we landed on",
 	"i've gone with", "we've gone with", "i'd lean toward", "i'd lean towards", "we'd lean toward", "we'd lean towards",
 	"gets the nod", "got the nod", "ended up with", "ended up going with", "ended up using",
-	"is the answer for", "full stop", "agreed in review"}
+	"is the answer for", "full stop", "agreed in review", "let's just go with", "we'll just go with",
+	"i'll just go with", "just going with", "we agreed to", "we've agreed to", "we have agreed to", "we agreed on",
+	"we've agreed on", "the team agreed", "agreed to go with"}
 
 // pastChoice are firm cues that report a choice made: the speaker's ("we
 // decided", "Opted for …") settles the course, someone else's ("the
@@ -1399,11 +1421,18 @@ var ruleAnywhere = []string{"must", "mustn't", "should not", "shouldn't",
 	"off-limits", "off limits", "hands off", "is frozen", "are frozen", "is read-only", "are read-only",
 	"read-only for", "can't break", "cannot break", "can't change", "cannot change", "can't touch",
 	"cannot touch", "careful not to", "have to stay", "have to remain", "have to keep", "need to stay",
-	"need to remain", "nothing should", "no one should", "nobody should"}
+	"need to remain", "nothing should", "no one should", "nobody should",
+	// a deadline binds the work as a rule does
+	"has to go out by", "has to ship by", "has to land by", "has to be done by", "has to be merged by",
+	"needs to go out by", "needs to ship by", "needs to land by", "needs to be done by", "needs to be merged by",
+	"must ship by", "hard deadline", "the deadline is", "due by",
+	// so does a platform the work has to keep supporting
+	"have to support", "has to support", "need to support", "needs to support", "have to run on",
+	"has to run on", "need to run on", "needs to run on", "has to work on", "needs to work on"}
 
 // ruleSkips are clause openers ignored before a rule word: "so", "and",
 // "please", "also".
-var ruleSkips = []string{"so", "and", "but", "please", "also", "just", "then", "remember", "remember to",
+var ruleSkips = []string{"so", "and", "but", "please", "pls", "plz", "also", "just", "then", "remember", "remember to",
 	"note", "important", "oh", "btw", "again", "and please", "and also", "but please", "however", "plus"}
 
 // ruleExceptions open a clause with a rule word but set no rule.
@@ -1418,7 +1447,7 @@ func isConstraint(low string) bool {
 		return false
 	}
 	for _, c := range ruleAnywhere {
-		if hasWord(low, c) && !(c == "must" && (hasWord(low, "must have") || hasWord(low, "must've"))) {
+		if hasWord(low, c) && !(c == "must" && (mustHaveDone(low) || hasWord(low, "must've"))) {
 			return true
 		}
 	}
@@ -1428,6 +1457,20 @@ func isConstraint(low string) bool {
 		}
 	}
 	return false
+}
+
+// mustHaveDone reports whether a sentence's "must have" guesses at what
+// happened ("it must have been the cache", "someone must have changed
+// it") rather than requiring something ("must have unit tests").
+func mustHaveDone(low string) bool {
+	_, after, ok := strings.Cut(low, "must have ")
+	if !ok {
+		return false
+	}
+	w, _, _ := strings.Cut(after, " ")
+	w = strings.TrimRight(w, ".,;:!")
+	return w == "been" || w == "had" || w == "got" || w == "run" || w == "made" || w == "done" || w == "seen" ||
+		strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en") || strings.HasSuffix(w, "wn")
 }
 
 // clauses splits a lower-case sentence at , ; : ( and dashes.

@@ -180,6 +180,11 @@ func TestConstraints(t *testing.T) {
 		"Stay away from the migrations folder; the DBA owns it.",
 		"Under no circumstances touch the prod database.",
 		"Refrain from editing generated files (anything in gen/).",
+		// Deadlines, platforms to support, a requirement, "pls".
+		"heads up: this has to go out by Thursday 5pm CET, the customer demo is Friday morning.",
+		"we have to support Safari 15 (a big customer is stuck on old iPads).",
+		"All new code must have unit tests with at least 80% line coverage.",
+		"pls don't run any migrations against the shared staging db, it's used by QA right now.",
 	}
 	notRules := []string{
 		"All new tests pass now.",
@@ -191,6 +196,7 @@ func TestConstraints(t *testing.T) {
 		"I don't know why it fails.",
 		"Only the first request times out.",
 		"That must have been the cache.",
+		"Someone must have changed the fixture last week.",
 		"Also keep the old behaviour behind a flag?",
 		"Thanks, that works.",
 		"The timeout is always 30 seconds in prod.",
@@ -417,6 +423,17 @@ func TestLongDecisionKeptWhole(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no decision in %q", longer)
+	}
+	// A decision's reason after a semicolon may take the sentence past the
+	// usual cap; a label before it stays with it.
+	for _, text := range []string{
+		"I'm going to regenerate `poetry.lock` from scratch rather than trying to resolve the merge conflict by hand; the conflict spans 300+ lines of hashes and a hand-merge would almost certainly leave it inconsistent.",
+		"Note: I chose to make `timeout` a keyword-only argument with a default of `30.0` rather than positional.",
+	} {
+		m = condense.AssistantText(text)
+		if got := Strings(ExtractMessage(&m, 1)); !slices.Contains(got, "decision "+quoteValue(text)) {
+			t.Errorf("got %q, want the whole %q", got, text)
+		}
 	}
 }
 

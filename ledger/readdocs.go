@@ -29,6 +29,8 @@ func (s *scanner) readDecisions(text string, call []Item) {
 		if doc = readDoc(call); doc == "" {
 			return
 		}
+	} else if doc = searchedDoc(call); doc == "" {
+		doc = shownRules(call)
 	}
 	fetched := doc == "" && fetchCall(call)
 	tracker := doc == "" && trackerView(call)
@@ -39,7 +41,9 @@ func (s *scanner) readDecisions(text string, call []Item) {
 	text, _ = unwrapOutput(text)
 	switch {
 	case doc != "":
-		s.authoredDecisions(writtenProse(doc, unnumbered(text)))
+		plain := unnumbered(text)
+		s.authoredDecisions(writtenProse(doc, plain))
+		s.docRules(doc, plain)
 		return
 	case fetched && !jsonText(text):
 		// a forge's reviews or comments, or a wiki's page, fetched
@@ -69,15 +73,15 @@ func (s *scanner) readDecisions(text string, call []Item) {
 	}
 }
 
-// readDoc returns the one prose document (textDoc) a reading call reads,
-// or "".
+// readDoc returns the one prose document (textDoc, or a project's rules
+// file with no extension such as .cursorrules) a reading call reads, or "".
 func readDoc(call []Item) string {
 	doc := ""
 	for _, it := range call {
 		if it.Kind != KindFile || it.Access != Read {
 			continue
 		}
-		if doc != "" || !textDoc(it.Value) || fixtureDoc(it.Value) {
+		if doc != "" || !textDoc(it.Value) && !rulesFile(it.Value) || fixtureDoc(it.Value) {
 			return ""
 		}
 		doc = it.Value
@@ -85,20 +89,181 @@ func readDoc(call []Item) string {
 	return doc
 }
 
+// searchers print the lines of a file that match, with their context.
+var searchers = map[string]bool{"grep": true, "egrep": true, "rg": true, "ag": true, "ack": true}
+
+// searchedDoc returns the one prose document a search reads in part
+// ("grep -n -A6 '## Compatibility' README.md"), or "".
+func searchedDoc(call []Item) string {
+	doc, search := "", false
+	for _, it := range call {
+		switch it.Kind {
+		case KindCommand:
+			f := strings.Fields(it.Value)
+			if len(f) < 3 || !searchers[f[0]] || strings.Contains(it.Value, "|") || search {
+				return ""
+			}
+			search = true
+		case KindFile:
+			if doc != "" || !textDoc(it.Value) && !rulesFile(it.Value) || fixtureDoc(it.Value) {
+				return ""
+			}
+			doc = it.Value
+		}
+	}
+	if !search {
+		return ""
+	}
+	return doc
+}
+
+// shownRules returns the rules file a call prints whole when the path
+// reader did not take its name for a file's (".cursorrules", "AGENTS"):
+// "cat .cursorrules".
+func shownRules(call []Item) string {
+	for _, it := range call {
+		if it.Kind != KindCommand {
+			continue
+		}
+		f := strings.Fields(it.Value)
+		if len(f) == 2 && (f[0] == "cat" || f[0] == "bat" || f[0] == "head" || f[0] == "less") && rulesFile(f[1]) {
+			return f[1]
+		}
+	}
+	return ""
+}
+
+// maxDocRules is the most rules kept from one reading of a document: a
+// long style guide read whole does not crowd out the rest of the ledger.
+const maxDocRules = 16
+
+// docRules adds, as constraints, the rules a read document sets for the
+// work: "SQL keywords must be uppercase and every migration must be
+// reversible.", "Always use pathlib.Path, never os.path.", "The wire
+// format is frozen: …". A project's rules for its contributors and agents
+// (AGENTS.md, CLAUDE.md, CONTRIBUTING.md, a style guide, .cursorrules)
+// bind an agent that read them as much as the user's own; it forgets them
+// first once they are compacted away. In any other document only a rule
+// that does not speak to its reader counts: a README's "you must install
+// Node 18 first" is a setup step, not a rule of the work.
+//
+// The rule is kept with its list item or paragraph whole when that fits
+// (a rule's reason or scope is often the sentence beside it: "Rust MSRV is
+// 1.70. Do not use features stabilized after 1.70."), else as its own
+// sentences.
+func (s *scanner) docRules(doc, text string) {
+	rules := rulesFile(doc)
+	n := 0
+	inFence := false
+	for _, para := range wrappedParagraphs(text) {
+		if strings.HasPrefix(para, "```") || strings.HasPrefix(para, "~~~") {
+			inFence = !inFence
+		}
+		if inFence || strings.HasPrefix(para, "#") || strings.HasPrefix(para, "|") {
+			continue
+		}
+		body := unlisted(para)
+		var kept []string
+		for _, sent := range sentences(body) {
+			low, _ := lower(emphasis.Replace(sent))
+			if docRule(low, rules) {
+				kept = append(kept, sent)
+			}
+		}
+		if len(kept) == 0 {
+			continue
+		}
+		if len(body) <= s.e.capOf(KindConstraint) {
+			kept = []string{body}
+		}
+		for _, k := range kept {
+			if n >= maxDocRules {
+				return
+			}
+			if s.add(KindConstraint, k) != nil {
+				n++
+			}
+		}
+	}
+}
+
+// docRule reports whether a lower-case sentence of a read document sets a
+// rule: in a rules file, any rule or an imperative that excludes
+// something ("Raise AcmeError subclasses, not bare Exception."); in other
+// documents, a rule that does not address its reader.
+func docRule(low string, rules bool) bool {
+	if strings.HasSuffix(low, "?") || len(strings.Fields(low)) < 3 {
+		return false
+	}
+	if !rules {
+		return isConstraint(low) && !addressed(low) && !hasAnyWord(low, []string{"i", "we"})
+	}
+	if isConstraint(low) || hasAnyWord(low, []string{"require", "requires", "required", "mandatory"}) {
+		return true
+	}
+	h := stripLabel(low)
+	if strings.Contains(h, ", not ") || strings.Contains(h, "; no ") || strings.Contains(h, ", never ") {
+		return true // "Raise AcmeError subclasses, not bare Exception."
+	}
+	return hasAnyLead(h, imperatives) && (hasAnyWord(h, []string{"not", "never", "only"}) ||
+		strings.Contains(h, "instead of") || strings.Contains(h, "rather than"))
+}
+
+// unlisted returns a paragraph without the marker of the list item it is
+// ("- ", "* ", "1. ", "2) ", a task box).
+func unlisted(p string) string {
+	t := strings.TrimSpace(p)
+	if !listItem(t) && !strings.HasPrefix(t, "• ") {
+		return t
+	}
+	_, t, _ = strings.Cut(t, " ")
+	t = strings.TrimSpace(t)
+	for _, box := range []string{"[ ] ", "[x] ", "[X] "} {
+		t = strings.TrimPrefix(t, box)
+	}
+	return t
+}
+
+// rulesFile reports whether a file holds a project's rules for those who
+// work on it: an agent's instructions (AGENTS.md, CLAUDE.md, GEMINI.md,
+// .cursorrules, copilot-instructions.md), contribution and style guides.
+func rulesFile(p string) bool {
+	low := strings.ToLower(p)
+	base := low[strings.LastIndexByte(low, '/')+1:]
+	name := strings.TrimSuffix(base, extOf(base))
+	switch name {
+	case "agents", "agent", "claude", "gemini", "copilot-instructions", "conventions", ".cursorrules",
+		".windsurfrules", ".clinerules", "contributing", "style", "styleguide", "style-guide", "style_guide",
+		"coding-standards", "coding_standards", "guidelines", "rules", "hacking", "development":
+		return true
+	}
+	return strings.Contains(low, ".cursor/rules/") || strings.Contains(low, ".clinerules/") ||
+		strings.Contains(name, "guideline") || strings.Contains(name, "convention") || strings.Contains(name, "instructions")
+}
+
 // unnumbered returns a file's text without the line numbers a reading
-// tool put before each line ("     7→text", "  7\ttext", cat -n's, "7:text")
-// and without the few lines of its own around them, when every other
-// non-blank line has one; else text itself.
+// tool put before each line ("     7→text", "  7\ttext", cat -n's, "7:text",
+// grep -n's context lines "8-text" beside its matches "7:text") and without
+// the few lines of its own around them, when every other non-blank line
+// has one; else text itself.
 func unnumbered(text string) string {
 	lines := strings.Split(text, "\n")
+	// grep's "-" marks a context line only beside a match's ":"; alone it
+	// is too common an opening ("2024-05-02 — …") to be a number's mark
+	dash := false
+	for _, l := range lines {
+		if rest, ok := cutLineNumber(l, false); ok && !dash {
+			dash = strings.HasPrefix(strings.TrimLeft(l, " 0123456789"), ":") && rest != ""
+		}
+	}
 	n, other := 0, 0
 	keep := lines[:0]
 	for _, l := range lines {
-		if strings.TrimSpace(l) == "" {
-			keep = append(keep, l)
+		if strings.TrimSpace(l) == "" || l == "--" && dash {
+			keep = append(keep, "")
 			continue
 		}
-		rest, ok := cutLineNumber(l)
+		rest, ok := cutLineNumber(l, dash)
 		if !ok {
 			// a viewer's own lines around the file's: SWE-agent's
 			// "[File: x.md (40 lines total)]", "(12 more lines below)"
@@ -117,15 +282,19 @@ func unnumbered(text string) string {
 }
 
 // cutLineNumber cuts a reading tool's line number from a line: spaces,
-// digits, then an arrow, a tab or a colon.
-func cutLineNumber(l string) (string, bool) {
+// digits, then an arrow, a tab, a colon, a bar or, when dash is set, a
+// dash.
+func cutLineNumber(l string, dash bool) (string, bool) {
 	t := strings.TrimLeft(l, " ")
 	ok, d := digitsAt(t, 0)
 	if !ok {
 		return "", false
 	}
 	rest := t[d:]
-	for _, sep := range []string{"→", "\t", ":", "|"} {
+	for _, sep := range []string{"→", "\t", ":", "|", "-"} {
+		if sep == "-" && !dash {
+			break
+		}
 		if r, ok := strings.CutPrefix(rest, sep); ok {
 			return r, true
 		}

@@ -1,7 +1,9 @@
 package ledger
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	condense "github.com/condense-dev/condense"
@@ -111,7 +113,9 @@ func TestUnnumbered(t *testing.T) {
 		"1: a\n2: b":                       " a\n b",
 		"# T\n1→x":                         "# T\n1→x", // not every line numbered
 		"[File: a.md (3 lines total)]\n1:# A\n2:\n3:b\n(0 more lines below)": "# A\n\nb",
-		"": "",
+		"4:## A\n5-\n6-text\n--\n9:b":                                        "## A\n\ntext\n\nb", // grep -n -C
+		"2024-05-02 entry\n2024-06-01 entry":                                 "2024-05-02 entry\n2024-06-01 entry",
+		"":                                                                   "",
 	} {
 		if got := unnumbered(in); got != want {
 			t.Errorf("unnumbered(%q) = %q, want %q", in, got, want)
@@ -125,6 +129,61 @@ func TestUnnumbered(t *testing.T) {
 	}
 	if got := historyMessage("Merge: 1a2b3c4 5d6e7f8"); got != "" {
 		t.Errorf("header read as a message: %q", got)
+	}
+}
+
+// A project's rules read by the agent are kept as constraints, each with
+// its list item whole; a README's setup steps for its reader are not.
+func TestDocRules(t *testing.T) {
+	rulesOf := func(tool, input, out string) []string {
+		call := condense.ToolCall("c1", tool, []byte(input))
+		res := condense.ToolResult("c1", false, condense.Text(out))
+		var got []string
+		for _, it := range ExtractResult(&call, &res, 1) {
+			if it.Kind == KindConstraint {
+				got = append(got, it.Value)
+			}
+		}
+		return got
+	}
+	cases := []struct {
+		name, tool, input, out string
+		want                   []string
+	}{
+		{"an agent's instructions, read whole", "bash", `{"command":"cat AGENTS.md"}`,
+			"## Rust workspace notes\n\n- Rust MSRV is 1.70. Do not use features stabilized after 1.70.\n" +
+				"- `cargo clippy --all-targets -- -D warnings` must be clean.\n- Raise `AcmeError` subclasses, not bare `Exception`.\n" +
+				"- Prefer small commits.\n- The workspace has three crates.\n",
+			[]string{"Rust MSRV is 1.70. Do not use features stabilized after 1.70.",
+				"`cargo clippy --all-targets -- -D warnings` must be clean.",
+				"Raise `AcmeError` subclasses, not bare `Exception`."}},
+		{"a rules file with no extension", "bash", `{"command":"cat .cursorrules"}`,
+			"You are an expert in TypeScript.\n\nCode style\n- Use functional components only; no class components.\n- Prefer named exports.\n",
+			[]string{"Use functional components only; no class components."}},
+		{"a contributing guide's requirement, read with a file tool", "Read", `{"file_path":"/repo/docs/CONTRIBUTING.md"}`,
+			"     1→## Documentation\n     2→\n     3→Public functions require docstrings in Google style.\n     4→Private helpers may omit them.\n",
+			[]string{"Public functions require docstrings in Google style. Private helpers may omit them."}},
+		{"a README's rule found with grep and its context", "bash", `{"command":"grep -n -A3 '## Compatibility' README.md"}`,
+			"112:## Compatibility\n113-\n114-The wire format is frozen: messages serialized by 2.x must be readable by 1.9 clients.\n115-\n",
+			[]string{"The wire format is frozen: messages serialized by 2.x must be readable by 1.9 clients."}},
+		{"a README's setup step is not a rule", "bash", `{"command":"cat README.md"}`,
+			"# Tool\n\nYou must install Node 18 first.\n\n```sh\nnever run this in prod\n```\n", nil},
+		{"a source file is not a document", "bash", `{"command":"cat src/lock.rs"}`,
+			"// Callers must hold the lock.\nfn take() {}\n", nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := rulesOf(c.tool, c.input, c.out); !slices.Equal(got, c.want) {
+				t.Errorf("got %q\nwant %q", got, c.want)
+			}
+		})
+	}
+	var long strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&long, "- Rule %d: never edit generated file number %d by hand.\n", i, i)
+	}
+	if got := rulesOf("bash", `{"command":"cat CLAUDE.md"}`, long.String()); len(got) != maxDocRules {
+		t.Errorf("a long rules file gave %d rules, want the cap %d", len(got), maxDocRules)
 	}
 }
 
@@ -149,6 +208,8 @@ func TestMoreChoiceWords(t *testing.T) {
 		"Agreed in review: one consumer group per region; a global group stays out because rebalances stall every region.",
 		"Sessions live in Redis, full stop; sticky sessions would bite us since the balancer cannot pin websockets.",
 		"Exports get Parquet files. No CSV: CSV loses the column types.",
+		"We agreed to stay on Node 20 until 22 has been LTS for 6 months.",
+		"Let's just go with Option B — the separate `events_archive` table — and not partition the main table.",
 	} {
 		if !dec(text) {
 			t.Errorf("%q: not a decision", text)

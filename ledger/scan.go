@@ -122,6 +122,9 @@ type scanner struct {
 	cell     bool // the current line is a table's row holding a value of its own
 	// prevErr: the previous line of the text yielded an error item.
 	prevErr bool
+	// hcl is where the scanner is in a Terraform-style diagnostic (see
+	// hclDetail).
+	hcl uint8
 	// failReason is set by a status block's "Reason: Error" (kubectl
 	// describe's Last State, a job's condition): the "Message:" after it
 	// says what failed.
@@ -468,6 +471,7 @@ func (s *scanner) line(line string) {
 		return
 	}
 	if s.output {
+		s.hclDetail(t)
 		if s.failReason {
 			if v, ok := strings.CutPrefix(t, "Message:"); ok && strings.TrimSpace(v) != "" {
 				s.add(KindError, strings.TrimSpace(v))
@@ -589,7 +593,7 @@ func (s *scanner) oddRow(t string) bool {
 	if s.source || !s.odd && !s.cell || len(t) < 12 || len(t) > 240 || columnHeader(t) || strings.ContainsAny(t, "{};\"") {
 		return false // not code: a numbered line of a file, a statement
 	}
-	if _, numbered := cutLineNumber(t); numbered {
+	if _, numbered := cutLineNumber(t, false); numbered {
 		return false
 	}
 	f := strings.Fields(t)
@@ -756,4 +760,38 @@ func levelOnly(v string) bool {
 		return true
 	}
 	return false
+}
+
+// The steps of an HCL diagnostic (Terraform, OpenTofu, Packer): its
+// "Error: summary" line, its "on main.tf line 23, in …:" location with the
+// lines of code it quotes, then its detail.
+const (
+	hclNone uint8 = iota
+	hclSummary
+	hclLocation
+)
+
+// hclDetail keeps the detail of an HCL diagnostic, the sentence that says
+// what is wrong ("An argument named \"enable_dns64\" is not expected
+// here."), which follows its summary ("Error: Unsupported argument") and
+// the code it points at. t is the line, trimmed.
+func (s *scanner) hclDetail(t string) {
+	t = strings.TrimSpace(strings.TrimLeft(t, "│╷╵"))
+	switch {
+	case t == "":
+	case strings.HasPrefix(t, "Error: "):
+		s.hcl = hclSummary
+	case s.hcl == hclSummary && strings.HasPrefix(t, "on ") && strings.Contains(t, " line "):
+		s.hcl = hclLocation
+	case s.hcl == hclLocation:
+		if ok, d := digitsAt(t, 0); ok && d < len(t) && t[d] == ':' {
+			return // a quoted line of code: "23:   enable_dns64 = true"
+		}
+		if len(t) >= 12 && isUpper(t[0]) && strings.Contains(t, " ") {
+			s.add(KindError, t)
+		}
+		s.hcl = hclNone
+	default:
+		s.hcl = hclNone
+	}
 }
