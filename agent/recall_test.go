@@ -71,7 +71,7 @@ func TestJournalRecallTool(t *testing.T) {
 	if last.Role != condense.RoleTool || !strings.Contains(toolText(last), secret) || last.Parts[0].IsError {
 		t.Fatalf("recall result: %s", toolText(last))
 	}
-	if strings.Contains(toolText(rendered[2]), secret) && strings.Contains(toolText(rendered[2]), "ok  \tpkg/a") {
+	if strings.Count(toolText(rendered[2]), "ok  \tpkg/a") > 1 {
 		t.Fatal("the rendering was not masked")
 	}
 	// A bad reference is an error result, and the loop goes on.

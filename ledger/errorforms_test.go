@@ -93,7 +93,7 @@ func TestRunWithInputIsNotSource(t *testing.T) {
 	for cmd, want := range map[string]bool{"mysql -e 'source x' < q.sql": true, "psql app < migrate.sql": true, "cat q.sql": false} {
 		call := condense.ToolCall("c1", "bash", []byte(`{"command":"`+strings.ReplaceAll(cmd, `"`, `\"`)+`"}`))
 		res := condense.ToolResult("c1", false, condense.Text(out))
-		got := slices.Contains(Strings(ExtractResult(&call, &res, 3)), `measurement "120160 rows affected"`)
+		got := slices.Contains(Strings(ExtractResult(&call, &res, 3)), `measurement "(120160 rows affected)"`)
 		if got != want {
 			t.Errorf("%s: figure kept = %v, want %v", cmd, got, want)
 		}

@@ -31,10 +31,10 @@ func TestExtractResultOutputs(t *testing.T) {
 		want []string
 	}{
 		{"bench.txt", []string{
-			"measurement \"BenchmarkParse-8 1043 ns/op 512 B/op 8 allocs/op\"",
-			"measurement \"BenchmarkEncode/small-8 373.2 ns/op 128 B/op 2 allocs/op\"",
-			"measurement \"BenchmarkEncode/large-8 264911 ns/op 1048576 B/op 12 allocs/op\"",
-			"measurement \"ok github.com/acme/wire/internal/codec 4.113s\"",
+			"measurement \"BenchmarkParse-8          1000000              1043 ns/op             512 B/op          8 allocs/op\"",
+			"measurement \"BenchmarkEncode/small-8   3210765               373.2 ns/op           128 B/op          2 allocs/op\"",
+			"measurement \"BenchmarkEncode/large-8      4521            264911 ns/op         1048576 B/op         12 allocs/op\"",
+			"measurement \"ok      github.com/acme/wire/internal/codec     4.113s\"",
 		}},
 		{"build.txt", []string{
 			"error \"internal/x/decode.go:41:9: undefined: readVarint\"",
@@ -74,7 +74,7 @@ func TestExtractResultOutputs(t *testing.T) {
 			"file /home/dev/wire/internal/x/index_test.go",
 			`error "github.com/acme/wire/internal/x.Index(…) at /home/dev/wire/internal/x/index.go:27 ← x.TestIndex"`,
 			"error `FAIL\tgithub.com/acme/wire/internal/x\t0.012s`",
-			"measurement \"ok github.com/acme/wire/internal/codec 0.532s coverage: 81.3% of statements\"",
+			"measurement `ok  \tgithub.com/acme/wire/internal/codec\t0.532s\tcoverage: 81.3% of statements`",
 		}},
 		{"jsonlog.txt", []string{
 			"error \"payment capture failed: upstream timeout after 5000ms\"",
@@ -105,16 +105,16 @@ func TestExtractResultOutputs(t *testing.T) {
 		{"criterion.txt", []string{
 			"file /home/dev/tern/tern-fmt",
 			"file benches/lower.rs",
-			"measurement \"lower/1k time: [44.102 µs 44.710 µs 45.391 µs]\"",
-			"measurement \"lower/nested_generic_bounds_10k time: [512.44 µs 519.07 µs 526.31 µs]\"",
-			"measurement \"lower/nested_generic_bounds_10k thrpt: [18.553 MiB/s 18.812 MiB/s 19.054 MiB/s]\"",
+			"measurement \"lower/1k                time:   [44.102 µs 44.710 µs 45.391 µs]\"",
+			"measurement \"time:   [512.44 µs 519.07 µs 526.31 µs]\"",
+			"measurement \"thrpt:  [18.553 MiB/s 18.812 MiB/s 19.054 MiB/s]\"",
 			// the significant change; the one within noise (p > 0.05) is not kept
-			"measurement \"lower/nested_generic_bounds_10k change: [+11.4% +12.9% +14.3%] (p = 0.00 < 0.05)\"",
+			"measurement \"change: [+11.4% +12.9% +14.3%] (p = 0.00 < 0.05)\"",
 		}},
 		{"jmh.txt", []string{
-			"measurement \"ShiftCalendarBench.assign avgt: 499.247 ±  2.868   us/op\"",
-			"measurement \"ShiftCalendarBench.cancel avgt: 52.784 ±  3.316   us/op\"",
-			"measurement \"RoutePlannerBench.plan thrpt: 1841.2 ± 12.5    ops/s\"",
+			"measurement \"ShiftCalendarBench.assign              avgt   25  499.247 ±  2.868   us/op\"",
+			"measurement \"ShiftCalendarBench.cancel              avgt   25   52.784 ±  3.316   us/op\"",
+			"measurement \"RoutePlannerBench.plan                thrpt   25  1841.2 ± 12.5    ops/s\"",
 		}},
 		{"perf.txt", []string{
 			"url https://staging.acme.dev/api/v2/orders",

@@ -159,7 +159,7 @@ func TestExtractSpan(t *testing.T) {
 		"error \"main.main() at /repo/main.go:9\"",
 		`pinned "Deploy target is eu-west-1; never touch prod."`,
 		`constraint "Deploy target is eu-west-1; never touch prod."`,
-		`measurement "ok example.com/app 0.210s"`,
+		"measurement `ok  \texample.com/app\t0.210s`",
 	}
 	if s := Strings(got); !slices.Equal(s, want) {
 		t.Fatalf("items:\n got  %q\n want %q", s, want)

@@ -225,7 +225,7 @@ func idKeyValue(t string, k int) (key string, vs, ve int, ok bool) {
 	w := v
 	digit := false
 	// '+' for a run id stamped with its zone: scheduled__2026-11-30T00:00:00+00:00
-	for w < len(t) && w-v < 64 && (isAlnum(t[w]) || strings.IndexByte("_.:-+", t[w]) >= 0) {
+	for w < len(t) && w-v < 128 && (isAlnum(t[w]) || strings.IndexByte("_.:-+", t[w]) >= 0) {
 		digit = digit || isDigit(t[w])
 		w++
 	}
@@ -1058,7 +1058,9 @@ func (s *scanner) rowKey(t string, n0 int) {
 		j < len(t) && (t[j] == '\t' || t[j] == ':') || strings.HasPrefix(t[j:], "→") {
 		return // 10.0.3.7, 1.4.2, file_004.parquet, v1.30.2, "512 MB", "  104\t…"
 	}
-	if !idLikeKey(tok) {
+	if !idLikeKey(tok) && !(len(tok) >= 12 && mixedToken(tok)) {
+		// a long key of letters and digits is the row's handle whatever
+		// its shape (Trino's 20260422_085040_46706_dnofz)
 		return
 	}
 	for _, it := range s.items[n0:] {
@@ -1067,6 +1069,16 @@ func (s *scanner) rowKey(t string, n0 int) {
 		}
 	}
 	s.add(KindID, tok)
+}
+
+// mixedToken reports whether a token holds both letters and digits.
+func mixedToken(tok string) bool {
+	letter, digit := false, false
+	for i := 0; i < len(tok); i++ {
+		letter = letter || isAlpha(tok[i])
+		digit = digit || isDigit(tok[i])
+	}
+	return letter && digit
 }
 
 // idLikeKey reports whether a table's first value reads as an id (see

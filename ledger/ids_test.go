@@ -360,3 +360,28 @@ func TestShapesOfTools(t *testing.T) {
 		t.Run(file, func(t *testing.T) { heldAtLeast(t, file, c.min, c.kind) })
 	}
 }
+
+// TestRowAndRecordIDs: the handle of a listing's failed row is kept
+// whatever its shape; a ticket key in an indented JSON record is not a
+// listing's routine row (the record's members are shaped alike but are no
+// rows); an "id" holds a long cloud id whole.
+func TestRowAndRecordIDs(t *testing.T) {
+	trino := `"query_id","state","source","error_code","queued_time_ms"` + "\n" +
+		`"20260422_085012_46710_dnofz","FINISHED","dbt","","317"` + "\n" +
+		`"20260422_085019_46709_dnofz","FINISHED","dbt","","374"` + "\n" +
+		`"20260422_085026_46708_dnofz","FINISHED","superset","","22"` + "\n" +
+		`"20260422_085033_46707_dnofz","FINISHED","superset","","154"` + "\n" +
+		`"20260422_085040_46706_dnofz","FAILED","superset","EXCEEDED_LOCAL_MEMORY_LIMIT","272"` + "\n"
+	got := values(result("trino --execute 'SELECT query_id FROM system.runtime.queries'", trino, false), KindID)
+	if !slices.Contains(got, "20260422_085040_46706_dnofz") || slices.Contains(got, "20260422_085012_46710_dnofz") {
+		t.Errorf("trino rows: ids %q, want the failed query's only", got)
+	}
+	jira := "{\n  \"id\": \"41283\",\n  \"key\": \"PAY-4128\",\n  \"self\": \"https://acme.atlassian.net/rest/api/3/issue/41283\"\n}\n"
+	if got := values(result("curl -s https://acme.atlassian.net/rest/api/3/issue -d @bug.json | jq .", jira, false), KindID); !slices.Contains(got, "PAY-4128") {
+		t.Errorf("jira record: ids %q, want PAY-4128", got)
+	}
+	ocid := "{\n  \"id\": \"ocid1.instance.oc1.iad.anuwcljt4x2qk7mzc3d5efgh6ijk7lmn8opq9rst2uvw3xyz4abcdq\",\n  \"state\": \"RUNNING\"\n}\n"
+	if got := values(result("oci compute instance launch --wait-for-state RUNNING", ocid, false), KindID); !slices.Contains(got, "id=ocid1.instance.oc1.iad.anuwcljt4x2qk7mzc3d5efgh6ijk7lmn8opq9rst2uvw3xyz4abcdq") {
+		t.Errorf("oci record: ids %q, want the instance's ocid", got)
+	}
+}

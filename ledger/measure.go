@@ -35,6 +35,11 @@ func (s *scanner) lineMeasurement(t string) bool {
 	if s.output && s.profile(t) {
 		return true
 	}
+	if s.output && testSummary(t) {
+		// "412 passing (4m)", "Ran 412 tests across 38 files. [8.41s]"
+		s.add(KindMeasurement, t)
+		return true
+	}
 	if s.output && len(t) <= s.e.maxValueLen() && realUserSys(t) {
 		// "Run Time: real 7.837 user 6.739887 sys 1.098000" (SQLite's
 		// .timer), "real 0.41 user 0.30 sys 0.08" (time -p on one line)
@@ -200,6 +205,61 @@ func testCounts(t string) bool {
 		}
 	}
 	return false
+}
+
+// testWords count what a test run ran.
+var testWords = map[string]bool{"test": true, "tests": true, "passing": true, "passed": true, "failing": true,
+	"failed": true, "examples": true, "example": true, "specs": true, "spec": true, "assertions": true,
+	"pass": true, "cases": true, "scenarios": true, "checks": true, "suites": true}
+
+// timeUnits end a duration.
+var timeUnits = map[string]bool{"ms": true, "s": true, "sec": true, "secs": true, "second": true, "seconds": true,
+	"m": true, "min": true, "mins": true, "minutes": true, "h": true, "hr": true, "hours": true, "µs": true, "us": true}
+
+// testSummary reports whether a line sums up a test run: a count of tests
+// and the time they took, in any runner's words ("412 passing (4m)", "Ran
+// 412 tests across 38 files. [8.41s]", "Executed 412 tests, with 0
+// failures (0 unexpected) in 398.412 (412.824) seconds").
+func testSummary(t string) bool {
+	if len(t) > 240 {
+		return false
+	}
+	f := strings.FieldsFunc(t, func(r rune) bool { return r == ' ' || r == ',' })
+	counted, timed := false, false
+	for i, w := range f {
+		w = strings.Trim(w, "()[],:;")
+		if i > 0 && allDigits(strings.Trim(f[i-1], "()[],:;")) && testWords[strings.TrimRight(w, ".")] {
+			counted = true
+		}
+		if durationWord(w) || i > 0 && timeUnits[strings.TrimRight(w, ".")] && numberWord(strings.Trim(f[i-1], "()[],:;")) {
+			timed = true
+		}
+	}
+	return counted && timed
+}
+
+// durationWord reports whether a word is a number joined to a unit of time:
+// "4m", "8.41s", "112ms".
+func durationWord(w string) bool {
+	w = strings.TrimRight(w, ".")
+	k := 0
+	for k < len(w) && (isDigit(w[k]) || w[k] == '.') {
+		k++
+	}
+	return k > 0 && isDigit(w[0]) && timeUnits[w[k:]] && k < len(w)
+}
+
+// numberWord reports whether a word is a number: "398.412", "412".
+func numberWord(w string) bool {
+	if w == "" || !isDigit(w[0]) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if !isDigit(w[i]) && w[i] != '.' {
+			return false
+		}
+	}
+	return true
 }
 
 // unitShape returns the unit that opens t when it is built the way units
@@ -838,6 +898,9 @@ func (s *scanner) addCappedIn(v string, at int, group string) bool {
 		}
 	}
 	c := clean(v, s.e.maxValueLen())
+	if s.figureLine != "" {
+		c = cleanGaps(s.figureLine, s.e.capOf(KindDecision), s.e.capOf(KindDecision)) // as add keeps it
+	}
 	if c == "" {
 		return false
 	}
@@ -1108,11 +1171,13 @@ func labelAfter(t string, end int) int {
 	to := end
 	p := end
 	for words := 0; words < 3; words++ {
-		if p >= len(t) || t[p] != ' ' || p+1 >= len(t) || !isLower(t[p+1]) {
+		if p >= len(t) || t[p] != ' ' || p+1 >= len(t) || !isLower(t[p+1]) && !(words == 0 && isUpper(t[p+1])) {
 			break
 		}
 		q := p + 1
-		for q < len(t) && isLower(t[q]) {
+		// a word, or a name joined with dashes or underscores: a unit's
+		// ("cloud-init.service", "NetworkManager-wait-online.service")
+		for q < len(t) && (isLower(t[q]) || q == p+1 && isUpper(t[q]) || q > p+1 && (isUpper(t[q]) || isDigit(t[q]) || (t[q] == '-' || t[q] == '_') && q+1 < len(t) && isAlnum(t[q+1]))) {
 			q++
 		}
 		if q < len(t) && t[q] != ' ' && strings.IndexByte(labelStops+".:", t[q]) < 0 {
@@ -1235,11 +1300,13 @@ func (s *scanner) profile(t string) bool {
 		s.profRows = 0 // the table ended
 		return false
 	}
-	if strings.Contains(t, "builtins.exec}") || strings.Contains(t, "(<module>)") {
-		return true
+	if s.profRows < 0 || strings.Contains(t, "builtins.exec}") || strings.Contains(t, "(<module>)") {
+		return true // a row past the top ones, or the whole run's
 	}
-	s.add(KindMeasurement, strings.Join(strings.Fields(t), " "))
-	s.profRows--
+	s.add(KindMeasurement, t)
+	if s.profRows--; s.profRows == 0 {
+		s.profRows = -1 // the rest of the table is read and passed over
+	}
 	return true
 }
 

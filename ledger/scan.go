@@ -37,7 +37,7 @@ type scanner struct {
 	jestCase    bool     // after a Jest "● suite › test" failure header
 	otherStack  bool     // in a PHP, Elixir, Dart, Lua or Ruby stack (otherFrame)
 	stackHeader bool     // the previous line was "Stack trace:" or "stack traceback:"
-	profRows    int      // rows of a profiler's table still to keep (see profile)
+	profRows    int      // rows of a profiler's table still to keep (see profile); -1 past them
 	lines       int      // the non-empty lines of the output, counted with shapes
 	called      bool     // the output is a tool call's whose call is known
 	callItems   int      // the items the call itself gave (its command, its files), first in items
@@ -95,6 +95,10 @@ type scanner struct {
 	// measurement being added be as long as a decision.
 	rowPicks map[string]bool
 	wide     bool
+	// figureLine is the line of output whose figures are being read, as
+	// printed and trimmed, when a measurement found on it is to be kept
+	// as that whole line (see wholeFigureLine); "" otherwise.
+	figureLine string
 	// quote is set in a plain code block of a tool's output opened under
 	// a line ending with ':' (an issue's "From the logs:"): what a person
 	// quoted there is the failure they saw, whatever the command's status.
@@ -209,6 +213,12 @@ func (s *scanner) add(k Kind, v string) *Item {
 	max := s.e.maxPerKind()
 	if max > 0 && s.counts[k] >= max && k != KindError {
 		return nil
+	}
+	if k == KindMeasurement && s.figureLine != "" {
+		// the figure with the line it was printed on, as printed
+		v = s.figureLine
+		defer func(w bool) { s.wide = w }(s.wide)
+		s.wide = true
 	}
 	if k == KindError && len(v) > s.e.capOf(k) {
 		// made valid first, so that clean does not grow the value past
@@ -570,10 +580,14 @@ func (s *scanner) line(line string) {
 	// not measurements.
 	claimed := s.source || 2*s.lineCommand >= len(t)
 	if !claimed {
+		if s.wholeFigureLine(t) {
+			s.figureLine = undecorated(t)
+		}
 		claimed = s.pickedRow(t) || s.tableLine(t) || s.alignedLine(t) || s.lineMeasurement(t)
 		if !claimed {
 			s.measurements(t, urlSpans)
 		}
+		s.figureLine = ""
 	}
 	if s.output && !claimed && s.lineItems == len(s.items) && (figureReport(t) || s.oddRow(t)) {
 		// a report's line in a layout no reader above knows, or the
@@ -582,6 +596,43 @@ func (s *scanner) line(line string) {
 		s.add(KindMeasurement, t)
 		s.wide = false
 	}
+}
+
+// wholeFigureLine reports whether a measurement found on a line of output
+// is kept as the whole line, as printed, rather than as the figure and
+// its label the readers pick from it. What someone remembers of a report
+// is its line ("BenchmarkEncodeLarge-16   4128   289312 ns/op …",
+// "[INFO] Total time:  07:42 min (Wall Clock)", "Task x succeeded in
+// 412.8s: {'rows': 41283}"), and a search for it finds it only when the
+// line is kept as printed: its iteration count, its columns' spacing, its
+// prefix and its tail included. A line too long for a decision's cap is
+// still read for its figures alone.
+//
+// A JSON record is not kept whole: its figure is read with its key
+// (`"latency":"703.1ms"`), as printed, and its message is read apart.
+func (s *scanner) wholeFigureLine(t string) bool {
+	return s.output && !s.source && len(t) <= s.e.capOf(KindDecision) && !strings.ContainsAny(t, "\x00\r") &&
+		!(t[0] == '{' && t[len(t)-1] == '}')
+}
+
+// undecorated returns a line without the rule a tool draws around it:
+// "===== 2 failed, 5 passed in 0.87s =====" is "2 failed, 5 passed in
+// 0.87s".
+func undecorated(t string) string {
+	const marks = "=-*#~_"
+	if len(t) < 8 || strings.IndexByte(marks, t[0]) < 0 {
+		return t
+	}
+	c := t[0]
+	l := len(t) - len(strings.TrimLeft(t, string(c)))
+	r := len(t) - len(strings.TrimRight(t, string(c)))
+	if l < 3 || r < 3 || l+r >= len(t) {
+		return t
+	}
+	if u := strings.TrimSpace(t[l : len(t)-r]); u != "" {
+		return u
+	}
+	return t
 }
 
 // oddRow reports whether t is a row of a tool's uniform output that stands
@@ -688,7 +739,29 @@ func (s *scanner) listed(t string) bool {
 			start = end + 1
 		}
 	}
-	return s.lines >= minListing && s.shapes[lineShape(t)] >= 2
+	if s.lines < minListing || s.shapes[lineShape(t)] < 2 {
+		return false
+	}
+	if k, ok := memberKey(t); ok {
+		// an indented JSON record's members are shaped alike but are
+		// not rows: only the same key on other lines (the records of
+		// an array) makes one routine
+		return strings.Count(s.whole, "\""+k+"\":") >= 2
+	}
+	return true
+}
+
+// memberKey returns the key of a line that is a JSON object's member:
+// `"key": "PAY-4128",`.
+func memberKey(t string) (string, bool) {
+	if len(t) < 4 || t[0] != '"' {
+		return "", false
+	}
+	k := strings.IndexByte(t[1:], '"')
+	if k < 0 || !strings.HasPrefix(t[k+2:], ":") {
+		return "", false
+	}
+	return t[1 : k+1], true
 }
 
 // minListing is how many lines an output needs for its rows to be a

@@ -190,7 +190,14 @@ func (s *scanner) endTable() {
 func (s *scanner) releasePending() {
 	if p := s.table.pending; p != "" {
 		s.table.pending = ""
+		// read as the line it is, not as the current one
+		line := s.figureLine
+		s.figureLine = ""
+		if line != "" && s.wholeFigureLine(p) {
+			s.figureLine = p
+		}
 		s.measurements(p, nil)
+		s.figureLine = line
 	}
 }
 
