@@ -374,7 +374,21 @@ func markdownSteps(text string) []string {
 			}
 			continue
 		}
-		if !inFence || t == "" || t[0] == '#' {
+		if !inFence && t != "" {
+			// an indented code block ("        pnpm lint && pnpm test"),
+			// a command in a code span ("3. Restore: `pg_restore …`")
+			if indent := len(line) - len(strings.TrimLeft(line, " \t")); (indent >= 4 && !listItem(t) || line[0] == '\t') && !scriptPlumbing(t) && commandLine(strings.TrimPrefix(t, "$ "), cued) {
+				out = append(out, strings.TrimPrefix(t, "$ "))
+				continue
+			}
+			for _, c := range codeSpans(t) {
+				if len(strings.Fields(c)) >= 2 && !scriptPlumbing(c) && commandLine(c, cued) {
+					out = append(out, c)
+				}
+			}
+			continue
+		}
+		if t == "" || t[0] == '#' {
 			continue
 		}
 		c, prompt := strings.CutPrefix(t, "$ ")
@@ -386,6 +400,25 @@ func markdownSteps(text string) []string {
 		}
 	}
 	return out
+}
+
+// codeSpans returns the code spans of a line of Markdown: "`a b`".
+func codeSpans(t string) []string {
+	var out []string
+	for {
+		i := strings.IndexByte(t, '`')
+		if i < 0 {
+			return out
+		}
+		j := strings.IndexByte(t[i+1:], '`')
+		if j < 0 {
+			return out
+		}
+		if c := strings.TrimSpace(t[i+1 : i+1+j]); c != "" {
+			out = append(out, c)
+		}
+		t = t[i+j+2:]
+	}
 }
 
 // docKeys hold the text a file tool writes.

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -340,5 +341,56 @@ func TestStepsWrittenIntoFiles(t *testing.T) {
 				t.Errorf("%s: command holding %q in %q", tc.input, w, Strings(items))
 			}
 		}
+	}
+}
+
+// TestStepsOfFilesRead: the commands of a file the agent reads — a CI
+// workflow's steps, a README's indented block and code spans, a Taskfile's
+// cmds — are kept, up to maxReadSteps per file; a source file's lines are
+// not commands.
+func TestStepsOfFilesRead(t *testing.T) {
+	cmds := func(input, out string) []string {
+		call := condense.ToolCall("c1", "bash", []byte(input))
+		res := condense.ToolResult("c1", false, condense.Text(out))
+		var got []string
+		for _, it := range ExtractResult(&call, &res, 1) {
+			if it.Kind == KindCommand {
+				got = append(got, it.Value)
+			}
+		}
+		return got
+	}
+	cases := []struct {
+		input, out string
+		want       []string
+	}{
+		{`{"command":"cat .github/workflows/ci.yml"}`,
+			"jobs:\n  test:\n    steps:\n      - uses: actions/checkout@v4\n      - run: npm ci\n      - run: npx vitest run --reporter=junit --outputFile=reports/junit.xml\n",
+			[]string{"npx vitest run --reporter=junit --outputFile=reports/junit.xml"}},
+		{`{"command":"cat CONTRIBUTING.md"}`,
+			"3. Make sure this passes:\n\n       pnpm lint && pnpm typecheck && pnpm test -- --run\n\n4. Restore: `pg_restore -d orders_restore --clean /tmp/orders.dump`\n",
+			[]string{"pnpm lint && pnpm typecheck && pnpm test -- --run", "pg_restore -d orders_restore --clean /tmp/orders.dump"}},
+		{`{"command":"cat Taskfile.yml"}`,
+			"tasks:\n  e2e:\n    cmds:\n      - go test -tags e2e -v ./e2e/... -args -gateway-url=http://localhost:8088\n",
+			[]string{"go test -tags e2e -v ./e2e/... -args -gateway-url=http://localhost:8088"}},
+	}
+	for _, c := range cases {
+		got := cmds(c.input, c.out)
+		for _, w := range c.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("%s: %q missing from %q", c.input, w, got)
+			}
+		}
+	}
+	if got := cmds(`{"command":"cat cmd/main.go"}`, "package main\n\nfunc main() {\n\t// run: go test ./...\n}\n"); len(got) != 1 {
+		t.Errorf("a source file's lines read as commands: %q", got)
+	}
+	var script strings.Builder
+	script.WriteString("#!/bin/sh\n")
+	for i := range 20 {
+		fmt.Fprintf(&script, "psql -d app -c 'VACUUM t%d'\n", i)
+	}
+	if got := cmds(`{"command":"cat scripts/vacuum.sh"}`, script.String()); len(got) != 1+maxReadSteps {
+		t.Errorf("a long script gave %d commands, want the call's and %d", len(got), maxReadSteps)
 	}
 }

@@ -356,8 +356,46 @@ func (e *Extractor) result(call, result *condense.Part, index int, open string) 
 	s.text(text)
 	if call != nil {
 		s.readDecisions(text, s.items[:s.callItems])
+		if s.readsFile {
+			s.readSteps(text, s.items[:s.callItems])
+		}
 	}
 	return s.items
+}
+
+// maxReadSteps is the most commands kept from one file read: a long
+// script's or Makefile's lines do not crowd out the rest of the ledger.
+const maxReadSteps = 8
+
+// readSteps adds the commands a file the agent read runs or tells its
+// reader to run: a README's or a contributing guide's shell blocks, a CI
+// workflow's steps, a Taskfile's, a Makefile's recipes, a Dockerfile's RUN
+// lines, package.json's scripts. How the project builds, tests, migrates
+// and deploys is what the agent reads them for, and what it has to find
+// again after a compaction.
+func (s *scanner) readSteps(text string, call []Item) {
+	file := ""
+	for _, it := range call {
+		if it.Kind == KindFile && it.Access == Read {
+			if file != "" {
+				return // several files: whose lines are whose is unknown
+			}
+			file = it.Value
+		}
+	}
+	if file == "" {
+		return
+	}
+	text, _ = unwrapOutput(text)
+	n := 0
+	for _, c := range stepsIn(file, unnumbered(text)) {
+		if n >= maxReadSteps {
+			return
+		}
+		if s.add(KindCommand, c) != nil {
+			n++
+		}
+	}
 }
 
 // keptFrom returns the items a marker keeps, from the log index it stands

@@ -1071,14 +1071,17 @@ func (s *scanner) rowKey(t string, n0 int) {
 	s.add(KindID, tok)
 }
 
-// mixedToken reports whether a token holds both letters and digits.
+// mixedToken reports whether a token holds letters and four digits or
+// more: a generated handle, not a name with a number (BenchmarkPad-8).
 func mixedToken(tok string) bool {
-	letter, digit := false, false
+	letter, digits := false, 0
 	for i := 0; i < len(tok); i++ {
 		letter = letter || isAlpha(tok[i])
-		digit = digit || isDigit(tok[i])
+		if isDigit(tok[i]) {
+			digits++
+		}
 	}
-	return letter && digit
+	return letter && digits >= 4
 }
 
 // idLikeKey reports whether a table's first value reads as an id (see
