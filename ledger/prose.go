@@ -1047,7 +1047,8 @@ var firmDecisions = []string{"decision:", "going with", "decided", "we've decide
 	"gets the nod", "got the nod", "ended up with", "ended up going with", "ended up using",
 	"is the answer for", "full stop", "agreed in review", "let's just go with", "we'll just go with",
 	"i'll just go with", "just going with", "we agreed to", "we've agreed to", "we have agreed to", "we agreed on",
-	"we've agreed on", "the team agreed", "agreed to go with"}
+	"we've agreed on", "the team agreed", "agreed to go with", "chosen over", "selected over", "preferred over",
+	"picked over", "favoured over", "favored over"}
 
 // pastChoice are firm cues that report a choice made: the speaker's ("we
 // decided", "Opted for …") settles the course, someone else's ("the
@@ -1109,6 +1110,12 @@ func decisionAt(low string) (int, bool) {
 			}
 		}
 	}
+	if u := undated(low); u != low {
+		// "**Decision (2024-02-20):** field-level LWW"
+		if _, ok := decisionAt(u); ok {
+			return 0, true
+		}
+	}
 	first, found := len(low), false
 	for _, c := range firmDecisions {
 		if k := wordIndex(low, c); k >= 0 && !stepOnly(low, c) && (!pastChoice[c] || spoken(low, k)) {
@@ -1132,7 +1139,29 @@ func decisionStrict(low string) bool {
 	if plain := emphasis.Replace(low); plain != low {
 		return decisionStrict(plain)
 	}
+	if u := undated(low); u != low {
+		return decisionStrict(u)
+	}
 	return isDecisionShaped(low)
+}
+
+// undated returns a sentence whose leading label is dated or numbered
+// ("decision (2024-02-20): …", "decision 7: …") as the bare label
+// ("decision: …"); else low itself.
+func undated(low string) string {
+	t := strings.TrimLeft(low, "> *_-")
+	for _, l := range []string{"decision", "resolution", "outcome", "agreed"} {
+		r, ok := strings.CutPrefix(t, l+" ")
+		if !ok {
+			continue
+		}
+		k := strings.IndexByte(r, ':')
+		if k <= 0 || k > 24 || strings.Count(r[:k], " ") > 2 {
+			return low
+		}
+		return l + r[k:]
+	}
+	return low
 }
 
 // isDecisionSoft finds a decision without a firm cue: a choice between

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -55,6 +56,7 @@ func (s *scanner) readDecisions(text string, call []Item) {
 		// an issue, a pull request, a review thread or a ticket shown
 		// as text: what people wrote there
 		s.authoredDecisions(text)
+		s.reviewDirectives(text)
 		return
 	case !history && !historyShape(text):
 		return
@@ -69,6 +71,10 @@ func (s *scanner) readDecisions(text string, call []Item) {
 		}
 		if m := historyMessage(line); m != "" && !diff {
 			s.historyDecision(m)
+		} else if history && !diff && bodyLine(line) {
+			// a message body printed unindented by a custom format
+			// (git log --format='%h %s%n%n%b')
+			s.historyDecision(strings.TrimSpace(line))
 		}
 	}
 }
@@ -302,6 +308,49 @@ func cutLineNumber(l string, dash bool) (string, bool) {
 	return "", false
 }
 
+// reviewDirectives adds what a reviewer or a maintainer tells the author
+// to do in a thread, as the user's choices are read ("+1 to Alex. Let's
+// move the retry into ApiClient.request().", "Please output a single JSON
+// array.", "Go with the partial index, not the trigger."): on a pull
+// request or an issue, such a sentence settles how the work is done. A
+// sentence the decision readers took already is not added twice, nor is
+// a question, a hedge or a "let's see".
+func (s *scanner) reviewDirectives(text string) {
+	s.prose(text, func(low string, starts []int) (Kind, int) {
+		if strings.HasSuffix(low, "?") || hedged(low) || len(strings.Fields(low)) < 4 {
+			return "", 0
+		}
+		h := low
+		for _, a := range []string{"+1 to ", "+1, ", "+1. ", "agreed with ", "agree with "} {
+			if r, ok := strings.CutPrefix(h, a); ok {
+				if k := strings.IndexAny(r, ".,—"); k >= 0 {
+					h = strings.TrimLeft(r[k+1:], " —-")
+				}
+			}
+		}
+		if r, ok := strings.CutPrefix(h, "let's "); ok {
+			w := firstWord(r)
+			if w != "" && !slices.Contains(letsLook, w) {
+				return KindDecision, 0
+			}
+		}
+		if r, ok := strings.CutPrefix(h, "please "); ok {
+			if w := firstWord(r); len(w) >= 3 && !slices.Contains([]string{"note", "see", "let", "ignore", "advise", "review", "confirm"}, w) {
+				return KindDecision, 0
+			}
+		}
+		if userChoice(h) {
+			return KindDecision, 0
+		}
+		return "", 0
+	})
+}
+
+// letsLook follow "let's" in a thread without settling anything: "let's
+// see", "let's discuss it on Monday".
+var letsLook = []string{"see", "check", "look", "discuss", "talk", "chat", "wait", "sync", "revisit", "try", "figure",
+	"think", "hope", "keep", "not"}
+
 // historyCall reports whether a call lists a repository's history with its
 // messages: git log, show, reflog or stash list.
 func historyCall(call []Item) bool {
@@ -361,6 +410,22 @@ func historyMessage(line string) string {
 		}
 	}
 	return strings.TrimSpace(t)
+}
+
+// bodyLine reports whether a line of listed history is a message's line
+// printed with no indent: prose, not a header ("Author: …"), a file's stat
+// line or a patch.
+func bodyLine(line string) bool {
+	t := strings.TrimSpace(line)
+	if t == "" || t != line || !isAlpha(t[0]) || len(strings.Fields(t)) < 4 || strings.Contains(t, " | ") {
+		return false
+	}
+	for _, h := range []string{"commit ", "Author:", "Date:", "Merge:", "AuthorDate:", "Commit:", "CommitDate:", "diff ", "index "} {
+		if strings.HasPrefix(t, h) {
+			return false
+		}
+	}
+	return true
 }
 
 // hexRun returns the length of the run of lower-case hex digits s opens

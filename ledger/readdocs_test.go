@@ -50,6 +50,13 @@ func TestReadDocDecisions(t *testing.T) {
 		{"a pull request's comments", "bash", `{"command":"gh pr view 212 --comments"}`,
 			"title:\tFix lease expiry\nstate:\tOPEN\nauthor:\tbo\n--\nThe importer loses its lease.\n\n" +
 				"ana (Member) • 2d\n\n  " + d + "\n\n  ```\n  We chose the cache rather than the queue because the queue drops.\n  ```\n", []string{d}},
+		{"a message body printed by a custom format", "bash", `{"command":"git log -2 --format='%h %s%n%n%b'"}`,
+			"a91c3e7 build: replace webpack with vite for the admin app\n\nDev server cold start was 48s, now 3s.\n" +
+				"Vite chosen over turbopack because turbopack isn't usable outside Next.js yet.\nAuthor: Ana\n",
+			[]string{"Vite chosen over turbopack because turbopack isn't usable outside Next.js yet."}},
+		{"a reviewer's directive in a thread", "bash", `{"command":"gh pr view 93 --comments"}`,
+			"author:\tmaintainer\n--\nPlease output a single JSON array for the export.\n--\nLet's see how CI does first.\n",
+			[]string{"Please output a single JSON array for the export."}},
 		{"a pull request's diff is not prose", "bash", `{"command":"gh pr diff 212"}`,
 			"+// " + d + "\n", nil},
 		{"a design note's section where it landed", "Read", `{"file_path":"/repo/docs/design/archive.md"}`,
@@ -210,6 +217,8 @@ func TestMoreChoiceWords(t *testing.T) {
 		"Exports get Parquet files. No CSV: CSV loses the column types.",
 		"We agreed to stay on Node 20 until 22 has been LTS for 6 months.",
 		"Let's just go with Option B — the separate `events_archive` table — and not partition the main table.",
+		"Vite chosen over turbopack because turbopack isn't usable outside Next.js yet.",
+		"**Decision (2024-02-20):** field-level LWW with a conflict log.",
 	} {
 		if !dec(text) {
 			t.Errorf("%q: not a decision", text)
