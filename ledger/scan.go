@@ -605,13 +605,13 @@ func (s *scanner) line(line string) {
 // "[INFO] Total time:  07:42 min (Wall Clock)", "Task x succeeded in
 // 412.8s: {'rows': 41283}"), and a search for it finds it only when the
 // line is kept as printed: its iteration count, its columns' spacing, its
-// prefix and its tail included. A line too long for a decision's cap is
-// still read for its figures alone.
+// prefix and its tail included. A line longer than the value cap is still
+// read for its figures alone: a wide row costs more than it is worth.
 //
 // A JSON record is not kept whole: its figure is read with its key
 // (`"latency":"703.1ms"`), as printed, and its message is read apart.
 func (s *scanner) wholeFigureLine(t string) bool {
-	return s.output && !s.source && len(t) <= s.e.capOf(KindDecision) && !strings.ContainsAny(t, "\x00\r") &&
+	return s.output && !s.source && len(t) <= s.e.maxValueLen() && !strings.ContainsAny(t, "\x00\r") &&
 		!(t[0] == '{' && t[len(t)-1] == '}')
 }
 
