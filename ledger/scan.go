@@ -113,6 +113,9 @@ type scanner struct {
 	// counted, built when a line first needs them (see listed).
 	whole  string
 	shapes map[uint64]int
+	// members counts the lines of whole that are a JSON object's member,
+	// by key, built with shapes.
+	members map[string]int
 	// lineItems is the number of items before the current line's.
 	lineItems int
 	// paste is where a message's lines stand against pasted output:
@@ -292,7 +295,7 @@ func (s *scanner) text(text string) {
 		text, exit = unwrapOutput(text)
 		s.run = s.runOf(text, exit)
 	}
-	s.whole, s.shapes, s.lines, s.goHeader = text, nil, 0, false
+	s.whole, s.shapes, s.members, s.lines, s.goHeader = text, nil, nil, 0, false
 	s.people = s.output && !s.source && !s.readsFile && personRecords(text)
 	s.hot = markLines(text, s.hot)
 	s.warnLines, s.infoFails = 0, 0
@@ -322,7 +325,7 @@ func (s *scanner) text(text string) {
 	last := s.prev
 	s.loud, s.odd, s.cell, s.prev, s.bench = false, false, false, "", ""
 	s.paste, s.fence, s.quote = 0, 0, false
-	s.whole, s.shapes, s.rowPicks = "", nil, nil
+	s.whole, s.shapes, s.members, s.rowPicks = "", nil, nil, nil
 	s.endUnsure()
 	s.flush()
 	if s.output && !s.source && s.run == runFailed && s.counts[KindError] == 0 {
@@ -388,7 +391,7 @@ func (s *scanner) flush() {
 	s.weak = s.weak[:0]
 	s.inTrace, s.traceFrame, s.traceOwn, s.traceOwn2, s.inFail, s.goFrame, s.atFrame, s.atLoose = false, "", "", "", false, false, 0, false
 	s.goFunc, s.rustFrames, s.pyCase, s.profRows, s.traceLoose, s.jestCase = "", false, "", 0, false, false
-	s.otherStack, s.stackHeader = false, false
+	s.otherStack, s.stackHeader, s.hcl = false, false, hclNone
 	s.callers = s.callers[:0]
 	s.openErr = 0
 }
@@ -730,11 +733,15 @@ func (s *scanner) listed(t string) bool {
 	}
 	if s.shapes == nil {
 		s.shapes = make(map[uint64]int)
+		s.members = make(map[string]int)
 		for start := 0; start < len(s.whole); {
 			end := lineEnd(s.whole, start)
 			if l := strings.TrimSpace(s.whole[start:end]); l != "" {
 				s.shapes[lineShape(l)]++
 				s.lines++
+				if k, ok := memberKey(l); ok {
+					s.members[k]++
+				}
 			}
 			start = end + 1
 		}
@@ -746,7 +753,7 @@ func (s *scanner) listed(t string) bool {
 		// an indented JSON record's members are shaped alike but are
 		// not rows: only the same key on other lines (the records of
 		// an array) makes one routine
-		return strings.Count(s.whole, "\""+k+"\":") >= 2
+		return s.members[k] >= 2
 	}
 	return true
 }
