@@ -381,9 +381,11 @@ func markdownSteps(text string) []string {
 				out = append(out, strings.TrimPrefix(t, "$ "))
 				continue
 			}
-			for _, c := range codeSpans(t) {
-				if len(strings.Fields(c)) >= 2 && !scriptPlumbing(c) && commandLine(c, cued) {
-					out = append(out, c)
+			if low, _ := lower(t); !forbids(low) {
+				for _, c := range codeSpans(t) {
+					if len(strings.Fields(c)) >= 2 && !scriptPlumbing(c) && commandLine(c, cued) {
+						out = append(out, c)
+					}
 				}
 			}
 			continue
@@ -400,6 +402,12 @@ func markdownSteps(text string) []string {
 		}
 	}
 	return out
+}
+
+// forbids reports whether a lower-case line of a document forbids what its
+// code spans name: "Never run `git push --force origin main`."
+func forbids(low string) bool {
+	return hasAnyWord(low, []string{"never", "don't", "avoid", "instead of", "not"})
 }
 
 // codeSpans returns the code spans of a line of Markdown: "`a b`".

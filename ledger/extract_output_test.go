@@ -106,10 +106,10 @@ func TestExtractResultOutputs(t *testing.T) {
 			"file /home/dev/tern/tern-fmt",
 			"file benches/lower.rs",
 			"measurement \"lower/1k                time:   [44.102 µs 44.710 µs 45.391 µs]\"",
-			"measurement \"time:   [512.44 µs 519.07 µs 526.31 µs]\"",
-			"measurement \"thrpt:  [18.553 MiB/s 18.812 MiB/s 19.054 MiB/s]\"",
+			"measurement \"lower/nested_generic_bounds_10k time: [512.44 µs 519.07 µs 526.31 µs]\"",
+			"measurement \"lower/nested_generic_bounds_10k thrpt: [18.553 MiB/s 18.812 MiB/s 19.054 MiB/s]\"",
 			// the significant change; the one within noise (p > 0.05) is not kept
-			"measurement \"change: [+11.4% +12.9% +14.3%] (p = 0.00 < 0.05)\"",
+			"measurement \"lower/nested_generic_bounds_10k change: [+11.4% +12.9% +14.3%] (p = 0.00 < 0.05)\"",
 		}},
 		{"jmh.txt", []string{
 			"measurement \"ShiftCalendarBench.assign              avgt   25  499.247 ±  2.868   us/op\"",

@@ -1071,8 +1071,9 @@ func (s *scanner) rowKey(t string, n0 int) {
 	s.add(KindID, tok)
 }
 
-// mixedToken reports whether a token holds letters and four digits or
-// more: a generated handle, not a name with a number (BenchmarkPad-8).
+// mixedToken reports whether a token holds letters and a run of five
+// digits or more: a generated handle, not a name with a number
+// (BenchmarkPad-8, BenchmarkDecode8192-8).
 func mixedToken(tok string) bool {
 	letter, digits := false, 0
 	for i := 0; i < len(tok); i++ {
@@ -1081,7 +1082,7 @@ func mixedToken(tok string) bool {
 			digits++
 		}
 	}
-	return letter && digits >= 4
+	return letter && digits >= 4 && longestDigits(tok) >= 5
 }
 
 // idLikeKey reports whether a table's first value reads as an id (see

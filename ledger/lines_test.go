@@ -43,7 +43,7 @@ func TestLines(t *testing.T) {
 		{"Tests:       1 failed, 4 passed, 5 total", []string{`measurement "Tests:       1 failed, 4 passed, 5 total"`}},
 		{"retry in 5 s", nil},
 		{"Size\t12.5 MB", []string{"measurement `Size\t12.5 MB`"}},
-		{"| p99 latency | 703.1ms |", []string{`measurement "p99 latency | 703.1ms"`}},
+		{"| p99 latency | 703.1ms |", []string{`measurement "| p99 latency | 703.1ms |"`}},
 		{"12.5 MB", []string{`measurement "12.5 MB"`}},
 		// Errors.
 		{"fatal: not a git repository (or any of the parent directories): .git", []string{`error "fatal: not a git repository (or any of the parent directories): .git"`}},

@@ -78,6 +78,14 @@ func (s *scanner) lineMeasurement(t string) bool {
 	}
 	if s.output {
 		if v, name, ok := benchResult(t, s.prev, s.bench); ok {
+			if !strings.HasPrefix(t, name) {
+				// named on another line (a long name above, a
+				// "change:" under its "time:"): the line alone does
+				// not say which benchmark it measures
+				line := s.figureLine
+				s.figureLine = ""
+				defer func() { s.figureLine = line }()
+			}
 			s.add(KindMeasurement, v)
 			s.bench = name
 			return true
@@ -745,7 +753,15 @@ func (s *scanner) addMeasurement(t string, i, end int, last *lastMeasurement) {
 	if linked {
 		if last.item >= 0 && last.item < len(s.items) && last.end <= from && linking(t[last.end:i]) {
 			// "Downloaded 12.5 MB in 3.2s": one measurement.
-			s.items[last.item].Value = clean(t[last.from:end], s.e.maxValueLen())
+			if s.figureLine == "" {
+				it := &s.items[last.item]
+				old := it.Key()
+				it.Value = clean(t[last.from:end], s.e.maxValueLen())
+				if s.seen != nil {
+					delete(s.seen, old)
+					s.seen[it.Key()] = last.item
+				}
+			}
 			last.end = end
 			return
 		}
@@ -860,7 +876,7 @@ func (s *scanner) addCappedIn(v string, at int, group string) bool {
 				continue
 			}
 			same++
-			if n := s.mnum[k]; n < low {
+			if n := s.mnum[groupItem{group, k}]; n < low {
 				low, lowAt = n, k
 			}
 		}
@@ -869,16 +885,24 @@ func (s *scanner) addCappedIn(v string, at int, group string) bool {
 	// of a log): past sameLabelCap of them, only the largest stay.
 	if (max <= 0 || s.counts[KindMeasurement] < max) && (!ok || same < sameLabelCap) {
 		n := len(s.items)
-		added := s.add(KindMeasurement, v) != nil
-		if added && ok {
+		p := s.add(KindMeasurement, v)
+		if p == nil {
+			return false
+		}
+		if len(s.items) == n {
+			// a repeat, or a second figure of a line kept whole: the
+			// item it is already
+			n = s.indexOf(p)
+		}
+		if ok && n >= 0 && !slices.Contains(s.mgroups[group], n) {
 			if s.mgroups == nil {
 				s.mgroups = make(map[string][]int)
-				s.mnum = make(map[int]float64)
+				s.mnum = make(map[groupItem]float64)
 			}
 			s.mgroups[group] = append(s.mgroups[group], n)
-			s.mnum[n] = num
+			s.mnum[groupItem{group, n}] = num
 		}
-		return added
+		return len(s.items) > n
 	}
 	if !ok {
 		return false
@@ -897,9 +921,40 @@ func (s *scanner) addCappedIn(v string, at int, group string) bool {
 			return false
 		}
 	}
+	if s.inOtherGroup(lowAt, group) && (max <= 0 || s.counts[KindMeasurement] < max) {
+		// The smallest of this group is a line kept whole for another
+		// column's figure too: it stays for that one, leaves this
+		// group, and the new figure's line is added.
+		s.mgroups[group] = slices.DeleteFunc(s.mgroups[group], func(k int) bool { return k == lowAt })
+		n := len(s.items)
+		p := s.add(KindMeasurement, v)
+		if p == nil {
+			return false
+		}
+		if len(s.items) == n {
+			n = s.indexOf(p)
+		}
+		if n >= 0 && !slices.Contains(s.mgroups[group], n) {
+			s.mgroups[group] = append(s.mgroups[group], n)
+			s.mnum[groupItem{group, n}] = num
+		}
+		return len(s.items) > n
+	}
 	c := clean(v, s.e.maxValueLen())
 	if s.figureLine != "" {
 		c = cleanGaps(s.figureLine, s.e.capOf(KindDecision), s.e.capOf(KindDecision)) // as add keeps it
+		if k, ok := s.seen[(&Item{Kind: KindMeasurement, Value: c}).Key()]; ok {
+			// the line is kept already, for another of its figures
+			if s.mgroups == nil {
+				s.mgroups = make(map[string][]int)
+				s.mnum = make(map[groupItem]float64)
+			}
+			if !slices.Contains(s.mgroups[group], k) {
+				s.mgroups[group] = append(s.mgroups[group], k)
+			}
+			s.mnum[groupItem{group, k}] = num
+			return false
+		}
 	}
 	if c == "" {
 		return false
@@ -907,9 +962,9 @@ func (s *scanner) addCappedIn(v string, at int, group string) bool {
 	it := &s.items[lowAt]
 	if s.mgroups == nil {
 		s.mgroups = make(map[string][]int)
-		s.mnum = make(map[int]float64)
+		s.mnum = make(map[groupItem]float64)
 	}
-	s.mnum[lowAt] = num
+	s.mnum[groupItem{group, lowAt}] = num
 	for g, ks := range s.mgroups {
 		if i := slices.Index(ks, lowAt); i >= 0 && g != group {
 			if ks = slices.Delete(ks, i, i+1); len(ks) == 0 {
@@ -932,6 +987,35 @@ func (s *scanner) addCappedIn(v string, at int, group string) bool {
 	return false
 }
 
+// groupItem is a measurement item in a group of figures: a line kept
+// whole counts in the group of each of its columns, with that column's
+// figure.
+type groupItem struct {
+	group string
+	k     int
+}
+
+// inOtherGroup reports whether item k counts in a group of figures other
+// than group: a line kept whole holds a figure of each of its columns.
+func (s *scanner) inOtherGroup(k int, group string) bool {
+	for g, ks := range s.mgroups {
+		if g != group && slices.Contains(ks, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// indexOf returns the index in s.items of the item p points to, or -1.
+func (s *scanner) indexOf(p *Item) int {
+	for i := len(s.items) - 1; i >= 0; i-- {
+		if &s.items[i] == p {
+			return i
+		}
+	}
+	return -1
+}
+
 // evictable returns the measurement of this piece that a new figure past
 // the per-kind cap may replace: the smallest of the largest group of one
 // label and unit when it holds two or more, else the earliest figure not
@@ -942,7 +1026,7 @@ func (s *scanner) evictable() int {
 		if ks := s.mgroups[g]; len(ks) > bestN {
 			low := math.Inf(1)
 			for _, k := range ks {
-				if n := s.mnum[k]; n < low {
+				if n := s.mnum[groupItem{g, k}]; n < low {
 					low, best = n, k
 				}
 			}

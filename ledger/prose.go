@@ -1492,15 +1492,24 @@ func isConstraint(low string) bool {
 // happened ("it must have been the cache", "someone must have changed
 // it") rather than requiring something ("must have unit tests").
 func mustHaveDone(low string) bool {
-	_, after, ok := strings.Cut(low, "must have ")
+	before, after, ok := strings.Cut(low, "must have ")
 	if !ok {
 		return false
 	}
+	if who := strings.Fields(before); len(who) > 0 && slices.Contains([]string{"it", "that", "this", "someone", "somebody",
+		"something", "he", "she", "they", "there", "which", "who"}, who[len(who)-1]) {
+		return true // "someone must have set DEBUG=1"
+	}
 	w, _, _ := strings.Cut(after, " ")
 	w = strings.TrimRight(w, ".,;:!")
-	return w == "been" || w == "had" || w == "got" || w == "run" || w == "made" || w == "done" || w == "seen" ||
-		strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en") || strings.HasSuffix(w, "wn")
+	return slices.Contains(pastParticiples, w) || strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en") || strings.HasSuffix(w, "wn")
 }
+
+// pastParticiples are irregular ones that guess at what happened after
+// "must have".
+var pastParticiples = []string{"been", "had", "got", "run", "made", "done", "seen", "hit", "set", "lost", "put", "left",
+	"sent", "read", "cut", "let", "shut", "split", "caught", "brought", "thought", "built", "kept", "meant", "felt",
+	"held", "told", "sold", "found", "stood", "paid", "said", "struck", "stuck", "hung", "won", "spent", "slipped"}
 
 // clauses splits a lower-case sentence at , ; : ( and dashes.
 func clauses(low string) []string {

@@ -158,6 +158,9 @@ const maxDocRules = 16
 // 1.70. Do not use features stabilized after 1.70."), else as its own
 // sentences.
 func (s *scanner) docRules(doc, text string) {
+	if depDoc(strings.ToLower(doc)) {
+		return // a dependency's guide binds its own contributors
+	}
 	rules := rulesFile(doc)
 	n := 0
 	inFence := false
@@ -202,7 +205,10 @@ func docRule(low string, rules bool) bool {
 		return false
 	}
 	if !rules {
-		return isConstraint(low) && !addressed(low) && !hasAnyWord(low, []string{"i", "we"})
+		// a README's or a design note's rule for the work, not a
+		// library's advice to its users ("Results must be taken with
+		// a grain of salt.")
+		return hasAnyWord(low, strongRules) && !addressed(low) && !hasAnyWord(low, []string{"i", "we"})
 	}
 	if isConstraint(low) || hasAnyWord(low, []string{"require", "requires", "required", "mandatory"}) {
 		return true
@@ -214,6 +220,12 @@ func docRule(low string, rules bool) bool {
 	return hasAnyLead(h, imperatives) && (hasAnyWord(h, []string{"not", "never", "only"}) ||
 		strings.Contains(h, "instead of") || strings.Contains(h, "rather than"))
 }
+
+// strongRules are the words with which a document that is not a rules
+// file states a rule binding the work.
+var strongRules = []string{"must not", "mustn't", "must never", "never", "is frozen", "are frozen", "not allowed",
+	"forbidden", "prohibited", "do not", "don't", "must remain", "must stay", "backwards compatible",
+	"backward compatible", "must be readable", "must keep"}
 
 // unlisted returns a paragraph without the marker of the list item it is
 // ("- ", "* ", "1. ", "2) ", a task box).
@@ -230,11 +242,25 @@ func unlisted(p string) string {
 	return t
 }
 
+// depDoc reports whether a lower-case path is a dependency's file, not the
+// project's: vendored, installed or in a module cache.
+func depDoc(low string) bool {
+	for _, d := range []string{"node_modules/", "vendor/", "site-packages/", "/pkg/mod/", ".cargo/registry/", "third_party/"} {
+		if strings.Contains(low, d) {
+			return true
+		}
+	}
+	return false
+}
+
 // rulesFile reports whether a file holds a project's rules for those who
 // work on it: an agent's instructions (AGENTS.md, CLAUDE.md, GEMINI.md,
 // .cursorrules, copilot-instructions.md), contribution and style guides.
 func rulesFile(p string) bool {
 	low := strings.ToLower(p)
+	if depDoc(low) {
+		return false
+	}
 	base := low[strings.LastIndexByte(low, '/')+1:]
 	name := strings.TrimSuffix(base, extOf(base))
 	switch name {
@@ -256,12 +282,7 @@ func unnumbered(text string) string {
 	lines := strings.Split(text, "\n")
 	// grep's "-" marks a context line only beside a match's ":"; alone it
 	// is too common an opening ("2024-05-02 — …") to be a number's mark
-	dash := false
-	for _, l := range lines {
-		if rest, ok := cutLineNumber(l, false); ok && !dash {
-			dash = strings.HasPrefix(strings.TrimLeft(l, " 0123456789"), ":") && rest != ""
-		}
-	}
+	dash := grepNumbered(lines)
 	n, other := 0, 0
 	keep := lines[:0]
 	for _, l := range lines {
@@ -285,6 +306,38 @@ func unnumbered(text string) string {
 		return text
 	}
 	return strings.Join(keep, "\n")
+}
+
+// grepNumbered reports whether lines are grep -n's with context: each
+// opens with its line number, in increasing order, then ':' (a match, not
+// followed by a digit as a time of day is) or '-' (a context line), and
+// at least one is a match. Blank lines and grep's "--" between groups
+// pass.
+func grepNumbered(lines []string) bool {
+	last, match := -1, false
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "" || l == "--" {
+			continue
+		}
+		ok, d := digitsAt(l, 0)
+		if !ok || d >= len(l) || d > 9 {
+			return false
+		}
+		n := 0
+		for _, c := range l[:d] {
+			n = n*10 + int(c-'0')
+		}
+		switch {
+		case n <= last:
+			return false
+		case l[d] == ':' && !(d+1 < len(l) && isDigit(l[d+1])):
+			match = true
+		case l[d] != '-':
+			return false
+		}
+		last = n
+	}
+	return match
 }
 
 // cutLineNumber cuts a reading tool's line number from a line: spaces,

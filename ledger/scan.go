@@ -87,9 +87,9 @@ type scanner struct {
 	// mgroups indexes the measurements added so far by label and unit
 	// (see addCapped).
 	mgroups map[string][]int
-	// mnum holds the number each of them is compared by: a figure's, or a
-	// line's largest.
-	mnum map[int]float64
+	// mnum holds the number each of them is compared by in its group: a
+	// figure's, or a line's largest.
+	mnum map[groupItem]float64
 	// rowPicks holds the rows of the output's tables of figures to keep
 	// whole (see pickedRow), worked out when first needed; wide lets the
 	// measurement being added be as long as a decision.
@@ -472,6 +472,9 @@ func (s *scanner) line(line string) {
 	}
 	if t == "" {
 		s.aligned = nil
+		if s.profRows < 0 {
+			s.profRows = 0 // the profile's table ended
+		}
 		if s.paste == pastedLines {
 			s.paste = 0 // the end of what was pasted under its intro
 		}
@@ -614,8 +617,12 @@ func (s *scanner) line(line string) {
 // A JSON record is not kept whole: its figure is read with its key
 // (`"latency":"703.1ms"`), as printed, and its message is read apart.
 func (s *scanner) wholeFigureLine(t string) bool {
-	return s.output && !s.source && len(t) <= s.e.maxValueLen() && !strings.ContainsAny(t, "\x00\r") &&
-		!(t[0] == '{' && t[len(t)-1] == '}')
+	if !s.output || s.source || len(t) > s.e.maxValueLen() || strings.ContainsAny(t, "\x00\r") {
+		return false
+	}
+	// a record alone, in an array ("{…},") or behind a prefix ("data: {…}")
+	r := strings.TrimRight(t, ", ")
+	return !(strings.HasSuffix(r, "}") && (r[0] == '{' || strings.Contains(r, "{\"")))
 }
 
 // undecorated returns a line without the rule a tool draws around it:
@@ -856,13 +863,17 @@ const (
 // here."), which follows its summary ("Error: Unsupported argument") and
 // the code it points at. t is the line, trimmed.
 func (s *scanner) hclDetail(t string) {
-	t = strings.TrimSpace(strings.TrimLeft(t, "│╷╵"))
+	t = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(t, "│"), "╷"), "╵"))
 	switch {
 	case t == "":
 	case strings.HasPrefix(t, "Error: "):
 		s.hcl = hclSummary
+	case s.hcl == hclSummary && strings.HasPrefix(t, "with ") && strings.HasSuffix(t, ","):
+		// "with aws_subnet.private," names the resource before its location
 	case s.hcl == hclSummary && strings.HasPrefix(t, "on ") && strings.Contains(t, " line "):
 		s.hcl = hclLocation
+	case s.hcl == hclLocation && (strings.HasPrefix(t, "├") || strings.HasPrefix(t, "│") || strings.HasPrefix(t, "└")):
+		// the values of the expression it points at
 	case s.hcl == hclLocation:
 		if ok, d := digitsAt(t, 0); ok && d < len(t) && t[d] == ':' {
 			return // a quoted line of code: "23:   enable_dns64 = true"

@@ -193,8 +193,8 @@ func (s *scanner) releasePending() {
 		// read as the line it is, not as the current one
 		line := s.figureLine
 		s.figureLine = ""
-		if line != "" && s.wholeFigureLine(p) {
-			s.figureLine = p
+		if s.wholeFigureLine(p) {
+			s.figureLine = undecorated(p)
 		}
 		s.measurements(p, nil)
 		s.figureLine = line
