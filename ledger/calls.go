@@ -270,6 +270,14 @@ func stepsIn(path, text string) []string {
 	return out
 }
 
+// configKind reports whether configSteps reads a file of base name base.
+func configKind(base string) bool {
+	return base == "package.json" || base == "procfile" || strings.HasPrefix(base, "procfile.") || base == "justfile" ||
+		base == ".justfile" || base == "jenkinsfile" || strings.HasSuffix(base, ".jenkinsfile") ||
+		strings.HasSuffix(base, ".service") || strings.HasSuffix(base, ".timer") || base == "crontab" ||
+		strings.HasSuffix(base, ".cron") || base == "tox.ini"
+}
+
 // configSteps returns the commands a file of another kind writes to run:
 // package.json's scripts, a Procfile's processes, a justfile's recipes, a
 // Jenkinsfile's sh steps, a systemd unit's Exec lines, a crontab's jobs and
@@ -279,6 +287,9 @@ func configSteps(base, text string) (out []string, ok bool) {
 		if c = strings.TrimSpace(c); !scriptPlumbing(c) && commandLine(c, cued) {
 			out = append(out, c)
 		}
+	}
+	if !configKind(base) {
+		return nil, false
 	}
 	lines := strings.Split(text, "\n")
 	switch {

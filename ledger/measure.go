@@ -229,7 +229,7 @@ var timeUnits = map[string]bool{"ms": true, "s": true, "sec": true, "secs": true
 // 412 tests across 38 files. [8.41s]", "Executed 412 tests, with 0
 // failures (0 unexpected) in 398.412 (412.824) seconds").
 func testSummary(t string) bool {
-	if len(t) > 240 {
+	if len(t) > 240 || !strings.ContainsAny(t, "0123456789") || !mentionsTests(t) {
 		return false
 	}
 	f := strings.FieldsFunc(t, func(r rune) bool { return r == ' ' || r == ',' })
@@ -244,6 +244,17 @@ func testSummary(t string) bool {
 		}
 	}
 	return counted && timed
+}
+
+// mentionsTests reports whether a line holds one of testWords' stems, a
+// cheap test before testSummary splits it.
+func mentionsTests(t string) bool {
+	for _, w := range []string{"test", "pass", "fail", "example", "spec", "assertion", "case", "scenario", "check", "suite"} {
+		if strings.Contains(t, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // durationWord reports whether a word is a number joined to a unit of time:

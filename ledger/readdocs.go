@@ -279,6 +279,9 @@ func rulesFile(p string) bool {
 // the few lines of its own around them, when every other non-blank line
 // has one; else text itself.
 func unnumbered(text string) string {
+	if !numberedStart(text) {
+		return text
+	}
 	lines := strings.Split(text, "\n")
 	// grep's "-" marks a context line only beside a match's ":"; alone it
 	// is too common an opening ("2024-05-02 — …") to be a number's mark
@@ -306,6 +309,23 @@ func unnumbered(text string) string {
 		return text
 	}
 	return strings.Join(keep, "\n")
+}
+
+// numberedStart reports whether one of the first few non-blank lines of
+// text opens with a line number: a cheap test before unnumbered splits it.
+func numberedStart(text string) bool {
+	for n := 0; n < 5 && text != ""; {
+		l, rest, _ := strings.Cut(text, "\n")
+		text = rest
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		n++
+		if t := strings.TrimLeft(l, " "); t != "" && isDigit(t[0]) {
+			return true
+		}
+	}
+	return false
 }
 
 // grepNumbered reports whether lines are grep -n's with context: each
