@@ -1,0 +1,106 @@
+package ledger
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/condense-dev/condense"
+)
+
+// unseenCase is a case of testdata/unseen: a tool's output (with the
+// command that printed it) or a message, with one specific planted in it.
+type unseenCase struct {
+	ID, Category, Source, Command, Output, Text, Probe string
+}
+
+// unseenKept reports whether the probe of c is in an item extracted from
+// the few messages that hold it. A failing command's output is reported
+// as an error, as agent harnesses report a non-zero exit.
+func unseenKept(c unseenCase) bool {
+	body := c.Output
+	if body == "" {
+		body = c.Text
+	}
+	msgs := []condense.Message{condense.UserText("Please fix the service.")}
+	switch c.Source {
+	case "assistant":
+		msgs = append(msgs, condense.AssistantText(body))
+	case "user":
+		msgs = append(msgs, condense.UserText(body))
+	default:
+		in, _ := json.Marshal(map[string]string{"command": c.Command})
+		msgs = append(msgs,
+			condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{condense.ToolCall("call_1", "bash", in)}},
+			condense.Message{Role: condense.RoleTool, Parts: []condense.Part{condense.ToolResult("call_1", c.Category == "error", condense.Text(body))}})
+	}
+	return slices.ContainsFunc(Extract(msgs, 0), func(it Item) bool { return strings.Contains(it.Value, c.Probe) })
+}
+
+// TestUnseenSamples scores the extractors on samples written without
+// reading them (testdata/unseen/README.md), by plain substring search of
+// each probe, half by half: the tuned half (odd cases) and the reported
+// half (even cases). A half that falls below its floor fails: the floors
+// are the rates measured when the samples were added, less one case's
+// worth of slack.
+func TestUnseenSamples(t *testing.T) {
+	floors := map[string]float64{ // file/half/category → lowest rate kept
+		"idmeas/a/measurement": 0.89, "idmeas/a/identifier": 0.87,
+		"idmeas/b/measurement": 0.80, "idmeas/b/identifier": 0.87,
+		"decerr/a/decision": 0.91, "decerr/a/constraint": 0.95, "decerr/a/error": 0.94, "decerr/a/command": 0.92,
+		"decerr/b/decision": 0.88, "decerr/b/constraint": 0.90, "decerr/b/error": 0.88, "decerr/b/command": 0.84,
+		"cmds/a/command": 0.91, "cmds/b/command": 0.87,
+		"decs/a/decision": 0.76, "decs/b/decision": 0.72,
+	}
+	for _, name := range []string{"idmeas", "decerr", "cmds", "decs"} {
+		f, err := os.Open(filepath.Join("testdata", "unseen", name+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		type tally struct{ n, kept int }
+		got := map[string]*tally{}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 1<<20), 1<<22)
+		for line := 1; sc.Scan(); line++ {
+			var c unseenCase
+			if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+				t.Fatalf("%s.jsonl:%d: %v", name, line, err)
+			}
+			if !strings.Contains(c.Output+c.Text, c.Probe) {
+				t.Fatalf("%s.jsonl:%d (%s): the probe is not in the text", name, line, c.ID)
+			}
+			half := "a"
+			if line%2 == 0 {
+				half = "b"
+			}
+			key := name + "/" + half + "/" + c.Category
+			if got[key] == nil {
+				got[key] = &tally{}
+			}
+			got[key].n++
+			if unseenKept(c) {
+				got[key].kept++
+			}
+		}
+		f.Close()
+		if err := sc.Err(); err != nil {
+			t.Fatal(err)
+		}
+		for key, tl := range got {
+			rate := float64(tl.kept) / float64(tl.n)
+			t.Logf("%-22s %3d/%3d %5.1f%%", key, tl.kept, tl.n, 100*rate)
+			floor, ok := floors[key]
+			if !ok {
+				t.Errorf("%s: no floor recorded", key)
+				continue
+			}
+			if rate < floor {
+				t.Errorf("%s: %d of %d kept (%.1f%%), below the floor of %.0f%%", key, tl.kept, tl.n, 100*rate, 100*floor)
+			}
+		}
+	}
+}
