@@ -392,6 +392,9 @@ func markdownSteps(text string) []string {
 				out = append(out, strings.TrimPrefix(t, "$ "))
 				continue
 			}
+			if strings.IndexByte(t, '`') < 0 {
+				continue // no code span
+			}
 			if low, _ := lower(t); !forbids(low) {
 				for _, c := range codeSpans(t) {
 					if len(strings.Fields(c)) >= 2 && !scriptPlumbing(c) && commandLine(c, cued) {

@@ -349,17 +349,7 @@ func TestStepsWrittenIntoFiles(t *testing.T) {
 // cmds — are kept, up to maxReadSteps per file; a source file's lines are
 // not commands.
 func TestStepsOfFilesRead(t *testing.T) {
-	cmds := func(input, out string) []string {
-		call := condense.ToolCall("c1", "bash", []byte(input))
-		res := condense.ToolResult("c1", false, condense.Text(out))
-		var got []string
-		for _, it := range ExtractResult(&call, &res, 1) {
-			if it.Kind == KindCommand {
-				got = append(got, it.Value)
-			}
-		}
-		return got
-	}
+	cmds := func(input, out string) []string { return kindOf(KindCommand, "bash", input, out) }
 	cases := []struct {
 		input, out string
 		want       []string

@@ -895,25 +895,7 @@ func (s *scanner) addCappedIn(v string, at int, group string) bool {
 	// Routine figures repeat under one label ("took=88ms" on every line
 	// of a log): past sameLabelCap of them, only the largest stay.
 	if (max <= 0 || s.counts[KindMeasurement] < max) && (!ok || same < sameLabelCap) {
-		n := len(s.items)
-		p := s.add(KindMeasurement, v)
-		if p == nil {
-			return false
-		}
-		if len(s.items) == n {
-			// a repeat, or a second figure of a line kept whole: the
-			// item it is already
-			n = s.indexOf(p)
-		}
-		if ok && n >= 0 && !slices.Contains(s.mgroups[group], n) {
-			if s.mgroups == nil {
-				s.mgroups = make(map[string][]int)
-				s.mnum = make(map[groupItem]float64)
-			}
-			s.mgroups[group] = append(s.mgroups[group], n)
-			s.mnum[groupItem{group, n}] = num
-		}
-		return len(s.items) > n
+		return s.addInGroup(v, group, num, ok)
 	}
 	if !ok {
 		return false
@@ -937,33 +919,14 @@ func (s *scanner) addCappedIn(v string, at int, group string) bool {
 		// column's figure too: it stays for that one, leaves this
 		// group, and the new figure's line is added.
 		s.mgroups[group] = slices.DeleteFunc(s.mgroups[group], func(k int) bool { return k == lowAt })
-		n := len(s.items)
-		p := s.add(KindMeasurement, v)
-		if p == nil {
-			return false
-		}
-		if len(s.items) == n {
-			n = s.indexOf(p)
-		}
-		if n >= 0 && !slices.Contains(s.mgroups[group], n) {
-			s.mgroups[group] = append(s.mgroups[group], n)
-			s.mnum[groupItem{group, n}] = num
-		}
-		return len(s.items) > n
+		return s.addInGroup(v, group, num, true)
 	}
 	c := clean(v, s.e.maxValueLen())
 	if s.figureLine != "" {
 		c = cleanGaps(s.figureLine, s.e.capOf(KindDecision), s.e.capOf(KindDecision)) // as add keeps it
 		if k, ok := s.seen[(&Item{Kind: KindMeasurement, Value: c}).Key()]; ok {
 			// the line is kept already, for another of its figures
-			if s.mgroups == nil {
-				s.mgroups = make(map[string][]int)
-				s.mnum = make(map[groupItem]float64)
-			}
-			if !slices.Contains(s.mgroups[group], k) {
-				s.mgroups[group] = append(s.mgroups[group], k)
-			}
-			s.mnum[groupItem{group, k}] = num
+			s.inGroup(group, k, num)
 			return false
 		}
 	}
@@ -1015,6 +978,37 @@ func (s *scanner) inOtherGroup(k int, group string) bool {
 		}
 	}
 	return false
+}
+
+// addInGroup adds measurement v and, when grouped, counts its item in
+// group with the figure num. The item may be one kept already: a repeat,
+// or the line of another figure kept whole. It reports whether v was
+// kept.
+func (s *scanner) addInGroup(v, group string, num float64, grouped bool) bool {
+	n := len(s.items)
+	p := s.add(KindMeasurement, v)
+	if p == nil {
+		return false
+	}
+	if len(s.items) == n {
+		n = s.indexOf(p)
+	}
+	if grouped && n >= 0 {
+		s.inGroup(group, n, num)
+	}
+	return true
+}
+
+// inGroup counts item k in group with the figure num.
+func (s *scanner) inGroup(group string, k int, num float64) {
+	if s.mgroups == nil {
+		s.mgroups = make(map[string][]int)
+		s.mnum = make(map[groupItem]float64)
+	}
+	if !slices.Contains(s.mgroups[group], k) {
+		s.mgroups[group] = append(s.mgroups[group], k)
+	}
+	s.mnum[groupItem{group, k}] = num
 }
 
 // indexOf returns the index in s.items of the item p points to, or -1.

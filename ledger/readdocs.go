@@ -243,14 +243,9 @@ func unlisted(p string) string {
 }
 
 // depDoc reports whether a lower-case path is a dependency's file, not the
-// project's: vendored, installed or in a module cache.
+// project's: installed (depPath) or vendored.
 func depDoc(low string) bool {
-	for _, d := range []string{"node_modules/", "vendor/", "site-packages/", "/pkg/mod/", ".cargo/registry/", "third_party/"} {
-		if strings.Contains(low, d) {
-			return true
-		}
-	}
-	return false
+	return depPath(low) || strings.Contains(low, "vendor/") || strings.Contains(low, "third_party/")
 }
 
 // rulesFile reports whether a file holds a project's rules for those who

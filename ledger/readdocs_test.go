@@ -12,11 +12,17 @@ import (
 // decisionsOf returns the decisions extracted from one call and its output.
 func decisionsOf(t *testing.T, tool, input, out string) []string {
 	t.Helper()
+	return kindOf(KindDecision, tool, input, out)
+}
+
+// kindOf returns the values of kind k extracted from one call and its
+// output.
+func kindOf(k Kind, tool, input, out string) []string {
 	call := condense.ToolCall("c1", tool, []byte(input))
 	res := condense.ToolResult("c1", false, condense.Text(out))
 	var got []string
 	for _, it := range ExtractResult(&call, &res, 1) {
-		if it.Kind == KindDecision {
+		if it.Kind == k {
 			got = append(got, it.Value)
 		}
 	}
@@ -142,17 +148,7 @@ func TestUnnumbered(t *testing.T) {
 // A project's rules read by the agent are kept as constraints, each with
 // its list item whole; a README's setup steps for its reader are not.
 func TestDocRules(t *testing.T) {
-	rulesOf := func(tool, input, out string) []string {
-		call := condense.ToolCall("c1", tool, []byte(input))
-		res := condense.ToolResult("c1", false, condense.Text(out))
-		var got []string
-		for _, it := range ExtractResult(&call, &res, 1) {
-			if it.Kind == KindConstraint {
-				got = append(got, it.Value)
-			}
-		}
-		return got
-	}
+	rulesOf := func(tool, input, out string) []string { return kindOf(KindConstraint, tool, input, out) }
 	cases := []struct {
 		name, tool, input, out string
 		want                   []string
