@@ -822,6 +822,9 @@ func selfDescribing(m string) bool {
 		return true
 	}
 	u := m[strings.LastIndexAny(m, "0123456789 ")+1:]
+	if u == "h" && len(m) > 3 && strings.Contains(m, ".") && isDigit(m[len(m)-2]) {
+		return true // hours in a decimal: the reindex that ran "6.8h"
+	}
 	return len(u) >= 2 && unitSet[u]
 }
 

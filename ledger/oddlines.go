@@ -122,6 +122,9 @@ func (b *oddBuf) mark(text string, m map[int]uint8, cells bool) {
 	slices.Sort(b.sorted)
 	if cells {
 		b.markOddCells(text, m)
+		if n < minUniformLines {
+			b.markShortOdd(text, m)
+		}
 	}
 	if n < minUniformLines {
 		return
@@ -145,6 +148,53 @@ func (b *oddBuf) mark(text string, m map[int]uint8, cells bool) {
 		if _, found := slices.BinarySearch(b.sorted, sh); found && once(b.sorted, sh) {
 			m[b.starts[k]] |= hotOdd
 		}
+	}
+}
+
+// markShortOdd marks the odd line of a short listing (fewer than
+// minUniformLines lines): under a header of words, every row but one
+// with as many cells as each other, at least minTableRows-1 of them, and
+// the one row with more or fewer: the node claim with no node among
+// claims on nodes. Cells are counted, not shaped: the names of a short
+// listing (general-jxcvm, general-3dn3o) differ in shape by chance. Its
+// rows have cells apart: a gap of spaces or a tab. A
+// listing this short has no room for a second odd line: with two,
+// nothing is marked.
+func (b *oddBuf) markShortOdd(text string, m map[int]uint8) {
+	starts := b.starts
+	if first := text[starts[0]:lineEnd(text, starts[0])]; !strings.ContainsAny(first, "0123456789") {
+		starts = starts[1:] // the header
+	}
+	if len(starts) < minTableRows {
+		return
+	}
+	for _, k := range starts[:2] {
+		if !gapped(strings.TrimSpace(text[k:lineEnd(text, k)])) {
+			return // lines of words, not a listing's rows
+		}
+	}
+	cells := func(k int) int { return len(strings.Fields(text[starts[k]:lineEnd(text, starts[k])])) }
+	// the count of most rows: that of the first row, unless the second
+	// and third rows agree on another
+	a := cells(0)
+	if c := cells(1); c != a && cells(2) == c {
+		a = c
+	}
+	if a < 3 {
+		return
+	}
+	odd := -1
+	for k := range starts {
+		if cells(k) == a {
+			continue
+		}
+		if odd >= 0 {
+			return
+		}
+		odd = k
+	}
+	if odd >= 0 {
+		m[starts[odd]] |= hotOdd
 	}
 }
 

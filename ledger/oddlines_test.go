@@ -158,3 +158,90 @@ func TestOddRowOfCSV(t *testing.T) {
 		t.Errorf("want the odd row's key and few others, got %q", Strings(items))
 	}
 }
+
+// TestOddRowsOfShortListings: a row that stands out from a short listing
+// is kept whole, as printed, whatever form its handle takes: the one row
+// with a cell missing under a header, a row in a bad state among rows
+// shaped like it (even when some of its cells were read), and a task
+// running for hours among tasks of milliseconds. Two odd rows, rows
+// without column gaps, and a file's lines are not.
+func TestOddRowsOfShortListings(t *testing.T) {
+	for _, tc := range []struct {
+		name, out, want string
+		odd             bool // the row is marked odd, not only kept
+	}{
+		{
+			name: "a missing cell",
+			out: "NAME          INSTANCE     ZONE        NODE                          READY   AGE\n" +
+				"spot-b8kzq    m6a.large    us-east-2a  ip-10-4-1-17.ec2.internal     True    3d\n" +
+				"spot-wqrtn    m6a.large    us-east-2b  ip-10-4-2-201.ec2.internal    True    6d\n" +
+				"spot-4hx2m    c7i.xlarge   us-east-2c                                False   14m\n" +
+				"spot-z9d7c    m6a.large    us-east-2a  ip-10-4-1-88.ec2.internal     True    2d\n",
+			want: "spot-4hx2m    c7i.xlarge   us-east-2c                                False   14m",
+			odd:  true,
+		},
+		{
+			name: "a failed job among others",
+			out: "ID                                        NAME               STATE     STARTED\n" +
+				"5f0e2c1d-3b7a-4d6e-9f1a-0c2b4d6e8f00-a1   nightly-rollup-12  Running   2026-05-03 01:00\n" +
+				"5f0e2c1d-3b7a-4d6e-9f1a-0c2b4d6e8f00-b7   nightly-rollup-11  Failed    2026-05-02 01:00\n" +
+				"5f0e2c1d-3b7a-4d6e-9f1a-0c2b4d6e8f00-c3   nightly-rollup-10  Done      2026-05-01 01:00\n",
+			want: "5f0e2c1d-3b7a-4d6e-9f1a-0c2b4d6e8f00-b7   nightly-rollup-11  Failed    2026-05-02 01:00",
+			odd:  true,
+		},
+		{
+			name: "a consumer down, tab separated",
+			out: "queue\tconsumer_tag\tprefetch\tstatus\n" +
+				"orders.created\tctag-Qm3xT8vW1pL6nR\t200\tup\n" +
+				"orders.settled\tctag-Hd72KqZ0aYw5eB\t20\tdown\n" +
+				"orders.refunds\tctag-Ue9sB4cN7tJ2xM\t200\tup\n",
+			want: "orders.settled\tctag-Hd72KqZ0aYw5eB\t20\tdown",
+			odd:  true,
+		},
+		{
+			name: "hours among milliseconds",
+			out: "action                     task_id                   running_time  node\n" +
+				"indices:data/write/bulk    nD7qPz0aLx2Wm4Rt:118203   412.5ms       data-1\n" +
+				"indices:data/write/reindex nD7qPz0aLx2Wm4Rt:993410   5.2h          data-1\n" +
+				"indices:data/read/search   Kc1vBn8eYu3Ts6Hq:420577   98.0ms        data-2\n",
+			want: "indices:data/write/reindex nD7qPz0aLx2Wm4Rt:993410   5.2h          data-1",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			items := outputItems(tc.out)
+			i := slices.IndexFunc(items, func(it Item) bool { return it.Value == tc.want })
+			if i < 0 {
+				t.Fatalf("%q not kept whole: %q", tc.want, Strings(items))
+			}
+			if tc.odd && !items[i].Odd {
+				t.Errorf("%s not marked odd", items[i])
+			}
+		})
+	}
+
+	// Two rows with a cell missing: nothing stands out.
+	two := "NAME    ZONE   NODE     READY\nw-1   a   n-1   True\nw-2   b         False\nw-3   a   n-3   True\nw-4   c         False\nw-5   a   n-5   True\n"
+	m := markLines(two, nil)
+	markOddLines(two, m, true)
+	for start, mark := range m {
+		if mark&hotOdd != 0 {
+			t.Errorf("line at %d of a listing with two odd rows marked odd", start)
+		}
+	}
+	// The same listing with one odd row, as a file's content: no table.
+	one := "NAME    ZONE   NODE     READY\nw-1   a   n-1   True\nw-2   b         False\nw-3   a   n-3   True\nw-4   c   n-4   True\n"
+	m = markLines(one, m)
+	markOddLines(one, m, false)
+	for start, mark := range m {
+		if mark&hotOdd != 0 {
+			t.Errorf("line at %d of a file marked odd", start)
+		}
+	}
+	// Repeated error lines are no table, however many: no row beside the
+	// error.
+	for _, it := range outputItems("Error: upstream reset\nError: upstream reset\nError: upstream reset\nError: upstream gave up\n") {
+		if it.Kind != KindError {
+			t.Errorf("%s kept beside the errors", it)
+		}
+	}
+}

@@ -116,6 +116,9 @@ type scanner struct {
 	// members counts the lines of whole that are a JSON object's member,
 	// by key, built with shapes.
 	members map[string]int
+	// bad counts the lines of whole in a bad state (badStatus), by
+	// shape, built when a row first needs them (see badRow).
+	bad map[uint64]int
 	// lineItems is the number of items before the current line's.
 	lineItems int
 	// paste is where a message's lines stand against pasted output:
@@ -295,7 +298,7 @@ func (s *scanner) text(text string) {
 		text, exit = unwrapOutput(text)
 		s.run = s.runOf(text, exit)
 	}
-	s.whole, s.shapes, s.members, s.lines, s.goHeader = text, nil, nil, 0, false
+	s.whole, s.shapes, s.members, s.bad, s.lines, s.goHeader = text, nil, nil, nil, 0, false
 	s.people = s.output && !s.source && !s.readsFile && personRecords(text)
 	s.hot = markLines(text, s.hot)
 	s.warnLines, s.infoFails = 0, 0
@@ -325,7 +328,7 @@ func (s *scanner) text(text string) {
 	last := s.prev
 	s.loud, s.odd, s.cell, s.prev, s.bench = false, false, false, "", ""
 	s.paste, s.fence, s.quote = 0, 0, false
-	s.whole, s.shapes, s.members, s.rowPicks = "", nil, nil, nil
+	s.whole, s.shapes, s.members, s.bad, s.rowPicks = "", nil, nil, nil, nil
 	s.endUnsure()
 	s.flush()
 	if s.output && !s.source && s.run == runFailed && s.counts[KindError] == 0 {
@@ -595,12 +598,17 @@ func (s *scanner) line(line string) {
 		}
 		s.figureLine = ""
 	}
-	if s.output && !claimed && s.lineItems == len(s.items) && (figureReport(t) || s.oddRow(t)) {
+	if s.output && !claimed && (s.lineItems == len(s.items) || s.standsOut(t) && !s.lineHasError()) {
 		// a report's line in a layout no reader above knows, or the
 		// row of a uniform output that stands out from the rest
-		s.wide = true
-		s.add(KindMeasurement, t)
-		s.wide = false
+		report := s.lineItems == len(s.items) && figureReport(t)
+		if odd := !report && s.oddRow(t); report || odd {
+			s.wide = true
+			if p := s.add(KindMeasurement, t); p != nil && odd {
+				p.Odd = true
+			}
+			s.wide = false
+		}
 	}
 }
 
@@ -651,15 +659,18 @@ func undecorated(t string) string {
 // running for hours among tasks of milliseconds, the node claim with no
 // node among ready ones. Such a row is kept whole, as printed.
 func (s *scanner) oddRow(t string) bool {
-	if s.source || !s.odd && !s.cell || len(t) < 12 || len(t) > 240 || columnHeader(t) || strings.ContainsAny(t, "{};\"") {
+	if s.source || len(t) < 12 || len(t) > 240 || columnHeader(t) || strings.ContainsAny(t, "{};\"") {
 		return false // not code: a numbered line of a file, a statement
 	}
 	if _, numbered := cutLineNumber(t, false); numbered {
 		return false
 	}
 	f := strings.Fields(t)
-	if len(f) < 3 {
-		return false
+	if len(f) < 3 || strings.HasSuffix(t, ":") {
+		return false // a heading: "app-error.log last 41 lines:"
+	}
+	if !s.odd && !s.cell {
+		return s.badRow(t)
 	}
 	for _, c := range f {
 		if _, ok := figureCell(c); ok {
@@ -667,6 +678,60 @@ func (s *scanner) oddRow(t string) bool {
 		}
 	}
 	return false
+}
+
+// badRow reports whether t is a row in a bad state among rows shaped like
+// it, three at least, its cells apart (a gap of spaces or a tab): the
+// failed job among running and finished ones. The rows in a bad state
+// must be few (two, or one in ten) and fewer than half their shape's: in
+// a listing of failed rows, or of rows in every state, none stands out.
+//
+// Such a row, like an odd one, is kept whole whatever its cells hold (the
+// job's id may be in a form no reader knows), and even when some of them
+// were read: the row says what state the thing its ids name is in.
+func (s *scanner) badRow(t string) bool {
+	if !s.output || s.source || !gapped(t) || !badStatus(t) {
+		return false
+	}
+	n := s.shapeCount(t)
+	if n < 3 {
+		return false
+	}
+	if s.bad == nil {
+		s.bad = make(map[uint64]int)
+		for start := 0; start < len(s.whole); {
+			end := lineEnd(s.whole, start)
+			if l := strings.TrimSpace(s.whole[start:end]); l != "" && badStatus(l) {
+				s.bad[lineShape(l)]++
+			}
+			start = end + 1
+		}
+	}
+	// a listing of failed rows, or of rows in every state, is routine
+	bad := s.bad[lineShape(t)]
+	return bad*2 < n && (bad <= 2 || bad*10 <= n)
+}
+
+// standsOut reports whether t, a row some of whose cells were read, is
+// still kept whole: an odd row of a listing (shaped unlike the rest, or
+// holding a value no other row has) or a row in a bad state among few
+// (badRow).
+func (s *scanner) standsOut(t string) bool {
+	if badStatus(t) {
+		return s.badRow(t) // the state makes it odd: only if it is rare
+	}
+	return s.odd && gapped(t)
+}
+
+// gapped reports whether line t has cells apart: a gap of spaces or a tab.
+func gapped(t string) bool {
+	return strings.Contains(t, "  ") || strings.IndexByte(t, '\t') >= 0
+}
+
+// lineHasError reports whether the line being scanned has yielded an error
+// item: a pod's failure read as an error needs no row beside it.
+func (s *scanner) lineHasError() bool {
+	return slices.ContainsFunc(s.items[min(s.lineItems, len(s.items)):], func(it Item) bool { return it.Kind == KindError })
 }
 
 // keepItem records an item read back from a marker with its file access
@@ -738,6 +803,24 @@ func (s *scanner) listed(t string) bool {
 	if !s.output || s.loud || s.odd || s.whole == "" || badStatus(t) {
 		return false
 	}
+	if same := s.shapeCount(t); s.lines < minListing || same < 2 {
+		return false
+	}
+	if k, ok := memberKey(t); ok {
+		// an indented JSON record's members are shaped alike but are
+		// not rows: only the same key on other lines (the records of
+		// an array) makes one routine
+		return s.members[k] >= 2
+	}
+	return true
+}
+
+// shapeCount returns how many lines of the output being scanned are
+// shaped like t (see lineShape), t's own included.
+func (s *scanner) shapeCount(t string) int {
+	if s.whole == "" {
+		return 0
+	}
 	if s.shapes == nil {
 		s.shapes = make(map[uint64]int)
 		s.members = make(map[string]int)
@@ -753,16 +836,7 @@ func (s *scanner) listed(t string) bool {
 			start = end + 1
 		}
 	}
-	if s.lines < minListing || s.shapes[lineShape(t)] < 2 {
-		return false
-	}
-	if k, ok := memberKey(t); ok {
-		// an indented JSON record's members are shaped alike but are
-		// not rows: only the same key on other lines (the records of
-		// an array) makes one routine
-		return s.members[k] >= 2
-	}
-	return true
+	return s.shapes[lineShape(t)]
 }
 
 // memberKey returns the key of a line that is a JSON object's member:
@@ -793,7 +867,7 @@ var badStates = append([]string{"NotReady", "Error", "Failed", "FAILED", "Pendin
 	"ERROR", "Errored", "ERRORED", "errored", "FAILURE", "Failure", "failure", "Failing", "FAILING", "failing",
 	"Aborted", "ABORTED", "aborted", "Crashed", "CRASHED", "crashed", "UNHEALTHY", "TIMED_OUT", "TimedOut",
 	"Rejected", "REJECTED", "Stuck", "STUCK", "stuck", "DEAD", "Exited (3", "Exited (4", "Exited (5",
-	"Exited (6", "Exited (7", "Exited (8", "Exited (9"}, podFailures...)
+	"Exited (6", "Exited (7", "Exited (8", "Exited (9", "down", "suspected_down"}, podFailures...)
 
 // badStatus reports whether a listing's row shows something not working.
 func badStatus(t string) bool {
