@@ -26,7 +26,7 @@ func init() {
 		aborted aborting crash crashed crashes unreachable unavailable rejected forbidden unauthorized
 		unauthenticated illegal uncaught unhandled corrupt corrupted missing conflict conflicts mismatch
 		incompatible expired exhausted interrupted panic panicked panics deadlock traceback segfault
-		errno doesn't isn't wasn't didn't`) {
+		errno doesn't isn't wasn't didn't servfail nxdomain`) {
 		failWords[w] = wFail
 	}
 	for _, w := range strings.Fields(`no not never without zero non`) {
@@ -56,7 +56,8 @@ func init() {
 		"connection timeout", "request timeout", "read timeout", "write timeout", "timeout waiting",
 		"time limit exceeded", "budget exceeded", "is not recognized",
 		"unknown authority", "certificate verify failed", "certificate has expired",
-		"deadline has elapsed",
+		"deadline has elapsed", "could not find", "could not resolve",
+		"no candidates found", "data truncated",
 	} {
 		ws := strings.Fields(p)
 		last := ws[len(ws)-1]

@@ -81,7 +81,7 @@ func TestExtractResultOutputs(t *testing.T) {
 			"id request_id=req_8f2a91c4",
 			"id order_id=ORD-2024-0042",
 			"measurement \"upstream timeout after 5000ms\"",
-			"error \"db ping failed: dial tcp 10.0.4.12:5432: connect: connection refused\"",
+			"error `time=2026-11-30T10:14:06Z level=error msg=\"db ping failed\" err=\"dial tcp 10.0.4.12:5432: connect: connection refused\"`",
 			"measurement `\"latency\":\"703.1ms\"`",
 		}},
 		{"kubectl.txt", []string{

@@ -19,6 +19,12 @@ type scanner struct {
 	items  []Item
 	counts map[Kind]int
 	seen   map[string]int // item key → index in items
+	// errLine is the line of output being scanned, trimmed, while it is
+	// scanned: an error read from it is kept as printed (see add).
+	errLine string
+	// errFrom maps an error as a reader put it to the item of the line it
+	// was read from: the same error on the next line is that item again.
+	errFrom map[string]int
 	tail   []Item         // the latest errors past the first half of the cap
 
 	inTrace     bool     // inside a Python traceback
@@ -226,6 +232,26 @@ func (s *scanner) add(k Kind, v string) *Item {
 		defer func(w bool) { s.wide = w }(s.wide)
 		s.wide = true
 	}
+	if k == KindError && s.errLine != "" && v != s.errLine && len(s.errLine) <= s.e.maxValueLen() && readFrom(v, s.errLine) {
+		// The error as printed, on its line: a search for the line, or
+		// for any part of it, finds it. The same error read again from
+		// another line (a log's repeats, their times apart) is the item
+		// kept for the first.
+		if i, ok := s.errFrom[v]; ok && i < len(s.items) {
+			return &s.items[i]
+		}
+		defer func(w bool) { s.wide = w }(s.wide)
+		s.wide = true
+		n := len(s.items)
+		p := s.addLine(k, s.errLine)
+		if p != nil && len(s.items) > n {
+			if s.errFrom == nil {
+				s.errFrom = make(map[string]int)
+			}
+			s.errFrom[v] = n
+		}
+		return p
+	}
 	if k == KindError && len(v) > s.e.capOf(k) {
 		// made valid first, so that clean does not grow the value past
 		// its cap and cut off the tail shortenError keeps
@@ -263,6 +289,34 @@ func (s *scanner) add(k Kind, v string) *Item {
 	}
 	s.keep(it, key)
 	return &s.items[len(s.items)-1]
+}
+
+// addLine is add for a whole line: the line is not read as an error
+// again.
+func (s *scanner) addLine(k Kind, line string) *Item {
+	defer func(l string) { s.errLine = l }(s.errLine)
+	s.errLine = ""
+	return s.add(k, line)
+}
+
+// readFrom reports whether error v was read from line alone: it is part
+// of the line, or each of its parts joined by ": " is (a log record's
+// message and its error field, "failed to renew lease: context deadline
+// exceeded").
+func readFrom(v, line string) bool {
+	if strings.Contains(line, v) {
+		return true
+	}
+	parts := strings.Split(v, ": ")
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if p = strings.Trim(p, "\"' "); p == "" || !strings.Contains(line, p) {
+			return false
+		}
+	}
+	return true
 }
 
 // addWeak records an error line that is kept only if the decisive ones
@@ -326,6 +380,7 @@ func (s *scanner) text(text string) {
 		start = end + 1
 	}
 	last := s.prev
+	s.errLine, s.errFrom = "", nil
 	s.loud, s.odd, s.cell, s.prev, s.bench = false, false, false, "", ""
 	s.paste, s.fence, s.quote = 0, 0, false
 	s.whole, s.shapes, s.members, s.bad, s.rowPicks = "", nil, nil, nil, nil
@@ -467,6 +522,10 @@ func (s *scanner) line(line string) {
 	s.lineItems = len(s.items)
 	s.lineCommand = 0
 	t := strings.TrimSpace(line)
+	s.errLine = ""
+	if s.output && !s.source && s.paste == 0 && !jsonRecord(t) {
+		s.errLine = undecorated(strings.TrimPrefix(t, "│ "))
+	}
 	s.src = ""
 	if !s.source {
 		if rest, ok := logSource(t); ok {
@@ -628,9 +687,14 @@ func (s *scanner) wholeFigureLine(t string) bool {
 	if !s.output || s.source || len(t) > s.e.maxValueLen() || strings.ContainsAny(t, "\x00\r") {
 		return false
 	}
-	// a record alone, in an array ("{…},") or behind a prefix ("data: {…}")
+	return !jsonRecord(t)
+}
+
+// jsonRecord reports whether line t is a JSON record: alone, in an array
+// ("{…},") or behind a prefix ("data: {…}").
+func jsonRecord(t string) bool {
 	r := strings.TrimRight(t, ", ")
-	return !(strings.HasSuffix(r, "}") && (r[0] == '{' || strings.Contains(r, "{\"")))
+	return r != "" && strings.HasSuffix(r, "}") && (r[0] == '{' || strings.Contains(r, "{\""))
 }
 
 // undecorated returns a line without the rule a tool draws around it:

@@ -87,3 +87,21 @@ func TestReviewedReaders(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorLineAsPrinted: an error a reader puts together from one line
+// of output (a log record's message and its error field) is kept as the
+// line was printed, so that a search for the line or any part of it finds
+// it; the same error on a later line, its time apart, is that item again.
+// A JSON record and a line past the value cap keep the reader's form.
+func TestErrorLineAsPrinted(t *testing.T) {
+	line := `ts=2026-05-02T08:14:09Z level=error msg="lease renewal failed" err="context deadline exceeded" holder=sched-1`
+	items := Strings(outputItems(line + "\n" + strings.Replace(line, "08:14:09", "08:14:19", 1) + "\n"))
+	held(t, line, items, []string{"error `" + line + "`"}, []string{`error "lease renewal failed: context deadline exceeded"`})
+	if n := len(slices.DeleteFunc(items, func(v string) bool { return !strings.HasPrefix(v, "error ") })); n != 1 {
+		t.Errorf("%d error items for one error printed twice: %q", n, items)
+	}
+	itemsHeld(t, `{"level":"error","msg":"lease renewal failed","err":"context deadline exceeded"}`,
+		[]string{`error "lease renewal failed: context deadline exceeded"`}, nil)
+	long := `ts=2026-05-02T08:14:09Z level=error msg="lease renewal failed" err="context deadline exceeded" holder=sched-1 ` + strings.Repeat("k=v ", 30)
+	itemsHeld(t, long, []string{`error "lease renewal failed: context deadline exceeded"`}, nil)
+}
