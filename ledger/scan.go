@@ -25,7 +25,7 @@ type scanner struct {
 	// errFrom maps an error as a reader put it to the item of the line it
 	// was read from: the same error on the next line is that item again.
 	errFrom map[string]int
-	tail   []Item         // the latest errors past the first half of the cap
+	tail    []Item // the latest errors past the first half of the cap
 
 	inTrace     bool     // inside a Python traceback
 	traceFrame  string   // its deepest `File "…", line N` so far
