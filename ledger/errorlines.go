@@ -418,8 +418,12 @@ func (s *scanner) runtimeOrTestLine(t string) bool {
 		s.add(KindError, t) // pytest short summary
 	case s.pyCase != "" && strings.HasPrefix(t, "E "):
 		// The first "E" line of a failure section says what failed in
-		// the test its header named: "E       assert 2 == 1".
-		s.add(KindError, s.pyCase+": "+strings.TrimSpace(t[2:]))
+		// the test its header named: "E       assert 2 == 1", kept as
+		// printed after the test's name.
+		w := s.wide
+		s.wide = true
+		s.add(KindError, s.pyCase+": "+t)
+		s.wide = w
 		s.pyCase = ""
 	case strings.HasPrefix(t, "E ") && looksException(strings.TrimSpace(t[2:])):
 		s.add(KindError, strings.TrimSpace(t[2:])) // pytest assertion detail

@@ -834,7 +834,8 @@ func jsonErrorBody(t string) bool {
 	if len(t) < 12 || t[0] != '{' || t[len(t)-1] != '}' {
 		return false
 	}
-	for _, k := range []string{`"error":`, `"error": `, `"errors":`, `"errors": `, `"err":`} {
+	for _, k := range []string{`"error":`, `"error": `, `"errors":`, `"errors": `, `"err":`, `"error.message":`, `"error.message": `,
+		`"error_message":`, `"error_message": `, `"errorMessage":`, `"errorMessage": `, `"exception":`, `"exception": `} {
 		if i := strings.Index(t, k); i > 0 && i < 40 {
 			v := strings.TrimLeft(t[i+len(k):], " ")
 			for _, none := range []string{"null", `""`, "false", "[]", "{}", "0", `"none"`, `"None"`, `"ok"`, `"OK"`} {

@@ -25,7 +25,14 @@ type scanner struct {
 	// errFrom maps an error as a reader put it to the item of the line it
 	// was read from: the same error on the next line is that item again.
 	errFrom map[string]int
-	tail    []Item // the latest errors past the first half of the cap
+	// errShapes holds the shapes (digits masked) of the errors kept from
+	// the text: past the cap, an error of a shape not kept yet is kept
+	// still (see add).
+	errShapes map[string]bool
+	// errSearch: the command searched logs for errors ("grep -i error",
+	// "journalctl -p err"): each line it printed is a hit.
+	errSearch bool
+	tail      []Item // the latest errors past the first half of the cap
 
 	inTrace     bool     // inside a Python traceback
 	traceFrame  string   // its deepest `File "…", line N` so far
@@ -148,6 +155,8 @@ type scanner struct {
 	// annotations: gh run view's ANNOTATIONS section, whose "X …" lines
 	// are the failures of the run.
 	annotations bool
+	// wentWrong: inside Gradle's "* What went wrong:" block.
+	wentWrong bool
 	// warnLines counts the lines of the text that may name a warning
 	// level: the one warning among a log's routine lines is kept.
 	warnLines int
@@ -283,12 +292,78 @@ func (s *scanner) add(k Kind, v string) *Item {
 		}
 		s.tail = append(s.tail, it)
 		if len(s.tail) > max/2 {
-			s.tail = append(s.tail[:0], s.tail[1:]...)
+			i := s.tailEvictable()
+			s.tail = slices.Delete(s.tail, i, i+1)
 		}
 		return nil
 	}
 	s.keep(it, key)
 	return &s.items[len(s.items)-1]
+}
+
+// searchesErrors reports whether the command whose output is scanned
+// searched logs for errors: a search tool (grep, rg, journalctl,
+// papertrail, a cloud's log reader) asked for errors ("grep -i error",
+// "journalctl -p err", "'error OR fatal OR exception'").
+func (s *scanner) searchesErrors() bool {
+	for i := range s.items {
+		if s.items[i].Kind != KindCommand {
+			continue
+		}
+		c := strings.ToLower(s.items[i].Value)
+		if !hasAny(c, "grep", "rg ", "journalctl", "papertrail", "logcli", "logging read", "filter-log-events", "findstr", "select-string", "stern ") {
+			return false
+		}
+		return hasAny(c, "error", "fatal", "exception", "panic", "crit", " -p err", "--priority=err", "-p 3")
+	}
+	return false
+}
+
+// hasAny reports whether s holds one of subs.
+func hasAny(s string, subs ...string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// logStamped reports whether line t opens with a log's time stamp: a
+// date or a time ("2026-04-11T08:11:56Z", "08:11:56", "[2026-04-11 …")
+// or a syslog month ("Apr 11 08:11:56").
+func logStamped(t string) bool {
+	t = strings.TrimLeft(t, "[")
+	if len(t) < 8 {
+		return false
+	}
+	if isDigit(t[0]) && isDigit(t[1]) && (t[2] == ':' || t[2] == '-' || t[2] == '/' || isDigit(t[2]) && isDigit(t[3]) && (t[4] == '-' || t[4] == '/')) {
+		return true
+	}
+	switch t[:4] {
+	case "Jan ", "Feb ", "Mar ", "Apr ", "May ", "Jun ", "Jul ", "Aug ", "Sep ", "Oct ", "Nov ", "Dec ":
+		return isDigit(t[4]) || t[4] == ' '
+	}
+	return false
+}
+
+// tailEvictable returns which of the errors held past half the cap (the tail)
+// gives way to a newer one: the oldest whose shape (its digits masked) is
+// held or kept twice or more, else the oldest. The one unlike error among
+// a log's repeats (the GOAWAY among a hundred "connection reset by peer")
+// stays; what repeats is one thing said many times.
+func (s *scanner) tailEvictable() int {
+	count := make(map[string]int, len(s.tail))
+	for _, it := range s.tail {
+		count[maskDigitRuns(it.Value, false)]++
+	}
+	for i, it := range s.tail[:len(s.tail)-1] {
+		sh := maskDigitRuns(it.Value, false)
+		if count[sh] >= 2 || s.errShapes[sh] {
+			return i
+		}
+	}
+	return 0
 }
 
 // addLine is add for a whole line: the line is not read as an error
@@ -340,6 +415,12 @@ func (s *scanner) keep(it Item, key string) {
 	if s.seen == nil {
 		s.seen = make(map[string]int)
 	}
+	if it.Kind == KindError && s.output {
+		if s.errShapes == nil {
+			s.errShapes = make(map[string]bool)
+		}
+		s.errShapes[maskDigitRuns(it.Value, false)] = true
+	}
 	s.seen[key] = len(s.items)
 	s.counts[it.Kind]++
 	s.items = append(s.items, it)
@@ -353,6 +434,7 @@ func (s *scanner) text(text string) {
 		s.run = s.runOf(text, exit)
 	}
 	s.whole, s.shapes, s.members, s.bad, s.lines, s.goHeader = text, nil, nil, nil, 0, false
+	s.errSearch = s.output && !s.source && s.searchesErrors()
 	s.people = s.output && !s.source && !s.readsFile && personRecords(text)
 	s.hot = markLines(text, s.hot)
 	s.warnLines, s.infoFails = 0, 0
@@ -380,7 +462,7 @@ func (s *scanner) text(text string) {
 		start = end + 1
 	}
 	last := s.prev
-	s.errLine, s.errFrom = "", nil
+	s.errLine, s.errFrom, s.errShapes = "", nil, nil
 	s.loud, s.odd, s.cell, s.prev, s.bench = false, false, false, "", ""
 	s.paste, s.fence, s.quote = 0, 0, false
 	s.whole, s.shapes, s.members, s.bad, s.rowPicks = "", nil, nil, nil, nil
@@ -560,6 +642,26 @@ func (s *scanner) line(line string) {
 		} else if msg, ok := strings.CutPrefix(t, "X "); ok && s.annotations && !strings.HasPrefix(msg, "Process completed with exit code") {
 			s.add(KindError, msg)
 		}
+		if v, ok := valgrindError(s.prev, t); ok {
+			s.add(KindError, v)
+		}
+		if levelCell(t) {
+			s.add(KindError, t) // MySQL's SHOW WARNINGS: "| Warning | 1265 | Data truncated … |"
+		}
+		if s.run == runFailed && numberedFailure(t) {
+			s.addWeak(t) // ExUnit's "1) test caps the discount (Shop.PricingTest)"
+		}
+		// Gradle's "* What went wrong:" block: its "> " lines are the
+		// failure and its causes, the deepest last ("> Could not find
+		// com.acme:sdk:3.2.0."), up to the "* Try:" block.
+		switch {
+		case t == "* What went wrong:":
+			s.wentWrong = true
+		case strings.HasPrefix(t, "* "):
+			s.wentWrong = false
+		case s.wentWrong && strings.HasPrefix(t, "> ") && len(t) > 2:
+			s.add(KindError, t)
+		}
 		if s.people {
 			for _, p := range fieldProse(t) {
 				s.authoredDecisions(Redact(p))
@@ -656,6 +758,12 @@ func (s *scanner) line(line string) {
 			s.measurements(t, urlSpans)
 		}
 		s.figureLine = ""
+	}
+	if s.errSearch && s.lineItems == len(s.items) && logStamped(t) {
+		// a hit of a search of logs for errors, in words no reader
+		// knows ("http2: server sent GOAWAY and closed the connection")
+		s.add(KindError, t)
+		return
 	}
 	if s.output && !claimed && (s.lineItems == len(s.items) || s.standsOut(t) && !s.lineHasError()) {
 		// a report's line in a layout no reader above knows, or the
@@ -785,6 +893,77 @@ func (s *scanner) standsOut(t string) bool {
 		return s.badRow(t) // the state makes it odd: only if it is rare
 	}
 	return s.odd && gapped(t)
+}
+
+// levelCell reports whether t is a table's row whose first cell names a
+// warning or an error level: MySQL's SHOW WARNINGS, "| Warning | 1265 |
+// Data truncated for column 'status' at row 1 |".
+func levelCell(t string) bool {
+	rest, ok := strings.CutPrefix(t, "|")
+	if !ok || !strings.HasSuffix(t, "|") {
+		return false
+	}
+	cell, _, ok := strings.Cut(rest, "|")
+	if !ok {
+		return false
+	}
+	switch strings.TrimSpace(cell) {
+	case "Warning", "Error", "WARNING", "ERROR":
+		return strings.Count(t, "|") >= 3
+	}
+	return false
+}
+
+// numberedFailure reports whether t heads a numbered failure of a test
+// run's report: "1) test apply_discount/2 caps percentage at 100
+// (Shop.PricingTest)", "2) Cart adds an item". It needs a number, ") ",
+// and two words or more, the first a letter's: not a numbered reply's
+// `1) "key"` nor a list of figures.
+func numberedFailure(t string) bool {
+	i := 0
+	for i < len(t) && i < 4 && isDigit(t[i]) {
+		i++
+	}
+	if i == 0 || !strings.HasPrefix(t[i:], ") ") {
+		return false
+	}
+	rest := t[i+2:]
+	return rest != "" && isAlpha(rest[0]) && strings.Count(rest, " ") >= 1
+}
+
+// valgrindError returns the line before a Valgrind report's first frame
+// ("==4411==    at 0x109A3E: token_free_all (token.c:117)"): the error the
+// frames are of ("==4411== Invalid read of size 4"), as printed. An
+// allocation's or a free's own frames follow a line about the block
+// ("Address 0x… is 8 bytes inside…", "Block was alloc'd at"), which is
+// not the error.
+func valgrindError(prev, t string) (string, bool) {
+	rest, ok := valgrindRest(t)
+	if !ok || !strings.HasPrefix(rest, "at 0x") {
+		return "", false
+	}
+	msg, ok := valgrindRest(prev)
+	if !ok || msg == "" || strings.HasPrefix(msg, "at 0x") || strings.HasPrefix(msg, "by 0x") ||
+		strings.HasPrefix(msg, "Address ") || strings.HasPrefix(msg, "Block was ") || !isUpper(msg[0]) {
+		return "", false
+	}
+	return prev, true
+}
+
+// valgrindRest returns what follows a Valgrind line's "==PID==" prefix,
+// trimmed.
+func valgrindRest(t string) (string, bool) {
+	if !strings.HasPrefix(t, "==") {
+		return "", false
+	}
+	i := 2
+	for i < len(t) && isDigit(t[i]) {
+		i++
+	}
+	if i == 2 || !strings.HasPrefix(t[i:], "==") {
+		return "", false
+	}
+	return strings.TrimSpace(t[i+2:]), true
 }
 
 // gapped reports whether line t has cells apart: a gap of spaces or a tab.
