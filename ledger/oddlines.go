@@ -3,6 +3,7 @@ package ledger
 import (
 	"cmp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -30,13 +31,33 @@ const (
 	maxShapeTokens = 24
 )
 
-// lineShape returns a hash of the shape of line t.
+// lineShape returns a hash of the shape of line t. A row of a table drawn
+// with bars ("48213 | refunds_svc | idle in transaction | …", psql's and
+// Markdown's) is shaped by its cells instead, each empty, holding a digit,
+// a marker or words: the words a cell holds ("active", "idle in
+// transaction") do not set its row apart.
 func lineShape(t string) uint64 {
 	const (
 		offset = 14695981039346656037
 		prime  = 1099511628211
 	)
 	h := uint64(offset)
+	if barRow(t) {
+		h = (h ^ '|') * prime
+		for cell := range strings.SplitSeq(t, "|") {
+			c := byte('w')
+			switch cell = strings.TrimSpace(cell); {
+			case cell == "":
+				c = 'e'
+			case strings.ContainsAny(cell, "0123456789"):
+				c = 'n'
+			case strings.IndexByte("()[]{}<>\"'`#=:@", cell[0]) >= 0:
+				c = 'p'
+			}
+			h = (h ^ uint64(c)) * prime
+		}
+		return h
+	}
 	n := 0
 	for i := 0; i < len(t); {
 		for i < len(t) && (t[i] == ' ' || t[i] == '\t') {
@@ -60,6 +81,12 @@ func lineShape(t string) uint64 {
 		}
 	}
 	return (h ^ uint64(n)) * prime
+}
+
+// barRow reports whether t is a row of a table drawn with bars: two bars
+// or more, one of them between spaces.
+func barRow(t string) bool {
+	return strings.Count(t, "|") >= 2 && strings.Contains(t, " | ")
 }
 
 // lineEnd returns the end of the line of text that starts at start, before
@@ -264,10 +291,17 @@ func (b *oddBuf) markTable(text string, m map[int]uint8, rows []int) {
 		}
 		commas = c
 	}
+	sep := byte(0) // cells apart by whitespace
+	switch {
+	case barRow(strings.TrimSpace(text[b.starts[rows[0]]:lineEnd(text, b.starts[rows[0]])])):
+		sep = '|' // rows of one shape have as many bars
+	case commas > 0:
+		sep = ','
+	}
 	ncol := -1
 	for _, k := range rows {
 		from := len(b.vals)
-		b.vals = valuesOf(text[b.starts[k]:lineEnd(text, b.starts[k])], b.vals, commas > 0)
+		b.vals = valuesOf(text[b.starts[k]:lineEnd(text, b.starts[k])], b.vals, sep)
 		if n := len(b.vals) - from; ncol < 0 || n != ncol {
 			if ncol >= 0 {
 				return // rows of one shape have as many words, but for a hash collision
@@ -279,6 +313,7 @@ func (b *oddBuf) markTable(text string, m map[int]uint8, rows []int) {
 		return // one column: a list, not a table
 	}
 	n := len(rows)
+	b.markOutliers(text, m, rows, ncol, sep)
 	// A row in a bad state (Failed, CrashLoopBackOff) among rows that are
 	// not is odd, whatever else its columns hold: the failed job among
 	// running and finished ones.
@@ -290,7 +325,7 @@ func (b *oddBuf) markTable(text string, m map[int]uint8, rows []int) {
 	}
 	if len(b.other)*4 <= n {
 		for _, start := range b.other {
-			m[int(start)] |= hotCell
+			m[int(start)] |= hotBad
 		}
 	}
 	for c := 0; c < ncol; c++ {
@@ -341,6 +376,72 @@ func (b *oddBuf) markTable(text string, m map[int]uint8, rows []int) {
 	}
 }
 
+// A column of whole numbers marks its largest when that is at least
+// outlierFactor times the next largest and outlierGap more: the job
+// retried 24 times among jobs retried up to 3 times. Figures with a unit
+// or a decimal point (times, sizes) are left to the measurements' own
+// ranking.
+const (
+	outlierFactor = 4
+	outlierGap    = 10
+)
+
+// markOutliers adds hotCell to the row holding the outlier of a column of
+// whole numbers (see outlierFactor), the rows of a table being rows, with
+// ncol cells apart by sep (0: by whitespace).
+func (b *oddBuf) markOutliers(text string, m map[int]uint8, rows []int, ncol int, sep byte) {
+	for c := 0; c < ncol; c++ {
+		top, next, at := -1, -1, -1
+		for _, k := range rows {
+			v, ok := wholeCell(text[b.starts[k]:lineEnd(text, b.starts[k])], c, sep)
+			if !ok {
+				top = -1
+				break
+			}
+			switch {
+			case v > top:
+				top, next, at = v, top, k
+			case v > next:
+				next = v
+			}
+		}
+		if top >= 0 && next >= 0 && top >= outlierFactor*next && top-next >= outlierGap {
+			m[b.starts[at]] |= hotCell
+		}
+	}
+}
+
+// wholeCell returns cell c of line, when it is a whole number.
+func wholeCell(line string, c int, sep byte) (int, bool) {
+	var cell string
+	if sep != 0 {
+		cells := strings.Split(line, string(sep))
+		if c >= len(cells) {
+			return 0, false
+		}
+		cell = strings.TrimSpace(cells[c])
+	} else {
+		i := 0
+		for k := 0; ; k++ {
+			var j int
+			i, j = nextField(line, i)
+			if i == j {
+				return 0, false
+			}
+			if k == c {
+				cell = line[i:j]
+				break
+			}
+			i = j
+		}
+	}
+	if cell == "" || len(cell) > 9 || !allDigits(cell) {
+		return 0, false
+	}
+	v, err := strconv.Atoi(cell)
+	return v, err == nil
+}
+
 // Among at least minCategoryRows rows, a column of a few values
 // (maxCategories at most, each but one in two rows or more) is a category
 // (a status, a currency, a region), and a row whose value there no other
@@ -388,13 +489,14 @@ func (b *oddBuf) markRare(m map[int]uint8, rows []int, ncol, c int) {
 }
 
 // valuesOf appends to dst the hashes of the first maxCellColumns values of
-// line: separated by whitespace, or by commas when csv is set.
-func valuesOf(line string, dst []uint64, csv bool) []uint64 {
+// line: separated by whitespace, or by sep (a comma, a bar) when it is
+// not 0, each then trimmed of spaces.
+func valuesOf(line string, dst []uint64, sep byte) []uint64 {
 	col := 0
 	for i := 0; i < len(line) && col < maxCellColumns; {
 		var j int
-		if csv {
-			j = strings.IndexByte(line[i:], ',')
+		if sep != 0 {
+			j = strings.IndexByte(line[i:], sep)
 			if j < 0 {
 				j = len(line)
 			} else {
@@ -403,19 +505,122 @@ func valuesOf(line string, dst []uint64, csv bool) []uint64 {
 		} else {
 			i, j = nextField(line, i)
 		}
-		if j == i && !csv {
+		if j == i && sep == 0 {
 			break
 		}
+		cell := strings.TrimSpace(line[i:j])
 		h := uint64(14695981039346656037)
-		for k := i; k < j; k++ {
-			h = (h ^ uint64(line[k])) * 1099511628211
+		for k := 0; k < len(cell); k++ {
+			h = (h ^ uint64(cell[k])) * 1099511628211
 		}
 		dst = append(dst, h)
 		col++
 		i = j
-		if csv {
-			i++ // past the comma
+		if sep != 0 {
+			i++ // past the separator
 		}
 	}
 	return dst
+}
+
+// A record of a pretty-printed array of JSON records (jq's output, one
+// member a line) stands out when a member all records have holds, in
+// three records of four or more, one value, and in this record another no
+// other record holds: the delivery that failed "permanent" among failures
+// "temporary". Such a record is kept whole, on one line, its members that
+// hold the common value left out (oddRecords).
+const minRecords = 4
+
+// jsonMember is a member of a record: its key and its value as printed.
+type jsonMember struct{ key, value string }
+
+// oddRecords returns the records of text that stand out (see minRecords),
+// each as one line of its members.
+func oddRecords(text string) []string {
+	if strings.Count(text, "\n{") < minRecords-1 && !strings.HasPrefix(text, "{") {
+		return nil
+	}
+	var recs [][]jsonMember
+	var cur []jsonMember
+	in := false
+	for start := 0; start < len(text); {
+		end := lineEnd(text, start)
+		line := text[start:end]
+		t := strings.TrimSpace(line)
+		switch {
+		case t == "{" && len(line)-len(strings.TrimLeft(line, " ")) <= 2:
+			in, cur = true, nil
+		case in && (t == "}" || t == "},"):
+			recs = append(recs, cur)
+			in = false
+		case in:
+			k, ok := memberKey(t)
+			v := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(t[min(len(t), len(k)+3):]), ","))
+			if !ok || strings.HasSuffix(t, "{") || strings.HasSuffix(t, "[") {
+				in = false // a nested value: not a flat record
+				break
+			}
+			cur = append(cur, jsonMember{k, v})
+		}
+		start = end + 1
+	}
+	if len(recs) < minRecords {
+		return nil
+	}
+	// the values of each key, record by record
+	odd := make([]bool, len(recs))
+	common := map[string]string{}
+	for _, m := range recs[0] {
+		vals := map[string]int{}
+		n := 0
+		for _, r := range recs {
+			for _, o := range r {
+				if o.key == m.key {
+					vals[o.value]++
+					n++
+					break
+				}
+			}
+		}
+		if n != len(recs) {
+			continue
+		}
+		top, topV := 0, ""
+		for v, c := range vals {
+			if c > top {
+				top, topV = c, v
+			}
+		}
+		if top*4 >= n*3 {
+			common[m.key] = topV
+		}
+		if top == n || top*4 < n*3 {
+			continue
+		}
+		for i, r := range recs {
+			for _, o := range r {
+				if o.key == m.key && o.value != topV && vals[o.value] == 1 {
+					odd[i] = true
+				}
+			}
+		}
+	}
+	var out []string
+	for i, r := range recs {
+		if !odd[i] {
+			continue
+		}
+		var b strings.Builder
+		for _, m := range r {
+			if common[m.key] == m.value {
+				continue // what every record says
+			}
+			if b.Len() > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(`"` + m.key + `": ` + m.value)
+		}
+		out = append(out, b.String())
+	}
+	return out
 }

@@ -245,3 +245,60 @@ func TestOddRowsOfShortListings(t *testing.T) {
 		}
 	}
 }
+
+// TestOddRowsOfTablesAndRecords: a bar-drawn table's row whose state no
+// other row has ("idle in transaction" among "active", words of another
+// count), a column's outlier (24 retries among 0 to 3), and the record of
+// a pretty-printed array whose member holds a value of its own are kept
+// whole; tables and arrays where nothing stands out give nothing of the
+// kind.
+func TestOddRowsOfTablesAndRecords(t *testing.T) {
+	psql := "  pid  |  usename   |        state        |   xact_age\n-------+------------+---------------------+--------------\n" +
+		" 7301 | api        | active              | 00:00:01.2\n 7302 | api        | active              | 00:00:00.4\n" +
+		" 7303 | billing    | idle in transaction | 00:38:12.9\n 7304 | api        | active              | 00:00:02.0\n" +
+		" 7305 | reports    | active              | 00:00:00.7\n(5 rows)\n"
+	retries := ""
+	for i, r := range []string{"1", "0", "3", "2", "24", "1"} {
+		retries += fmt.Sprintf("%024x\tSyncJob%d\t%s\tNet::ReadTimeout\t2026-05-11T10:%02d:07Z\n", 0xa1b2c3+i*7919, i, r, 10+i)
+	}
+	var recs strings.Builder
+	for i, sev := range []string{"temporary", "temporary", "permanent", "temporary", "temporary"} {
+		fmt.Fprintf(&recs, "{\n  \"event\": \"failed\",\n  \"severity\": %q,\n  \"message\": \"20260511.%04x@mg.example.dev\"\n}\n", sev, 0xbeef+i)
+	}
+	for _, tc := range []struct{ name, out, want string }{
+		{"bar table", psql, "7303 | billing    | idle in transaction | 00:38:12.9"},
+		{"outlier", retries, fmt.Sprintf("%024x\tSyncJob4\t24\tNet::ReadTimeout\t2026-05-11T10:14:07Z", 0xa1b2c3+4*7919)},
+		{"records", recs.String(), `"severity": "permanent", "message": "20260511.bef1@mg.example.dev"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			items := outputItems(tc.out)
+			if !slices.ContainsFunc(items, func(it Item) bool { return it.Value == tc.want }) {
+				t.Errorf("%q not kept whole: %q", tc.want, Strings(items))
+			}
+		})
+	}
+	// nothing stands out: no row, no record kept whole
+	even := strings.ReplaceAll(strings.ReplaceAll(psql, "idle in transaction", "active             "), "24", "2")
+	evenRecs := strings.ReplaceAll(recs.String(), "permanent", "temporary")
+	for _, out := range []string{even, evenRecs, strings.ReplaceAll(retries, "\t24\t", "\t4\t")} {
+		for _, it := range outputItems(out) {
+			if strings.Contains(it.Value, " | ") && !strings.HasPrefix(it.Value, "(") || strings.Contains(it.Value, `"severity"`) ||
+				strings.Contains(it.Value, "\tSyncJob") && it.Kind != KindID {
+				t.Errorf("%s kept from output where nothing stands out", it)
+			}
+		}
+	}
+}
+
+// TestShortNoteWithCodeSpan: a short sentence of the assistant naming
+// something in a code span is a note; a short one without is not.
+func TestShortNoteWithCodeSpan(t *testing.T) {
+	items := Extract([]condense.Message{condense.UserText("Fix checkout."),
+		condense.AssistantText("The flag is `checkout_v2_split_tender`. Looks fine now.")}, 0)
+	if !slices.ContainsFunc(items, func(it Item) bool { return it.Kind == KindNote && strings.Contains(it.Value, "checkout_v2_split_tender") }) {
+		t.Errorf("short note with a code span missing: %q", Strings(items))
+	}
+	if slices.ContainsFunc(items, func(it Item) bool { return strings.Contains(it.Value, "Looks fine") }) {
+		t.Errorf("a short remark kept: %q", Strings(items))
+	}
+}

@@ -126,7 +126,10 @@ func noteWorthy(low string) bool {
 	if strings.HasSuffix(low, "?") || strings.HasSuffix(low, ":") {
 		return false
 	}
-	return len(strings.Fields(low)) >= 6
+	n := len(strings.Fields(low))
+	// a short sentence that names something in a code span: "The flag
+	// is `checkout_v2_split_tender`."
+	return n >= 6 || n >= 3 && strings.Count(low, "`") >= 2
 }
 
 // userProse adds the constraints of a user's text. The caller leaves out

@@ -173,6 +173,7 @@ const (
 	hotLevel                    // may name a warning level
 	hotOdd                      // shaped unlike the rest of a uniform output (markOddLines)
 	hotCell                     // a table's row holding a value of its own (markOddCells)
+	hotBad                      // a table's row in a bad state among rows that are not (markOddCells)
 )
 
 // hotNeedles are the substrings that make a line hot: every slower check
@@ -452,8 +453,8 @@ func (s *scanner) text(text string) {
 		end := lineEnd(text, start)
 		s.hotLine = s.hot[start]
 		s.loud = s.output && s.hotLine&(hotError|hotLevel) != 0 && loudLine(text[start:end])
-		s.odd = s.hotLine&(hotOdd|hotCell) != 0
-		s.cell = s.hotLine&hotCell != 0
+		s.odd = s.hotLine&(hotOdd|hotCell|hotBad) != 0
+		s.cell = s.hotLine&(hotCell|hotBad) != 0
 		s.lineStart = start
 		s.line(text[start:end])
 		if t := strings.TrimSpace(text[start:end]); t != "" {
@@ -462,6 +463,13 @@ func (s *scanner) text(text string) {
 		start = end + 1
 	}
 	last := s.prev
+	if s.output && !s.source {
+		for _, r := range oddRecords(text) {
+			s.wide, s.odd = true, true
+			s.add(KindID, r) // the record that stands out, its handles with it
+			s.wide = false
+		}
+	}
 	s.errLine, s.errFrom, s.errShapes = "", nil, nil
 	s.loud, s.odd, s.cell, s.prev, s.bench = false, false, false, "", ""
 	s.paste, s.fence, s.quote = 0, 0, false
@@ -889,10 +897,10 @@ func (s *scanner) badRow(t string) bool {
 // holding a value no other row has) or a row in a bad state among few
 // (badRow).
 func (s *scanner) standsOut(t string) bool {
-	if badStatus(t) {
-		return s.badRow(t) // the state makes it odd: only if it is rare
+	if s.hotLine&(hotOdd|hotCell) != 0 && gapped(t) {
+		return true // its shape or a value of its own makes it odd
 	}
-	return s.odd && gapped(t)
+	return badStatus(t) && s.badRow(t) // its state: only if it is rare
 }
 
 // levelCell reports whether t is a table's row whose first cell names a
