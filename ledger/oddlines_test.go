@@ -295,7 +295,9 @@ func TestOddRowsOfTablesAndRecords(t *testing.T) {
 func TestShortNoteWithCodeSpan(t *testing.T) {
 	items := Extract([]condense.Message{condense.UserText("Fix checkout."),
 		condense.AssistantText("The flag is `checkout_v2_split_tender`. Looks fine now.")}, 0)
-	if !slices.ContainsFunc(items, func(it Item) bool { return it.Kind == KindNote && strings.Contains(it.Value, "checkout_v2_split_tender") }) {
+	if !slices.ContainsFunc(items, func(it Item) bool {
+		return it.Kind == KindNote && strings.Contains(it.Value, "checkout_v2_split_tender")
+	}) {
 		t.Errorf("short note with a code span missing: %q", Strings(items))
 	}
 	if slices.ContainsFunc(items, func(it Item) bool { return strings.Contains(it.Value, "Looks fine") }) {
