@@ -83,8 +83,10 @@ func (a Access) String() string {
 // single line of valid UTF-8 with no control characters, and has had
 // secrets redacted. The one exception to the single line is a decision
 // written over a few lines ("**Decision:** X.\n**Rejected:** Y."), whose
-// lines, each trimmed and none empty, are joined by "\n"; String quotes
-// it, so a rendered item is still one line.
+// lines, none empty, are joined by "\n": each trimmed, or, for a decision
+// record shown in output, as printed ("> **Decided:** X" with its quote
+// mark, "  chosen:   X" with its indentation); String quotes it, so a
+// rendered item is still one line.
 type Item struct {
 	Kind  Kind
 	Value string

@@ -434,6 +434,7 @@ func (s *scanner) text(text string) {
 		text, exit = unwrapOutput(text)
 		s.run = s.runOf(text, exit)
 	}
+	textItems := len(s.items)
 	s.whole, s.shapes, s.members, s.bad, s.lines, s.goHeader = text, nil, nil, nil, 0, false
 	s.errSearch = s.output && !s.source && s.searchesErrors()
 	s.people = s.output && !s.source && !s.readsFile && personRecords(text)
@@ -463,6 +464,9 @@ func (s *scanner) text(text string) {
 		start = end + 1
 	}
 	last := s.prev
+	if !s.source {
+		s.keepRecords(text, textItems)
+	}
 	if s.output && !s.source {
 		for _, r := range oddRecords(text) {
 			s.wide, s.odd = true, true
