@@ -252,9 +252,36 @@ func (s *scanner) tracedCommand(t string) {
 		return
 	}
 	c = strings.TrimSpace(c)
-	if inlineCommand(c) {
+	if inlineCommand(c) || ranLine(c) {
 		s.add(KindCommand, c)
 	}
+}
+
+// ranLine reports whether c, a line a shell says it ran (traced by set -x,
+// or the line under a step's "#!/bin/bash" in a CI log), is a command
+// worth recording whatever its program: a program's name and an argument
+// or more, not a builtin that only sets or prints.
+func ranLine(c string) bool {
+	f := strings.Fields(c)
+	if len(f) < 2 || f[1] == "=" || strings.HasSuffix(c, "{") || strings.HasSuffix(c, "[") || strings.HasSuffix(c, "(") {
+		return false // a plan's or a diff's "+ bucket = …", "+ resource … {"
+	}
+	w := f[0]
+	switch w {
+	case "echo", "printf", "set", "export", "local", "declare", "test", "[", "[[", "true", "false", "cd", "shift",
+		"return", "exit", "source", ".", "eval", "read", "unset", "trap", "wait", "sleep", "mkdir", "rm", "cp", "mv",
+		"cat", "ls", "chmod", "chown", "touch", "for", "while", "if", "case", "do", "done", "then", "fi", "else":
+		return false
+	}
+	if strings.Contains(w, "=") || !isLower(w[0]) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if !isLower(w[i]) && !isDigit(w[i]) && !strings.ContainsRune("-_./", rune(w[i])) {
+			return false
+		}
+	}
+	return true
 }
 
 // ciCommand returns the command a CI or build log line says it runs, each

@@ -31,3 +31,28 @@ func TestDecisionRecordsAsPrinted(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandsARunSaysItRan: a line a shell traced (set -x) or a CI step's
+// script under its "#!/bin/bash" is a command whatever its program; a
+// plan's "+" lines, builtins and assignments are not.
+func TestCommandsARunSaysItRan(t *testing.T) {
+	got := values(result("woodpecker-cli log show acme/api 812", "+ go version\ngo version go1.22.2 linux/amd64\n+ pip-audit --requirement requirements/api.txt --desc on\n+ export GOFLAGS=-mod=mod\n+ echo done\n", false), KindCommand)
+	for _, w := range []string{"pip-audit --requirement requirements/api.txt --desc on"} {
+		if !slices.Contains(got, w) {
+			t.Errorf("%q missing from %q", w, got)
+		}
+	}
+	for _, n := range []string{"export GOFLAGS=-mod=mod", "echo done"} {
+		if slices.Contains(got, n) {
+			t.Errorf("%q kept as a command", n)
+		}
+	}
+	got = values(result("circleci local execute test", "====>> Repro\n  #!/bin/bash -eo pipefail\n  cargo deny check bans\nerror[bans]: found 2 duplicate entries\n", true), KindCommand)
+	if !slices.Contains(got, "cargo deny check bans") {
+		t.Errorf("the step's command missing from %q", got)
+	}
+	got = values(result("terraform plan", "  # aws_s3_bucket.logs will be created\n  + resource \"aws_s3_bucket\" \"logs\" {\n      + bucket = \"acme-logs\"\n      + force_destroy = false\n", false), KindCommand)
+	if len(got) > 1 {
+		t.Errorf("a plan's lines kept as commands: %q", got)
+	}
+}

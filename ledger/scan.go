@@ -718,6 +718,8 @@ func (s *scanner) line(line string) {
 				s.add(KindCommand, c)
 			} else if t[0] == '+' {
 				s.tracedCommand(t)
+			} else if strings.HasPrefix(s.prev, "#!/bin/") && ranLine(t) && !strings.HasPrefix(t, "#") {
+				s.add(KindCommand, t) // a CI step's script: "#!/bin/bash -eo pipefail", then its command
 			} else if c, ok := ciCommand(t); ok {
 				s.add(KindCommand, c)
 			} else if c, ok := colonCommand(t, outputLeads); ok {
