@@ -55,8 +55,10 @@ func TestUnseenSamples(t *testing.T) {
 		"decerr/b/decision": 0.88, "decerr/b/constraint": 0.90, "decerr/b/error": 0.88, "decerr/b/command": 0.84,
 		"cmds/a/command": 0.91, "cmds/b/command": 0.87,
 		"decs/a/decision": 0.76, "decs/b/decision": 0.72,
+		"errs/a/error": 0.925, "errs/b/error": 0.775,
+		"ids/a/identifier": 0.837, "ids/b/identifier": 0.862,
 	}
-	for _, name := range []string{"idmeas", "decerr", "cmds", "decs"} {
+	for _, name := range []string{"idmeas", "decerr", "cmds", "decs", "errs", "ids"} {
 		f, err := os.Open(filepath.Join("testdata", "unseen", name+".jsonl"))
 		if err != nil {
 			t.Fatal(err)
