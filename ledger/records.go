@@ -14,6 +14,9 @@ import "strings"
 //	  chosen:   golang.org/x/time/rate
 //	  rejected: our own limiter
 //	  why:      ours has no burst handling
+//
+//	Q: jose or jsonwebtoken for the session store?
+//	A: jose, because jsonwebtoken has no EdDSA support.
 
 // maxDecisionLines is the most lines a decision record is kept with.
 const maxDecisionLines = 5
@@ -25,7 +28,8 @@ var recordLabels = []string{"decided", "decision", "chosen", "choice", "resoluti
 // as printed: the first trimmed, the others with their indentation.
 func decisionRecords(text string) [][]string {
 	if !strings.Contains(text, "ecid") && !strings.Contains(text, "ECID") && !strings.Contains(text, "hosen") &&
-		!strings.Contains(text, "hoice") && !strings.Contains(text, "esolution") && !strings.Contains(text, "utcome") {
+		!strings.Contains(text, "hoice") && !strings.Contains(text, "esolution") && !strings.Contains(text, "utcome") &&
+		!strings.Contains(text, "Q: ") {
 		return nil
 	}
 	lines := strings.Split(text, "\n")
@@ -57,12 +61,26 @@ func decisionRecords(text string) [][]string {
 				rec = append(rec, q)
 			}
 		}
+		if rec == nil && i+1 < len(lines) && choiceQuestion(t) {
+			// a question between options and its answer: "Q: jose or
+			// jsonwebtoken for the session store?" / "A: jose, because …"
+			if a := strings.TrimSpace(lines[i+1]); strings.HasPrefix(a, "A: ") && len(strings.Fields(a)) >= 3 {
+				rec = []string{t, a}
+			}
+		}
 		if len(rec) >= 2 {
 			out = append(out, rec)
 			i += len(rec) - 1
 		}
 	}
 	return out
+}
+
+// choiceQuestion reports whether t asks which of two options to take, as
+// an FAQ or a decision log puts it: "Q: X or Y for Z?".
+func choiceQuestion(t string) bool {
+	q, ok := strings.CutPrefix(t, "Q: ")
+	return ok && strings.HasSuffix(q, "?") && strings.Contains(q, " or ")
 }
 
 // recordStart returns where a decision record starts on line t: at its

@@ -14,19 +14,22 @@ func TestDecisionRecordsAsPrinted(t *testing.T) {
 		"> **Decided:** SQS FIFO queues for the export jobs\n> **Not:** Redis lists, because a restart loses what is in flight\n\n" +
 		"Decision (the retry policy)\n  chosen:   jittered exponential backoff\n  rejected: fixed 5s retries\n  why:      fixed retries stampede the API\n\n" +
 		"mkovacs [APPROVED]: > **Decision:** keep the v1 webhook payload\n> **Rejected:** a v2 envelope, because partners pin v1\n\n" +
-		"Decision (no lines follow)\n\n> just a quoted remark\n> over two lines\n"
+		"Decision (no lines follow)\n\n> just a quoted remark\n> over two lines\n\n" +
+		"Q: SQS or Kafka for the export queue?\nA: SQS, because nobody here runs Kafka.\n\nQ: Who owns the export job?\nA: The data team owns it.\n"
 	got := values(result("curl -s https://wiki.example.dev/raw/Decisions", out, false), KindDecision)
 	for _, want := range []string{
 		"> **Decided:** SQS FIFO queues for the export jobs\n> **Not:** Redis lists, because a restart loses what is in flight",
 		"Decision (the retry policy)\n  chosen:   jittered exponential backoff\n  rejected: fixed 5s retries\n  why:      fixed retries stampede the API",
 		"> **Decision:** keep the v1 webhook payload\n> **Rejected:** a v2 envelope, because partners pin v1",
+		"Q: SQS or Kafka for the export queue?\nA: SQS, because nobody here runs Kafka.",
 	} {
 		if !slices.Contains(got, want) {
 			t.Errorf("record %q missing from %q", want, got)
 		}
 	}
 	for _, v := range got {
-		if v == "**Decided:** SQS FIFO queues for the export jobs" || v == "Decision (no lines follow)" || v == "> just a quoted remark\n> over two lines" {
+		if v == "**Decided:** SQS FIFO queues for the export jobs" || v == "Decision (no lines follow)" || v == "> just a quoted remark\n> over two lines" ||
+			v == "Q: Who owns the export job?\nA: The data team owns it." {
 			t.Errorf("%q kept as a decision", v)
 		}
 	}
