@@ -87,6 +87,9 @@ func choiceQuestion(t string) bool {
 // start, or after the prefix a thread prints before a post ("aokafor
 // [APPROVED]: Decision (the reports role)").
 func recordStart(t string) string {
+	if !strings.Contains(t, "ecision") && !strings.Contains(t, "ECISION") && !strings.Contains(t, "> ") {
+		return t
+	}
 	for k, n := 0, 0; n < 2; n++ {
 		r := t[k:]
 		if strings.HasPrefix(r, "> ") && recordLabelled(r[2:]) || recordHeading(r) {
@@ -116,7 +119,7 @@ func recordLabelled(t string) bool {
 // recordHeading reports whether t is a decision record's heading on a line
 // of its own: "Decision (the quota cache)", "Decision:", "DECISION — cache".
 func recordHeading(t string) bool {
-	if len(t) > 80 {
+	if len(t) > 80 || !strings.Contains(t, "ecision") && !strings.Contains(t, "ECISION") {
 		return false
 	}
 	low, _ := lower(emphasis.Replace(strings.TrimLeft(t, "#* ")))

@@ -26,9 +26,10 @@ type scanner struct {
 	// was read from: the same error on the next line is that item again.
 	errFrom map[string]int
 	// errShapes holds the shapes (digits masked) of the errors kept from
-	// the text: past the cap, an error of a shape not kept yet is kept
-	// still (see add).
+	// the text, read when the errors held past half the cap first give way
+	// (see tailEvictable); textFrom is where the text's items start.
 	errShapes map[string]bool
+	textFrom  int
 	// errSearch: the command searched logs for errors ("grep -i error",
 	// "journalctl -p err"): each line it printed is a hit.
 	errSearch bool
@@ -354,6 +355,15 @@ func logStamped(t string) bool {
 // a log's repeats (the GOAWAY among a hundred "connection reset by peer")
 // stays; what repeats is one thing said many times.
 func (s *scanner) tailEvictable() int {
+	if s.errShapes == nil {
+		// the shapes of the errors kept from the text so far, read once
+		s.errShapes = make(map[string]bool)
+		for _, it := range s.items[min(s.textFrom, len(s.items)):] {
+			if it.Kind == KindError {
+				s.errShapes[maskDigitRuns(it.Value, false)] = true
+			}
+		}
+	}
 	count := make(map[string]int, len(s.tail))
 	for _, it := range s.tail {
 		count[maskDigitRuns(it.Value, false)]++
@@ -416,12 +426,7 @@ func (s *scanner) keep(it Item, key string) {
 	if s.seen == nil {
 		s.seen = make(map[string]int)
 	}
-	if it.Kind == KindError && s.output {
-		if s.errShapes == nil {
-			s.errShapes = make(map[string]bool)
-		}
-		s.errShapes[maskDigitRuns(it.Value, false)] = true
-	}
+
 	s.seen[key] = len(s.items)
 	s.counts[it.Kind]++
 	s.items = append(s.items, it)
@@ -435,6 +440,7 @@ func (s *scanner) text(text string) {
 		s.run = s.runOf(text, exit)
 	}
 	textItems := len(s.items)
+	s.textFrom = textItems
 	s.whole, s.shapes, s.members, s.bad, s.lines, s.goHeader = text, nil, nil, nil, 0, false
 	s.errSearch = s.output && !s.source && s.searchesErrors()
 	s.people = s.output && !s.source && !s.readsFile && personRecords(text)
