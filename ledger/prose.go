@@ -148,6 +148,11 @@ func (s *scanner) userProse(text string) {
 		if decisionStrict(low) && !hedged(low) || userChoice(low) || rejectsWithReason(low) && !hedged(low) || ordinalPick(low) {
 			return KindDecision, 0
 		}
+		// "Looping in from the product side: we're not going to support
+		// IE11 …": what a short lead-in introduces is read as a sentence.
+		if r, at := afterLead(low); at > 0 && (decisionStrict(r) && !hedged(r) || userChoice(r)) {
+			return KindDecision, at
+		}
 		// A rule typed straight after pasted output, with no full stop
 		// between: "…socket hang up Leave x.ts exactly as it is." The
 		// constraint is the rule, from its first word.
@@ -565,7 +570,9 @@ var limits = []string{"not", "no", "can't", "cannot", "doesn't", "don't", "won't
 var decisionHeadings = []string{"decision", "decisions", "decision outcome", "the decision", "chosen option",
 	"chosen approach", "outcome", "resolution", "what we decided", "decided", "where we landed", "what we chose",
 	"conclusion", "conclusions", "verdict", "agreed", "agreements", "the call", "decision log", "decisions log",
-	"decision record", "decision records", "key decisions", "architecture decisions", "design decisions"}
+	"decision record", "decision records", "key decisions", "architecture decisions", "design decisions",
+	"decisions made", "what we agreed", "changes we're making", "what we're changing", "working agreements",
+	"team agreements", "resolutions", "agreed changes", "agreed actions"}
 
 // setAside are the words with which a sentence names the option not
 // taken, said after the one taken: "The alternative was Y, but …", "I
@@ -932,7 +939,7 @@ func codeLine(line string) bool {
 		return true
 	}
 	for _, p := range []string{"//", "/*", "#", "--", ">>>", "$ ", "+", "@@"} {
-		if strings.HasPrefix(t, p) {
+		if strings.HasPrefix(t, p) && !plusOne(t) {
 			return true
 		}
 	}
@@ -943,6 +950,14 @@ func codeLine(line string) bool {
 		return strings.ContainsAny(t, "()={}") || strings.Count(t, " ") < 4 || codeKeywords[first]
 	}
 	return strings.HasSuffix(t, "{") || strings.HasSuffix(t, "}")
+}
+
+// plusOne reports whether a line opens with a reader's "+1" ("+1 to
+// Alex. Let's move the retry …"), a vote in a thread, not a line a diff
+// adds.
+func plusOne(t string) bool {
+	r, ok := strings.CutPrefix(t, "+1")
+	return ok && len(r) > 1 && strings.ContainsRune(" ,.!:;—", rune(r[0])) && len(strings.Fields(r)) >= 2
 }
 
 // codeKeywords open a statement in common languages.
@@ -1652,7 +1667,8 @@ func pastTense(w string) bool {
 // httpx", "no, use pnpm not npm", "Fine, go ahead with the job".
 var userAssents = []string{"yeah", "yes", "yep", "yup", "no", "nope", "nah", "ok", "okay", "fine", "sure",
 	"alright", "all right", "right", "so", "and", "actually", "hmm", "then", "just", "please", "ok so", "good",
-	"great", "cool", "perfect", "thanks"}
+	"great", "cool", "perfect", "thanks", "nvm", "never mind", "nevermind", "fair", "fair enough", "agreed",
+	"lgtm", "sounds good", "makes sense", "works for me", "fine by me", "good call", "good idea", "hm", "hmm ok"}
 
 // choiceVerbs open a user's instruction that takes or sets aside an
 // option by itself: "use httpx", "drop the win32 branches", "skip Windows
@@ -1679,6 +1695,12 @@ func userChoice(low string) bool {
 		return false
 	}
 	h, assented := low, false
+	for _, sep := range []string{", ", " — ", "; "} {
+		if k := strings.Index(h, sep); k > 0 && len(strings.Fields(h[:k])) <= 6 && hasAnySuffix(h[:k], approvals) {
+			h, assented = h[k+len(sep):], true
+			break
+		}
+	}
 	for changed := true; changed; {
 		changed = false
 		h = strings.TrimLeft(h, " ,.!—–-")
@@ -1710,6 +1732,26 @@ func userChoice(low string) bool {
 	return hasNotBut(h) || strings.Contains(h, " not ") && !strings.Contains(h, " not sure") && notBetween(h)
 }
 
+// afterLead returns the clause a short lead-in introduces ("bigger
+// thing: let's not add a utils/ dir", "@channel heads up: we're freezing
+// …") and where it starts, or 0 when the sentence has none.
+func afterLead(low string) (string, int) {
+	k := strings.Index(low, ": ")
+	if k <= 0 || len(strings.Fields(low[:k])) > 6 || strings.ContainsAny(low[:k], ".;`\"'()") {
+		return "", 0
+	}
+	r := low[k+2:]
+	if len(strings.Fields(r)) < 4 {
+		return "", 0
+	}
+	return r, k + 2
+}
+
+// approvals close a user's judgement of the agent's proposal before the
+// choice it leads to: "your second option makes sense, go with the flag".
+var approvals = []string{"makes sense", "sounds good", "sounds right", "works for me", "is fine", "looks good",
+	"looks right", "is better", "is good", "fine by me", "good call", "good idea", "agreed", "fair"}
+
 // notBetween reports whether " not " sets two options side by side: "use
 // pnpm not npm", where a word precedes and one follows it.
 func notBetween(h string) bool {
@@ -1726,3 +1768,13 @@ func notBetween(h string) bool {
 var auxiliaries = map[string]bool{"does": true, "do": true, "did": true, "is": true, "are": true, "was": true,
 	"were": true, "can": true, "could": true, "will": true, "would": true, "should": true, "has": true,
 	"have": true, "had": true, "may": true, "might": true, "must": true}
+
+// hasAnySuffix reports whether s ends with one of the suffixes.
+func hasAnySuffix(s string, suffixes []string) bool {
+	for _, x := range suffixes {
+		if strings.HasSuffix(s, x) {
+			return true
+		}
+	}
+	return false
+}

@@ -604,3 +604,54 @@ func TestDecisionBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestUserChoiceAfterLeadIn: a user's choice said after a short lead-in
+// ("Bigger thing: …"), after a judgement of the agent's proposal ("your
+// second option makes sense, go with …") or after "nvm" is a decision;
+// the lead-in alone, a finding after one or a question is not.
+func TestUserChoiceAfterLeadIn(t *testing.T) {
+	decisions := map[string]string{
+		"Looping in from the product side: we're not going to support IE11 in the new dashboard — usage is under 0.3%.": `decision "we're not going to support IE11`,
+		"Bigger thing: let's not add a new `utils/` dir, we already have `lib/`.":                                       `decision "Bigger thing: let's not add`,
+		"your second option makes sense, go with the feature flag + gradual rollout":                                    `decision "your second option makes sense, go with the feature flag`,
+		"actually nvm — go with the websocket one, polling every 2s from 5k clients is not happening.":                  `decision "actually nvm — go with the websocket one`,
+	}
+	for s, want := range decisions {
+		got := proseKinds(condense.UserText(s))
+		if !slices.ContainsFunc(got, func(g string) bool { return strings.HasPrefix(g, want) }) {
+			t.Errorf("%q: got %q, want an item starting %q", s, got, want)
+		}
+	}
+	for _, s := range []string{
+		"Looping in from the product side: the dashboard loads in 4 seconds on old laptops.",
+		"Quick question: should we go with the websocket one?",
+		"Heads up: the staging cluster was restarted overnight.",
+		"your second option makes sense, but I need to check with the team first.",
+	} {
+		for _, g := range proseKinds(condense.UserText(s)) {
+			if strings.HasPrefix(g, "decision ") {
+				t.Errorf("%q: got %q, want no decision", s, g)
+			}
+		}
+	}
+}
+
+// TestThreadVote: a reviewer's "+1 to Alex. Let's move …" is a comment
+// to read, not a line a diff adds; and a retro's "Changes we're making"
+// section holds decisions.
+func TestThreadVote(t *testing.T) {
+	out := "author:\tjo-w\nstatus:\tcommented\n--\n+1 to Alex. Let's move the retry into `ApiClient.request()` and delete the per-caller loops in this PR.\n--\n"
+	if !unseenKept(unseenCase{Category: "decision", Source: "tool", Command: "gh pr view 77 --comments", Output: out,
+		Probe: "Let's move the retry into `ApiClient.request()` and delete the per-caller loops in this PR."}) {
+		t.Error("the decision after a +1 was not read")
+	}
+	retro := "# Sprint 34 Retro\n\n## What didn't\n- Three PRs sat >4 days without review\n\n## Changes we're making\n- Every PR gets a reviewer assigned within 1 business day; the on-call dev is the fallback reviewer.\n\n## Kudos\n- Fatima for the incident write-up\n"
+	if !unseenKept(unseenCase{Category: "decision", Source: "tool", Command: "cat docs/meetings/retro.md", Output: retro,
+		Probe: "Every PR gets a reviewer assigned within 1 business day"}) {
+		t.Error("the retro's change was not read as a decision")
+	}
+	if unseenKept(unseenCase{Category: "decision", Source: "tool", Command: "cat docs/meetings/retro.md", Output: retro,
+		Probe: "Three PRs sat"}) {
+		t.Error("a finding of the retro was read as a decision")
+	}
+}

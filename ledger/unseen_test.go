@@ -54,7 +54,7 @@ func TestUnseenSamples(t *testing.T) {
 		"decerr/a/decision": 0.91, "decerr/a/constraint": 0.95, "decerr/a/error": 0.94, "decerr/a/command": 0.92,
 		"decerr/b/decision": 0.88, "decerr/b/constraint": 0.90, "decerr/b/error": 0.88, "decerr/b/command": 0.84,
 		"cmds/a/command": 0.91, "cmds/b/command": 0.87,
-		"decs/a/decision": 0.76, "decs/b/decision": 0.72,
+		"decs/a/decision": 0.83, "decs/b/decision": 0.75,
 		"errs/a/error": 0.925, "errs/b/error": 0.775,
 		"ids/a/identifier": 0.837, "ids/b/identifier": 0.862,
 	}
