@@ -115,6 +115,15 @@ func (s *scanner) ids(t string, urlSpans [][2]int) {
 				s.add(KindID, t[i:j])
 			}
 			i = j - 1
+		case !s.output && isDigit(c) && (i == 0 || !isWordByte(t[i-1]) && t[i-1] != '.') && ipAt(t, i) > 0:
+			// "is 10.20.4.31:5432 still the primary?": an address named
+			// in a message is the server the work is about. In a tool's
+			// output addresses are printed on every line and are not.
+			j := max(ipAt(t, i), portAfter(t, ipAt(t, i)))
+			if !skip(i) {
+				s.add(KindID, t[i:j])
+			}
+			i = j - 1
 		case isHex(c) && (i == 0 || !isWordByte(t[i-1])):
 			if lsn := lsnAt(t, i); lsn > 0 {
 				// 0/16B3748: a PostgreSQL WAL position.
@@ -158,6 +167,58 @@ func (s *scanner) ids(t string, urlSpans [][2]int) {
 			i = j - 1
 		}
 	}
+}
+
+// ipAt returns the end of the dotted IPv4 address at t[i:] (four numbers
+// up to 255, not followed by another dot and number or a word), or 0.
+func ipAt(t string, i int) int {
+	j := i
+	for part := 0; part < 4; part++ {
+		if part > 0 {
+			if j >= len(t) || t[j] != '.' {
+				return 0
+			}
+			j++
+		}
+		k := j
+		for k < len(t) && isDigit(t[k]) && k-j < 4 {
+			k++
+		}
+		if k == j || k-j > 3 || atoiSmall(t[j:k]) > 255 {
+			return 0
+		}
+		j = k
+	}
+	if j < len(t) && (isWordByte(t[j]) || t[j] == '.' && j+1 < len(t) && isDigit(t[j+1])) {
+		return 0
+	}
+	return j
+}
+
+// portAfter returns the end of a server's port after an address ending at
+// j (":5432"), or j: a port below the ephemeral range, which a client's
+// side of a connection takes.
+func portAfter(t string, j int) int {
+	if j >= len(t) || t[j] != ':' {
+		return j
+	}
+	k := j + 1
+	for k < len(t) && isDigit(t[k]) {
+		k++
+	}
+	if k == j+1 || k-j-1 > 5 || k < len(t) && isWordByte(t[k]) || atoiSmall(t[j+1:k]) >= 32768 {
+		return j
+	}
+	return k
+}
+
+// atoiSmall is the value of a short run of digits.
+func atoiSmall(d string) int {
+	n := 0
+	for i := 0; i < len(d); i++ {
+		n = n*10 + int(d[i]-'0')
+	}
+	return n
 }
 
 // lsnAt returns the end of a PostgreSQL log sequence number ("0/16B3748",
