@@ -630,6 +630,14 @@ func (s *scanner) compilerOrLogLine(t string, indented bool) {
 		} else {
 			s.genericError(t)
 		}
+	case pyWarning(t):
+		// "clean.py:31: FutureWarning: Downcasting … is deprecated":
+		// Python's warnings module, kept after the errors when the run
+		// failed (a passing run's deprecation warnings say the same
+		// every run).
+		if s.run == runFailed {
+			s.addWeak(t)
+		}
 	case indented && strings.HasPrefix(t, "- ") && len(t) > 2:
 		// an item of an indented list in a tool's report (composer's
 		// "    - x require php ^8.1 -> your php version … does not
@@ -786,6 +794,22 @@ func compilerLine(t string) bool {
 		return true
 	}
 	return false
+}
+
+// pyWarning recognises the line Python's warnings module prints:
+// "path/x.py:31: FutureWarning: message" (a warning class's name after the
+// file and line, no column).
+func pyWarning(t string) bool {
+	k := strings.Index(t, ".py:")
+	if k <= 0 {
+		return false
+	}
+	ok, j := digitsAt(t, k+4)
+	if !ok || !strings.HasPrefix(t[j:], ": ") {
+		return false
+	}
+	name, _, found := strings.Cut(t[j+2:], ": ")
+	return found && levelWord(name) == lvWarn && len(name) > len("Warning")
 }
 
 // digitsAt reports whether t[i:] starts with a digit, and where the digits

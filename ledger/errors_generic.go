@@ -45,6 +45,11 @@ const (
 // levelWord returns the level a word names, in any case: "ERROR", "eror"
 // (log15), "WRN" (zerolog's console), "SEVERE" (java.util.logging).
 func levelWord(w string) level {
+	if len(w) > 9 && len(w) <= 40 && strings.HasSuffix(w, "Warning") && isUpper(w[0]) && every(w, isAlnum) {
+		// Python's warning classes: "clean.py:31: FutureWarning: …",
+		// DeprecationWarning, SettingWithCopyWarning
+		return lvWarn
+	}
 	if len(w) < 3 || len(w) > 9 {
 		return lvNone
 	}
