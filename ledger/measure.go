@@ -340,7 +340,7 @@ func sizeWord(w string) bool {
 	rest = strings.TrimPrefix(rest, "i")
 	switch strings.ToLower(rest) {
 	case "b", "bit", "bits", "byte", "bytes", "bps":
-		return w[0] != 'm' || rest != "b" && rest != "B" // "mB" is not a size; "MB" is listed
+		return w[0] != 'm' || rest != "B" // "mB" is not a size; "MB" is listed, esbuild's "8.4mb" is one
 	}
 	return false
 }
