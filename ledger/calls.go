@@ -246,21 +246,25 @@ func stepsIn(path, text string) []string {
 			}
 			continue
 		}
-		if block >= 0 && indent > block {
+		key, v, keyed := strings.Cut(strings.TrimPrefix(t, "- "), ":")
+		keyed = keyed && yamlKey(key) && (v == "" || v[0] == ' ')
+		if block >= 0 && indent > block && !keyed {
 			// a "run: |" block is a script: each of its lines runs
 			if c := strings.TrimPrefix(t, "- "); commandLine(c, inContext) {
 				out = append(out, c)
 			}
 			continue
 		}
-		block = -1
-		key, v, ok := strings.Cut(strings.TrimPrefix(t, "- "), ":")
-		if !ok {
+		if block < 0 || indent <= block {
+			block = -1
+		}
+		if !keyed {
 			continue
 		}
+		// the keys of a step under "- run:" (CircleCI's "name:",
+		// "command:") are read as the step's own
 		switch v = strings.TrimSpace(v); {
-		case key != "run" && key != "script" && key != "before_script" && key != "after_script" && key != "command" &&
-			key != "cmds" && key != "cmd" && key != "entrypoint" && key != "postCreateCommand" && key != "postStartCommand":
+		case !stepKeys[key]:
 		case v == "" || v == "|" || v == ">" || v == "|-" || v == ">-":
 			block = indent
 		case commandLine(strings.Trim(v, `"'`), inContext):
@@ -268,6 +272,20 @@ func stepsIn(path, text string) []string {
 		}
 	}
 	return out
+}
+
+// stepKeys are the keys of a CI file whose value, or the block or list
+// under it, runs: GitHub's and CircleCI's "run", CircleCI's "command",
+// GitLab's "script", Drone's and Woodpecker's "commands", Taskfile's
+// "cmds".
+var stepKeys = map[string]bool{"run": true, "script": true, "before_script": true, "after_script": true,
+	"command": true, "commands": true, "cmds": true, "cmd": true, "entrypoint": true, "postCreateCommand": true,
+	"postStartCommand": true}
+
+// yamlKey reports whether k is a plain YAML key: a word of letters,
+// digits, '_' and '-'.
+func yamlKey(k string) bool {
+	return k != "" && every(k, func(c byte) bool { return isAlnum(c) || c == '_' || c == '-' })
 }
 
 // configKind reports whether configSteps reads a file of base name base.

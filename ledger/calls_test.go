@@ -363,6 +363,13 @@ func TestStepsOfFilesRead(t *testing.T) {
 		{`{"command":"cat Taskfile.yml"}`,
 			"tasks:\n  e2e:\n    cmds:\n      - go test -tags e2e -v ./e2e/... -args -gateway-url=http://localhost:8088\n",
 			[]string{"go test -tags e2e -v ./e2e/... -args -gateway-url=http://localhost:8088"}},
+		// CircleCI's run step with its keys, Drone's commands list
+		{`{"command":"cat .circleci/config.yml"}`,
+			"jobs:\n  test:\n    steps:\n      - checkout\n      - run:\n          name: Unit tests (api)\n          command: yarn jest --ci --shard=$((CIRCLE_NODE_INDEX+1))/$CIRCLE_NODE_TOTAL\n      - store_test_results:\n          path: reports/junit\n",
+			[]string{"yarn jest --ci --shard=$((CIRCLE_NODE_INDEX+1))/$CIRCLE_NODE_TOTAL"}},
+		{`{"command":"cat .drone.yml"}`,
+			"steps:\n  - name: test\n    image: mcr.microsoft.com/dotnet/sdk:8.0\n    commands:\n      - dotnet test Shop.sln --no-restore --logger trx\n  - name: publish\n    settings:\n      repo: registry.acme.io/shop-api\n",
+			[]string{"dotnet test Shop.sln --no-restore --logger trx"}},
 	}
 	for _, c := range cases {
 		got := cmds(c.input, c.out)

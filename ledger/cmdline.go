@@ -608,6 +608,9 @@ func leadCommand(t string) (string, bool) {
 			return "", false
 		}
 	}
+	if c, ok := hintRun(t); ok {
+		return c, true
+	}
 	if rest, ok := strings.CutPrefix(t, "[exit "); ok {
 		if e := strings.IndexByte(rest, ']'); e > 0 && allDigits(rest[:e]) {
 			c := strings.TrimSpace(rest[e+1:])
@@ -633,6 +636,60 @@ func leadCommand(t string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// hintRun returns the command a tool's hint tells to run, written
+// without quotes: "To apply migrations in production run prisma migrate
+// deploy.", "Run go mod tidy to update go.sum.". The command runs from the
+// word after "run" to the end of the sentence or to the "to"/"for" that
+// says what it is for, and must read as one where one is expected.
+func hintRun(t string) (string, bool) {
+	if strings.ContainsAny(t, "`'\"") {
+		return "", false // quoted: see quotedCommands
+	}
+	for off := 0; off < len(t); {
+		k := strings.Index(t[off:], "run ")
+		if k < 0 {
+			k = strings.Index(t[off:], "Run ")
+		}
+		if k < 0 {
+			break
+		}
+		k += off
+		off = k + 4
+		if k > 0 && t[k-1] != ' ' || k > 0 && !hintBefore(t[:k]) {
+			continue
+		}
+		c := t[k+4:]
+		if e := strings.Index(c, ". "); e >= 0 {
+			c = c[:e]
+		}
+		c = strings.TrimRight(c, ".!")
+		for _, w := range []string{" to ", " for ", " and then ", " then ", " or ", " if "} {
+			if e := strings.Index(c, w); e > 0 {
+				c = c[:e]
+			}
+		}
+		if len(strings.Fields(c)) >= 2 && commandLine(c, cued) {
+			return c, true
+		}
+	}
+	return "", false
+}
+
+// hintBefore reports whether the words before "run" make the sentence a
+// hint to the reader: "To apply the migrations run", "please run", "you
+// can run", "Try: run".
+func hintBefore(b string) bool {
+	low := strings.ToLower(strings.TrimRight(b, " ,:"))
+	for _, l := range []string{"please", "you can", "you may", "you should", "you need to", "try to", "try", "hint", "tip", "to fix this", "to fix", "then"} {
+		if strings.HasSuffix(low, l) && (len(low) == len(l) || !isAlpha(low[len(low)-len(l)-1])) {
+			return true
+		}
+	}
+	// "To apply migrations in production run …": an infinitive of
+	// purpose opens the sentence
+	return strings.HasPrefix(low, "to ") && !strings.Contains(low, ".")
 }
 
 // commandLead reports whether the text before a colon ends with words
