@@ -39,6 +39,15 @@ func (s *scanner) authoredDecisions(text string) {
 		if justifiedAlternative(low) || rejectsWithReason(low) {
 			return KindDecision, 0
 		}
+		if p := speakerPrefix(low); p > 0 && p < len(low) {
+			// "[2024-05-06] r.osei: Decided: Spot for …": the post is read
+			// as its author wrote it, and kept with its prefix
+			if r := low[p:]; !hedged(r) && !strings.HasSuffix(r, "?") {
+				if _, ok := decisionAt(r); ok || justifiedAlternative(r) || rejectsWithReason(r) || courseNotCourse(r) {
+					return KindDecision, 0
+				}
+			}
+		}
 		return "", 0
 	})
 }
@@ -155,7 +164,8 @@ func wrappedParagraphs(text string) []string {
 			out, cur = append(out, cur), ""
 			continue
 		case cur != "" && !strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "- ") && !strings.HasPrefix(t, "* ") &&
-			!strings.HasPrefix(t, "|") && !strings.HasPrefix(t, "```") && !isDigit(t[0]) && !strings.HasPrefix(cur, "#"):
+			!strings.HasPrefix(t, "|") && !strings.HasPrefix(t, "```") && !isDigit(t[0]) && !strings.HasPrefix(cur, "#") &&
+			speakerPrefix(t) == 0:
 			cur += " " + t
 			continue
 		}
@@ -165,6 +175,52 @@ func wrappedParagraphs(text string) []string {
 		cur = t
 	}
 	return append(out, cur)
+}
+
+// courseNotCourse reports whether a post takes one course and names the
+// one it does not: "rolling back auth-svc to v2.14.3, not hotfixing the
+// secret mid-incident".
+func courseNotCourse(low string) bool {
+	a, b, ok := strings.Cut(low, ", not ")
+	w, v := firstWord(a), firstWord(b)
+	return ok && len(w) > 4 && strings.HasSuffix(w, "ing") && len(v) > 4 && strings.HasSuffix(v, "ing") &&
+		len(strings.Fields(a)) >= 3
+}
+
+// speakerPrefix returns the length of the prefix a chat export, a
+// ticket's comments or a document's fields put before a line's text:
+// "dan: ", "[2024-05-06] r.osei: ", "<bjorn> ", "Status: "; or 0. Such a
+// line is a post or a field of its own, not the next line of a wrapped
+// paragraph.
+func speakerPrefix(t string) int {
+	i := 0
+	if strings.HasPrefix(t, "[") {
+		k := strings.IndexByte(t, ']')
+		if k < 0 || k > 40 {
+			return 0
+		}
+		i = k + 1
+		for i < len(t) && t[i] == ' ' {
+			i++
+		}
+	}
+	if strings.HasPrefix(t[i:], "<") {
+		if k := strings.IndexByte(t[i:], '>'); k > 1 && k <= 25 && !strings.ContainsRune(t[i:i+k], ' ') && strings.HasPrefix(t[i+k+1:], " ") {
+			return i + k + 2
+		}
+		return 0
+	}
+	j := i
+	for j < len(t) && j-i <= 24 && (isAlnum(t[j]) || strings.IndexByte("._-@", t[j]) >= 0) {
+		j++
+	}
+	if j == i || !strings.HasPrefix(t[j:], ": ") {
+		if i > 0 {
+			return i // "[12:04] the deploy went out": the stamp alone
+		}
+		return 0
+	}
+	return j + 2
 }
 
 // fixtureDoc reports whether a text file is data rather than a guide: a

@@ -320,7 +320,10 @@ func headsLabel(label, w string) bool {
 }
 
 // refusals reject an option.
-var refusals = []string{"let's not", "lets not", "we're not going to", "we are not going to",
+var refusals = []string{"let's not", "lets not", "we're not going to", "we are not going to", "we're not switching",
+	"we're not migrating", "we're not moving", "we're not adding", "we're not upgrading", "we're not changing",
+	"we're not adopting", "we're not supporting", "we're not shipping", "we are not switching", "we are not migrating",
+	"we are not adding", "we are not upgrading", "we are not supporting",
 	"i'm not going to", "i am not going to", "we won't", "we will not", "i won't", "i will not",
 	"we don't need", "we do not need", "i don't need", "no need for", "rejecting", "rejected",
 	"ruling out", "not going to", "we shouldn't", "we should not", "i'd avoid", "we'd avoid",
@@ -583,11 +586,20 @@ func spoken(low string, k int) bool {
 	if headOf(low[:k]) == "" {
 		return true
 	}
+	// the speaker is the subject of the clause the cue ends: "we evaluated
+	// GORM and sqlc and chose sqlc", not "we found the previous developer
+	// chose MySQL"
 	f := strings.Fields(low[:k])
-	for i := len(f) - 1; i >= 0 && i >= len(f)-4; i-- {
-		switch strings.Trim(f[i], ".,;:!?") {
+	for i := len(f) - 1; i >= 0 && i >= len(f)-8; i-- {
+		w := strings.Trim(f[i], ".,;:!?")
+		switch w {
 		case "i", "we", "i'm", "we're", "i've", "we've", "i'll", "we'll", "i'd", "we'd", "let's", "me", "us":
 			return true
+		case "that", "who", "which", "when", "because", "since", "he", "she", "they", "it", "someone", "previous", "developer", "team":
+			return false
+		}
+		if i < len(f)-1 && strings.ContainsAny(f[i][len(f[i])-1:], ".,;:!?") {
+			return false // another clause
 		}
 	}
 	return false

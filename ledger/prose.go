@@ -324,6 +324,15 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 			}
 			sent := sents[si]
 			v := sent[r.pos[r.cut+r.at]:]
+			if r.at == 0 && r.k == KindDecision {
+				// "3. Use distroless instead of alpine …", "> Decided: …":
+				// a decision is kept as printed, with its list's mark
+				if off := strings.Index(t, sent); off >= 0 && len(r.pos) > r.cut {
+					if p := t[:off] + sent[:r.pos[r.cut]]; listMarker(p) {
+						v = p + v
+					}
+				}
+			}
 			// A run-on sentence keeps the clauses around what it
 			// records (fitClauses); a single clause too long for the
 			// cap is kept whole up to the kind's own cap (capOf).
@@ -1029,6 +1038,13 @@ func stripLabel(low string) string {
 	}
 }
 
+// listMarker reports whether what a sentence opens with is only a list's
+// or a quote's mark: "3. ", "- ", "* ", "• ", "> ", "2) ".
+func listMarker(p string) bool {
+	return strings.TrimSpace(p) != "" && every(p, func(c byte) bool { return isDigit(c) || strings.IndexByte(" .)-*>", c) >= 0 }) ||
+		strings.TrimSpace(strings.ReplaceAll(p, "•", "")) == "" && strings.Contains(p, "•")
+}
+
 // labelled reports whether what comes before a sentence's item is a short
 // label ("note: ", "update: ", "fyi - "), not a run-on sentence's start.
 func labelled(before string) bool {
@@ -1066,7 +1082,9 @@ var firmDecisions = []string{"decision:", "going with", "decided", "we've decide
 	"is the answer for", "full stop", "agreed in review", "let's just go with", "we'll just go with",
 	"i'll just go with", "just going with", "we agreed to", "we've agreed to", "we have agreed to", "we agreed on",
 	"we've agreed on", "the team agreed", "agreed to go with", "chosen over", "selected over", "preferred over",
-	"picked over", "favoured over", "favored over"}
+	"picked over", "favoured over", "favored over", "decision was to", "decision was made to", "decision has been made",
+	"are decided", "is decided", "already decided", "decided already", "is settled:", "are settled:", "that's the design",
+	"that is the design", "that's final", "that's settled", "it was agreed", "it's been agreed", "it has been agreed"}
 
 // pastChoice are firm cues that report a choice made: the speaker's ("we
 // decided", "Opted for …") settles the course, someone else's ("the

@@ -592,7 +592,7 @@ func TestDecisionBlocks(t *testing.T) {
 		{"We need to pick one.\n\n**Decision:** atomic counters flushed every second for the quota cache.\n**Rejected:** a mutex around the usage map (the mutex shows up in every profile).\n\nNow the tests.",
 			"**Decision:** atomic counters flushed every second for the quota cache.\n**Rejected:** a mutex around the usage map (the mutex shows up in every profile)."},
 		{"Settled it:\n- chosen: a token bucket per tenant (the billing export)\n- turned down: a sliding-window log, because the log costs memory per request",
-			"chosen: a token bucket per tenant (the billing export)\n- turned down: a sliding-window log, because the log costs memory per request"},
+			"- chosen: a token bucket per tenant (the billing export)\n- turned down: a sliding-window log, because the log costs memory per request"},
 		{"I'll go with pgx for the export.\nWhy: database/sql hides the COPY protocol.\nAlternatives considered: lib/pq, which is in maintenance mode.",
 			"I'll go with pgx for the export.\nWhy: database/sql hides the COPY protocol.\nAlternatives considered: lib/pq, which is in maintenance mode."},
 		{"**Decision:** i128 minor units for snapshotting.\n\n**Rejected:** this belongs to another list.",
@@ -653,5 +653,56 @@ func TestThreadVote(t *testing.T) {
 	if unseenKept(unseenCase{Category: "decision", Source: "tool", Command: "cat docs/meetings/retro.md", Output: retro,
 		Probe: "Three PRs sat"}) {
 		t.Error("a finding of the retro was read as a decision")
+	}
+}
+
+// TestPostsAndRecordsAsPrinted: a chat export's or a ticket's posts are
+// read one by one, not joined as a wrapped paragraph, and a decision in
+// one is kept with its author's prefix; a numbered decision keeps its
+// number; a record's passive or past wording ("The decision was to …",
+// "… are decided already", "we evaluated X and Y and chose Y because …")
+// is a decision; a refusal of a switch with its reason is one.
+func TestPostsAndRecordsAsPrinted(t *testing.T) {
+	cases := []unseenCase{
+		{Source: "tool", Command: "cat slack/standup.txt",
+			Output: "alice: yesterday: finished pagination\ncarol: yes, gRPC was ~35% lower p99 for the chatty calls\ndan: cool, then internal service-to-service calls are gRPC from now on, public API stays REST\nbob: does that include the legacy PHP service?\n",
+			Probe:  "dan: cool, then internal service-to-service calls are gRPC from now on"},
+		{Source: "tool", Command: "jira issue view PLAT-1142 --plain",
+			Output: "Comments\n[2024-05-02] r.osei: Spot for stateless workloads could save ~60%.\n[2024-05-06] r.osei: Decided: Spot (via Karpenter) for all stateless deployments; Graviton is deferred until the vendor ships arm64.\n[2024-05-06] j.meyer: sounds good. let's check PDBs before enabling.\n",
+			Probe:  "[2024-05-06] r.osei: Decided: Spot (via Karpenter) for all stateless deployments"},
+		{Source: "tool", Command: "cat slack/incident.txt",
+			Output: "[14:09] marcus: roll back or hotfix the secret?\n[14:10] lucia: rolling back auth-svc to v2.14.3, not hotfixing the secret mid-incident\n[14:16] lucia: rollback done\n",
+			Probe:  "rolling back auth-svc to v2.14.3, not hotfixing the secret mid-incident"},
+		{Source: "user", Text: "Alright, here's what I want:\n1. Fix the failing test in `auth_test.go`\n3. Use distroless instead of alpine as the base image for all Go services going forward\nThanks!",
+			Probe: "3. Use distroless instead of alpine as the base image"},
+		{Source: "tool", Command: "grep -n -A4 '## Storage' docs/architecture.md",
+			Output: "58:## Storage\n63-Multi-region replication was discussed at length.\n65-The decision was to enable replication only for buckets holding EU customer data.\n",
+			Probe:  "The decision was to enable replication only for buckets holding EU customer data."},
+		{Source: "user", Text: "Not sure about colors. Maybe respect NO_COLOR?\nExit codes are decided already: 0 success, 1 user error, 2 internal error.\n",
+			Probe: "Exit codes are decided already: 0 success, 1 user error, 2 internal error."},
+		{Source: "tool", Command: "git show --stat HEAD",
+			Output: "commit 5e1d7c0b9a8f7e6d5c4b3a29181706f5e4d3c2b1\nAuthor: Ravi Iyer <ravi@example.com>\n\n    refactor(db): replace hand-written SQL scanning with sqlc\n\n    We evaluated GORM and sqlc and chose sqlc because it keeps raw SQL.\n",
+			Probe:  "We evaluated GORM and sqlc and chose sqlc because it keeps raw SQL."},
+		{Source: "tool", Command: "cat notes/ml-sync.md",
+			Output: "2. tokenizer — the new 64k vocab gives 8% fewer tokens on code\n   - we're not switching tokenizers for the 7B run; 64k vocab is reserved for the next model generation\n",
+			Probe:  "we're not switching tokenizers for the 7B run; 64k vocab is reserved"},
+	}
+	for _, c := range cases {
+		c.Category = "decision"
+		if !unseenKept(c) {
+			t.Errorf("%q: no item holds it", c.Probe)
+		}
+	}
+	// history and another's choice stay out
+	for _, c := range []unseenCase{
+		{Source: "user", Text: "We found the previous developer chose MySQL for the queue.", Probe: "chose MySQL"},
+		{Source: "tool", Command: "cat slack/standup.txt", Output: "alice: looking at the slow report query today\nbob: dig into the redis timeout\n", Probe: "looking at the slow report query"},
+	} {
+		c.Category = "decision"
+		for _, it := range unseenItems(c) {
+			if it.Kind == KindDecision && strings.Contains(it.Value, c.Probe) {
+				t.Errorf("%q: read as a decision: %q", c.Probe, it.Value)
+			}
+		}
 	}
 }
