@@ -204,6 +204,13 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 			low, _ := lower(strings.Trim(h, "# *:"))
 			decided = slices.Contains(decisionHeadings, low)
 		}
+		if f := strings.TrimSpace(t); strings.HasSuffix(f, ":") && !strings.HasPrefix(f, "#") && len(strings.Fields(f)) <= 3 {
+			// a section's label on a line of its own, as plain-text
+			// records write them ("Outcome:", "Consequences:")
+			low, _ := lower(strings.Trim(f, "*_: "))
+			decided = slices.Contains(decisionHeadings, low)
+			continue
+		}
 		if codeLine(t) {
 			continue
 		}

@@ -686,6 +686,12 @@ func TestPostsAndRecordsAsPrinted(t *testing.T) {
 		{Source: "tool", Command: "cat notes/ml-sync.md",
 			Output: "2. tokenizer — the new 64k vocab gives 8% fewer tokens on code\n   - we're not switching tokenizers for the 7B run; 64k vocab is reserved for the next model generation\n",
 			Probe:  "we're not switching tokenizers for the 7B run; 64k vocab is reserved"},
+		{Source: "tool", Command: "cat adr/012-monorepo.md",
+			Output: "Title: Repository structure\nStatus: Accepted\nOptions:\n  a) Monorepo with Bazel\n  b) Monorepo with plain Go workspaces\nOutcome:\n  Option (b): one monorepo using Go workspaces, no Bazel.\nConsequences:\n  CI must learn to build only changed modules.\n",
+			Probe:  "Option (b): one monorepo using Go workspaces, no Bazel."},
+		{Source: "tool", Command: "gh api repos/acme/core/pulls/455/comments --jq '.[].body'",
+			Output: "Why `snake_case` here? The rest of the JSON API is camelCase.\nRight, I'd forgotten. OK then, decided: v2 response fields are snake_case everywhere.\nDone.\n",
+			Probe:  "decided: v2 response fields are snake_case everywhere."},
 	}
 	for _, c := range cases {
 		c.Category = "decision"

@@ -552,6 +552,15 @@ func trackerView(call []Item) bool {
 				return true
 			}
 		}
+		if f[1] == "api" && strings.Contains(it.Value, "--jq") {
+			// "gh api repos/o/r/pulls/455/comments --jq '.[].body'": the
+			// bodies people wrote, printed as text
+			for _, seg := range []string{"/comments", "/reviews", "/issues/", "/pulls/", "/discussions/"} {
+				if strings.Contains(f[2], seg) {
+					return true
+				}
+			}
+		}
 	}
 	return false
 }
