@@ -386,7 +386,15 @@ func (s *scanner) measurements(t string, urlSpans [][2]int) {
 			// its one figure measures is kept as said; its label and
 			// unit group it as the figure alone would be.
 			if s.probeGroup != "" {
-				s.addCappedIn(t, max(0, strings.Index(t, s.probeNum)), s.probeGroup)
+				group := s.probeGroup
+				if strings.HasPrefix(group, "\x00") {
+					// no label before the figure ("JsonBench.parse  1024
+					// thrpt  10  702455.310 ± 5120.884  ops/s" reads as
+					// none): the line's shape groups it, as a line of
+					// several figures is
+					group = "line\x00" + maskDigitRuns(t, false)
+				}
+				s.addCappedIn(t, max(0, strings.Index(t, s.probeNum)), group)
 				return
 			}
 		}

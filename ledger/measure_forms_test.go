@@ -300,3 +300,24 @@ func TestFigureLinesKeptWhole(t *testing.T) {
 		t.Errorf("kept %q, want %d lines, the slow request's among them", kept, sameLabelCap)
 	}
 }
+
+// TestRowsThatStandOut: a benchmark table's rows, each a benchmark of its
+// own, are kept whole however many share a unit; a coverage report's file
+// covered far below the others is kept, the routine rows are not.
+func TestRowsThatStandOut(t *testing.T) {
+	jmh := "Benchmark                 (size)   Mode  Cnt       Score      Error  Units\n" +
+		"JsonBench.customParse       1024  thrpt   10  702455.310 ± 5120.884  ops/s\n" +
+		"JsonBench.customParse      65536  thrpt   10   11873.662 ±  101.209  ops/s\n" +
+		"JsonBench.gsonParse         1024  thrpt   10  288140.057 ± 2210.432  ops/s\n" +
+		"JsonBench.gsonParse        65536  thrpt   10    3904.118 ±   77.315  ops/s\n"
+	itemsHeld(t, jmh, []string{
+		`measurement "JsonBench.customParse      65536  thrpt   10   11873.662 ±  101.209  ops/s"`,
+		`measurement "JsonBench.gsonParse        65536  thrpt   10    3904.118 ±   77.315  ops/s"`}, nil)
+	cover := "Name                          Stmts   Miss  Cover\n-------------------------------------------------\n" +
+		"app/__init__.py                   4      0   100%\napp/api.py                      212     31    85%\n" +
+		"app/auth.py                     118      9    92%\napp/billing.py                  148     97    34%\n" +
+		"app/db.py                        61      4    93%\napp/notifications.py             88     19    78%\n" +
+		"-------------------------------------------------\nTOTAL                           631    160    75%\n"
+	itemsHeld(t, cover, []string{`measurement "app/billing.py                  148     97    34%"`},
+		[]string{`measurement "app/auth.py                     118      9    92%"`})
+}

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -408,33 +409,72 @@ func (b *oddBuf) markOutliers(text string, m map[int]uint8, rows []int, ncol int
 		if top >= 0 && next >= 0 && top >= outlierFactor*next && top-next >= outlierGap {
 			m[b.starts[at]] |= hotCell
 		}
+		// A column of percentages marks its lowest when that is at most
+		// half the next lowest and lowShareGap points below it: the file
+		// covered at 34% among files covered at 73–100%.
+		low, second, lowAt := math.Inf(1), math.Inf(1), -1
+		for _, k := range rows {
+			v, ok := percentCell(text[b.starts[k]:lineEnd(text, b.starts[k])], c, sep)
+			if !ok {
+				lowAt = -1
+				break
+			}
+			switch {
+			case v < low:
+				low, second, lowAt = v, low, k
+			case v < second:
+				second = v
+			}
+		}
+		if lowAt >= 0 && len(rows) >= 4 && low*2 <= second && second-low >= lowShareGap {
+			m[b.starts[lowAt]] |= hotCell
+		}
+	}
+}
+
+// lowShareGap is how many points a column's lowest percentage must be
+// below the next lowest to stand out.
+const lowShareGap = 20
+
+// percentCell returns cell c of line, when it is a percentage: "34%",
+// "38.46%".
+func percentCell(line string, c int, sep byte) (float64, bool) {
+	cell := cellAt(line, c, sep)
+	num, ok := strings.CutSuffix(cell, "%")
+	if !ok || num == "" || len(num) > 7 {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(num, 64)
+	return v, err == nil && v >= 0 && v <= 100
+}
+
+// cellAt returns cell c of line, its cells apart by sep (0: by
+// whitespace), or "".
+func cellAt(line string, c int, sep byte) string {
+	if sep != 0 {
+		cells := strings.Split(line, string(sep))
+		if c >= len(cells) {
+			return ""
+		}
+		return strings.TrimSpace(cells[c])
+	}
+	i := 0
+	for k := 0; ; k++ {
+		var j int
+		i, j = nextField(line, i)
+		if i == j {
+			return ""
+		}
+		if k == c {
+			return line[i:j]
+		}
+		i = j
 	}
 }
 
 // wholeCell returns cell c of line, when it is a whole number.
 func wholeCell(line string, c int, sep byte) (int, bool) {
-	var cell string
-	if sep != 0 {
-		cells := strings.Split(line, string(sep))
-		if c >= len(cells) {
-			return 0, false
-		}
-		cell = strings.TrimSpace(cells[c])
-	} else {
-		i := 0
-		for k := 0; ; k++ {
-			var j int
-			i, j = nextField(line, i)
-			if i == j {
-				return 0, false
-			}
-			if k == c {
-				cell = line[i:j]
-				break
-			}
-			i = j
-		}
-	}
+	cell := cellAt(line, c, sep)
 	if cell == "" || len(cell) > 9 || !allDigits(cell) {
 		return 0, false
 	}
