@@ -63,8 +63,11 @@ func TestUnseenSamples(t *testing.T) {
 		"decs/a/decision": 0.84, "decs/b/decision": 0.76,
 		"errs/a/error": 0.93, "errs/b/error": 0.78,
 		"ids/a/identifier": 0.85, "ids/b/identifier": 0.862,
+		"cmds2/a/command": 0.95, "cmds2/b/command": 0.91,
+		"decs2/a/decision": 0.93, "decs2/b/decision": 0.80,
+		"meas/a/measurement": 0.73, "meas/b/measurement": 0.76,
 	}
-	for _, name := range []string{"idmeas", "decerr", "cmds", "decs", "errs", "ids"} {
+	for _, name := range []string{"idmeas", "decerr", "cmds", "decs", "errs", "ids", "cmds2", "decs2", "meas"} {
 		f, err := os.Open(filepath.Join("testdata", "unseen", name+".jsonl"))
 		if err != nil {
 			t.Fatal(err)
