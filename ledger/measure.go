@@ -40,6 +40,16 @@ func (s *scanner) lineMeasurement(t string) bool {
 		s.add(KindMeasurement, t)
 		return true
 	}
+	if s.output && tallyLine(t) {
+		// "Plan: 14 to add, 3 to change, 41 to destroy.", "Found 37
+		// errors in 12 files (checked 412 source files)": a tool's tally
+		// of what it did, kept as printed; a log's routine tallies are
+		// grouped by their shape, the largest kept
+		s.wide = true
+		s.addCappedIn(t, strings.IndexFunc(t, func(r rune) bool { return r >= '0' && r <= '9' }), "line\x00"+maskDigitRuns(t, false))
+		s.wide = false
+		return true
+	}
 	if s.output && len(t) <= s.e.maxValueLen() && realUserSys(t) {
 		// "Run Time: real 7.837 user 6.739887 sys 1.098000" (SQLite's
 		// .timer), "real 0.41 user 0.30 sys 0.08" (time -p on one line)
@@ -171,6 +181,33 @@ func reportLine(t string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// tallyLine reports whether an output line tallies what a tool did: two
+// counts or more, each a whole number followed by what it counts ("14 to
+// add", "37 errors", "1,412 packages"), in a short line of few words.
+func tallyLine(t string) bool {
+	if len(t) < 12 || len(t) > 140 || strings.Count(t, " ") > 24 || strings.ContainsAny(t, "{}=|\t") || strings.Contains(t, " among ") {
+		// not criterion's "Found 5 outliers among 100 measurements",
+		// printed for every benchmark
+		return false
+	}
+	f := strings.Fields(t)
+	n := 0
+	for i := 0; i+1 < len(f); i++ {
+		w := strings.TrimLeft(f[i], "([")
+		if w == "" || !isDigit(w[0]) || !every(w, func(c byte) bool { return isDigit(c) || c == ',' }) || i > 0 && isDigit(f[i-1][len(f[i-1])-1]) {
+			continue
+		}
+		next := strings.TrimRight(f[i+1], ",.;:)]")
+		if next == "to" && i+2 < len(f) {
+			next = strings.TrimRight(f[i+2], ",.;:)]")
+		}
+		if len(next) >= 2 && isLowerWord(next) && !timeUnits[next] {
+			n++
+		}
+	}
+	return n >= 2
 }
 
 // slowTest is how many seconds a test (or a test class) takes to be worth
