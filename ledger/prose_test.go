@@ -692,6 +692,9 @@ func TestPostsAndRecordsAsPrinted(t *testing.T) {
 		{Source: "tool", Command: "gh api repos/acme/core/pulls/455/comments --jq '.[].body'",
 			Output: "Why `snake_case` here? The rest of the JSON API is camelCase.\nRight, I'd forgotten. OK then, decided: v2 response fields are snake_case everywhere.\nDone.\n",
 			Probe:  "decided: v2 response fields are snake_case everywhere."},
+		{Source: "tool", Command: "git log -2",
+			Output: "commit 2b7e9f0a1c3d5e7f9a1b3c5d7e9f1a3b5c7d9e1f\nAuthor: Dario Rossi <dario@example.com>\n\n    switch image uploads from local disk to Cloudflare R2\n\ncommit c4d6e8f0a2b4c6d8e0f2a4b6c8d0e2f4a6b8c0d2\nAuthor: Mei Lin <mei@example.com>\n\n    chore: move the fixtures to testdata\n",
+			Probe:  "switch image uploads from local disk to Cloudflare R2"},
 	}
 	for _, c := range cases {
 		c.Category = "decision"
@@ -702,6 +705,7 @@ func TestPostsAndRecordsAsPrinted(t *testing.T) {
 	// history and another's choice stay out
 	for _, c := range []unseenCase{
 		{Source: "user", Text: "We found the previous developer chose MySQL for the queue.", Probe: "chose MySQL"},
+		{Source: "tool", Command: "git log -1", Output: "commit c4d6e8f0a2b4c6d8e0f2a4b6c8d0e2f4a6b8c0d2\nAuthor: Mei Lin <mei@example.com>\n\n    chore: move the fixtures to testdata\n", Probe: "move the fixtures"},
 		{Source: "tool", Command: "cat slack/standup.txt", Output: "alice: looking at the slow report query today\nbob: dig into the redis timeout\n", Probe: "looking at the slow report query"},
 	} {
 		c.Category = "decision"

@@ -517,9 +517,33 @@ func (s *scanner) historyDecision(m string) {
 	if strings.HasSuffix(low, "?") || hedged(low) {
 		return
 	}
-	if decisionStrict(low) || justifiedAlternative(low) || rejectsWithReason(low) {
+	if decisionStrict(low) || justifiedAlternative(low) || rejectsWithReason(low) || fromTo(low) {
 		s.add(KindDecision, m)
 	}
+}
+
+// fromTo reports whether a commit's subject moves the work from one option
+// to another: "switch image uploads from local disk to Cloudflare R2",
+// "migrate sessions from Redis to Postgres". An imperative subject that
+// names no option left ("move tests to a package") is a change, not a
+// choice.
+func fromTo(low string) bool {
+	low = conventionalType(low)
+	if !hasAnyLead(low, []string{"switch", "migrate", "move", "port", "change"}) {
+		return false
+	}
+	k := strings.Index(low, " from ")
+	return k > 0 && strings.Contains(low[k:], " to ") && len(strings.Fields(low)) >= 5
+}
+
+// conventionalType takes off a conventional commit's type and scope:
+// "fix(api): handle …" → "handle …".
+func conventionalType(low string) string {
+	k := strings.Index(low, ": ")
+	if k <= 0 || k > 24 || strings.ContainsAny(low[:k], " ") {
+		return low
+	}
+	return low[k+2:]
 }
 
 // trackerCLIs show what people wrote on a forge or a tracker: issues,
