@@ -378,6 +378,15 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 						taken[si-1] = true
 						vals[si-1] = ""
 					}
+				} else if si == 1 && r.at == 0 && !taken[0] && rs[0].k == "" && len(sents[0]) < 16 && !strings.HasSuffix(sents[0], "?") {
+					// "Throw. We decided to phase the Result helper
+					// out; …": the short answer that opens the line is
+					// the pick the decision goes on about
+					if whole := sents[0] + " " + v; len(whole) <= dcap && strings.HasPrefix(t, sents[0]) {
+						v = whole
+						taken[0] = true
+						vals[0] = ""
+					}
 				}
 				for n, next := 0, si+1; n < continuation && next < len(sents); n, next = n+1, next+1 {
 					if len(v)+1+len(sents[next]) > dcap || !follows(next) {

@@ -695,6 +695,8 @@ func TestPostsAndRecordsAsPrinted(t *testing.T) {
 		{Source: "tool", Command: "git log -2",
 			Output: "commit 2b7e9f0a1c3d5e7f9a1b3c5d7e9f1a3b5c7d9e1f\nAuthor: Dario Rossi <dario@example.com>\n\n    switch image uploads from local disk to Cloudflare R2\n\ncommit c4d6e8f0a2b4c6d8e0f2a4b6c8d0e2f4a6b8c0d2\nAuthor: Mei Lin <mei@example.com>\n\n    chore: move the fixtures to testdata\n",
 			Probe:  "switch image uploads from local disk to Cloudflare R2"},
+		{Source: "user", Text: "Should the parser throw or return a Result?\nThrow. We decided to phase the Result helper out; exceptions with typed error classes are the standard now.\n",
+			Probe: "Throw. We decided to phase the Result helper out"},
 	}
 	for _, c := range cases {
 		c.Category = "decision"
