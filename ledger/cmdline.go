@@ -724,11 +724,33 @@ func (s *scanner) blockCommand(line, t string) bool {
 	if !ok && commandLine(t, bare) && flagsOf(cmdTokens(t)) > 0 {
 		c, ok = t, true // a line of its own: "mvn -pl billing -am clean verify -DskipITs"
 	}
+	if item := listItemText(t); !ok && item != "" && commandLine(item, bare) && flagsOf(cmdTokens(item)) > 0 {
+		c, ok = item, true // a step of a list: "2. npm version minor -m … && git push --follow-tags"
+	}
 	if !ok || !commandLine(c, inContext) {
 		return false
 	}
 	s.add(KindCommand, strings.TrimSuffix(c, " \\"))
 	return true
+}
+
+// listItemText returns the text of a list item after its mark ("2. ",
+// "3) ", "- ", "* "), or "" for a line that is no list item.
+func listItemText(t string) string {
+	if r, ok := strings.CutPrefix(t, "- "); ok {
+		return strings.TrimSpace(r)
+	}
+	if r, ok := strings.CutPrefix(t, "* "); ok {
+		return strings.TrimSpace(r)
+	}
+	i := 0
+	for i < len(t) && i < 3 && isDigit(t[i]) {
+		i++
+	}
+	if i > 0 && i+1 < len(t) && (t[i] == '.' || t[i] == ')') && t[i+1] == ' ' {
+		return strings.TrimSpace(t[i+2:])
+	}
+	return ""
 }
 
 // unbox takes off the frame a tool draws around a message: "║ … ║", "│ … │".
