@@ -141,6 +141,21 @@ func (s *scanner) ids(t string, urlSpans [][2]int) {
 				i = j
 				continue
 			}
+			if j-i == 13 && j+1 < len(t) && t[j] == '-' && t[i] == '1' && allDigits(t[i:j]) && isDigit(t[j+1]) {
+				// 1718034221337-0: a Redis stream entry, the epoch
+				// milliseconds it was added at and its sequence
+				e := j + 1
+				for e < len(t) && isDigit(t[e]) && e-j <= 5 {
+					e++
+				}
+				if e == len(t) || !isWordByte(t[e]) && t[e] != '-' && t[e] != '.' {
+					if !skip(i) {
+						s.add(KindID, t[i:e])
+					}
+					i = e - 1
+					continue
+				}
+			}
 			if j-i == 8 && j < len(t) && t[j] == '-' {
 				if u, ok := uuidAt(t, i); ok {
 					if !skip(i) {
