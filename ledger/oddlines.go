@@ -59,6 +59,23 @@ func lineShape(t string) uint64 {
 		}
 		return h
 	}
+	if cells, ok := gapCells(t); ok {
+		// a row aligned with gaps whose cells hold words apart by single
+		// spaces ("up  20240528141507  Add currency to line items"): its
+		// cells shape it, not how many words its free text has
+		h = (h ^ 'g') * prime
+		for _, cell := range cells {
+			c := byte('w')
+			switch {
+			case strings.ContainsAny(cell, "0123456789"):
+				c = 'n'
+			case strings.IndexByte("()[]{}<>\"'`#=:@", cell[0]) >= 0:
+				c = 'p'
+			}
+			h = (h ^ uint64(c)) * prime
+		}
+		return h
+	}
 	n := 0
 	for i := 0; i < len(t); {
 		for i < len(t) && (t[i] == ' ' || t[i] == '\t') {
@@ -82,6 +99,48 @@ func lineShape(t string) uint64 {
 		}
 	}
 	return (h ^ uint64(n)) * prime
+}
+
+// gapCells returns the cells of a row aligned with gaps (two spaces or
+// more, or a tab, between cells), when it has three cells or more and one
+// of them holds words apart by single spaces; ok is false otherwise.
+func gapCells(t string) ([]string, bool) {
+	t = strings.TrimSpace(t)
+	if !strings.Contains(t, "  ") && strings.IndexByte(t, '\t') < 0 {
+		return nil, false
+	}
+	var cells []string
+	spaced := false
+	for i := 0; i < len(t); {
+		j := i
+		for j < len(t) && t[j] != '\t' && !(t[j] == ' ' && j+1 < len(t) && t[j+1] == ' ') {
+			j++
+		}
+		cell := t[i:j]
+		spaced = spaced || proseCell(cell)
+		cells = append(cells, cell)
+		for j < len(t) && (t[j] == ' ' || t[j] == '\t') {
+			j++
+		}
+		i = j
+	}
+	return cells, len(cells) >= 3 && spaced
+}
+
+// proseCell reports whether a cell holds words apart by single spaces, each
+// opening with a letter: "Add currency to line items", not "4.17.21
+// 4.17.21" squeezed by a narrow column.
+func proseCell(cell string) bool {
+	f := strings.Fields(cell)
+	if len(f) < 2 {
+		return false
+	}
+	for _, w := range f {
+		if !isAlpha(w[0]) {
+			return false
+		}
+	}
+	return true
 }
 
 // barRow reports whether t is a row of a table drawn with bars: two bars

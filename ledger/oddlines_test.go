@@ -304,3 +304,35 @@ func TestShortNoteWithCodeSpan(t *testing.T) {
 		t.Errorf("a short remark kept: %q", Strings(items))
 	}
 }
+
+// TestBadRowsOfAlignedTables: a row in a bad state stands out of a table
+// aligned with gaps whose last column is free text of any length (its
+// cells shape it, not its word count), and of a table of two columns, a
+// resource and its state; the rows in a good state stay routine.
+func TestBadRowsOfAlignedTables(t *testing.T) {
+	cases := []struct{ text, want, not string }{
+		{"database: shop_production\n\n Status   Migration ID    Migration Name\n--------------------------------------------------\n" +
+			"   up     20240528141507  Add currency to line items\n   up     20240603082211  Create refund reasons\n" +
+			"   up     20240607170934  Backfill refund reasons\n  down    20240611093012  Add index on orders placed at\n",
+			"down    20240611093012  Add index on orders placed at", "Create refund reasons"},
+		{"Id                                                              State\n----------------------------------------------------------------  ---------\n" +
+			"/subscriptions/6b1e/resourceGroups/rg-prod/providers/Microsoft.Web/sites/api-prod       Succeeded\n" +
+			"/subscriptions/6b1e/resourceGroups/rg-prod/providers/Microsoft.Sql/servers/sql-prod     Succeeded\n" +
+			"/subscriptions/6b1e/resourceGroups/rg-prod/providers/Microsoft.Cache/Redis/redis-prod   Failed\n" +
+			"/subscriptions/6b1e/resourceGroups/rg-prod/providers/Microsoft.KeyVault/vaults/kv-prod  Succeeded\n",
+			"Microsoft.Cache/Redis/redis-prod   Failed", "Microsoft.Sql/servers/sql-prod     Succeeded"},
+		{"ID              NAME                    STATE   REGION\n3d8d9e1c4b6e89  winter-sound-4821       started ams\n" +
+			"148ed3e7c21589  polished-frost-1190     stopped ams\ne2865013b44986  misty-river-7352        started fra\n" +
+			"a1c2e3f4a5b6c7  quiet-lake-2210         started fra\n",
+			"148ed3e7c21589  polished-frost-1190     stopped ams", "misty-river-7352"},
+	}
+	for _, c := range cases {
+		got := Strings(outputItems(c.text))
+		if !slices.ContainsFunc(got, func(v string) bool { return strings.Contains(v, c.want) }) {
+			t.Errorf("%q not kept: %q", c.want, got)
+		}
+		if slices.ContainsFunc(got, func(v string) bool { return strings.Contains(v, c.not) }) {
+			t.Errorf("routine row %q kept: %q", c.not, got)
+		}
+	}
+}

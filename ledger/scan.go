@@ -858,8 +858,14 @@ func (s *scanner) oddRow(t string) bool {
 		return false
 	}
 	f := strings.Fields(t)
-	if len(f) < 3 || strings.HasSuffix(t, ":") {
+	if strings.HasSuffix(t, ":") {
 		return false // a heading: "app-error.log last 41 lines:"
+	}
+	if len(f) == 2 && gapped(t) {
+		return s.badRow(t) // a resource and its state: "/subscriptions/…/shop-redis-prod   Failed"
+	}
+	if len(f) < 3 {
+		return false
 	}
 	if !s.odd && !s.cell {
 		return s.badRow(t)
@@ -869,7 +875,7 @@ func (s *scanner) oddRow(t string) bool {
 			return true
 		}
 	}
-	return false
+	return s.badRow(t)
 }
 
 // badRow reports whether t is a row in a bad state among rows shaped like
@@ -1130,7 +1136,7 @@ var badStates = append([]string{"NotReady", "Error", "Failed", "FAILED", "Pendin
 	"ERROR", "Errored", "ERRORED", "errored", "FAILURE", "Failure", "failure", "Failing", "FAILING", "failing",
 	"Aborted", "ABORTED", "aborted", "Crashed", "CRASHED", "crashed", "UNHEALTHY", "TIMED_OUT", "TimedOut",
 	"Rejected", "REJECTED", "Stuck", "STUCK", "stuck", "DEAD", "Exited (3", "Exited (4", "Exited (5",
-	"Exited (6", "Exited (7", "Exited (8", "Exited (9", "down", "suspected_down"}, podFailures...)
+	"Exited (6", "Exited (7", "Exited (8", "Exited (9", "down", "suspected_down", "stopped"}, podFailures...)
 
 // badStatus reports whether a listing's row shows something not working.
 func badStatus(t string) bool {
