@@ -124,6 +124,15 @@ func (s *scanner) ids(t string, urlSpans [][2]int) {
 				s.add(KindID, t[i:j])
 			}
 			i = j - 1
+		case (isHex(c) || c >= 'A' && c <= 'F') && (i == 0 || !isWordByte(t[i-1]) && t[i-1] != ':') && fingerprintAt(t, i) > 0:
+			// 3B:7A:C1:…: a certificate's or a key's fingerprint, pairs
+			// of hex digits apart by colons (sixteen or more; a MAC
+			// address has six)
+			j := fingerprintAt(t, i)
+			if !skip(i) {
+				s.add(KindID, t[i:j])
+			}
+			i = j - 1
 		case isHex(c) && (i == 0 || !isWordByte(t[i-1])):
 			if lsn := lsnAt(t, i); lsn > 0 {
 				// 0/16B3748: a PostgreSQL WAL position.
@@ -182,6 +191,26 @@ func (s *scanner) ids(t string, urlSpans [][2]int) {
 			i = j - 1
 		}
 	}
+}
+
+// fingerprintAt returns the end of a fingerprint at t[i:], sixteen pairs
+// of hex digits or more apart by colons, or 0.
+func fingerprintAt(t string, i int) int {
+	hex := func(c byte) bool { return isHex(c) || c >= 'A' && c <= 'F' }
+	j, n := i, 0
+	for j+1 < len(t) && hex(t[j]) && hex(t[j+1]) {
+		n++
+		j += 2
+		if j+2 < len(t) && t[j] == ':' && hex(t[j+1]) {
+			j++
+			continue
+		}
+		break
+	}
+	if n < 16 || j < len(t) && isWordByte(t[j]) {
+		return 0
+	}
+	return j
 }
 
 // ipAt returns the end of the dotted IPv4 address at t[i:] (four numbers
