@@ -891,6 +891,9 @@ func logErrorValue(t string) string {
 		if len(rec.Msg) == 0 {
 			rec.Msg = rec.AtMessage
 		}
+		if len(rec.Msg) == 0 {
+			rec.Msg = rec.SerilogMT
+		}
 		if len(rec.Msg) == 0 && len(rec.Error) == 0 && len(rec.Err) == 0 {
 			rec.Msg = rec.Title
 		}
@@ -911,6 +914,24 @@ func logErrorValue(t string) string {
 			}
 		}
 	}
+	if x := rec.SerilogX; len(x) > 2 && x[0] == '"' {
+		// Serilog's "@x": "Microsoft.Data.SqlClient.SqlException
+		// (0x80131904): Client with IP address … is not allowed …\n
+		// at …": its first line, as printed
+		first := string(x[1 : len(x)-1])
+		if k := strings.Index(first, `\r\n`); k >= 0 {
+			first = first[:k]
+		}
+		if k := strings.Index(first, `\n`); k >= 0 {
+			first = first[:k]
+		}
+		if len(rec.Message) == 0 && len(rec.SerilogM) == 0 && len(rec.AtMessage) == 0 && len(parts) > 0 && bytes.Equal(rec.Msg, rec.SerilogMT) {
+			// a template's placeholders ('{database}') say less than
+			// the exception: it alone is the message
+			parts = parts[1:]
+		}
+		parts = append(parts, first)
+	}
 	if len(parts) == 0 {
 		return t
 	}
@@ -930,6 +951,8 @@ type logFields struct {
 	Reason    json.RawMessage `json:"reason"`
 	Event     json.RawMessage `json:"event"`
 	SerilogM  json.RawMessage `json:"@m"`
+	SerilogMT json.RawMessage `json:"@mt"` // the message template, when no rendered message
+	SerilogX  json.RawMessage `json:"@x"`  // the exception, its type and message on the first line
 	AtMessage json.RawMessage `json:"@message"`
 	Title     json.RawMessage `json:"title"`
 }

@@ -78,7 +78,7 @@ func lowerByte(c byte) byte {
 }
 
 // logKeys are the keys structured logs put the level under.
-var logKeys = []string{"level", "lvl", "severity", "log.level", "levelname", "loglevel", "log_level", "@level"}
+var logKeys = []string{"level", "lvl", "severity", "log.level", "levelname", "loglevel", "log_level", "@level", "@l"}
 
 // logLevel finds the level of a log line: a JSON object's level field
 // (string, or pino's number), a logfmt level= pair, a klog prefix
