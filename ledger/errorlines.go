@@ -45,6 +45,16 @@ func (s *scanner) errors(line, t string) {
 		// runtime's frame kept when no frame of the program follows.
 		s.atFrame, s.atFirst, s.atLoose = 6, "", !s.prevErr
 	}
+	if s.output && !s.source && strings.Contains(" "+t, " | ") {
+		// a table's cell that holds an exception's line (Airflow's
+		// "filepath | error" rows, a traceback spread over them):
+		// "… | ModuleNotFoundError: No module named 'x'"
+		for cell := range strings.SplitSeq(t, "|") {
+			if c := strings.TrimSpace(cell); len(c) > 12 && looksException(c) && strings.Contains(c, ": ") {
+				s.add(KindError, c)
+			}
+		}
+	}
 	switch {
 	case s.continueError(t, indented):
 	case s.runtimeOrTestLine(t):
