@@ -45,6 +45,12 @@ func (s *scanner) errors(line, t string) {
 		// runtime's frame kept when no frame of the program follows.
 		s.atFrame, s.atFirst, s.atLoose = 6, "", !s.prevErr
 	}
+	if s.output && !s.source && sqlServerMsg(s.prev) {
+		// SQL Server prints its error's message under "Msg 5074, Level
+		// 16, State 1, Server SQL01, Line 9"
+		s.add(KindError, t)
+		return
+	}
 	if s.output && !s.source && strings.Contains(" "+t, " | ") {
 		// a table's cell that holds an exception's line (Airflow's
 		// "filepath | error" rows, a traceback spread over them):
@@ -804,6 +810,22 @@ func compilerLine(t string) bool {
 		return true
 	}
 	return false
+}
+
+// sqlServerMsg reports whether line is the header SQL Server prints above
+// an error's message: "Msg 5074, Level 16, State 1, Server SQL01, Line 9",
+// a level of 11 or more (10 and below are notices).
+func sqlServerMsg(line string) bool {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(line), "Msg ")
+	if !ok {
+		return false
+	}
+	_, rest, ok = strings.Cut(rest, ", Level ")
+	if !ok {
+		return false
+	}
+	ok, j := digitsAt(rest, 0)
+	return ok && j <= 2 && atoiSmall(rest[:j]) >= 11 && strings.HasPrefix(rest[j:], ", State ")
 }
 
 // pyWarning recognises the line Python's warnings module prints:
