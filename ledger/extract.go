@@ -25,9 +25,12 @@ type Extractor struct {
 	// DefaultMaxValueLen. A decision or a constraint may hold twice as
 	// much: cut short, it would lose its reason or its exception, which
 	// come last ("… rather than priority ordering because the billing
-	// jobs must run in invoice order"). An error may hold 8/5 as much: a
-	// driver's or a cloud API's message often runs past 200 bytes with
-	// the names that make it specific in its middle, and errors are few.
+	// jobs must run in invoice order"). An error may hold four times as
+	// much: a driver's, a cloud API's or a wrapped chain's message often
+	// runs to several hundred bytes with the clause that says what
+	// failed in its middle ("… :: too many certificates (5) already
+	// issued … :: see https://…"), and errors are few: kept as printed, a
+	// search for any part of the line finds it.
 	MaxValueLen int
 	// MaxPerKind caps the distinct items of one kind taken from one
 	// message or one tool result, so a 10,000-line log does not flood the
@@ -64,7 +67,7 @@ func (e *Extractor) capOf(k Kind) int {
 	case k == KindDecision || k == KindConstraint:
 		return 2 * m
 	case k == KindError:
-		return m * 8 / 5
+		return m * 4
 	}
 	return m
 }

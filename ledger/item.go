@@ -79,7 +79,7 @@ func (a Access) String() string {
 // Item is one ledger entry.
 //
 // Value is short (at most the extractor's MaxValueLen bytes, 200 by default,
-// twice that for a decision or a constraint, 8/5 of it for an error), a
+// twice that for a decision or a constraint, four times it for an error), a
 // single line of valid UTF-8 with no control characters, and has had
 // secrets redacted. The one exception to the single line is a decision
 // written over a few lines ("**Decision:** X.\n**Rejected:** Y."), whose

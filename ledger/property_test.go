@@ -33,7 +33,7 @@ func checkItems(t interface {
 			// printed, up to a decision's cap
 			capLen = 2 * maxLen
 		case KindError:
-			capLen = maxLen * 8 / 5
+			capLen = maxLen * 4
 		}
 		if len(it.Value) > capLen {
 			t.Errorf("value of %d bytes over cap %d: %s", len(it.Value), maxLen, s)
