@@ -217,6 +217,15 @@ func plainLevel(t string) (level, int) {
 			continue
 		}
 		words++
+		if i > 0 && t[i-1] == '.' && j < len(t) && t[j] == ']' {
+			// a browser console's level as a test harness prints it:
+			// "[console.error] Access to fetch at … blocked by CORS"
+			if k := strings.LastIndexByte(t[:i], '['); k >= 0 && every(t[k+1:i-1], isAlpha) {
+				if lv := levelWord(w); lv != lvNone {
+					return lv, min(j+2, len(t))
+				}
+			}
+		}
 		if (i > 0 && (isAlnum(t[i-1]) || t[i-1] == '_' || t[i-1] == '"' || t[i-1] == '\'' || t[i-1] == '.')) || (j < len(t) && (isDigit(t[j]) || t[j] == '_' || t[j] == '(')) {
 			// Part of a name, a call or a string literal: "ERROR_CODE",
 			// "log.error(", "\"ERROR: %v\"".
