@@ -184,8 +184,9 @@ func reportLine(t string) (string, bool) {
 }
 
 // tallyLine reports whether an output line tallies what a tool did: two
-// counts or more, each a whole number followed by what it counts ("14 to
-// add", "37 errors", "1,412 packages"), in a short line of few words.
+// counts or more, each a whole number followed by the plural of what it
+// counts or by what is to be done ("37 errors", "1,412 packages", "14 to
+// add"), in a short line of few words.
 func tallyLine(t string) bool {
 	if len(t) < 12 || len(t) > 140 || strings.Count(t, " ") > 24 || strings.ContainsAny(t, "{}=|\t") || strings.Contains(t, " among ") {
 		// not criterion's "Found 5 outliers among 100 measurements",
@@ -199,11 +200,16 @@ func tallyLine(t string) bool {
 		if w == "" || !isDigit(w[0]) || !every(w, func(c byte) bool { return isDigit(c) || c == ',' }) || i > 0 && isDigit(f[i-1][len(f[i-1])-1]) {
 			continue
 		}
+		// what is counted: a plural ("37 errors", "1,412 packages") or
+		// what is to be done ("14 to add"); not "line 1 … value 1 ok"
 		next := strings.TrimRight(f[i+1], ",.;:)]")
 		if next == "to" && i+2 < len(f) {
-			next = strings.TrimRight(f[i+2], ",.;:)]")
+			if v := strings.TrimRight(f[i+2], ",.;:)]"); len(v) >= 2 && isLowerWord(v) {
+				n++
+			}
+			continue
 		}
-		if len(next) >= 2 && isLowerWord(next) && !timeUnits[next] {
+		if len(next) >= 3 && isLowerWord(next) && strings.HasSuffix(next, "s") && !timeUnits[next] {
 			n++
 		}
 	}

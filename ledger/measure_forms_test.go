@@ -318,6 +318,11 @@ func TestRowsThatStandOut(t *testing.T) {
 		"app/auth.py                     118      9    92%\napp/billing.py                  148     97    34%\n" +
 		"app/db.py                        61      4    93%\napp/notifications.py             88     19    78%\n" +
 		"-------------------------------------------------\nTOTAL                           631    160    75%\n"
+	// numbers before words that are no plural are no tally
+	itemsHeld(t, "step 0 line 1: internal/parse/file1.go:3: checked value 1 ok\nstep 0 line 2: internal/parse/file2.go:6: checked value 2 ok\n", nil,
+		[]string{`measurement "step 0 line 1: internal/parse/file1.go:3: checked value 1 ok"`})
+	itemsHeld(t, "Terraform will perform the following actions:\n\nPlan: 2 to add, 1 to change, 7 to destroy.\n",
+		[]string{`measurement "Plan: 2 to add, 1 to change, 7 to destroy."`}, nil)
 	itemsHeld(t, cover, []string{`measurement "app/billing.py                  148     97    34%"`},
 		[]string{`measurement "app/auth.py                     118      9    92%"`})
 }
