@@ -51,7 +51,7 @@ func (s *scanner) errors(line, t string) {
 		s.add(KindError, t)
 		return
 	}
-	if s.output && !s.source && strings.Contains(" "+t, " | ") {
+	if s.output && !s.source && (strings.HasPrefix(t, "| ") || strings.Contains(t, " | ")) {
 		// a table's cell that holds an exception's line (Airflow's
 		// "filepath | error" rows, a traceback spread over them):
 		// "… | ModuleNotFoundError: No module named 'x'"

@@ -193,6 +193,16 @@ func tallyLine(t string) bool {
 		// printed for every benchmark
 		return false
 	}
+	// cheap first: two numbers or more before a space and a letter
+	pairs := 0
+	for i := 1; i+1 < len(t); i++ {
+		if isDigit(t[i-1]) && t[i] == ' ' && isLower(t[i+1]) {
+			pairs++
+		}
+	}
+	if pairs < 2 {
+		return false
+	}
 	f := strings.Fields(t)
 	n := 0
 	for i := 0; i+1 < len(f); i++ {

@@ -131,16 +131,14 @@ func gapCells(t string) ([]string, bool) {
 // opening with a letter: "Add currency to line items", not "4.17.21
 // 4.17.21" squeezed by a narrow column.
 func proseCell(cell string) bool {
-	f := strings.Fields(cell)
-	if len(f) < 2 {
-		return false
-	}
-	for _, w := range f {
+	n := 0
+	for w := range strings.FieldsSeq(cell) {
 		if !isAlpha(w[0]) {
 			return false
 		}
+		n++
 	}
-	return true
+	return n >= 2
 }
 
 // barRow reports whether t is a row of a table drawn with bars: two bars

@@ -857,20 +857,23 @@ func (s *scanner) oddRow(t string) bool {
 	if _, numbered := cutLineNumber(t, false); numbered {
 		return false
 	}
-	f := strings.Fields(t)
 	if strings.HasSuffix(t, ":") {
 		return false // a heading: "app-error.log last 41 lines:"
 	}
-	if len(f) == 2 && gapped(t) {
+	words := 0
+	for range strings.FieldsSeq(t) {
+		words++
+	}
+	if words == 2 && gapped(t) {
 		return s.badRow(t) // a resource and its state: "/subscriptions/…/shop-redis-prod   Failed"
 	}
-	if len(f) < 3 {
+	if words < 3 {
 		return false
 	}
 	if !s.odd && !s.cell {
 		return s.badRow(t)
 	}
-	for _, c := range f {
+	for c := range strings.FieldsSeq(t) {
 		if _, ok := figureCell(c); ok {
 			return true
 		}
