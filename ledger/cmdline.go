@@ -735,22 +735,13 @@ func (s *scanner) blockCommand(line, t string) bool {
 }
 
 // listItemText returns the text of a list item after its mark ("2. ",
-// "3) ", "- ", "* "), or "" for a line that is no list item.
+// "3) ", "- ", "* "), or "" for a line that is no list item (nor a diff's
+// or a trace's "+ " line).
 func listItemText(t string) string {
-	if r, ok := strings.CutPrefix(t, "- "); ok {
-		return strings.TrimSpace(r)
+	if !listItem(t) || strings.HasPrefix(t, "+ ") {
+		return ""
 	}
-	if r, ok := strings.CutPrefix(t, "* "); ok {
-		return strings.TrimSpace(r)
-	}
-	i := 0
-	for i < len(t) && i < 3 && isDigit(t[i]) {
-		i++
-	}
-	if i > 0 && i+1 < len(t) && (t[i] == '.' || t[i] == ')') && t[i+1] == ' ' {
-		return strings.TrimSpace(t[i+2:])
-	}
-	return ""
+	return strings.TrimSpace(t[strings.IndexByte(t, ' ')+1:])
 }
 
 // unbox takes off the frame a tool draws around a message: "║ … ║", "│ … │".

@@ -119,7 +119,7 @@ func (s *scanner) ids(t string, urlSpans [][2]int) {
 			// "is 10.20.4.31:5432 still the primary?": an address named
 			// in a message is the server the work is about. In a tool's
 			// output addresses are printed on every line and are not.
-			j := max(ipAt(t, i), portAfter(t, ipAt(t, i)))
+			j := portAfter(t, ipAt(t, i))
 			if !skip(i) {
 				s.add(KindID, t[i:j])
 			}

@@ -46,34 +46,16 @@ func lineShape(t string) uint64 {
 	if barRow(t) {
 		h = (h ^ '|') * prime
 		for cell := range strings.SplitSeq(t, "|") {
-			c := byte('w')
-			switch cell = strings.TrimSpace(cell); {
-			case cell == "":
-				c = 'e'
-			case strings.ContainsAny(cell, "0123456789"):
-				c = 'n'
-			case strings.IndexByte("()[]{}<>\"'`#=:@", cell[0]) >= 0:
-				c = 'p'
-			}
-			h = (h ^ uint64(c)) * prime
+			h = (h ^ uint64(cellShape(strings.TrimSpace(cell)))) * prime
 		}
 		return h
 	}
-	if cells, ok := gapCells(t); ok {
+	if gapRow(t) {
 		// a row aligned with gaps whose cells hold words apart by single
 		// spaces ("up  20240528141507  Add currency to line items"): its
 		// cells shape it, not how many words its free text has
 		h = (h ^ 'g') * prime
-		for _, cell := range cells {
-			c := byte('w')
-			switch {
-			case strings.ContainsAny(cell, "0123456789"):
-				c = 'n'
-			case strings.IndexByte("()[]{}<>\"'`#=:@", cell[0]) >= 0:
-				c = 'p'
-			}
-			h = (h ^ uint64(c)) * prime
-		}
+		gapCells(t, func(cell string) { h = (h ^ uint64(cellShape(cell))) * prime })
 		return h
 	}
 	n := 0
@@ -101,30 +83,49 @@ func lineShape(t string) uint64 {
 	return (h ^ uint64(n)) * prime
 }
 
-// gapCells returns the cells of a row aligned with gaps (two spaces or
-// more, or a tab, between cells), when it has three cells or more and one
-// of them holds words apart by single spaces; ok is false otherwise.
-func gapCells(t string) ([]string, bool) {
-	t = strings.TrimSpace(t)
-	if !strings.Contains(t, "  ") && strings.IndexByte(t, '\t') < 0 {
-		return nil, false
+// cellShape is the shape of a table's cell: 'e' empty, 'n' holding a
+// digit, 'p' opening with a marker, 'w' words.
+func cellShape(cell string) byte {
+	switch {
+	case cell == "":
+		return 'e'
+	case strings.ContainsAny(cell, "0123456789"):
+		return 'n'
+	case strings.IndexByte("()[]{}<>\"'`#=:@", cell[0]) >= 0:
+		return 'p'
 	}
-	var cells []string
-	spaced := false
+	return 'w'
+}
+
+// gapRow reports whether t is a row aligned with gaps (two spaces or
+// more, or a tab, between cells) of three cells or more, one of them
+// holding words apart by single spaces.
+func gapRow(t string) bool {
+	if !strings.Contains(t, "  ") && strings.IndexByte(t, '\t') < 0 {
+		return false
+	}
+	n, spaced := 0, false
+	gapCells(t, func(cell string) {
+		n++
+		spaced = spaced || proseCell(cell)
+	})
+	return n >= 3 && spaced
+}
+
+// gapCells calls f with each cell of t, its cells apart by gaps.
+func gapCells(t string, f func(cell string)) {
+	t = strings.TrimSpace(t)
 	for i := 0; i < len(t); {
 		j := i
 		for j < len(t) && t[j] != '\t' && !(t[j] == ' ' && j+1 < len(t) && t[j+1] == ' ') {
 			j++
 		}
-		cell := t[i:j]
-		spaced = spaced || proseCell(cell)
-		cells = append(cells, cell)
+		f(t[i:j])
 		for j < len(t) && (t[j] == ' ' || t[j] == '\t') {
 			j++
 		}
 		i = j
 	}
-	return cells, len(cells) >= 3 && spaced
 }
 
 // proseCell reports whether a cell holds words apart by single spaces, each
