@@ -419,6 +419,10 @@ const shortFigureLine = 80
 // with the words after them ("81.3% of statements"). A measurement whose
 // label is only linking words ("12.5 MB in 3.2s") joins the one before it.
 func (s *scanner) measurements(t string, urlSpans [][2]int) {
+	if !s.output && !s.source && s.figureLine == "" {
+		s.saidFigures(t, urlSpans)
+		return
+	}
 	if s.output && len(t) <= s.e.maxValueLen() {
 		s.figureProbe, s.probeNum, s.probeGroup, s.probeCount = true, "", "", 0
 		s.figures(t, urlSpans)
@@ -455,6 +459,109 @@ func (s *scanner) measurements(t string, urlSpans [][2]int) {
 	s.figures(t, urlSpans)
 }
 
+// saidFigures adds the figures of a line of a message: a sentence that
+// states one is kept whole, as said, when it fits the cap ("The final
+// image is now 1.9 GB, down from 3.4 GB — most of it is torch."). A
+// figure said in prose is rarely labelled as a report labels it, and what
+// it measures, what it is compared with and since when are in the words
+// around it, often on both sides. A longer sentence gives its figures one
+// by one.
+func (s *scanner) saidFigures(t string, urlSpans [][2]int) {
+	s.said = true
+	defer func() { s.said = false }()
+	for _, sp := range saidSpans(t, s.e.maxValueLen()) {
+		sent := t[sp[0]:sp[1]]
+		var spans [][2]int
+		for _, u := range urlSpans {
+			if u[0] >= sp[0] && u[1] <= sp[1] {
+				spans = append(spans, [2]int{u[0] - sp[0], u[1] - sp[0]})
+			}
+		}
+		if len(sent) > s.e.maxValueLen() || strings.Count(sent, " ") < 3 {
+			s.figures(sent, spans)
+			continue
+		}
+		s.figureProbe, s.probeNum, s.probeGroup, s.probeCount = true, "", "", 0
+		s.figures(sent, spans)
+		s.figureProbe = false
+		if s.probeCount > 0 {
+			s.addCapped(sent, max(0, strings.Index(sent, s.probeNum)))
+		}
+	}
+}
+
+// saidClause is the length up to which the clauses of a long sentence are
+// kept together (see saidSpans).
+const saidClause = 120
+
+// saidSpans returns where the sentences of a line of prose are, the ones
+// longer than max cut where their clauses end (at a comma outside
+// brackets), consecutive clauses kept together up to saidClause bytes. A
+// sentence ends at a full stop, a semicolon, a question or an exclamation
+// mark and a space, whatever case the next word has: people typing in
+// lower case end sentences too.
+func saidSpans(t string, limit int) [][2]int {
+	var out [][2]int
+	start := 0
+	flush := func(end int) {
+		for start < end && t[start] == ' ' {
+			start++
+		}
+		e := end
+		for e > start && t[e-1] == ' ' {
+			e--
+		}
+		if e > start {
+			out = append(out, [2]int{start, e})
+		}
+		start = end
+	}
+	for i := 0; i+1 < len(t); i++ {
+		if strings.IndexByte(".;!?", t[i]) >= 0 && t[i+1] == ' ' && !midSentenceDot(t, i) {
+			if i+2 < len(t) && opensSentence(t[i+2]) || t[i] == ';' || i+2 < len(t) && isLower(t[i+2]) && i > 0 && (isAlnum(t[i-1]) || t[i-1] == ')') {
+				flush(i + 1)
+			}
+		}
+	}
+	flush(len(t))
+	var cut [][2]int
+	for _, sp := range out {
+		if sp[1]-sp[0] <= limit {
+			cut = append(cut, sp)
+			continue
+		}
+		// clauses: at ", " outside brackets, merged up to saidClause
+		from, depth, last := sp[0], 0, sp[0]
+		for i := sp[0]; i < sp[1]; i++ {
+			switch t[i] {
+			case '(', '[', '{':
+				depth++
+			case ')', ']', '}':
+				depth = max(0, depth-1)
+			case ',':
+				if depth == 0 && i+1 < sp[1] && t[i+1] == ' ' {
+					if i+1-from > saidClause && last > from {
+						cut = append(cut, [2]int{from, last})
+						from = last + 1
+					}
+					last = i + 1
+				}
+			}
+		}
+		if last > from && sp[1]-from > saidClause {
+			cut = append(cut, [2]int{from, last})
+			from = last + 1
+		}
+		cut = append(cut, [2]int{from, sp[1]})
+	}
+	for i := range cut {
+		for cut[i][0] < cut[i][1] && t[cut[i][0]] == ' ' {
+			cut[i][0]++
+		}
+	}
+	return cut
+}
+
 // figures adds the figures of a line one by one, each with its label.
 func (s *scanner) figures(t string, urlSpans [][2]int) {
 	last := lastMeasurement{item: -1}
@@ -477,6 +584,15 @@ func (s *scanner) figures(t string, urlSpans [][2]int) {
 		j, ok := numberEnd(t, i)
 		if !ok {
 			i = skipWord(t, i)
+			continue
+		}
+		if c := currencyBefore(t, i); s.said && c > 0 {
+			// an amount said in prose: "the invoice was $14,380 for april"
+			if j < len(t) && (t[j] == 'k' || t[j] == 'K' || t[j] == 'M') && (j+1 == len(t) || !isAlnum(t[j+1])) {
+				j++
+			}
+			s.addMeasurement(t, i-c, j, &last)
+			i = j - 1
 			continue
 		}
 		j = plusMinus(t, j)
@@ -516,6 +632,17 @@ func (s *scanner) figures(t string, urlSpans [][2]int) {
 		s.addMeasurement(t, at, end, &last)
 		i = end - 1
 	}
+}
+
+// currencyBefore returns the length of the currency sign just before
+// t[i] ("$", "€", "£"), or 0.
+func currencyBefore(t string, i int) int {
+	for _, c := range []string{"$", "€", "£"} {
+		if i >= len(c) && t[i-len(c):i] == c {
+			return len(c)
+		}
+	}
+	return 0
 }
 
 // spacedSeconds reports whether the number t[i:j] is a decimal after a

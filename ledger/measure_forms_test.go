@@ -326,3 +326,38 @@ func TestRowsThatStandOut(t *testing.T) {
 	itemsHeld(t, cover, []string{`measurement "app/billing.py                  148     97    34%"`},
 		[]string{`measurement "app/auth.py                     118      9    92%"`})
 }
+
+// TestSaidFigures: a figure said in a message is kept with the sentence
+// that says it, as said — what it measures, what it is compared with and
+// since when are in the words on both sides of it. People who type in
+// lower case end sentences too; a sentence longer than the cap gives its
+// clauses, consecutive ones together; an amount of money is a figure in
+// prose.
+func TestSaidFigures(t *testing.T) {
+	said := func(role, text string) []string {
+		msgs := []condense.Message{condense.UserText("Please fix the service.")}
+		if role == "user" {
+			msgs = append(msgs, condense.UserText(text))
+		} else {
+			msgs = append(msgs, condense.AssistantText(text))
+		}
+		return Strings(Extract(msgs, 0))
+	}
+	for _, tc := range []struct {
+		role, text string
+		want, not  []string
+	}{
+		{"assistant", "Switched to a multi-stage build. The final image is now 1.9 GB, down from 3.4 GB — most of it is torch.",
+			[]string{`measurement "The final image is now 1.9 GB, down from 3.4 GB — most of it is torch."`},
+			[]string{`measurement "down from 3.4 GB"`}},
+		{"user", "checkout p99 is around 2.3s in grafana since tuesday's deploy (it was ~600ms before). p50 looks the same, like 90ms. can you look at what changed in PR 4412 and 4419? the dashboard is 'Checkout / Latency', panel 3",
+			[]string{`measurement "checkout p99 is around 2.3s in grafana since tuesday's deploy (it was ~600ms before)."`}, nil},
+		{"user", "finance flagged the invoice: log ingestion + indexing was $14,380 for april out of $19,900 total.",
+			[]string{`measurement "finance flagged the invoice: log ingestion + indexing was $14,380 for april out of $19,900 total."`}, nil},
+		{"assistant", "After switching the product-detail cache key from `pd:{id}:{locale}:{currency}:{abtest}` to `pd:{id}:{locale}`, and computing the currency conversion after the lookup, the hit ratio went from 0.62 to 0.94 over the last 24h (keyspace_hits 18.4M, keyspace_misses 1.17M).",
+			[]string{`measurement "the hit ratio went from 0.62 to 0.94 over the last 24h (keyspace_hits 18.4M, keyspace_misses 1.17M)."`}, nil},
+		{"assistant", "Let me check the logs next.", nil, []string{`measurement "Let me check the logs next."`}},
+	} {
+		held(t, tc.text, said(tc.role, tc.text), tc.want, tc.not)
+	}
+}

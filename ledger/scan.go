@@ -88,6 +88,9 @@ type scanner struct {
 	// figureProbe makes addCappedIn count the figures of a line (and note
 	// the first in probeNum) instead of adding them (see measurements).
 	figureProbe bool
+	// said is set while the figures of a message's prose are read
+	// (saidFigures): an amount of money is a figure there.
+	said bool
 	probeNum    string
 	probeGroup  string // the group the figure in probeNum counts in (see addCappedIn)
 	// readsFile marks the output of a call that only reads files (see
