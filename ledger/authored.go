@@ -26,6 +26,10 @@ func (s *scanner) authoredDecisions(text string) {
 	if strings.TrimSpace(text) == "" {
 		return
 	}
+	// what people write in a commit message, a review or a mail is
+	// wrapped at a width; a chat message's line breaks are the writer's
+	s.unwrap = true
+	defer func() { s.unwrap = false }()
 	s.prose(text, func(low string, starts []int) (Kind, int) {
 		if strings.HasSuffix(low, "?") || hedged(low) {
 			return "", 0

@@ -179,7 +179,11 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 	// ("Two options for the loop:") then its items, for the decision that
 	// picks one of them by its place ("Going with the first: …").
 	var options []string
-	for _, line := range strings.Split(text, "\n") {
+	lines := strings.Split(text, "\n")
+	if s.unwrap {
+		lines = unwrapped(lines, 0)
+	}
+	for _, line := range lines {
 		n0 := len(s.items)
 		s.optionLine(&options, strings.TrimSpace(line))
 		prevBlock := block
@@ -878,6 +882,15 @@ func lower(s string) (string, []int) {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
+		case c == '\n':
+			// a line break of a wrapped sentence (see unwrapped), with
+			// the next line's indentation, reads as one space
+			b = append(b, ' ')
+			pos = append(pos, i)
+			for i+1 < len(s) && (s[i+1] == ' ' || s[i+1] == '\t') {
+				i++
+			}
+			continue
 		case strings.HasPrefix(s[i:], "’"):
 			b = append(b, '\'')
 			pos = append(pos, i)
@@ -891,6 +904,94 @@ func lower(s string) (string, []int) {
 	}
 	pos = append(pos, len(s))
 	return string(b), pos
+}
+
+// unwrapped returns the lines of a text (split) with the lines of a wrapped
+// sentence joined, as printed (their line breaks and indentation kept): a
+// commit message, a review comment or a mail wraps its sentences at 72 or
+// 80 columns, and a choice said across the break ("We'll drop the
+// native-tls feature\n  entirely in 0.19 instead of …") is one sentence.
+// A line goes on in the next one when it is long, does not end a sentence
+// or a clause and is not code, and the next one is indented as its first
+// line (or, under a list item, as the item's text) and opens no list item,
+// heading, table row, fence, quote or post of its own.
+func unwrapped(lines []string, skip int) []string {
+	if len(lines) < 2 {
+		return lines
+	}
+	// the width the text is wrapped at: a greedy wrap breaks a line
+	// where the next word would not fit, so a wrapped line and the next
+	// one's first word are together longer than any line of the text
+	width := 0
+	for _, l := range lines {
+		if n := len(strings.TrimRight(l, " \t\r")); n <= maxWrap {
+			width = max(width, n)
+		}
+	}
+	out := lines[:0:0]
+	fence := false
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			fence = !fence
+		}
+		if fence || !wraps(line) || codeLine(unindent(line, skip)) {
+			out = append(out, line)
+			continue
+		}
+		first := indentOf(line)
+		item := listItem(strings.TrimSpace(line))
+		j := i
+		for j+1 < len(lines) && wraps(lines[j]) {
+			n := lines[j+1]
+			t := strings.TrimSpace(n)
+			in := indentOf(n)
+			w, _, _ := strings.Cut(t, " ")
+			if len(strings.TrimRight(lines[j], " \t\r"))+1+len(w) <= width ||
+				t == "" || !(in == first || item && in > first && in <= first+4) || listItem(t) || codeLine(unindent(n, skip)) && in == skip ||
+				strings.HasPrefix(t, "#") || strings.HasPrefix(t, "|") || strings.HasPrefix(t, "```") || strings.HasPrefix(t, ">") ||
+				speakerPrefix(t) > 0 {
+				break
+			}
+			j++
+		}
+		out = append(out, strings.Join(lines[i:j+1], "\n"))
+		i = j
+	}
+	return out
+}
+
+// wraps reports whether a line of prose may go on in the next: it is
+// long, as a wrapped line is, and does not end with a mark that ends a
+// sentence, a clause or a block.
+func wraps(line string) bool {
+	t := strings.TrimRight(line, " \t\r")
+	if len(strings.TrimSpace(t)) < 40 || len(t) > maxWrap || strings.Count(t, " ") < 5 {
+		return false
+	}
+	switch t[len(t)-1] {
+	case '.', '!', '?', ':', ';', '{', '}', '|', '`', '\\':
+		return false
+	}
+	return !strings.HasPrefix(strings.TrimSpace(t), "```")
+}
+
+// unindent returns line without the skip spaces a tool indents every
+// line of a text with (git log's four), when it has them.
+func unindent(line string, skip int) string {
+	if skip > 0 && len(line) >= skip && strings.TrimLeft(line[:skip], " ") == "" {
+		return line[skip:]
+	}
+	return line
+}
+
+// maxWrap is the longest line a text wrapped by its author or a tool
+// has: people, git and mail wrap at 72 to 100 columns.
+const maxWrap = 100
+
+// indentOf returns the width of the spaces and tabs a line opens with.
+func indentOf(line string) int {
+	return len(line) - len(strings.TrimLeft(line, " \t"))
 }
 
 // SpanPlans is how many plans Extract keeps from a span: the latest ones,

@@ -62,6 +62,20 @@ func (s *scanner) readDecisions(text string, call []Item) {
 		return
 	}
 	diff := false
+	// run holds the lines of a message's paragraph as printed, indented
+	// by git (4) or not (0): its wrapped sentences are read whole.
+	var run []string
+	indent := 0
+	flush := func() {
+		for _, m := range unwrapped(run, indent) {
+			if strings.IndexByte(m, '\n') < 0 {
+				s.historyDecision(strings.TrimSpace(m))
+			} else {
+				s.historyParagraph(strings.TrimLeft(m, " \t"))
+			}
+		}
+		run = run[:0]
+	}
 	for line := range strings.SplitSeq(text, "\n") {
 		switch {
 		case strings.HasPrefix(line, "commit "):
@@ -69,14 +83,28 @@ func (s *scanner) readDecisions(text string, call []Item) {
 		case strings.HasPrefix(line, "diff --git "):
 			diff = true // git show's patch: its context lines are code
 		}
-		if m := historyMessage(line); m != "" && !diff {
-			s.historyDecision(m)
-		} else if history && !diff && bodyLine(line) {
+		body := -1 // the indentation of a message's line, or -1
+		switch {
+		case diff:
+		case strings.HasPrefix(line, "    ") && strings.TrimSpace(line) != "":
+			body = 4
+		case history && historyMessage(line) == "" && bodyLine(line):
 			// a message body printed unindented by a custom format
 			// (git log --format='%h %s%n%n%b')
-			s.historyDecision(strings.TrimSpace(line))
+			body = 0
+		}
+		if body != indent && len(run) > 0 || body < 0 {
+			flush()
+		}
+		if body >= 0 {
+			run, indent = append(run, line), body
+			continue
+		}
+		if m := historyMessage(line); m != "" && !diff {
+			s.historyDecision(m)
 		}
 	}
+	flush()
 }
 
 // readDoc returns the one prose document (textDoc, or a project's rules
@@ -384,6 +412,8 @@ func cutLineNumber(l string, dash bool) (string, bool) {
 // sentence the decision readers took already is not added twice, nor is
 // a question, a hedge or a "let's see".
 func (s *scanner) reviewDirectives(text string) {
+	s.unwrap = true
+	defer func() { s.unwrap = false }()
 	s.prose(text, func(low string, starts []int) (Kind, int) {
 		if strings.HasSuffix(low, "?") || hedged(low) || len(strings.Fields(low)) < 4 {
 			return "", 0
@@ -513,12 +543,32 @@ func hexRun(s string) int {
 // ("Settle the payout job"), which the score reads as the speaker's own
 // commitment.
 func (s *scanner) historyDecision(m string) {
-	low, _ := lower(m)
+	if low, _ := lower(m); historyChoice(low) {
+		s.add(KindDecision, m)
+	}
+}
+
+// historyChoice reports whether a lower-case message of listed history
+// states a choice (see historyDecision).
+func historyChoice(low string) bool {
 	if strings.HasSuffix(low, "?") || hedged(low) {
+		return false
+	}
+	return decisionStrict(low) || justifiedAlternative(low) || rejectsWithReason(low) || fromTo(low)
+}
+
+// historyParagraph adds the decisions of a paragraph of a message body
+// whose sentences are wrapped over lines: the paragraph whole, as
+// printed, when it states a choice and fits the cap, else each of its
+// sentences that does.
+func (s *scanner) historyParagraph(p string) {
+	if low, _ := lower(p); historyChoice(low) && len(cleanWrapped(p, s.e.capOf(KindDecision))) <= s.e.capOf(KindDecision) &&
+		strings.IndexByte(cleanWrapped(p, s.e.capOf(KindDecision)), '\n') >= 0 {
+		s.add(KindDecision, p)
 		return
 	}
-	if decisionStrict(low) || justifiedAlternative(low) || rejectsWithReason(low) || fromTo(low) {
-		s.add(KindDecision, m)
+	for _, sent := range sentences(p) {
+		s.historyDecision(sent)
 	}
 }
 

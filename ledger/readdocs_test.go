@@ -73,6 +73,18 @@ func TestReadDocDecisions(t *testing.T) {
 		{"a wiki page fetched raw", "bash", `{"command":"curl -s 'https://wiki.example.dev/index.php?title=Ledger_decisions&action=raw'"}`,
 			"= Ledger decision log =\n\n== 2026-04-25: leases ==\n'''Status:''' accepted\n\nWe are standardising the importer on the advisory lock; a Redis lock got vetoed because it expires mid-run.\n",
 			[]string{"We are standardising the importer on the advisory lock; a Redis lock got vetoed because it expires mid-run."}},
+		{"a commit message wrapped at 72 columns", "bash", `{"command":"git show --no-patch HEAD~2"}`,
+			"commit e41d7a2f9b0c3d5e6f8a1b2c4d6e8f0a2b4c6d8e\nAuthor: Pia <p@x>\n\n    Async transport for order emails\n\n" +
+				"    Order confirmation emails were sent synchronously inside the checkout\n    request.\n\n" +
+				"    Doctrine transport vs. RabbitMQ (AMQP) was discussed in the MR. We use the\n" +
+				"    Doctrine transport (messenger_messages table) for now since the hosting\n    has no RabbitMQ.\n",
+			[]string{"Doctrine transport vs. RabbitMQ (AMQP) was discussed in the MR. We use the\n    Doctrine transport (messenger_messages table) for now since the hosting\n    has no RabbitMQ."}},
+		{"a review comment wrapped by its author", "bash", `{"command":"gh pr view 412 --comments"}`,
+			"mkowalski (Member) • Mar 5, 2024 • Commented\n\n" +
+				"  rustls-native-certs reads /etc/pki/tls/certs fine on RHEL 7, I tried it in a container.\n" +
+				"  Keeping two TLS stacks doubles the test matrix. We'll drop the native-tls feature\n" +
+				"  entirely in 0.19 instead of keeping it behind a flag. I'll add a note to UPGRADING.md.\n",
+			[]string{"We'll drop the native-tls feature\n  entirely in 0.19 instead of keeping it behind a flag. I'll add a note to UPGRADING.md."}},
 		{"a plain listing is not history", "bash", `{"command":"./list.sh"}`,
 			"3eb0076 " + d + "\n", nil},
 	}

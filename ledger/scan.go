@@ -91,8 +91,11 @@ type scanner struct {
 	// said is set while the figures of a message's prose are read
 	// (saidFigures): an amount of money is a figure there.
 	said bool
-	probeNum    string
-	probeGroup  string // the group the figure in probeNum counts in (see addCappedIn)
+	// unwrap is set while prose that people wrap at a width is read
+	// (authoredDecisions): a sentence wrapped over lines is read whole.
+	unwrap     bool
+	probeNum   string
+	probeGroup string // the group the figure in probeNum counts in (see addCappedIn)
 	// readsFile marks the output of a call that only reads files (see
 	// readsFile): its JSON is a file's data, not people's records.
 	readsFile bool
@@ -273,6 +276,8 @@ func (s *scanner) add(k Kind, v string) *Item {
 	}
 	if s.wide {
 		v = cleanGaps(v, s.e.capOf(KindDecision), s.e.capOf(KindDecision))
+	} else if (k == KindDecision || k == KindConstraint) && strings.IndexByte(v, '\n') >= 0 {
+		v = cleanWrapped(v, s.e.capOf(k))
 	} else {
 		v = clean(v, s.e.capOf(k))
 	}

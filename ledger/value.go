@@ -21,6 +21,26 @@ const ellipsis = "…"
 // (a line break, a form feed, a longer gap) becomes one space.
 func clean(s string, max int) string { return cleanGaps(s, max, maxGap) }
 
+// cleanWrapped is clean for a sentence wrapped over lines (see
+// unwrapped): each line is cleaned, and the line breaks and the
+// indentation of the lines after the first are kept as printed, so that a
+// search for any part of the sentence as printed finds it. Over max bytes
+// the sentence is cleaned onto one line.
+func cleanWrapped(s string, max int) string {
+	var b strings.Builder
+	for i, line := range strings.Split(s, "\n") {
+		if i > 0 {
+			b.WriteByte('\n')
+			b.WriteString(line[:len(line)-len(strings.TrimLeft(line, " \t"))])
+		}
+		b.WriteString(clean(line, len(line)+len(ellipsis)))
+	}
+	if v := b.String(); len(v) <= max && strings.TrimSpace(v) != "" {
+		return v
+	}
+	return clean(s, max)
+}
+
 // cleanGaps is clean keeping gaps of up to gapMax bytes as printed: a row
 // of a table kept whole keeps its columns (see pickedRow).
 func cleanGaps(s string, max, gapMax int) string {
