@@ -145,8 +145,14 @@ func (s *scanner) userProse(text string) {
 		// The user settles a question the agent asked or a course it
 		// proposed: "Let's go with Redis.", "Use the partial index, not
 		// the serializer check."
-		if decisionStrict(low) && !hedged(low) || userChoice(low) || rejectsWithReason(low) && !hedged(low) || ordinalPick(low) {
+		if decisionStrict(low) && !hedged(low) || userChoice(low) || rejectsWithReason(low) && !hedged(low) || ordinalPick(low) ||
+			userCourse(low) {
 			return KindDecision, 0
+		}
+		// "… they don't want the audit. so we use Stripe Checkout, please
+		// remove …": typed in lower case, the conclusion opens mid-line
+		if k := strings.Index(low, ". so "); k > 0 && userCourse(low[k+2:]) {
+			return KindDecision, k + 2
 		}
 		// "Looping in from the product side: we're not going to support
 		// IE11 …": what a short lead-in introduces is read as a sentence.
@@ -467,11 +473,27 @@ func listItem(t string) bool {
 
 // ordinals pick an option by its place in a list.
 var ordinals = []string{"the first", "the second", "the third", "the former", "the latter", "option a",
-	"option b", "option 1", "option 2", "option one", "option two", "the first one", "the second one"}
+	"option b", "option c", "option 1", "option 2", "option 3", "option #1", "option #2", "option #3", "option one",
+	"option two", "option three", "the first one", "the second one"}
 
 // ordinalPick reports whether a user's sentence picks an option by its
 // place: "The second, please.", "Option B, since …", "the first one".
 func ordinalPick(low string) bool {
+	// "Approved option 2.", "Kindly go ahead with the second approach
+	// only": a word of assent or choice before the place
+	for _, a := range []string{"kindly ", "please ", "ok, ", "ok ", "then "} {
+		low = strings.TrimPrefix(low, a)
+	}
+	for _, a := range []string{"approved ", "approve ", "i approve ", "we approve ", "go with ", "go ahead with ", "let's do ",
+		"let's go with ", "we'll take ", "i'll take ", "take ", "i pick ", "we pick ", "i choose ", "we choose ", "do "} {
+		if r, ok := strings.CutPrefix(low, a); ok {
+			for _, o := range ordinals {
+				if strings.HasPrefix(r, o) && (len(r) == len(o) || !isAlnum(r[len(o)])) {
+					return true
+				}
+			}
+		}
+	}
 	for _, o := range ordinals {
 		if rest, ok := strings.CutPrefix(low, o); ok {
 			return rest == "" || rest[0] == ',' || rest[0] == '.' || rest[0] == ':' || strings.HasPrefix(rest, " please") ||
@@ -1201,7 +1223,9 @@ var firmDecisions = []string{"decision:", "going with", "decided", "we've decide
 	"we've agreed on", "the team agreed", "agreed to go with", "chosen over", "selected over", "preferred over",
 	"picked over", "favoured over", "favored over", "decision was to", "decision was made to", "decision has been made",
 	"are decided", "is decided", "already decided", "decided already", "is settled:", "are settled:", "that's the design",
-	"that is the design", "that's final", "that's settled", "it was agreed", "it's been agreed", "it has been agreed"}
+	"that is the design", "that's final", "that's settled", "it was agreed", "it's been agreed", "it has been agreed",
+	"this is final", "that is final", "it's final", "is final:", "final answer", "final decision", "we decide to",
+	"we decide for", "we decide on"}
 
 // pastChoice are firm cues that report a choice made: the speaker's ("we
 // decided", "Opted for …") settles the course, someone else's ("the
@@ -1865,6 +1889,30 @@ func userChoice(low string) bool {
 		}
 	}
 	return hasNotBut(h) || strings.Contains(h, " not ") && !strings.Contains(h, " not sure") && notBetween(h)
+}
+
+// userCourse reports whether a user's sentence states the course the work
+// keeps to, as a conclusion ("so we use Stripe Checkout, please remove
+// …") or against what it leaves ("We keep CSS modules for the dashboard;
+// one utility file is enough", "we keep JSON in production and text only
+// in local"): a bare "we use Datadog" describes, it does not choose.
+func userCourse(low string) bool {
+	if hedged(low) {
+		return false
+	}
+	h, concluded := low, false
+	for _, l := range []string{"ok so ", "so ", "so, ", "then ", "therefore ", "hence ", "which means "} {
+		if r, ok := strings.CutPrefix(h, l); ok {
+			h, concluded = r, true
+			break
+		}
+	}
+	if !hasAnyLead(h, []string{"we use", "we keep", "we go with", "we stay with", "we stay on", "we stick with", "we move to",
+		"we switch to", "we take", "we do", "we'll use", "we will use", "we'll do", "we will do"}) || len(strings.Fields(h)) < 4 {
+		return false
+	}
+	return concluded || hasAnyWord(h, []string{"not", "only", "instead", "rather than", "no longer", "anymore"}) ||
+		strings.Contains(h, "; ")
 }
 
 // afterLead returns the clause a short lead-in introduces ("bigger

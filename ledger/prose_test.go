@@ -636,6 +636,39 @@ func TestUserChoiceAfterLeadIn(t *testing.T) {
 	}
 }
 
+// TestUserCourse: a user settles the course by picking a listed option
+// by its number after a word of assent, by saying the choice is final, or
+// by stating what the work keeps to as a conclusion or against what it
+// leaves; a bare description of what the team uses is not a decision.
+func TestUserCourse(t *testing.T) {
+	decisions := map[string]string{
+		"Options as I understand them:\n1. Keep OpenSearch 1.3\n2. Upgrade to OpenSearch 2.13 with a blue/green cluster\n3. Move to Meilisearch\n\nApproved option 2. Who owns the restore test?": "2. Upgrade to OpenSearch 2.13 with a blue/green cluster",
+		"Kindly go ahead with the second approach only, i.e. a custom model manager.":                                                                                                             "Kindly go ahead with the second approach only",
+		"For the logs, we keep the JSON format in production and the text format only in local, this is final.":                                                                                   "we keep the JSON format in production",
+		"they prefer the hosted page because the PCI scope is smaller. so we use Stripe Checkout, please remove the Elements code.":                                                               "so we use Stripe Checkout, please remove the Elements code.",
+		"they don't want the audit. so we use Stripe Checkout, please remove the Elements code you started.":                                                                                      "so we use Stripe Checkout, please remove the Elements code you started.",
+		"We keep CSS modules for the dashboard; the one utility file is enough.":                                                                                                                  "We keep CSS modules for the dashboard",
+		"Finally we decide to make the export in Parquet and not in CSV, because the data team uses Spark.":                                                                                       "make the export in Parquet and not in CSV",
+	}
+	for s, want := range decisions {
+		got := proseKinds(condense.UserText(s))
+		if !slices.ContainsFunc(got, func(g string) bool { return strings.HasPrefix(g, "decision ") && strings.Contains(g, want) }) {
+			t.Errorf("%q: got %q, want a decision holding %q", s, got, want)
+		}
+	}
+	for _, s := range []string{
+		"we use Datadog for the logs and Sentry for errors.",
+		"Is this final?",
+		"we keep getting timeouts from the payments API since Tuesday.",
+	} {
+		for _, g := range proseKinds(condense.UserText(s)) {
+			if strings.HasPrefix(g, "decision ") {
+				t.Errorf("%q: got %q, want no decision", s, g)
+			}
+		}
+	}
+}
+
 // TestThreadVote: a reviewer's "+1 to Alex. Let's move …" is a comment
 // to read, not a line a diff adds; and a retro's "Changes we're making"
 // section holds decisions.
