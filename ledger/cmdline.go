@@ -990,6 +990,7 @@ func (s *scanner) shellFence(t string) bool {
 			s.fence = fenceShell
 		case lang == "" || lang == "text" || lang == "txt":
 			s.fence = fencePlain
+			s.fenceIntro = strings.HasSuffix(strings.TrimSpace(s.prev), ":")
 		default:
 			s.fence = fenceCode
 		}
@@ -1019,7 +1020,9 @@ func (s *scanner) shellFence(t string) bool {
 	if prompted || s.fence == fenceShell {
 		place = inContext
 	}
-	if commandLine(c, place) {
+	if commandLine(c, place) || place == cued && s.fenceIntro && flagsOf(cmdTokens(c)) > 0 && commandLine(c, inContext) {
+		// a plain block under "… when deploying that one function:"
+		// whose line passes flags is the command the sentence gives
 		s.add(KindCommand, strings.TrimSuffix(strings.TrimSpace(c), " \\"))
 	}
 	return true

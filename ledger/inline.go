@@ -97,7 +97,8 @@ var commandLeads = []string{"run", "rerun", "re-run", "reproduce", "repro", "wit
 var commandVerbs = []string{"run ", "ran ", "running ", "rerun ", "with ", "via ", "using ", "execute ", "try "}
 
 // commandEnds end a command written out in a sentence.
-var commandEnds = []string{", ", "; ", " and ", " before ", " after ", " to ", " then ", " so ", " once ", " when ", " until ", " — ", " - "}
+var commandEnds = []string{", ", "; ", " and ", " before ", " after ", " to ", " then ", " so ", " once ", " when ", " until ", " — ", " - ",
+	" for now", " for this ", " for the ", " instead", " if ", " because ", " since ", " while ", " unless "}
 
 // outputLeads introduce a command after a colon in a tool's output: "To
 // rerun: go test ./store -run TestReap", "To fix: npm run lint -- --fix".

@@ -198,6 +198,8 @@ func TestWrittenCommands(t *testing.T) {
 		{"user", "Only ever run terraform plan -target=module.vpc, nothing broader.", "terraform plan -target=module.vpc"},
 		{"out", "✖ 3 problems (3 errors, 0 warnings)\nTo fix: npm run lint -- --fix", "npm run lint -- --fix"},
 		{"out", "--- FAIL: TestReap (0.01s)\nFAIL\nTo rerun: go test ./internal/ledger -run TestReap -count=1", "go test ./internal/ledger -run TestReap -count=1"},
+		{"user", "Just push with git push --no-verify -u origin fix/coupon-expiry for now, CI will run everything anyway.", "git push --no-verify -u origin fix/coupon-expiry"},
+		{"asst", "The trick was to pass `--no-verify-jwt` when deploying that one function:\n\n```\nsupabase functions deploy stripe-webhook --no-verify-jwt\n```\n", "supabase functions deploy stripe-webhook --no-verify-jwt"},
 	} {
 		var items []Item
 		switch tc.site {

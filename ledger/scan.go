@@ -69,6 +69,9 @@ type scanner struct {
 	// fenceShell (bash, console, powershell…), fencePlain (no language)
 	// or fenceCode (any other language).
 	fence uint8
+	// fenceIntro is set when the plain block a message's line is in
+	// follows a line that ends with a colon ("… when deploying it:").
+	fenceIntro bool
 	// lineStart is where the current line starts in whole.
 	lineStart int
 	// src is the current line without a log multiplexer's prefix, trimmed,
