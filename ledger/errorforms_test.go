@@ -360,3 +360,26 @@ func TestHCLDiagnosticDetail(t *testing.T) {
 		t.Errorf("a line after a summary without location kept: %q", got)
 	}
 }
+
+// TestDetailAndErrorViewMessages: a PostgreSQL client tool's "detail:"
+// line after its error says what was wrong; PowerShell's error view puts
+// the message under the carets, after "| ".
+func TestDetailAndErrorViewMessages(t *testing.T) {
+	pg := "[01:00:01] backup: dumping app\npg_dump: error: aborting because of server version mismatch\n" +
+		"pg_dump: detail: server version: 16.1; pg_dump version: 14.10\n[01:00:01] backup: dump FAILED (exit 1)"
+	ps := "VERBOSE: Publishing 14 reports\nCopy-Item: C:\\deploy\\Publish-Reports.ps1:58\nLine |\n" +
+		"  58 |      Copy-Item -Path $report.FullName -Destination $Target -Force\n" +
+		"     |                                                    ~~~~~~~\n" +
+		"     | Cannot bind argument to parameter 'Destination' because it is null.\nVERBOSE: Published Inventory.rdl"
+	for out, want := range map[string]string{
+		pg: `error "pg_dump: detail: server version: 16.1; pg_dump version: 14.10"`,
+		ps: `error "| Cannot bind argument to parameter 'Destination' because it is null."`,
+	} {
+		if got := Strings(outputItems(out)); !slices.Contains(got, want) {
+			t.Errorf("%s missing from %q", want, got)
+		}
+	}
+	if got := Strings(outputItems("NOTICE:  table created\npg_restore: detail: 3 objects restored")); slices.Contains(got, `error "pg_restore: detail: 3 objects restored"`) {
+		t.Errorf("a detail after no error was kept: %q", got)
+	}
+}

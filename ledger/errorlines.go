@@ -30,7 +30,15 @@ var npmKeep = []string{"code ", "peer ", "missing ", "notarget ", "enoent ", "er
 // of errors_generic.go.
 func (s *scanner) errors(line, t string) {
 	indented := line[0] == ' ' || line[0] == '\t'
-	if s.output && pgDetail(t) && (s.prevErr || strings.Contains(s.prev, "ERROR:") || strings.Contains(s.prev, "FATAL:")) {
+	if s.output && indented && psMessage(t, s.prev) {
+		// PowerShell's error view: the message under the caret line of
+		// "Line |\n  58 |  Copy-Item …\n     |  ~~~~\n     | Cannot bind
+		// argument to parameter 'Destination' because it is null."
+		s.add(KindError, strings.TrimSpace(t[1:]))
+		return
+	}
+	if s.output && pgDetail(t) && (s.prevErr || strings.Contains(s.prev, "ERROR:") || strings.Contains(s.prev, "FATAL:") ||
+		strings.Contains(s.prev, ": error: ")) {
 		// PostgreSQL's DETAIL line says which row or key an error was
 		// about ("Key (id)=(48213) already exists."): kept after the
 		// decisive lines if room is left.
@@ -1077,7 +1085,25 @@ func crashMessage(p string) bool {
 // after a NOTICE or a LOG it details something routine.
 func pgDetail(t string) bool {
 	k := strings.Index(t, "DETAIL:  ")
-	return k == 0 || k > 0 && t[k-1] == ' ' && strings.HasSuffix(t[:k-1], "]")
+	if k == 0 || k > 0 && t[k-1] == ' ' && strings.HasSuffix(t[:k-1], "]") {
+		return true
+	}
+	// its client tools: "pg_dump: detail: server version: 16.1; pg_dump
+	// version: 14.10"
+	k = strings.Index(t, ": detail: ")
+	return k > 0 && k <= 24 && !strings.ContainsAny(t[:k], " :")
+}
+
+// psMessage reports whether a trimmed line is the message of PowerShell's
+// error view: "| " and the message, after the line of carets under the
+// failing statement ("     |   ~~~~~~~").
+func psMessage(t, prev string) bool {
+	if !strings.HasPrefix(t, "| ") || len(t) < 8 {
+		return false
+	}
+	p, ok := strings.CutPrefix(prev, "|")
+	p = strings.TrimSpace(p)
+	return ok && p != "" && strings.Trim(p, "~") == ""
 }
 
 // curlError reports curl's report of a failed transfer, its exit code in
