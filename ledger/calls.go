@@ -222,6 +222,7 @@ func stepsIn(path, text string) []string {
 		return nil
 	}
 	var out []string
+	cont := ""  // a Makefile's recipe line so far, continued after " \\"
 	block := -1 // the indentation of a "run: |" or "script:" key whose lines follow
 	for _, line := range strings.Split(text, "\n") {
 		t := strings.TrimSpace(line)
@@ -236,7 +237,20 @@ func stepsIn(path, text string) []string {
 			}
 			continue
 		case makefile:
-			if c := strings.TrimLeft(t, "@-+"); line[0] == '\t' && commandLine(c, cued) {
+			if line[0] != '\t' {
+				cont = ""
+				continue
+			}
+			c := strings.TrimLeft(t, "@-+")
+			if cont != "" {
+				c = cont + " " + c // a recipe line continued after " \\"
+			}
+			if r, ok := strings.CutSuffix(c, "\\"); ok {
+				cont = strings.TrimSpace(r)
+				continue
+			}
+			cont = ""
+			if commandLine(c, cued) || commandLine(makeProgram(c), cued) {
 				out = append(out, c)
 			}
 			continue
@@ -274,6 +288,25 @@ func stepsIn(path, text string) []string {
 	return out
 }
 
+// makeProgram returns a recipe line whose program is a make variable
+// ("$(GO) test -tags=integration ./...", "${PYTHON} -m pytest") with the
+// variable's name in lower case in its place, as commandLine knows the
+// program; else c.
+func makeProgram(c string) string {
+	f := strings.Fields(c)
+	for i, w := range f {
+		if assignment(w) {
+			continue
+		}
+		if len(w) > 3 && (strings.HasPrefix(w, "$(") && strings.HasSuffix(w, ")") || strings.HasPrefix(w, "${") && strings.HasSuffix(w, "}")) {
+			f[i] = strings.ToLower(w[2 : len(w)-1])
+			return strings.Join(f, " ")
+		}
+		break
+	}
+	return c
+}
+
 // stepKeys are the keys of a CI file whose value, or the block or list
 // under it, runs: GitHub's and CircleCI's "run", CircleCI's "command",
 // GitLab's "script", Drone's and Woodpecker's "commands", Taskfile's
@@ -293,8 +326,11 @@ func configKind(base string) bool {
 	return base == "package.json" || base == "procfile" || strings.HasPrefix(base, "procfile.") || base == "justfile" ||
 		base == ".justfile" || base == "jenkinsfile" || strings.HasSuffix(base, ".jenkinsfile") ||
 		strings.HasSuffix(base, ".service") || strings.HasSuffix(base, ".timer") || base == "crontab" ||
-		strings.HasSuffix(base, ".cron") || base == "tox.ini"
+		strings.HasSuffix(base, ".cron") || base == "tox.ini" || strings.HasSuffix(base, ".toml")
 }
+
+// tomlRunKeys are the keys of a TOML file whose string value runs.
+var tomlRunKeys = map[string]bool{"command": true, "run": true, "cmd": true, "script": true, "exec": true, "shell": true}
 
 // configSteps returns the commands a file of another kind writes to run:
 // package.json's scripts, a Procfile's processes, a justfile's recipes, a
@@ -372,6 +408,26 @@ func configSteps(base, text string) (out []string, ok bool) {
 				add(t)
 			} else {
 				in = false
+			}
+		}
+	case strings.HasSuffix(base, ".toml"):
+		// netlify.toml's and a mise task's command = "…" or run = "…",
+		// and the entries of a scripts or tasks table (pdm's, poe's)
+		section := ""
+		for _, l := range lines {
+			t := strings.TrimSpace(l)
+			if strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]") {
+				section = strings.ToLower(strings.Trim(t, "[] "))
+				continue
+			}
+			k, v, found := strings.Cut(t, "=")
+			k, v = strings.Trim(strings.TrimSpace(k), `"'`), strings.TrimSpace(v)
+			if !found || len(v) < 2 || v[0] != '"' && v[0] != '\'' || v[len(v)-1] != v[0] {
+				continue
+			}
+			table := strings.HasSuffix(section, "scripts") || strings.HasSuffix(section, "tasks")
+			if tomlRunKeys[strings.ToLower(k)] || table {
+				add(v[1 : len(v)-1])
 			}
 		}
 	default:

@@ -328,6 +328,12 @@ func TestStepsWrittenIntoFiles(t *testing.T) {
 			[]string{"/usr/local/bin/pg_dump_all.sh --gzip"}, []string{"nightly"}},
 		{"Write", `{"file_path":"/w/tox.ini","content":"[testenv]\nenvlist = py311\ncommands =\n    pytest -x tests/unit\n    mypy src\n"}`,
 			[]string{"pytest -x tests/unit", "mypy src"}, []string{"py311"}},
+		{"Write", `{"file_path":"/w/netlify.toml","content":"[build]\n  publish = \"public\"\n  command = \"hugo --gc --minify -b $URL\"\n[build.environment]\n  HUGO_VERSION = \"0.125.7\"\n"}`,
+			[]string{"hugo --gc --minify -b $URL"}, []string{"public", "0.125.7"}},
+		{"Write", `{"file_path":"/w/pyproject.toml","content":"[project]\nname = \"kiln\"\n[tool.pdm.scripts]\nstart = \"flask --app kiln run -p 54321\"\n"}`,
+			[]string{"flask --app kiln run -p 54321"}, []string{"kiln\""}},
+		{"Write", `{"file_path":"/w/Makefile","content":"GO ?= go\ntest-integration:\n\tLEDGER_DB_URL=postgres://localhost/t \\\n\t\t$(GO) test -tags=integration -p 1 ./internal/store/...\n"}`,
+			[]string{"LEDGER_DB_URL=postgres://localhost/t $(GO) test -tags=integration -p 1 ./internal/store/..."}, nil},
 	} {
 		c := condense.ToolCall("c1", tc.name, []byte(tc.input))
 		items := ExtractMessage(&condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{c}}, 1)

@@ -848,6 +848,14 @@ func keyCommand(t string) (c string, place cmdPlace, ok bool) {
 			if strings.HasPrefix(rest, "[") {
 				return "", bare, false // exec form: a JSON array
 			}
+			for strings.HasPrefix(rest, "--") {
+				// RUN's own flags: "RUN --mount=type=cache,target=/root/.cache/uv uv sync …"
+				sp := strings.IndexByte(rest, ' ')
+				if sp < 0 || !strings.Contains(rest[:sp], "=") {
+					break
+				}
+				rest = strings.TrimLeft(rest[sp:], " ")
+			}
 			return strings.TrimSpace(rest), inContext, true
 		}
 	}
