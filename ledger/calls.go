@@ -202,6 +202,16 @@ func patchSections(patch string, f func(path, added string)) {
 	flush()
 }
 
+// stepsFile reports whether stepsIn reads the file at path for steps by
+// its name alone (a script is also known by its first line).
+func stepsFile(path string) bool {
+	path = strings.ToLower(path)
+	base := path[strings.LastIndexByte(path, '/')+1:]
+	return strings.HasSuffix(base, ".yml") || strings.HasSuffix(base, ".yaml") || strings.HasPrefix(base, "dockerfile") ||
+		strings.HasSuffix(base, ".dockerfile") || base == "makefile" || base == "gnumakefile" || strings.HasSuffix(base, ".mk") ||
+		strings.HasSuffix(base, ".sh") || strings.HasSuffix(base, ".bash") || strings.HasSuffix(base, ".md") || configKind(base)
+}
+
 // stepsIn returns the commands text writes into the file at path, when it
 // is a CI workflow, a Dockerfile, a Makefile or a shell script (see
 // writtenSteps).
@@ -323,7 +333,7 @@ func yamlKey(k string) bool {
 
 // configKind reports whether configSteps reads a file of base name base.
 func configKind(base string) bool {
-	return base == "package.json" || base == "procfile" || strings.HasPrefix(base, "procfile.") || base == "justfile" ||
+	return base == "package.json" || base == "composer.json" || base == "procfile" || strings.HasPrefix(base, "procfile.") || base == "justfile" ||
 		base == ".justfile" || base == "jenkinsfile" || strings.HasSuffix(base, ".jenkinsfile") ||
 		strings.HasSuffix(base, ".service") || strings.HasSuffix(base, ".timer") || base == "crontab" ||
 		strings.HasSuffix(base, ".cron") || base == "tox.ini" || strings.HasSuffix(base, ".toml")
@@ -347,13 +357,29 @@ func configSteps(base, text string) (out []string, ok bool) {
 	}
 	lines := strings.Split(text, "\n")
 	switch {
-	case base == "package.json":
+	case base == "package.json" || base == "composer.json":
+		// the scripts of the manifest, or the scripts object alone as
+		// "jq .scripts" prints it; composer's entries may be lists and
+		// run PHP through "@php"
 		var pkg struct {
-			Scripts map[string]string `json:"scripts"`
+			Scripts map[string]any `json:"scripts"`
 		}
-		if json.Unmarshal([]byte(text), &pkg) == nil {
-			for _, k := range slices.Sorted(maps.Keys(pkg.Scripts)) {
-				add(pkg.Scripts[k])
+		if json.Unmarshal([]byte(text), &pkg) != nil {
+			break
+		}
+		if pkg.Scripts == nil {
+			json.Unmarshal([]byte(text), &pkg.Scripts)
+		}
+		for _, k := range slices.Sorted(maps.Keys(pkg.Scripts)) {
+			switch v := pkg.Scripts[k].(type) {
+			case string:
+				add(strings.TrimPrefix(v, "@"))
+			case []any:
+				for _, e := range v {
+					if c, ok := e.(string); ok {
+						add(strings.TrimPrefix(c, "@"))
+					}
+				}
 			}
 		}
 	case base == "procfile" || strings.HasPrefix(base, "procfile."):

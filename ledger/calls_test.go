@@ -328,6 +328,8 @@ func TestStepsWrittenIntoFiles(t *testing.T) {
 			[]string{"/usr/local/bin/pg_dump_all.sh --gzip"}, []string{"nightly"}},
 		{"Write", `{"file_path":"/w/tox.ini","content":"[testenv]\nenvlist = py311\ncommands =\n    pytest -x tests/unit\n    mypy src\n"}`,
 			[]string{"pytest -x tests/unit", "mypy src"}, []string{"py311"}},
+		{"Write", `{"file_path":"/w/composer.json","content":"{\"scripts\":{\"demo-reset\":[\"@php artisan migrate:fresh --seed --force\"],\"lint\":\"phpstan analyse --memory-limit=1G\"}}"}`,
+			[]string{"php artisan migrate:fresh --seed --force", "phpstan analyse --memory-limit=1G"}, []string{"demo-reset"}},
 		{"Write", `{"file_path":"/w/netlify.toml","content":"[build]\n  publish = \"public\"\n  command = \"hugo --gc --minify -b $URL\"\n[build.environment]\n  HUGO_VERSION = \"0.125.7\"\n"}`,
 			[]string{"hugo --gc --minify -b $URL"}, []string{"public", "0.125.7"}},
 		{"Write", `{"file_path":"/w/pyproject.toml","content":"[project]\nname = \"kiln\"\n[tool.pdm.scripts]\nstart = \"flask --app kiln run -p 54321\"\n"}`,

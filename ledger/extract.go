@@ -3,6 +3,7 @@ package ledger
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/condense-dev/condense"
@@ -377,18 +378,21 @@ const maxReadSteps = 8
 // and deploys is what the agent reads them for, and what it has to find
 // again after a compaction.
 func (s *scanner) readSteps(text string, call []Item) {
-	file := ""
+	var files []string
 	for _, it := range call {
 		if it.Kind == KindFile && it.Access == Read {
-			if file != "" {
-				return // several files: whose lines are whose is unknown
-			}
-			file = it.Value
+			files = append(files, it.Value)
 		}
 	}
-	if file == "" {
-		return
+	if len(files) > 1 {
+		// several names: a filter or a pattern taken for a file ("jq
+		// '.scripts' composer.json") beside the one file of steps
+		files = slices.DeleteFunc(files, func(f string) bool { return !stepsFile(f) })
 	}
+	if len(files) != 1 {
+		return // none, or several files: whose lines are whose is unknown
+	}
+	file := files[0]
 	text, _ = unwrapOutput(text)
 	n := 0
 	for _, c := range stepsIn(file, unnumbered(text)) {
