@@ -425,6 +425,11 @@ func (s *scanner) genericError(t string) {
 		// "already mutably borrowed: BorrowError in …": a message, then
 		// the error's class, in what a person pasted or a failed run
 		s.add(KindError, t)
+	case sig.vocab > 0 && classAfterColon(t) && !passLine(t) && !reportsSuccess(t):
+		// "failed to set global default subscriber: SetGlobalDefaultError(…)":
+		// a failure said and its class named, in a run that went on
+		// (the program handled it, or the harness reported no failure)
+		s.addWeak(t)
 	case sig.vocab > 0 && (s.run == runUnknown || s.quote) && !passLine(t) && !reportsSuccess(t) && len(s.unsure) <= maxUnsure:
 		// No status was recorded (a text-protocol agent's output, a
 		// tool that reports none): a line naming a failure is kept if it
@@ -435,8 +440,10 @@ func (s *scanner) genericError(t string) {
 }
 
 // classAfterColon reports whether ": " is followed somewhere in t by an
-// error's class name standing as a word: "already mutably borrowed:
-// BorrowError in …", "request failed: TimeoutError after 30s".
+// error's class name standing as a word or printed with its fields:
+// "already mutably borrowed: BorrowError in …", "request failed:
+// TimeoutError after 30s", "failed to set the subscriber:
+// SetGlobalDefaultError(\"…\")".
 func classAfterColon(t string) bool {
 	for off := 0; ; {
 		k := strings.Index(t[off:], ": ")
@@ -449,7 +456,7 @@ func classAfterColon(t string) bool {
 		for j < len(t) && isWordByte(t[j]) {
 			j++
 		}
-		if j-i >= 7 && isUpper(t[i]) && exceptionName(t[i:j]) && (j == len(t) || t[j] == ' ' || t[j] == ':' || t[j] == ',') {
+		if j-i >= 7 && isUpper(t[i]) && exceptionName(t[i:j]) && (j == len(t) || t[j] == ' ' || t[j] == ':' || t[j] == ',' || t[j] == '(') {
 			return true
 		}
 	}

@@ -864,3 +864,20 @@ func TestFailuresInStatusReports(t *testing.T) {
 		}
 	}
 }
+
+// TestFailureWithClassInPassingRun: a line that says a failure and names
+// its error class, printed with its fields as Rust's Debug prints it, is
+// kept even when the harness reported the run as passing.
+func TestFailureWithClassInPassingRun(t *testing.T) {
+	line := `[09:23:34]W:	 [Step 2/2] failed to set global default subscriber: SetGlobalDefaultError("a global default trace dispatcher has already been set") (init 98584)`
+	out := "[09:23:20] :\t [Step 2/2] 2026-04-11T09:23:27Z  INFO core::reverse: cache refreshed\n" + line +
+		"\n[09:23:41]W:\t [Step 2/2] Process exited with code 1\n[The command completed with exit code 0.]"
+	c := unseenCase{Category: "error", Source: "tool", Command: "./run.sh", Output: out, Probe: "SetGlobalDefaultError(\"a global default"}
+	if !unseenKept(c) {
+		t.Errorf("the failure was not kept: %q", Strings(unseenItems(c)))
+	}
+	ok := unseenCase{Category: "error", Source: "tool", Command: "./run.sh", Output: "retrying the upload: TimeoutError(30s) was handled\n[The command completed with exit code 0.]", Probe: "TimeoutError"}
+	if unseenKept(ok) {
+		t.Errorf("a line naming no failure was kept: %q", Strings(unseenItems(ok)))
+	}
+}
