@@ -195,16 +195,20 @@ func TestJestFailure(t *testing.T) {
 
 // TestLogRecordMessages: a JSON log record's message fields given as an
 // object (pino's err, MongoDB's attr) are read; MongoDB's one-letter
-// severity is a level; nginx's request context is left out of a long
-// error line but for the request.
+// severity is a level; a long error line keeps its message from its
+// bracketed level on, and nginx's request context is left out of it, but
+// for the request, only when the message is longer than an error's cap.
 func TestLogRecordMessages(t *testing.T) {
+	ctx := strings.Repeat(", upstream: \"http://10.0.3.8:8000/refunds\"", 20)
 	for _, tc := range []struct{ text, want string }{
 		{`{"t":{"$date":"2026-11-30T10:02:11.204+00:00"},"s":"E","c":"STORAGE","id":22435,"ctx":"conn12","msg":"WiredTiger error","attr":{"error":28,"message":"No space left on device"}}`,
 			`error "WiredTiger error: No space left on device"`},
 		{`{"level":50,"time":1701338531104,"msg":"refund failed","err":{"type":"Error","message":"insufficient funds","stack":"Error: insufficient funds"}}`,
 			`error "refund failed: insufficient funds"`},
 		{`2026/11/30 10:02:11 [error] 31#31: *4821 upstream timed out (110: Connection timed out) while reading response header from upstream, client: 10.0.3.7, server: api.acme.io, request: "POST /refunds HTTP/1.1", upstream: "http://10.0.3.8:8000/refunds", host: "api.acme.io"`,
-			"error `31#31: *4821 upstream timed out (110: Connection timed out) while reading response header from upstream, request: \"POST /refunds HTTP/1.1\"`"},
+			"error `[error] 31#31: *4821 upstream timed out (110: Connection timed out) while reading response header from upstream, client: 10.0.3.7, server: api.acme.io, request: \"POST /refunds HTTP/1.1\", upstream: \"http://10.0.3.8:8000/refunds\", host: \"api.acme.io\"`"},
+		{`2026/11/30 10:02:11 [error] 31#31: *4821 upstream timed out (110: Connection timed out) while reading response header from upstream, client: 10.0.3.7, server: api.acme.io, request: "POST /refunds HTTP/1.1"` + ctx,
+			"error `[error] 31#31: *4821 upstream timed out (110: Connection timed out) while reading response header from upstream, request: \"POST /refunds HTTP/1.1\"`"},
 	} {
 		got := Strings(outputItems(tc.text))
 		if !slices.Contains(got, tc.want) {

@@ -332,10 +332,20 @@ func (s *scanner) logLine(t string) bool {
 		case len(t) <= s.e.maxValueLen():
 			return t
 		}
-		// Too long to keep whole: the message, without the header, and
-		// without the request context nginx appends to it (", client:
-		// 10.0.3.7, server: …"), but for the request.
+		// Too long to keep whole: the message, without the header (but
+		// for a level in brackets just before it, nginx's "[error] "),
+		// and, when it is longer than an error's cap, without the
+		// request context nginx appends to it (", client: 10.0.3.7,
+		// server: …"), but for the request.
 		m := strings.TrimSpace(t[msg:])
+		if h := strings.TrimRight(t[:msg], " "); strings.HasSuffix(h, "]") {
+			if k := strings.LastIndexByte(h, '['); k >= 0 && k >= len(h)-9 {
+				m = h[k:] + " " + m
+			}
+		}
+		if len(m) <= s.e.capOf(KindError) {
+			return m
+		}
 		if k := strings.Index(m, ", client: "); k > 0 {
 			ctx := m[k:]
 			m = m[:k]
