@@ -364,7 +364,42 @@ func (e *Extractor) result(call, result *condense.Part, index int, open string) 
 			s.readSteps(text, s.items[:s.callItems])
 		}
 	}
-	return s.items
+	return containedDecisions(s.items)
+}
+
+// containedDecisions drops from the items of one output a decision whose
+// text another decision of it holds whole: a record read two ways (a
+// "**Decided:** X" line alone, and with the "**Not:** Y" line that goes on
+// with it) is one decision, kept as the longer.
+func containedDecisions(items []Item) []Item {
+	n := 0
+	for _, it := range items {
+		if it.Kind == KindDecision {
+			n++
+		}
+	}
+	if n < 2 {
+		return items
+	}
+	drop := make([]bool, len(items))
+	for i, it := range items {
+		if it.Kind != KindDecision {
+			continue
+		}
+		for _, o := range items {
+			if o.Kind == KindDecision && len(o.Value) > len(it.Value) && strings.Contains(o.Value, it.Value) {
+				drop[i] = true
+				break
+			}
+		}
+	}
+	out := items[:0]
+	for i, it := range items {
+		if !drop[i] {
+			out = append(out, it)
+		}
+	}
+	return out
 }
 
 // maxReadSteps is the most commands kept from one file read: a long

@@ -94,7 +94,7 @@ func (s *scanner) thinkingProse(text string) {
 // hedges make a sentence a thought rather than a choice.
 var hedges = []string{"maybe", "perhaps", "might", "could", "possibly", "not sure", "unsure", "wonder",
 	"if ", "whether", "or should", "alternatively", "option a", "option 1", "one option", "another option",
-	"considering", "consider"}
+	"considering", "consider", "whichever"}
 
 func hedged(low string) bool {
 	// A condition in the reason that follows the course does not hedge

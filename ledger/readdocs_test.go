@@ -85,6 +85,9 @@ func TestReadDocDecisions(t *testing.T) {
 				"  Keeping two TLS stacks doubles the test matrix. We'll drop the native-tls feature\n" +
 				"  entirely in 0.19 instead of keeping it behind a flag. I'll add a note to UPGRADING.md.\n",
 			[]string{"We'll drop the native-tls feature\n  entirely in 0.19 instead of keeping it behind a flag. I'll add a note to UPGRADING.md."}},
+		{"a forum thread's record read once, with its rejected option", "bash", `{"command":"curl -s 'https://forum.example.dev/t/6937.json?include_raw=true' | jq -r '.post_stream.posts[] | .raw'"}`,
+			"What should we do about contract changes?\n\nI can take whichever option we pick.\n\n> **Decided:** an immutable TaxTable per period\n> **Not:** a mutable singleton, because mid-run updates change half the payslips\n",
+			[]string{"> **Decided:** an immutable TaxTable per period\n> **Not:** a mutable singleton, because mid-run updates change half the payslips"}},
 		{"a plain listing is not history", "bash", `{"command":"./list.sh"}`,
 			"3eb0076 " + d + "\n", nil},
 	}
