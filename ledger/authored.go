@@ -40,7 +40,7 @@ func (s *scanner) authoredDecisions(text string) {
 			}
 			return KindDecision, 0
 		}
-		if justifiedAlternative(low) || rejectsWithReason(low) {
+		if justifiedAlternative(low) || rejectsWithReason(low) || discussedOutcome(low) {
 			return KindDecision, 0
 		}
 		if p := speakerPrefix(low); p > 0 && p < len(low) {
@@ -54,6 +54,21 @@ func (s *scanner) authoredDecisions(text string) {
 		}
 		return "", 0
 	})
+}
+
+// discussedOutcome reports whether a sentence of a thread gives the
+// outcome of a discussion after naming it: "We discussed this in the
+// maintainers meeting: XDG paths on Linux and macOS, …", "Discussed in the
+// backend guild: codegen runs against Testcontainers …", "As discussed on
+// Friday: no PLUS variants in 0.4."
+func discussedOutcome(low string) bool {
+	h := strings.TrimLeft(low, "> *_-")
+	if !hasAnyLead(h, []string{"discussed", "we discussed", "as discussed", "after discussion", "after some discussion",
+		"per discussion", "following the discussion", "talked it over", "we talked", "discussed this", "synced"}) {
+		return false
+	}
+	k := strings.Index(h, ": ")
+	return k > 0 && k <= 90 && len(strings.Fields(h[k+2:])) >= 4 && !strings.HasSuffix(h, "?")
 }
 
 // justifiedAlternative reports whether a sentence names an option set

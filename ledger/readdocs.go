@@ -626,6 +626,15 @@ func trackerView(call []Item) bool {
 				return true
 			}
 		}
+		if f[1] == "api" && f[2] == "graphql" && strings.Contains(it.Value, "--jq") {
+			// a discussion's or a pull request's comments asked for by
+			// a GraphQL query, their bodies printed as text
+			for _, seg := range []string{"comments", "reviews", "discussion"} {
+				if strings.Contains(it.Value, seg) {
+					return true
+				}
+			}
+		}
 		if f[1] == "api" && strings.Contains(it.Value, "--jq") {
 			// "gh api repos/o/r/pulls/455/comments --jq '.[].body'": the
 			// bodies people wrote, printed as text

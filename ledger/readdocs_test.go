@@ -88,6 +88,13 @@ func TestReadDocDecisions(t *testing.T) {
 		{"a forum thread's record read once, with its rejected option", "bash", `{"command":"curl -s 'https://forum.example.dev/t/6937.json?include_raw=true' | jq -r '.post_stream.posts[] | .raw'"}`,
 			"What should we do about contract changes?\n\nI can take whichever option we pick.\n\n> **Decided:** an immutable TaxTable per period\n> **Not:** a mutable singleton, because mid-run updates change half the payslips\n",
 			[]string{"> **Decided:** an immutable TaxTable per period\n> **Not:** a mutable singleton, because mid-run updates change half the payslips"}},
+		{"a merge request thread's outcome after the discussion it names", "bash", `{"command":"glab mr view 231 --comments"}`,
+			"title:\tReplace the SQL builder with jOOQ\n--\nkmueller commented 3 days ago\njOOQ codegen needs a live DB at build time. Are we ok running Testcontainers?\n\n" +
+				"svetlana.k commented 2 days ago\nDiscussed in the backend guild: codegen runs against Testcontainers Postgres in the `generate-sources` phase, DDLDatabase is not used.\n",
+			[]string{"Discussed in the backend guild: codegen runs against Testcontainers Postgres in the `generate-sources` phase, DDLDatabase is not used."}},
+		{"a discussion's comments asked for by a GraphQL query", "bash", `{"command":"gh api graphql -f query='query{repository(owner:\"t\",name:\"z\"){discussion(number:58){comments(first:5){nodes{body}}}}}' --jq '.data.repository.discussion.comments.nodes[].body'"}`,
+			"How many users are still on 0.11?\nWe only track the latest tagged Zig release from now on; main follows 0.12.\n",
+			[]string{"We only track the latest tagged Zig release from now on; main follows 0.12."}},
 		{"a plain listing is not history", "bash", `{"command":"./list.sh"}`,
 			"3eb0076 " + d + "\n", nil},
 	}
