@@ -707,7 +707,7 @@ func sentenceLike(s string) bool {
 // fieldKeys are the JSON keys under which a tool's output carries what a
 // person wrote: a review's or a comment's body, a ticket's description, a
 // chat message's text.
-var fieldKeys = []string{"body", "comment", "text", "description", "note", "summary", "review", "resolution"}
+var fieldKeys = []string{"body", "comment", "text", "description", "note", "notes", "summary", "review", "resolution", "raw", "content"}
 
 // personKeys mark a JSON record as something a person wrote on a tracker
 // or a review: who wrote it and in what state it is.

@@ -1226,7 +1226,8 @@ var firmDecisions = []string{"decision:", "going with", "decided", "we've decide
 	"that is the design", "that's final", "that's settled", "it was agreed", "it's been agreed", "it has been agreed",
 	"this is final", "that is final", "it's final", "is final:", "final answer", "final decision", "we decide to",
 	"we decide for", "we decide on", "we're not supporting", "we are not supporting", "we won't support", "we will not support",
-	"we're dropping support", "we are dropping support"}
+	"we're dropping support", "we are dropping support", "decided:", "approved option", "approved model", "approved proposal",
+	"approved approach", "approved variant", "approved plan"}
 
 // pastChoice are firm cues that report a choice made: the speaker's ("we
 // decided", "Opted for …") settles the course, someone else's ("the

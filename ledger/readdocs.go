@@ -33,6 +33,10 @@ func (s *scanner) readDecisions(text string, call []Item) {
 	} else if doc = searchedDoc(call); doc == "" {
 		doc = shownRules(call)
 	}
+	if doc == "" && searchCall(call) {
+		s.markedDecisions(text)
+		return
+	}
 	fetched := doc == "" && fetchCall(call)
 	tracker := doc == "" && trackerView(call)
 	history := doc == "" && historyCall(call)
@@ -105,6 +109,43 @@ func (s *scanner) readDecisions(text string, call []Item) {
 		}
 	}
 	flush()
+}
+
+// searchCall reports whether a call searches files for lines (grep, rg,
+// ag, ack, git grep).
+func searchCall(call []Item) bool {
+	for _, it := range call {
+		if it.Kind != KindCommand {
+			continue
+		}
+		f := strings.Fields(it.Value)
+		return len(f) >= 2 && (searchers[f[0]] || f[0] == "git" && f[1] == "grep")
+	}
+	return false
+}
+
+// markedDecisions adds the decisions a search found marked as such in
+// comments or notes: "billing/proration.py:12:# DECISION (2024-03, with
+// finance): prorate by calendar day, not by 30-day month".
+func (s *scanner) markedDecisions(text string) {
+	for line := range strings.SplitSeq(text, "\n") {
+		t := line
+		// the file and line number a search prints before the match
+		for n := 0; n < 2; n++ {
+			k := strings.IndexByte(t, ':')
+			if k <= 0 || k > 200 || strings.ContainsAny(t[:k], " \t") {
+				break
+			}
+			t = t[k+1:]
+		}
+		t = strings.TrimLeft(strings.TrimSpace(t), "#/*-;!% ")
+		low, _ := lower(t)
+		if u := undated(low); strings.HasPrefix(u, "decision:") || strings.HasPrefix(u, "decided:") || strings.HasPrefix(u, "adr:") {
+			if len(strings.Fields(t)) >= 5 {
+				s.add(KindDecision, t)
+			}
+		}
+	}
 }
 
 // readDoc returns the one prose document (textDoc, or a project's rules
