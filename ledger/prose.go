@@ -146,7 +146,9 @@ func (s *scanner) userProse(text string) {
 		// proposed: "Let's go with Redis.", "Use the partial index, not
 		// the serializer check."
 		if decisionStrict(low) && !hedged(low) || userChoice(low) || rejectsWithReason(low) && !hedged(low) || ordinalPick(low) ||
-			userCourse(low) {
+			userCourse(low) || hasAnyLead(low, []string{"i", "we"}) && justifiedAlternative(low) && !hedged(low) && !lookedAt(low) {
+			// the last: "I went ahead and used moment-timezone instead
+			// of luxon because the other files import it"
 			return KindDecision, 0
 		}
 		// "… they don't want the audit. so we use Stripe Checkout, please
@@ -1227,7 +1229,7 @@ var firmDecisions = []string{"decision:", "going with", "decided", "we've decide
 	"this is final", "that is final", "it's final", "is final:", "final answer", "final decision", "we decide to",
 	"we decide for", "we decide on", "we're not supporting", "we are not supporting", "we won't support", "we will not support",
 	"we're dropping support", "we are dropping support", "decided:", "approved option", "approved model", "approved proposal",
-	"approved approach", "approved variant", "approved plan"}
+	"approved approach", "approved variant", "approved plan", "lgtm with", "ship it with", "approve with", "approved with"}
 
 // pastChoice are firm cues that report a choice made: the speaker's ("we
 // decided", "Opted for …") settles the course, someone else's ("the
@@ -1893,6 +1895,15 @@ func userChoice(low string) bool {
 	return hasNotBut(h) || strings.Contains(h, " not ") && !strings.Contains(h, " not sure") && notBetween(h)
 }
 
+// lookedAt reports whether a sentence only says what its speaker looked
+// at, tried or found ("I looked at X instead of Y because you asked"): no
+// choice made.
+func lookedAt(low string) bool {
+	f := strings.Fields(low)
+	return len(f) > 1 && slices.Contains([]string{"looked", "checked", "tried", "read", "tested", "saw", "found", "ran",
+		"compared", "investigated", "noticed", "searched"}, f[1])
+}
+
 // userCourse reports whether a user's sentence states the course the work
 // keeps to, as a conclusion ("so we use Stripe Checkout, please remove
 // …") or against what it leaves ("We keep CSS modules for the dashboard;
@@ -1910,7 +1921,8 @@ func userCourse(low string) bool {
 		}
 	}
 	if !hasAnyLead(h, []string{"we use", "we keep", "we go with", "we stay with", "we stay on", "we stick with", "we move to",
-		"we switch to", "we take", "we do", "we'll use", "we will use", "we'll do", "we will do"}) || len(strings.Fields(h)) < 4 {
+		"we switch to", "we take", "we do", "we'll use", "we will use", "we'll do", "we will do", "we target", "we ship",
+		"we require", "we support", "we'll target", "we'll ship", "we'll require", "we'll support"}) || len(strings.Fields(h)) < 4 {
 		return false
 	}
 	return concluded || hasAnyWord(h, []string{"not", "only", "instead", "rather than", "no longer", "anymore"}) ||

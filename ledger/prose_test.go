@@ -649,6 +649,9 @@ func TestUserCourse(t *testing.T) {
 		"they don't want the audit. so we use Stripe Checkout, please remove the Elements code you started.":                                                                                      "so we use Stripe Checkout, please remove the Elements code you started.",
 		"We keep CSS modules for the dashboard; the one utility file is enough.":                                                                                                                  "We keep CSS modules for the dashboard",
 		"Finally we decide to make the export in Parquet and not in CSV, because the data team uses Spark.":                                                                                       "make the export in Parquet and not in CSV",
+		"I went ahead and used moment-timezone instead of luxon because the other files already import it.":                                                                                       "used moment-timezone instead of luxon",
+		"we target net8.0 only from the next major, netstandard2.0 and net6.0 are dropped.":                                                                                                       "we target net8.0 only",
+		"LGTM with the rename to `FetchOptions` and the sleep removed.":                                                                                                                           "LGTM with the rename",
 	}
 	for s, want := range decisions {
 		got := proseKinds(condense.UserText(s))
@@ -660,6 +663,8 @@ func TestUserCourse(t *testing.T) {
 		"we use Datadog for the logs and Sentry for errors.",
 		"Is this final?",
 		"we keep getting timeouts from the payments API since Tuesday.",
+		"we support Postgres 14 and 15 in CI.",
+		"I looked at moment-timezone instead of luxon because you asked.",
 	} {
 		for _, g := range proseKinds(condense.UserText(s)) {
 			if strings.HasPrefix(g, "decision ") {
