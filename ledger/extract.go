@@ -264,7 +264,7 @@ func (e *Extractor) message(m *condense.Message, index int, sp *span) []Item {
 			if relayed {
 				s.readDecisions(text, sp.action)
 			}
-			out = append(out, s.items...)
+			out = append(out, containedItems(s.items)...)
 		case condense.PartThinking:
 			// An agent often weighs its options in its reasoning and only
 			// acts in its text: the choice made there is a decision worth
@@ -364,30 +364,34 @@ func (e *Extractor) result(call, result *condense.Part, index int, open string) 
 			s.readSteps(text, s.items[:s.callItems])
 		}
 	}
-	return containedDecisions(s.items)
+	return containedItems(s.items)
 }
 
-// containedDecisions drops from the items of one output a decision whose
-// text another decision of it holds whole: a record read two ways (a
-// "**Decided:** X" line alone, and with the "**Not:** Y" line that goes on
-// with it) is one decision, kept as the longer.
-func containedDecisions(items []Item) []Item {
+// containedItems drops from the items of one text or output a decision
+// whose text another decision of it holds whole (a record read two ways:
+// a "**Decided:** X" line alone, and with the "**Not:** Y" line that goes
+// on with it), and a measurement that a sentence kept from the same text
+// (a note, a decision, a rule) already holds: a figure said in a reply is
+// kept once, with the sentence that says it.
+func containedItems(items []Item) []Item {
 	n := 0
 	for _, it := range items {
-		if it.Kind == KindDecision {
+		if it.Kind == KindDecision || it.Kind == KindMeasurement {
 			n++
 		}
 	}
-	if n < 2 {
+	if n < 1 || len(items) < 2 {
 		return items
 	}
 	drop := make([]bool, len(items))
 	for i, it := range items {
-		if it.Kind != KindDecision {
+		if it.Kind != KindDecision && it.Kind != KindMeasurement {
 			continue
 		}
 		for _, o := range items {
-			if o.Kind == KindDecision && len(o.Value) > len(it.Value) && strings.Contains(o.Value, it.Value) {
+			holds := it.Kind == KindDecision && o.Kind == KindDecision && len(o.Value) > len(it.Value) ||
+				it.Kind == KindMeasurement && (o.Kind == KindNote || o.Kind == KindDecision || o.Kind == KindConstraint)
+			if holds && strings.Contains(o.Value, it.Value) {
 				drop[i] = true
 				break
 			}

@@ -332,7 +332,7 @@ func TestRowsThatStandOut(t *testing.T) {
 // since when are in the words on both sides of it. People who type in
 // lower case end sentences too; a sentence longer than the cap gives its
 // clauses, consecutive ones together; an amount of money is a figure in
-// prose.
+// prose. A sentence the reply keeps as a note is not kept twice.
 func TestSaidFigures(t *testing.T) {
 	said := func(role, text string) []string {
 		msgs := []condense.Message{condense.UserText("Please fix the service.")}
@@ -348,8 +348,9 @@ func TestSaidFigures(t *testing.T) {
 		want, not  []string
 	}{
 		{"assistant", "Switched to a multi-stage build. The final image is now 1.9 GB, down from 3.4 GB — most of it is torch.",
-			[]string{`measurement "The final image is now 1.9 GB, down from 3.4 GB — most of it is torch."`},
-			[]string{`measurement "down from 3.4 GB"`}},
+			// kept once: the reply's sentence is a note already
+			[]string{`note "The final image is now 1.9 GB, down from 3.4 GB — most of it is torch."`},
+			[]string{`measurement "down from 3.4 GB"`, `measurement "The final image is now 1.9 GB, down from 3.4 GB — most of it is torch."`}},
 		{"user", "checkout p99 is around 2.3s in grafana since tuesday's deploy (it was ~600ms before). p50 looks the same, like 90ms. can you look at what changed in PR 4412 and 4419? the dashboard is 'Checkout / Latency', panel 3",
 			[]string{`measurement "checkout p99 is around 2.3s in grafana since tuesday's deploy (it was ~600ms before)."`}, nil},
 		{"user", "finance flagged the invoice: log ingestion + indexing was $14,380 for april out of $19,900 total.",
