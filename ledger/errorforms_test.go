@@ -387,3 +387,16 @@ func TestDetailAndErrorViewMessages(t *testing.T) {
 		t.Errorf("a detail after no error was kept: %q", got)
 	}
 }
+
+// TestPodStatusReason: a container status printed as JSON says why it
+// died in its "reason" member.
+func TestPodStatusReason(t *testing.T) {
+	out := "{\n  \"lastState\": {\n    \"terminated\": {\n      \"exitCode\": 137,\n      \"reason\": \"OOMKilled\",\n      \"startedAt\": \"2024-03-14T06:11:02Z\"\n    }\n  },\n  \"name\": \"indexer\",\n  \"ready\": false\n}"
+	c := unseenCase{Category: "error", Source: "tool", Command: "kubectl get pod x -o jsonpath='{.status.containerStatuses[0]}' | jq", Output: out, Probe: `"reason": "OOMKilled"`}
+	if !unseenKept(c) {
+		t.Errorf("the reason was not kept: %q", Strings(unseenItems(c)))
+	}
+	if got := Strings(outputItems("{\n  \"reason\": \"Completed\",\n  \"message\": \"\"\n}")); slices.ContainsFunc(got, func(s string) bool { return strings.HasPrefix(s, "error") }) {
+		t.Errorf("a completed container gave an error: %q", got)
+	}
+}

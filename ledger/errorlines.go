@@ -1045,9 +1045,10 @@ func klogError(t string) bool {
 
 func podFailure(t string) bool {
 	for _, f := range podFailures {
-		if i := strings.Index(t, f); i > 0 && (t[i-1] == ' ' || t[i-1] == '\t') {
+		if i := strings.Index(t, f); i > 0 && (t[i-1] == ' ' || t[i-1] == '\t' || t[i-1] == '"' && strings.Contains(t[:i], `"reason":`)) {
+			// a column of kubectl's, or a status's "reason": "OOMKilled"
 			j := i + len(f)
-			if j == len(t) || t[j] == ' ' || t[j] == '\t' {
+			if j == len(t) || t[j] == ' ' || t[j] == '\t' || t[j] == '"' && t[i-1] == '"' {
 				return true
 			}
 		}
