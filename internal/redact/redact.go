@@ -97,6 +97,9 @@ func (r *redaction) apply(line string) string {
 		if strings.HasPrefix(line[m[0]:], "PASS: ") {
 			continue // a test runner's verdict ("--- PASS: TestX (0.01s)"), not a password
 		}
+		if len(line)-m[0] > 5 && strings.EqualFold(line[m[0]:m[0]+5], "pass=") && (m[0] == 0 || line[m[0]-1] == ' ') && tallyCount(line, v) {
+			continue // a run's tally ("Done. PASS=6 WARN=0 ERROR=0 SKIP=0"), not a password
+		}
 		if r.assign && prose(line, from, to) {
 			continue
 		}
@@ -193,6 +196,23 @@ func random(v string) bool {
 		}
 	}
 	return h >= 3.5
+}
+
+// tallyCount reports whether v, a secret key's value on line, is a count
+// of a run's tally: a number of a few digits on a line that also counts
+// failures, warnings, errors or skips ("PASS=6 WARN=0 ERROR=0", "pass=12
+// fail=0").
+func tallyCount(line, v string) bool {
+	if len(v) == 0 || len(v) > 6 || strings.Trim(v, "0123456789") != "" {
+		return false
+	}
+	low := strings.ToLower(line)
+	for _, k := range []string{"fail=", "failed=", "warn=", "error=", "errors=", "skip=", "skipped=", "total="} {
+		if strings.Contains(low, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // configWords are values a key such as "token" or "secret" takes in

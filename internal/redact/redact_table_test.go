@@ -91,7 +91,7 @@ func TestRedactLeavesOrdinaryText(t *testing.T) {
 		`curl -H "Authorization: Bearer $TOKEN" https://api.example.com`, "--token ${GITHUB_TOKEN}", "API_KEY=$(cat key.txt)",
 		"password: %DB_PASSWORD%", "token: {{ .Values.token }}", "Access denied for user 'app'@'10.0.0.4' (using password: YES)",
 		// a test runner's verdict
-		"--- PASS: TestReconcileUsage (126.26s)", "PASS: tests/parse.sh",
+		"--- PASS: TestReconcileUsage (126.26s)", "PASS: tests/parse.sh", "14:33:25  Done. PASS=6 WARN=0 ERROR=0 SKIP=0 TOTAL=6",
 		// a key word in a sentence
 		"Going with jose: jsonwebtoken: jsonwebtoken has no EdDSA support.", "the refresh token: expired after an hour",
 	} {
@@ -183,6 +183,19 @@ func TestRedactProseStopsAtSecrets(t *testing.T) {
 	for _, s := range []string{"password: sunshine", "db_password: sunshine, host: db", `"token": "sunshine" }`, "token=sunshine and more"} {
 		if got := String(s); !strings.Contains(got, Redacted) {
 			t.Errorf("String(%q) = %q, want the value redacted", s, got)
+		}
+	}
+}
+
+// TestTallyIsNoPassword: a run's "PASS=6" beside its other counts is a
+// tally; a password that happens to be digits on such a line is still one.
+func TestTallyIsNoPassword(t *testing.T) {
+	if s := "Done. PASS=6 WARN=0 ERROR=0 SKIP=0 TOTAL=6"; String(s) != s {
+		t.Errorf("String(%q) = %q", s, String(s))
+	}
+	for _, s := range []string{"DB_PASS=123456 TOTAL=3", "pass=hunter2 fail=0", "PASS=6"} {
+		if !strings.Contains(String(s), Redacted) {
+			t.Errorf("String(%q) = %q: the password was kept", s, String(s))
 		}
 	}
 }
