@@ -402,7 +402,8 @@ func sizeWord(w string) bool {
 // another. Single-letter units must touch their number ("3.2s", not "3 s").
 var units = []string{
 	"allocs/op", "ns/op", "µs/op", "us/op", "ms/op", "s/op", "ops/ms", "ops/us", "B/op", "MB/s", "GB/s", "KB/s", "kB/s", "MiB/s", "GiB/s",
-	"req/s", "ops/s", "op/s", "tok/s", "tokens/s", "rows/s", "rps", "qps", "rows", "records", "requests",
+	"req/s", "ops/s", "op/s", "tok/s", "tokens/s", "rows/s", "msg/s", "msgs/s", "events/s", "rps", "qps", "fps", "rows", "records",
+	"requests", "frames", "messages", "events", "jobs",
 	"seconds", "second", "secs", "sec", "usec", "µsec", "msec", "nsec", "ns", "µs", "μs", "us", "ms", "minutes", "mins", "min", "hours", "hrs",
 	"KiB", "MiB", "GiB", "TiB", "KB", "kB", "MB", "GB", "TB", "bytes",
 	"GHz", "MHz", "kHz", "Hz", "tokens", "times", "%", "s", "h", "B", "x",

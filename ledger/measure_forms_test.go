@@ -30,6 +30,8 @@ func TestUnlabelledMeasurements(t *testing.T) {
 		{"http_req_duration..: avg=120.5ms min=10.2ms p(90)=250.3ms p(95)=293.27ms",
 			[]string{`measurement "http_req_duration..: avg=120.5ms min=10.2ms p(90)=250.3ms p(95)=293.27ms"`}, nil},
 		{"quantile(0.99)=812ms", []string{"measurement quantile(0.99)=812ms"}, nil},
+		{"05-14 16:20:06.019 I/Choreographer(11842): Skipped 187 frames!  The application may be doing too much work on its main thread.",
+			[]string{`measurement "05-14 16:20:06.019 I/Choreographer(11842): Skipped 187 frames!  The application may be doing too much work on its main thread."`}, nil},
 		{"latency: 3.2ms +1.0ms", []string{`measurement "latency: 3.2ms +1.0ms"`}, nil},
 		{"change: [-4.0% +0.4% +2.1%]", nil, []string{`measurement "-4.0% +0.4%"`, `measurement "-4.0% +0.4% +2.1%"`}},
 	} {
