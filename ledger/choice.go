@@ -337,7 +337,9 @@ func refusal(h string) bool {
 		if !ok || (rest != "" && isAlpha(rest[0])) {
 			continue
 		}
-		if len(strings.Fields(rest)) < 3 {
+		// a concrete verb says what is turned down in fewer words: "We're
+		// not migrating in-flight jobs."
+		if n := len(strings.Fields(rest)); n < 2 || n < 3 && !strings.HasSuffix(r, "ing") {
 			return false
 		}
 		// "there's no need to look further" turns down a step, not an

@@ -649,6 +649,9 @@ func TestUserCourse(t *testing.T) {
 		"they don't want the audit. so we use Stripe Checkout, please remove the Elements code you started.":                                                                                      "so we use Stripe Checkout, please remove the Elements code you started.",
 		"We keep CSS modules for the dashboard; the one utility file is enough.":                                                                                                                  "We keep CSS modules for the dashboard",
 		"Finally we decide to make the export in Parquet and not in CSV, because the data team uses Spark.":                                                                                       "make the export in Parquet and not in CSV",
+		"We're not migrating in-flight jobs. The cutover drains the queues first.":                                                                                                                "We're not migrating in-flight jobs.",
+		"heads up: we're freezing dependencies until the 2.0 release ships.":                                                                                                                      "we're freezing dependencies",
+		"we will be going ahead with the vendor SDK and not writing our own client.":                                                                                                              "going ahead with the vendor SDK",
 		"I went ahead and used moment-timezone instead of luxon because the other files already import it.":                                                                                       "used moment-timezone instead of luxon",
 		"we target net8.0 only from the next major, netstandard2.0 and net6.0 are dropped.":                                                                                                       "we target net8.0 only",
 		"LGTM with the rename to `FetchOptions` and the sleep removed.":                                                                                                                           "LGTM with the rename",
@@ -664,6 +667,7 @@ func TestUserCourse(t *testing.T) {
 		"Is this final?",
 		"we keep getting timeouts from the payments API since Tuesday.",
 		"we support Postgres 14 and 15 in CI.",
+		"we won't do that.",
 		"I looked at moment-timezone instead of luxon because you asked.",
 	} {
 		for _, g := range proseKinds(condense.UserText(s)) {
