@@ -1230,7 +1230,7 @@ var firmDecisions = []string{"decision:", "going with", "decided", "we've decide
 	"we decide for", "we decide on", "we're not supporting", "we are not supporting", "we won't support", "we will not support",
 	"we're dropping support", "we are dropping support", "decided:", "approved option", "approved model", "approved proposal",
 	"approved approach", "approved variant", "approved plan", "lgtm with", "ship it with", "approve with", "approved with",
-	"going ahead with", "we're freezing", "we are freezing"}
+	"going ahead with", "we're freezing", "we are freezing", "no longer supported"}
 
 // pastChoice are firm cues that report a choice made: the speaker's ("we
 // decided", "Opted for …") settles the course, someone else's ("the
