@@ -322,7 +322,7 @@ func makeProgram(c string) string {
 // GitLab's "script", Drone's and Woodpecker's "commands", Taskfile's
 // "cmds".
 var stepKeys = map[string]bool{"run": true, "script": true, "before_script": true, "after_script": true,
-	"command": true, "commands": true, "cmds": true, "cmd": true, "entrypoint": true, "postCreateCommand": true,
+	"command": true, "commands": true, "cmds": true, "cmd": true, "entrypoint": true, "entry": true, "postCreateCommand": true,
 	"postStartCommand": true}
 
 // yamlKey reports whether k is a plain YAML key: a word of letters,
@@ -452,7 +452,8 @@ func configSteps(base, text string) (out []string, ok bool) {
 				continue
 			}
 			table := strings.HasSuffix(section, "scripts") || strings.HasSuffix(section, "tasks")
-			if tomlRunKeys[strings.ToLower(k)] || table {
+			if lk := strings.ToLower(k); tomlRunKeys[lk] || table || strings.HasSuffix(lk, "_command") || strings.HasSuffix(lk, "_cmd") {
+				// fly.toml's release_command, a build_command
 				add(v[1 : len(v)-1])
 			}
 		}
