@@ -402,7 +402,8 @@ func sizeWord(w string) bool {
 // another. Single-letter units must touch their number ("3.2s", not "3 s").
 var units = []string{
 	"allocs/op", "ns/op", "µs/op", "us/op", "ms/op", "s/op", "ops/ms", "ops/us", "B/op", "MB/s", "GB/s", "KB/s", "kB/s", "MiB/s", "GiB/s",
-	"req/s", "ops/s", "op/s", "tok/s", "tokens/s", "rows/s", "msg/s", "msgs/s", "events/s", "rps", "qps", "fps", "rows", "records",
+	"ops/sec", "op/sec", "req/sec", "req/s", "ops/s", "op/s", "tok/s", "tokens/s", "rows/s", "msg/s", "msgs/s", "events/s", "it/s",
+	"i/s", "rps", "qps", "fps", "rows", "records",
 	"requests", "frames", "messages", "events", "jobs",
 	"seconds", "second", "secs", "sec", "usec", "µsec", "msec", "nsec", "ns", "µs", "μs", "us", "ms", "minutes", "mins", "min", "hours", "hrs",
 	"KiB", "MiB", "GiB", "TiB", "KB", "kB", "MB", "GB", "TB", "bytes",
@@ -1071,6 +1072,11 @@ func (s *scanner) addCappedIn(v string, at int, group string) bool {
 	if group == "" {
 		group = label + "\x00" + unit
 	}
+	if rateUnit(unit) {
+		// a throughput's worst is its lowest: of a benchmark's rows in
+		// ops/sec, the slowest stays (see below)
+		num = -num
+	}
 	same := 0
 	low, lowAt := num, -1
 	if ok {
@@ -1239,6 +1245,12 @@ func (s *scanner) evictable() int {
 		}
 	}
 	return -1
+}
+
+// rateUnit reports whether unit counts something per unit of time
+// (ops/sec, req/s, i/s, rps, fps), where less is worse.
+func rateUnit(unit string) bool {
+	return strings.HasSuffix(unit, "/s") || strings.HasSuffix(unit, "/sec") || unit == "rps" || unit == "qps" || unit == "fps"
 }
 
 // sameLabelCap is how many figures of one label and unit a piece of the

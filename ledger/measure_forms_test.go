@@ -30,6 +30,12 @@ func TestUnlabelledMeasurements(t *testing.T) {
 		{"http_req_duration..: avg=120.5ms min=10.2ms p(90)=250.3ms p(95)=293.27ms",
 			[]string{`measurement "http_req_duration..: avg=120.5ms min=10.2ms p(90)=250.3ms p(95)=293.27ms"`}, nil},
 		{"quantile(0.99)=812ms", []string{"measurement quantile(0.99)=812ms"}, nil},
+		{"querystring.parse x 1,412,331 ops/sec ±0.84% (93 runs sampled)\nURLSearchParams x 48,913 ops/sec ±4.87% (81 runs sampled)",
+			[]string{`measurement "URLSearchParams x 48,913 ops/sec ±4.87% (81 runs sampled)"`}, nil},
+		// a throughput's worst is its lowest: past the cap the slowest stays
+		{"consumer lag check: throughput 1412 msg/s\nconsumer lag check: throughput 1501 msg/s\nconsumer lag check: throughput 1398 msg/s\n" +
+			"consumer lag check: throughput 211 msg/s\nconsumer lag check: throughput 1455 msg/s",
+			[]string{`measurement "consumer lag check: throughput 211 msg/s"`}, []string{`measurement "consumer lag check: throughput 1501 msg/s"`}},
 		{"05-14 16:20:06.019 I/Choreographer(11842): Skipped 187 frames!  The application may be doing too much work on its main thread.",
 			[]string{`measurement "05-14 16:20:06.019 I/Choreographer(11842): Skipped 187 frames!  The application may be doing too much work on its main thread."`}, nil},
 		{"latency: 3.2ms +1.0ms", []string{`measurement "latency: 3.2ms +1.0ms"`}, nil},
