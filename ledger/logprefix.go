@@ -113,10 +113,11 @@ func stampSource(t string) int {
 	return i
 }
 
-// teamCitySource measures TeamCity's "[10:13:02]W:\t" or "[10:13:02]i:" and
+// teamCitySource measures TeamCity's "[10:13:02]W:\t", "[10:13:02]i:" or
+// "[10:13:02] :" (a plain line) and
 // the block names after it ("[Step 2/2] ").
 func teamCitySource(t string) int {
-	if len(t) < 12 || t[0] != '[' || !isDigit(t[1]) || t[3] != ':' || t[6] != ':' || t[9] != ']' || !isAlpha(t[10]) || t[11] != ':' {
+	if len(t) < 12 || t[0] != '[' || !isDigit(t[1]) || t[3] != ':' || t[6] != ':' || t[9] != ']' || !isAlpha(t[10]) && t[10] != ' ' || t[11] != ':' {
 		return 0
 	}
 	i := 12

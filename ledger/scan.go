@@ -735,6 +735,8 @@ func (s *scanner) line(line string) {
 				s.add(KindCommand, c)
 			} else if t[0] == '+' {
 				s.tracedCommand(t)
+			} else if s.src != "" && s.src[0] == '+' {
+				s.tracedCommand(s.src) // traced behind a CI log's prefix: "[Step 3/4] + poetry run pytest …"
 			} else if strings.HasPrefix(s.prev, "#!/bin/") && ranLine(t) && !strings.HasPrefix(t, "#") {
 				s.add(KindCommand, t) // a CI step's script: "#!/bin/bash -eo pipefail", then its command
 			} else if c, ok := ciCommand(t); ok {
