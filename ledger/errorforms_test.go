@@ -400,3 +400,15 @@ func TestPodStatusReason(t *testing.T) {
 		t.Errorf("a completed container gave an error: %q", got)
 	}
 }
+
+// TestIndentedTraceback: a traceback printed indented (pytest's warnings
+// summary, a log) ends at its exception line indented as its header is.
+func TestIndentedTraceback(t *testing.T) {
+	out := "tests/test_feed.py::test_reconnect\n  /venv/_pytest/threadexception.py:82: PytestUnhandledThreadExceptionWarning: Exception in thread hb\n  \n" +
+		"  Traceback (most recent call last):\n    File \"/usr/lib/python3.11/threading.py\", line 1045, in _bootstrap_inner\n      self.run()\n" +
+		"    File \"/home/dev/ticker/feed.py\", line 143, in _heartbeat_loop\n      self._sock.send(PING)\n  BrokenPipeError: [Errno 32] Broken pipe\n  \n" +
+		"8 passed, 3 warnings in 6.12s"
+	if got := Strings(outputItems(out)); !slices.Contains(got, `error "BrokenPipeError: [Errno 32] Broken pipe"`) {
+		t.Errorf("the exception line is missing from %q", got)
+	}
+}

@@ -69,6 +69,7 @@ func (s *scanner) errors(line, t string) {
 			}
 		}
 	}
+	s.lineIndent = indentOf(line)
 	switch {
 	case s.continueError(t, indented):
 	case s.runtimeOrTestLine(t):
@@ -93,7 +94,10 @@ func (s *scanner) continueError(t string, indented bool) bool {
 		s.rustPanic = ""
 		return true
 	}
-	if s.inTrace && s.tracebackLine(t, indented) {
+	if s.inTrace && s.tracebackLine(t, indented && s.lineIndent > s.traceIndent) {
+		// indented past the traceback's own header: a traceback a
+		// warnings summary or a log prints indented ends at its
+		// exception line indented as its header is
 		return true
 	}
 	if s.goFrame {
@@ -390,6 +394,10 @@ func (s *scanner) runtimeOrTestLine(t string) bool {
 	case strings.HasPrefix(t, "Traceback (most recent call last)") || strings.HasSuffix(t, " Traceback (most recent call last):"):
 		// The second form: a logger's line ends with the traceback it logs.
 		s.inTrace, s.traceFrame, s.traceOwn, s.traceOwn2, s.traceLoose = true, "", "", "", false
+		s.traceIndent = 0
+		if strings.HasPrefix(t, "Traceback") {
+			s.traceIndent = s.lineIndent
+		}
 	case t == "Stack (most recent call last):":
 		// logging's stack_info: frames, and no exception after them
 		s.inTrace, s.traceFrame, s.traceOwn, s.traceOwn2, s.traceLoose = true, "", "", "", false

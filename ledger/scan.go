@@ -96,9 +96,12 @@ type scanner struct {
 	said bool
 	// unwrap is set while prose that people wrap at a width is read
 	// (authoredDecisions): a sentence wrapped over lines is read whole.
-	unwrap     bool
-	probeNum   string
-	probeGroup string // the group the figure in probeNum counts in (see addCappedIn)
+	unwrap bool
+	// lineIndent is the indentation of the line errors reads, and
+	// traceIndent that of the header of the Python traceback in progress.
+	lineIndent, traceIndent int
+	probeNum                string
+	probeGroup              string // the group the figure in probeNum counts in (see addCappedIn)
 	// readsFile marks the output of a call that only reads files (see
 	// readsFile): its JSON is a file's data, not people's records.
 	readsFile bool
