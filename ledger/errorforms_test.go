@@ -412,3 +412,18 @@ func TestIndentedTraceback(t *testing.T) {
 		t.Errorf("the exception line is missing from %q", got)
 	}
 }
+
+// TestNodeGypInsideNpm: node-gyp's own failure, printed inside npm's, is
+// the error; its stack frames and "not ok" are not.
+func TestNodeGypInsideNpm(t *testing.T) {
+	out := "npm ERR! gyp ERR! find Python - \"python3\" is not in PATH or produced an error\n" +
+		"npm ERR! gyp ERR! configure error \nnpm ERR! gyp ERR! stack Error: Could not find any Python installation to use\n" +
+		"npm ERR! gyp ERR! stack     at PythonFinder.fail (/usr/lib/node-gyp/lib/find-python.js:306:11)\nnpm ERR! gyp ERR! not ok "
+	got := Strings(outputItems(out))
+	if !slices.Contains(got, `error "npm ERR! gyp ERR! stack Error: Could not find any Python installation to use"`) {
+		t.Errorf("node-gyp's error is missing from %q", got)
+	}
+	if slices.Contains(got, `error "npm ERR! gyp ERR! not ok"`) {
+		t.Errorf("\"not ok\" was kept: %q", got)
+	}
+}

@@ -607,6 +607,10 @@ func (s *scanner) toolErrorLine(t string) bool {
 		rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(t, "npm ERR!"), "npm error"))
 		if rest != "" && !hasAnyPrefix(rest, npmBoilerplate) && (isUpper(rest[0]) || isDigit(rest[0]) || hasAnyPrefix(rest, npmKeep)) {
 			s.add(KindError, t)
+		} else if _, r, ok := strings.Cut(rest, "gyp ERR! stack "); ok && looksException(r) {
+			// node-gyp's own failure inside npm's: "npm ERR! gyp ERR!
+			// stack Error: Could not find any Python installation to use"
+			s.add(KindError, t)
 		}
 	case strings.HasPrefix(t, "fatal: ") || strings.HasPrefix(t, "Fatal: ") || strings.HasPrefix(t, "FATAL: ") || strings.HasPrefix(t, "Error: ") || strings.HasPrefix(t, "ERROR: ") || strings.HasPrefix(t, "FATAL ERROR"),
 		strings.HasPrefix(t, "Uncaught ") && looksException(t[len("Uncaught "):]),
