@@ -656,6 +656,9 @@ func spacedSeconds(t string, i, j int) bool {
 	if !strings.Contains(t[i:j], ".") || j+2 > len(t) || t[j] != ' ' || t[j+1] != 's' {
 		return false
 	}
+	if strings.HasPrefix(t[j:], " s ±") || strings.HasPrefix(t[j:], " s …") {
+		return true // hyperfine's "Time (mean ± σ):  1.184 s ±  0.021 s", its range "1.151 s …  1.219 s"
+	}
 	if !afterDurationWord(t, i) {
 		return false // Criterion's "100 samples in estimated 5.0123 s" is its plan
 	}
@@ -730,7 +733,7 @@ func clockDuration(t string, i int) int {
 }
 
 // durationWords introduce a duration: "in 97.4 s", "took 3.1 s".
-var durationWords = []string{"in", "took", "after", "time", "elapsed", "duration", "total", "wall"}
+var durationWords = []string{"in", "took", "after", "time", "elapsed", "duration", "total", "wall", "user", "system", "sys", "real"}
 
 // durationEnd returns the end of a compound duration that starts at t[i]
 // ("4m 13s", "2m13.5s", "1h 02m", "3d 4h", "1s 200ms"): two parts or more,

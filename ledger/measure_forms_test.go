@@ -30,6 +30,9 @@ func TestUnlabelledMeasurements(t *testing.T) {
 		{"http_req_duration..: avg=120.5ms min=10.2ms p(90)=250.3ms p(95)=293.27ms",
 			[]string{`measurement "http_req_duration..: avg=120.5ms min=10.2ms p(90)=250.3ms p(95)=293.27ms"`}, nil},
 		{"quantile(0.99)=812ms", []string{"measurement quantile(0.99)=812ms"}, nil},
+		// hyperfine's seconds, spaced from their figures
+		{"Benchmark 1: ./old\n  Time (mean ± σ):     412.3 ms ±   8.1 ms    [User: 2.101 s, System: 0.912 s]\n\nBenchmark 2: ./new\n  Time (mean ± σ):      1.184 s ±  0.021 s    [User: 6.882 s, System: 1.020 s]",
+			[]string{`measurement "Time (mean ± σ):      1.184 s ±  0.021 s    [User: 6.882 s, System: 1.020 s]"`}, nil},
 		{"querystring.parse x 1,412,331 ops/sec ±0.84% (93 runs sampled)\nURLSearchParams x 48,913 ops/sec ±4.87% (81 runs sampled)",
 			[]string{`measurement "URLSearchParams x 48,913 ops/sec ±4.87% (81 runs sampled)"`}, nil},
 		// a throughput's worst is its lowest: past the cap the slowest stays
