@@ -68,12 +68,15 @@ func TestUnseenSamples(t *testing.T) {
 		"meas/a/measurement": 0.775, "meas/b/measurement": 0.775,
 		"ids2/a/identifier": 0.925, "ids2/b/identifier": 0.862,
 		"errs2/a/error": 0.90, "errs2/b/error": 0.80,
-		"meas2/a/measurement": 0.825, "meas2/b/measurement": 0.787,
-		"cmds3/a/command": 0.825, "cmds3/b/command": 0.887,
-		"decs3/a/decision": 0.762, "decs3/b/decision": 0.737,
-		"errs3/a/error": 0.862, "errs3/b/error": 0.837,
+		"meas2/a/measurement": 0.837, "meas2/b/measurement": 0.787,
+		"cmds3/a/command": 0.862, "cmds3/b/command": 0.912,
+		"decs3/a/decision": 0.862, "decs3/b/decision": 0.762,
+		"errs3/a/error": 0.875, "errs3/b/error": 0.837,
+		"meas3/a/measurement": 0.75, "meas3/b/measurement": 0.812,
+		"cmds4/a/command": 0.9, "cmds4/b/command": 0.862,
+		"errs4/a/error": 0.925, "errs4/b/error": 0.862,
 	}
-	for _, name := range []string{"idmeas", "decerr", "cmds", "decs", "errs", "ids", "cmds2", "decs2", "meas", "ids2", "errs2", "meas2", "cmds3", "decs3", "errs3"} {
+	for _, name := range []string{"idmeas", "decerr", "cmds", "decs", "errs", "ids", "cmds2", "decs2", "meas", "ids2", "errs2", "meas2", "cmds3", "decs3", "errs3", "meas3", "cmds4", "errs4"} {
 		f, err := os.Open(filepath.Join("testdata", "unseen", name+".jsonl"))
 		if err != nil {
 			t.Fatal(err)
