@@ -40,7 +40,7 @@ func (s *scanner) authoredDecisions(text string) {
 			}
 			return KindDecision, 0
 		}
-		if justifiedAlternative(low) || rejectsWithReason(low) || discussedOutcome(low) {
+		if justifiedAlternative(low) || rejectsWithReason(low) || discussedOutcome(low) || breakingChange(low) {
 			return KindDecision, 0
 		}
 		if p := speakerPrefix(low); p > 0 && p < len(low) {
@@ -54,6 +54,14 @@ func (s *scanner) authoredDecisions(text string) {
 		}
 		return "", 0
 	})
+}
+
+// breakingChange reports whether a sentence of a changelog, a release's
+// notes or a tag says what the project no longer does: "CommonJS
+// `require()` is no longer supported."
+func breakingChange(low string) bool {
+	return strings.Contains(low, "no longer supported") || strings.Contains(low, "is no longer supported") ||
+		strings.Contains(low, "support is dropped") || strings.Contains(low, "support was dropped")
 }
 
 // discussedOutcome reports whether a sentence of a thread gives the

@@ -251,9 +251,11 @@ func stepsIn(path, text string) []string {
 				cont = ""
 				continue
 			}
-			c := strings.TrimLeft(t, "@-+")
+			c := t
 			if cont != "" {
-				c = cont + " " + c // a recipe line continued after " \\"
+				c = cont + " " + c // a recipe line continued after " \\", its flags as written
+			} else {
+				c = strings.TrimLeft(t, "@-+")
 			}
 			if r, ok := strings.CutSuffix(c, "\\"); ok {
 				cont = strings.TrimSpace(r)
@@ -339,6 +341,22 @@ func configKind(base string) bool {
 		strings.HasSuffix(base, ".cron") || base == "tox.ini" || strings.HasSuffix(base, ".toml")
 }
 
+// manifestKeys reports whether a JSON object is a whole manifest (it has
+// a name, a version, dependencies …) rather than its scripts alone.
+func manifestKeys(text string) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal([]byte(text), &m) != nil {
+		return true
+	}
+	for _, k := range []string{"name", "version", "description", "dependencies", "devDependencies", "require", "require-dev",
+		"autoload", "type", "license", "private", "main", "workspaces"} {
+		if _, ok := m[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
 // tomlRunKeys are the keys of a TOML file whose string value runs.
 var tomlRunKeys = map[string]bool{"command": true, "run": true, "cmd": true, "script": true, "exec": true, "shell": true}
 
@@ -367,7 +385,7 @@ func configSteps(base, text string) (out []string, ok bool) {
 		if json.Unmarshal([]byte(text), &pkg) != nil {
 			break
 		}
-		if pkg.Scripts == nil {
+		if pkg.Scripts == nil && !manifestKeys(text) {
 			json.Unmarshal([]byte(text), &pkg.Scripts)
 		}
 		for _, k := range slices.Sorted(maps.Keys(pkg.Scripts)) {

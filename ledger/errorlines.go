@@ -401,12 +401,14 @@ func (s *scanner) runtimeOrTestLine(t string) bool {
 	case t == "Stack (most recent call last):":
 		// logging's stack_info: frames, and no exception after them
 		s.inTrace, s.traceFrame, s.traceOwn, s.traceOwn2, s.traceLoose = true, "", "", "", false
+		s.traceIndent = 0
 	case strings.HasPrefix(t, `File "`) && strings.Contains(t, `", line `):
 		// A traceback whose header a log's tail cut off: its frames
 		// still end at the exception line. With no exception line, its
 		// frames are kept only after an error or a warning (a
 		// DeprecationWarning's stack), not for a frame line alone.
 		s.inTrace, s.traceFrame, s.traceOwn, s.traceOwn2 = true, "", "", ""
+		s.traceIndent = 0
 		s.traceLoose = !s.prevErr && !strings.Contains(s.prev, "Warning")
 		s.tracebackLine(t, true)
 	case t == "Unhandled exception:":

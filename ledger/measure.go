@@ -404,7 +404,7 @@ var units = []string{
 	"allocs/op", "ns/op", "µs/op", "us/op", "ms/op", "s/op", "ops/ms", "ops/us", "B/op", "MB/s", "GB/s", "KB/s", "kB/s", "MiB/s", "GiB/s",
 	"ops/sec", "op/sec", "req/sec", "req/s", "ops/s", "op/s", "tok/s", "tokens/s", "rows/s", "msg/s", "msgs/s", "events/s", "it/s",
 	"i/s", "rps", "qps", "fps", "rows", "records",
-	"requests", "frames", "messages", "events", "jobs",
+	"requests", "frames",
 	"seconds", "second", "secs", "sec", "usec", "µsec", "msec", "nsec", "ns", "µs", "μs", "us", "ms", "minutes", "mins", "min", "hours", "hrs",
 	"KiB", "MiB", "GiB", "TiB", "KB", "kB", "MB", "GB", "TB", "bytes",
 	"GHz", "MHz", "kHz", "Hz", "tokens", "times", "%", "s", "h", "B", "x",

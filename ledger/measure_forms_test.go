@@ -27,6 +27,7 @@ func TestUnlabelledMeasurements(t *testing.T) {
 		{"parse/1k                  time:   [142.63 µs 224.97 µs 402.11 µs]", []string{`measurement "parse/1k                  time:   [142.63 µs 224.97 µs 402.11 µs]"`}, nil},
 		{"Benchmark        Mode  Cnt     Score     Error  Units\nRouteBench.drive  avgt   25  258.520 ± 16.569  us/op", []string{`measurement "RouteBench.drive  avgt   25  258.520 ± 16.569  us/op"`}, nil},
 		{"(40 x)", nil, []string{`measurement "40 x"`}},
+		{"Waiting for 2 jobs to finish", nil, []string{`measurement "Waiting for 2 jobs to finish"`, `measurement "2 jobs"`}},
 		{"http_req_duration..: avg=120.5ms min=10.2ms p(90)=250.3ms p(95)=293.27ms",
 			[]string{`measurement "http_req_duration..: avg=120.5ms min=10.2ms p(90)=250.3ms p(95)=293.27ms"`}, nil},
 		{"quantile(0.99)=812ms", []string{"measurement quantile(0.99)=812ms"}, nil},

@@ -490,7 +490,10 @@ func ordinalPick(low string) bool {
 		"let's go with ", "we'll take ", "i'll take ", "take ", "i pick ", "we pick ", "i choose ", "we choose ", "do "} {
 		if r, ok := strings.CutPrefix(low, a); ok {
 			for _, o := range ordinals {
-				if strings.HasPrefix(r, o) && (len(r) == len(o) || !isAlnum(r[len(o)])) {
+				// the place ends the pick, or names what is picked:
+				// not "take the first step and add logging"
+				if rest, ok := strings.CutPrefix(r, o); ok && (rest == "" || strings.IndexByte(".,;:!—", rest[0]) >= 0 ||
+					hasAnyLead(strings.TrimSpace(rest), []string{"one", "option", "approach", "variant", "proposal", "please"})) {
 					return true
 				}
 			}
@@ -1226,11 +1229,11 @@ var firmDecisions = []string{"decision:", "going with", "decided", "we've decide
 	"picked over", "favoured over", "favored over", "decision was to", "decision was made to", "decision has been made",
 	"are decided", "is decided", "already decided", "decided already", "is settled:", "are settled:", "that's the design",
 	"that is the design", "that's final", "that's settled", "it was agreed", "it's been agreed", "it has been agreed",
-	"this is final", "that is final", "it's final", "is final:", "final answer", "final decision", "we decide to",
+	"this is final.", "that is final.", "it's final.", "is final:", "final decision", "we decide to",
 	"we decide for", "we decide on", "we're not supporting", "we are not supporting", "we won't support", "we will not support",
 	"we're dropping support", "we are dropping support", "decided:", "approved option", "approved model", "approved proposal",
 	"approved approach", "approved variant", "approved plan", "lgtm with", "ship it with", "approve with", "approved with",
-	"going ahead with", "we're freezing", "we are freezing", "no longer supported"}
+	"going ahead with", "we're freezing", "we are freezing"}
 
 // pastChoice are firm cues that report a choice made: the speaker's ("we
 // decided", "Opted for …") settles the course, someone else's ("the
@@ -1425,6 +1428,12 @@ func stepOnly(low, cue string) bool {
 	if cue == "decided" || cue == "opted for" || cue == "chose" {
 		// "decided to look at the parser next" is a next step
 		if k := wordIndex(low, cue); k >= 0 && settleStep(low[k+len(cue):]) {
+			return true
+		}
+	}
+	if cue == "going ahead with" {
+		// "going ahead with running the suite now" is a step
+		if k := wordIndex(low, cue); k >= 0 && strings.HasSuffix(firstWord(low[k+len(cue):]), "ing") {
 			return true
 		}
 	}
@@ -1922,12 +1931,16 @@ func userCourse(low string) bool {
 		}
 	}
 	if !hasAnyLead(h, []string{"we use", "we keep", "we go with", "we stay with", "we stay on", "we stick with", "we move to",
-		"we switch to", "we take", "we do", "we'll use", "we will use", "we'll do", "we will do", "we target", "we ship",
+		"we switch to", "we'll use", "we will use", "we target", "we ship",
 		"we require", "we support", "we'll target", "we'll ship", "we'll require", "we'll support"}) || len(strings.Fields(h)) < 4 {
 		return false
 	}
-	return concluded || hasAnyWord(h, []string{"not", "only", "instead", "rather than", "no longer", "anymore"}) ||
-		strings.Contains(h, "; ")
+	// "only" sets the rest aside when a clause says what of it: "we
+	// target net8.0 only from the next major, net6.0 is dropped", not
+	// "we use it only in tests"
+	only := wordIndex(h, "only")
+	return concluded || hasAnyWord(h, []string{"not", "instead", "rather than", "no longer", "anymore"}) ||
+		strings.Contains(h, "; ") || only >= 0 && strings.Contains(h[only:], ", ")
 }
 
 // afterLead returns the clause a short lead-in introduces ("bigger

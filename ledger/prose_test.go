@@ -760,3 +760,24 @@ func TestPostsAndRecordsAsPrinted(t *testing.T) {
 		}
 	}
 }
+
+// TestNotDecisions: sentences that hold a decision cue's words without
+// settling anything.
+func TestNotDecisions(t *testing.T) {
+	for _, m := range []condense.Message{
+		condense.AssistantText("Now I have enough information to write the final answer."),
+		condense.AssistantText("Going ahead with running the test suite now."),
+		condense.AssistantText("Python 2 is no longer supported by this library."),
+		condense.UserText("We do not know why the build fails on arm64 yet."),
+		condense.UserText("we use it only in tests"),
+		condense.UserText("ok so we take a look at this tomorrow morning"),
+		condense.UserText("Take the first step and add logging."),
+		condense.UserText("do the first part of the migration and report back"),
+	} {
+		for _, g := range proseKinds(m) {
+			if strings.HasPrefix(g, "decision ") {
+				t.Errorf("%q: got %q, want no decision", m.TextContent(), g)
+			}
+		}
+	}
+}

@@ -595,7 +595,7 @@ func historyChoice(low string) bool {
 	if strings.HasSuffix(low, "?") || hedged(low) {
 		return false
 	}
-	return decisionStrict(low) || justifiedAlternative(low) || rejectsWithReason(low) || fromTo(low)
+	return decisionStrict(low) || justifiedAlternative(low) || rejectsWithReason(low) || fromTo(low) || breakingChange(low)
 }
 
 // historyParagraph adds the decisions of a paragraph of a message body

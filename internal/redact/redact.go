@@ -199,20 +199,25 @@ func random(v string) bool {
 }
 
 // tallyCount reports whether v, a secret key's value on line, is a count
-// of a run's tally: a number of a few digits on a line that also counts
-// failures, warnings, errors or skips ("PASS=6 WARN=0 ERROR=0", "pass=12
-// fail=0").
+// of a run's tally: a number of at most four digits on a line that also
+// counts, as words of their own with numbers, two of failures, warnings,
+// errors, skips or the total ("Done. PASS=6 WARN=0 ERROR=0 SKIP=0").
 func tallyCount(line, v string) bool {
-	if len(v) == 0 || len(v) > 6 || strings.Trim(v, "0123456789") != "" {
+	if len(v) == 0 || len(v) > 4 || strings.Trim(v, "0123456789") != "" {
 		return false
 	}
-	low := strings.ToLower(line)
-	for _, k := range []string{"fail=", "failed=", "warn=", "error=", "errors=", "skip=", "skipped=", "total="} {
-		if strings.Contains(low, k) {
-			return true
+	n := 0
+	for _, f := range strings.Fields(line) {
+		k, c, ok := strings.Cut(f, "=")
+		if !ok || c == "" || strings.Trim(c, "0123456789") != "" {
+			continue
+		}
+		switch strings.ToLower(k) {
+		case "fail", "failed", "failures", "warn", "warnings", "error", "errors", "skip", "skipped", "total":
+			n++
 		}
 	}
-	return false
+	return n >= 2
 }
 
 // configWords are values a key such as "token" or "secret" takes in

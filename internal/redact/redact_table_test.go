@@ -199,3 +199,14 @@ func TestTallyIsNoPassword(t *testing.T) {
 		}
 	}
 }
+
+// TestTallyNeedsTallyFields: a digit password beside words that only
+// contain a tally's names is still redacted.
+func TestTallyNeedsTallyFields(t *testing.T) {
+	for _, s := range []string{"PASS=123456 LOG_ERROR=1 ./deploy.sh", "export PASS=482913 ON_FAIL=abort",
+		"docker run -e PASS=908172 -e MAX_ERRORS=5 app", "env PASS=2468 total=3"} {
+		if !strings.Contains(String(s), Redacted) {
+			t.Errorf("String(%q) = %q: the password was kept", s, String(s))
+		}
+	}
+}
