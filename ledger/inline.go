@@ -17,7 +17,7 @@ var runners = map[string]bool{
 	"python": true, "python3": true, "pytest": true, "pip": true, "uv": true, "poetry": true, "tox": true,
 	"go": true, "gofmt": true, "golangci-lint": true, "npm": true, "npx": true, "yarn": true, "pnpm": true,
 	"node": true, "deno": true, "bun": true, "tsc": true, "jest": true, "vitest": true, "eslint": true,
-	"cargo": true, "rustc": true, "make": true, "cmake": true, "mvn": true, "gradle": true, "./gradlew": true,
+	"cargo": true, "rustc": true, "make": true, "cmake": true, "mvn": true, "gradle": true, "./gradlew": true, "gradlew": true, "./mvnw": true, "mvnw": true,
 	"java": true, "dotnet": true, "bash": true, "sh": true, "zsh": true, "kubectl": true, "helm": true,
 	"docker": true, "podman": true, "terraform": true, "psql": true, "mysql": true, "sqlite3": true,
 	"redis-cli": true, "git": true, "gh": true, "curl": true, "wget": true, "ruff": true, "mypy": true,
@@ -342,6 +342,19 @@ func ciCommand(t string) (string, bool) {
 		c := strings.TrimSpace(t[i+5:])
 		return c, inlineCommand(c)
 	}
+	if c, ok := zshHistory(t); ok {
+		return c, inlineCommand(c) // zsh's extended history: ": 1729002466:0;terraform import …"
+	}
+	if k := strings.Index(t, `"name":`); k >= 0 {
+		// a workflow step's name as GitHub's API gives it, "Run " and
+		// its command: {"conclusion":"failure","name":"Run cargo test --workspace",…}
+		v := strings.TrimLeft(t[k+len(`"name":`):], " ")
+		if c, ok := strings.CutPrefix(v, `"Run `); ok {
+			if e := strings.IndexByte(c, '"'); e > 0 && inlineCommand(c[:e]) {
+				return c[:e], true
+			}
+		}
+	}
 	for _, lead := range []string{"Run ", "Running: ", "Running command: ", "Executing: ", "Executing command: ", "nox > ", "> "} {
 		if c, ok := strings.CutPrefix(t, lead); ok {
 			c = strings.TrimSpace(c)
@@ -349,6 +362,21 @@ func ciCommand(t string) (string, bool) {
 		}
 	}
 	return echoedCommand(t)
+}
+
+// zshHistory returns the command of a line of zsh's extended history,
+// ": <start>:<elapsed>;<command>".
+func zshHistory(t string) (string, bool) {
+	r, ok := strings.CutPrefix(t, ": ")
+	if !ok {
+		return "", false
+	}
+	k := strings.IndexByte(r, ';')
+	if k < 3 || strings.Trim(r[:k], "0123456789:") != "" || strings.Count(r[:k], ":") != 1 {
+		return "", false
+	}
+	c := strings.TrimSpace(r[k+1:])
+	return c, c != ""
 }
 
 // echoedCommand returns the command of a log line that echoes one after

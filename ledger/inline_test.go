@@ -199,6 +199,9 @@ func TestWrittenCommands(t *testing.T) {
 		{"out", "✖ 3 problems (3 errors, 0 warnings)\nTo fix: npm run lint -- --fix", "npm run lint -- --fix"},
 		{"out", "--- FAIL: TestReap (0.01s)\nFAIL\nTo rerun: go test ./internal/ledger -run TestReap -count=1", "go test ./internal/ledger -run TestReap -count=1"},
 		{"user", "Just push with git push --no-verify -u origin fix/coupon-expiry for now, CI will run everything anyway.", "git push --no-verify -u origin fix/coupon-expiry"},
+		{"out", ": 1729002301:0;terraform -chdir=envs/prod import module.cdn.aws_cloudfront_distribution.assets E2QWRUHAPOMQZL", "terraform -chdir=envs/prod import module.cdn.aws_cloudfront_distribution.assets E2QWRUHAPOMQZL"},
+		{"out", `    {"conclusion":"failure","name":"Run cargo test --workspace --all-features --locked","number":6},`, "cargo test --workspace --all-features --locked"},
+		{"out", "Lint found errors in the project; aborting build.\nTo create a baseline, run `gradlew updateLintBaseline` and then rerun your Gradle task.", "gradlew updateLintBaseline"},
 		{"asst", "The trick was to pass `--no-verify-jwt` when deploying that one function:\n\n```\nsupabase functions deploy stripe-webhook --no-verify-jwt\n```\n", "supabase functions deploy stripe-webhook --no-verify-jwt"},
 	} {
 		var items []Item
