@@ -807,6 +807,9 @@ func unitKeyBefore(t string, i int) int {
 		p--
 	}
 	key := t[p:e]
+	if timingKeys[key] {
+		return p // nginx's request_time as a log format names it: "rt=12.884 urt=\"12.883\""
+	}
 	if len(key) < 3 || !isAlpha(key[0]) || settingKey(strings.ToLower(key)) {
 		return -1
 	}
@@ -823,6 +826,11 @@ func unitKeyBefore(t string, i int) int {
 	}
 	return -1
 }
+
+// timingKeys are the short keys access logs give their timings under:
+// nginx's rt (request time), urt, uht and uct (upstream response, header
+// and connect times), a probe's rtt and ttfb.
+var timingKeys = map[string]bool{"rt": true, "urt": true, "uht": true, "uct": true, "rtt": true, "ttfb": true}
 
 // realUserSys reports whether t gives the real, user and system times of
 // a run on one line, each word followed by its figure.
