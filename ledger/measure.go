@@ -406,7 +406,7 @@ var units = []string{
 	"i/s", "rps", "qps", "fps", "rows", "records",
 	"requests", "frames",
 	"seconds", "second", "secs", "sec", "usec", "µsec", "msec", "nsec", "ns", "µs", "μs", "us", "ms", "minutes", "mins", "min", "hours", "hrs",
-	"KiB", "MiB", "GiB", "TiB", "KB", "kB", "MB", "GB", "TB", "bytes",
+	"KiB", "MiB", "GiB", "TiB", "KB", "kB", "MB", "GB", "TB", "bytes", "Ki", "Mi", "Gi", "Ti",
 	"GHz", "MHz", "kHz", "Hz", "tokens", "times", "%", "s", "h", "B", "x",
 }
 

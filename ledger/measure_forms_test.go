@@ -29,6 +29,8 @@ func TestUnlabelledMeasurements(t *testing.T) {
 		{"(40 x)", nil, []string{`measurement "40 x"`}},
 		{`10.0.1.11 - - [11/Apr/2024:10:50:14 +0000] "GET /api/v2/search?q=* HTTP/1.1" 200 412331 "-" "okhttp/4.12.0" rt=12.884 uct="0.001" uht="12.883" urt="12.883"`,
 			[]string{"measurement `10.0.1.11 - - [11/Apr/2024:10:50:14 +0000] \"GET /api/v2/search?q=* HTTP/1.1\" 200 412331 \"-\" \"okhttp/4.12.0\" rt=12.884 uct=\"0.001\" uht=\"12.883\" urt=\"12.883\"`"}, nil},
+		{"POD                NAME      CPU(cores)   MEMORY(bytes)\nsearch-indexer-0   indexer   3981m        14211Mi",
+			[]string{`measurement "search-indexer-0   indexer   3981m        14211Mi"`}, nil},
 		{"Waiting for 2 jobs to finish", nil, []string{`measurement "Waiting for 2 jobs to finish"`, `measurement "2 jobs"`}},
 		{"http_req_duration..: avg=120.5ms min=10.2ms p(90)=250.3ms p(95)=293.27ms",
 			[]string{`measurement "http_req_duration..: avg=120.5ms min=10.2ms p(90)=250.3ms p(95)=293.27ms"`}, nil},
