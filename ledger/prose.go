@@ -158,7 +158,7 @@ func (s *scanner) userProse(text string) {
 		}
 		// "Looping in from the product side: we're not going to support
 		// IE11 …": what a short lead-in introduces is read as a sentence.
-		if r, at := afterLead(low); at > 0 && (decisionStrict(r) && !hedged(r) || userChoice(r)) {
+		if r, at := afterLead(low); at > 0 && (decisionStrict(r) && !hedged(r) || userChoice(r) || userCourse(r)) {
 			return KindDecision, at
 		}
 		// A rule typed straight after pasted output, with no full stop
