@@ -4,6 +4,13 @@
 //
 //	go run ./internal/corpus/cmd/gencorpus -half report -n 10 -seed 1 -out DIR
 //	go run ./internal/corpus/cmd/gencorpus score P1.probes.json OUT1 [P2.probes.json OUT2 ...]
+//	go run ./internal/corpus/cmd/gencorpus extracted DIR [DIR ...]
+//
+// extracted counts, per category, the probes of each session of the
+// directories that some item of the ledger extracted from the whole session
+// holds (counts only, no probe's text): a probe lost by a compaction that
+// no item holds is an extraction miss, not a budget loss, so the figure
+// tells which to work on without reading a held-out half's probes.
 //
 // Generate from the tune (or the fresh, blind, practice or drill) half while
 // adjusting extractors and strategies; generate from the report, sealed,
@@ -37,9 +44,18 @@ import (
 	"text/tabwriter"
 
 	"github.com/condense-dev/condense/internal/corpus"
+	"github.com/condense-dev/condense/ledger"
+	"github.com/condense-dev/condense/transcript"
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "extracted" {
+		if err := extracted(os.Stdout, os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, "gencorpus extracted:", err)
+			os.Exit(2)
+		}
+		return
+	}
 	if len(os.Args) > 1 && os.Args[1] == "score" {
 		if err := score(os.Stdout, os.Args[2:]); err != nil {
 			fmt.Fprintln(os.Stderr, "gencorpus score:", err)
@@ -214,6 +230,88 @@ func score(w io.Writer, args []string) error {
 		all.kept += t.kept
 		all.total += t.total
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t\n", c, t.kept, t.total, 100*float64(t.kept)/float64(t.total))
+	}
+	fmt.Fprintf(tw, "all\t%d\t%d\t%.1f%%\t\n", all.kept, all.total, 100*float64(all.kept)/float64(max(all.total, 1)))
+	return tw.Flush()
+}
+
+// extracted writes, per category, how many probes of the sessions in dirs
+// an item extracted from the whole session holds (see the package doc).
+func extracted(w io.Writer, dirs []string) error {
+	if len(dirs) == 0 {
+		return fmt.Errorf("want one directory or more")
+	}
+	byCat := map[string]*tally{}
+	for _, dir := range dirs {
+		files, err := filepath.Glob(filepath.Join(dir, "*"))
+		if err != nil {
+			return err
+		}
+		for _, f := range files {
+			if !strings.HasSuffix(f, ".probes.json") {
+				continue
+			}
+			raw, err := os.ReadFile(f)
+			if err != nil {
+				return err
+			}
+			var probes []corpus.Probe
+			if err := json.Unmarshal(raw, &probes); err != nil {
+				return fmt.Errorf("%s: %w", f, err)
+			}
+			session := ""
+			base := strings.TrimSuffix(f, ".probes.json")
+			for _, g := range files {
+				if strings.HasPrefix(g, base+".") && g != f && !strings.HasSuffix(g, ".plants.json") && !strings.HasSuffix(g, ".distractors.json") {
+					session = g
+				}
+			}
+			if session == "" {
+				return fmt.Errorf("%s: no session beside it", f)
+			}
+			tr, err := transcript.ReadFile(session, transcript.Options{})
+			if err != nil {
+				return fmt.Errorf("%s: %w", session, err)
+			}
+			body, err := os.ReadFile(session)
+			if err != nil {
+				return err
+			}
+			items := ledger.Extract(tr.Request.Messages, 0)
+			for _, p := range probes {
+				if !contains(body, p.Text) {
+					continue // planted in a step the session was cut before, as eval leaves it out
+				}
+				t := byCat[p.Category]
+				if t == nil {
+					t = &tally{}
+					byCat[p.Category] = t
+				}
+				t.total++
+				if slices.ContainsFunc(items, func(it ledger.Item) bool { return strings.Contains(it.Value, p.Text) }) {
+					t.kept++
+				}
+			}
+		}
+	}
+	if len(byCat) == 0 {
+		return fmt.Errorf("no NAME.probes.json in %s", strings.Join(dirs, ", "))
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "category\tin items\ttotal\trate\t")
+	var all tally
+	cats := slices.Clone(corpus.Categories)
+	for c := range byCat {
+		if !slices.Contains(cats, c) {
+			cats = append(cats, c)
+		}
+	}
+	for _, c := range cats {
+		if t := byCat[c]; t != nil {
+			all.kept += t.kept
+			all.total += t.total
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t\n", c, t.kept, t.total, 100*float64(t.kept)/float64(t.total))
+		}
 	}
 	fmt.Fprintf(tw, "all\t%d\t%d\t%.1f%%\t\n", all.kept, all.total, 100*float64(all.kept)/float64(max(all.total, 1)))
 	return tw.Flush()
