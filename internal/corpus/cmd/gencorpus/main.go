@@ -213,8 +213,14 @@ func score(w io.Writer, args []string) error {
 		return err
 	}
 	fmt.Fprintln(w)
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "category\tkept\ttotal\trate\t")
+	return categoryTable(w, "kept", byCat)
+}
+
+// categoryTable writes, per category (the corpus's order first), the
+// count column named kept, the total and the rate, then their sums.
+func categoryTable(w io.Writer, kept string, byCat map[string]*tally) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "category\t%s\ttotal\trate\t\n", kept)
 	var all tally
 	cats := slices.Clone(corpus.Categories)
 	for c := range byCat {
@@ -223,13 +229,11 @@ func score(w io.Writer, args []string) error {
 		}
 	}
 	for _, c := range cats {
-		t := byCat[c]
-		if t == nil {
-			continue
+		if t := byCat[c]; t != nil {
+			all.kept += t.kept
+			all.total += t.total
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t\n", c, t.kept, t.total, 100*float64(t.kept)/float64(t.total))
 		}
-		all.kept += t.kept
-		all.total += t.total
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t\n", c, t.kept, t.total, 100*float64(t.kept)/float64(t.total))
 	}
 	fmt.Fprintf(tw, "all\t%d\t%d\t%.1f%%\t\n", all.kept, all.total, 100*float64(all.kept)/float64(max(all.total, 1)))
 	return tw.Flush()
@@ -297,24 +301,7 @@ func extracted(w io.Writer, dirs []string) error {
 	if len(byCat) == 0 {
 		return fmt.Errorf("no NAME.probes.json in %s", strings.Join(dirs, ", "))
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "category\tin items\ttotal\trate\t")
-	var all tally
-	cats := slices.Clone(corpus.Categories)
-	for c := range byCat {
-		if !slices.Contains(cats, c) {
-			cats = append(cats, c)
-		}
-	}
-	for _, c := range cats {
-		if t := byCat[c]; t != nil {
-			all.kept += t.kept
-			all.total += t.total
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t\n", c, t.kept, t.total, 100*float64(t.kept)/float64(t.total))
-		}
-	}
-	fmt.Fprintf(tw, "all\t%d\t%d\t%.1f%%\t\n", all.kept, all.total, 100*float64(all.kept)/float64(max(all.total, 1)))
-	return tw.Flush()
+	return categoryTable(w, "in items", byCat)
 }
 
 func contains(out []byte, s string) bool {
