@@ -603,8 +603,8 @@ func historyChoice(low string) bool {
 // printed, when it states a choice and fits the cap, else each of its
 // sentences that does.
 func (s *scanner) historyParagraph(p string) {
-	if low, _ := lower(p); historyChoice(low) && len(cleanWrapped(p, s.e.capOf(KindDecision))) <= s.e.capOf(KindDecision) &&
-		strings.IndexByte(cleanWrapped(p, s.e.capOf(KindDecision)), '\n') >= 0 {
+	// cleanWrapped keeps the line breaks only when the whole fits the cap
+	if low, _ := lower(p); historyChoice(low) && strings.IndexByte(cleanWrapped(p, s.e.capOf(KindDecision)), '\n') >= 0 {
 		s.add(KindDecision, p)
 		return
 	}
