@@ -30,7 +30,7 @@ func (s *scanner) authoredDecisions(text string) {
 	// wrapped at a width; a chat message's line breaks are the writer's
 	s.unwrap = true
 	defer func() { s.unwrap = false }()
-	s.prose(text, func(low string, starts []int) (Kind, int) {
+	s.prose(text, settledReader(func(low string, starts []int) (Kind, int) {
 		if strings.HasSuffix(low, "?") || hedged(low) {
 			return "", 0
 		}
@@ -40,7 +40,8 @@ func (s *scanner) authoredDecisions(text string) {
 			}
 			return KindDecision, 0
 		}
-		if justifiedAlternative(low) || rejectsWithReason(low) || discussedOutcome(low) || breakingChange(low) {
+		if justifiedAlternative(low) || rejectsWithReason(low) || discussedOutcome(low) || breakingChange(low) ||
+			insteadCourse(low) || courseAndNot(low) {
 			return KindDecision, 0
 		}
 		if p := speakerPrefix(low); p > 0 && p < len(low) {
@@ -53,7 +54,7 @@ func (s *scanner) authoredDecisions(text string) {
 			}
 		}
 		return "", 0
-	})
+	}))
 }
 
 // breakingChange reports whether a sentence of a changelog, a release's

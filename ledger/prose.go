@@ -135,7 +135,7 @@ func noteWorthy(low string) bool {
 // userProse adds the constraints of a user's text. The caller leaves out
 // tool output relayed as user text (see observation).
 func (s *scanner) userProse(text string) {
-	s.prose(text, func(low string, starts []int) (Kind, int) {
+	s.prose(text, settledReader(func(low string, starts []int) (Kind, int) {
 		if strings.HasSuffix(low, "?") {
 			return "", 0 // a question sets no rule
 		}
@@ -156,6 +156,14 @@ func (s *scanner) userProse(text string) {
 		if k := strings.Index(low, ". so "); k > 0 && userCourse(low[k+2:]) {
 			return KindDecision, k + 2
 		}
+		// "Server-Sent Events are enough here since it's one-way, so use
+		// SSE over plain HTTP and skip socket.io."
+		if enoughCourse(low) && !hedged(low) {
+			return KindDecision, 0
+		}
+		if k := strings.Index(low, ", so "); k > 0 && (userChoice(low[k+5:]) || userCourse(low[k+2:])) {
+			return KindDecision, 0
+		}
 		// "Looping in from the product side: we're not going to support
 		// IE11 …": what a short lead-in introduces is read as a sentence.
 		if r, at := afterLead(low); at > 0 && (decisionStrict(r) && !hedged(r) || userChoice(r) || userCourse(r)) {
@@ -170,7 +178,7 @@ func (s *scanner) userProse(text string) {
 			}
 		}
 		return "", 0
-	})
+	}))
 }
 
 // prose splits text into sentences, outside code fences, code-like lines
@@ -1233,7 +1241,7 @@ var firmDecisions = []string{"decision:", "going with", "decided", "we've decide
 	"we decide for", "we decide on", "we're not supporting", "we are not supporting", "we won't support", "we will not support",
 	"we're dropping support", "we are dropping support", "decided:", "approved option", "approved model", "approved proposal",
 	"approved approach", "approved variant", "approved plan", "lgtm with", "ship it with", "approve with", "approved with",
-	"going ahead with", "we're freezing", "we are freezing"}
+	"going ahead with", "we're freezing", "we are freezing", "we will go ahead with", "we'll go ahead with", "we go ahead with"}
 
 // pastChoice are firm cues that report a choice made: the speaker's ("we
 // decided", "Opted for …") settles the course, someone else's ("the
@@ -1359,7 +1367,7 @@ func isDecisionSoft(low string) bool {
 // user's message or the assistant's reasoning is held to, where a loose
 // reading would take musings and reports for choices.
 func isDecisionShaped(low string) bool {
-	if itIsIdiom(low) || choiceShape(low) || winsAtEnd(low) {
+	if itIsIdiom(low) || choiceShape(low) || winsAtEnd(low) || insteadCourse(low) || courseAndNot(low) {
 		return true
 	}
 	alt := false
@@ -1869,7 +1877,9 @@ func userChoice(low string) bool {
 	}
 	h, assented := low, false
 	for _, sep := range []string{", ", " — ", "; "} {
-		if k := strings.Index(h, sep); k > 0 && len(strings.Fields(h[:k])) <= 6 && hasAnySuffix(h[:k], approvals) {
+		if k := strings.Index(h, sep); k > 0 && len(strings.Fields(h[:k])) <= 6 &&
+			(hasAnySuffix(h[:k], approvals) || hasAnyLead(h[:k], []string{"i agree with", "agree with", "agreed with", "+1 to", "same as"})) {
+			// "I agree with Maria — pass the context explicitly"
 			h, assented = h[k+len(sep):], true
 			break
 		}
@@ -1883,8 +1893,25 @@ func userChoice(low string) bool {
 			}
 		}
 	}
+	for _, l := range []string{"let's just ", "let's ", "lets just ", "lets ", "just "} {
+		// "let's just pin numpy<2 for now", "just drop the flag"
+		if r, ok := strings.CutPrefix(h, l); ok && hasAnyLead(r, choiceVerbs) {
+			h = r
+			break
+		}
+	}
 	if hasAnyLead(h, choiceVerbs) {
 		return len(strings.Fields(h)) >= 2
+	}
+	if w := strings.Trim(firstWord(h), ".,;:"); assented && len(w) > 2 && !notInstruction[w] && !pastTense(w) &&
+		!strings.HasSuffix(w, "ing") && !strings.HasSuffix(w, "s") && !strings.HasSuffix(h, "?") {
+		// an instruction after an assent that also drops something:
+		// "pass the context explicitly, drop the ctx field"
+		for _, c := range []string{", drop ", ", skip ", " and drop ", " and skip ", ", remove ", " and remove ", ", no "} {
+			if k := strings.Index(h, c); k > 0 && len(strings.Fields(h[k:])) >= 3 {
+				return true
+			}
+		}
 	}
 	if w := strings.Trim(firstWord(h), ".,;:"); assented && hasAnyWord(h, []string{"you suggested", "you proposed", "you recommended", "you described"}) &&
 		!strings.HasSuffix(h, "?") && !pastTense(w) && !notInstruction[w] && !strings.HasSuffix(w, "ing") &&
@@ -1924,7 +1951,8 @@ func userCourse(low string) bool {
 		return false
 	}
 	h, concluded := low, false
-	for _, l := range []string{"ok so ", "so ", "so, ", "then ", "therefore ", "hence ", "which means "} {
+	for _, l := range []string{"ok so ", "so ", "so, ", "then ", "therefore ", "hence ", "which means ", "finally ",
+		"finally, ", "in the end ", "in the end, ", "so in the end "} {
 		if r, ok := strings.CutPrefix(h, l); ok {
 			h, concluded = r, true
 			break
@@ -1932,7 +1960,10 @@ func userCourse(low string) bool {
 	}
 	if !hasAnyLead(h, []string{"we use", "we keep", "we go with", "we stay with", "we stay on", "we stick with", "we move to",
 		"we switch to", "we'll use", "we will use", "we target", "we ship",
-		"we require", "we support", "we'll target", "we'll ship", "we'll require", "we'll support"}) || len(strings.Fields(h)) < 4 {
+		"we require", "we support", "we'll target", "we'll ship", "we'll require", "we'll support",
+		"we choose", "we pick", "we put", "we launch", "we freeze", "we drop", "we remove", "we go ahead with",
+		"we'll go ahead with", "we will go ahead with", "we make", "we split", "we store", "we leave", "we move",
+		"we adopt", "we standardize on", "we standardise on"}) || len(strings.Fields(h)) < 4 {
 		return false
 	}
 	// "only" sets the rest aside when a clause says what of it: "we

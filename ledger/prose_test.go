@@ -782,3 +782,47 @@ func TestNotDecisions(t *testing.T) {
 		}
 	}
 }
+
+// TestSettledWithoutTheWord: a lead-in that says what follows was settled,
+// a course taken instead of another, one taken with the one not taken in
+// the same sentence, the simpler option declared enough, and a user's
+// instruction after an assent that also drops something are decisions;
+// their look-alikes are not.
+func TestSettledWithoutTheWord(t *testing.T) {
+	decisions := []struct {
+		m    condense.Message
+		want string
+	}{
+		{condense.UserText("So, to be clear for the build: we ship arm64 and amd64 images, no 32-bit builds at all."), "we ship arm64 and amd64 images"},
+		{condense.UserText("So scratch the queue plan: jobs stay in the cron table and we add a lock around the runner."), "jobs stay in the cron table"},
+		{condense.UserText("Final call after talking to the auditors:\nreceipts are kept for seven years, then purged by the nightly job."), "receipts are kept for seven years"},
+		{condense.UserText("Instead we keep every fetched price in the prices table keyed by the day it was published."), "Instead we keep every fetched price"},
+		{condense.AssistantText("For the patch release I'll backport the fix only and not bump the minimum Go version."), "backport the fix only and not bump"},
+		{condense.UserText("a cron job per tenant is enough for now, one container, no scheduler service."), "a cron job per tenant is enough for now"},
+		{condense.UserText("Polling is enough here since nothing changes more than hourly, so poll every ten minutes and skip the webhook."), "Polling is enough here"},
+		{condense.UserText("I agree with Tomás — return the error to the caller, drop the retry loop from the client."), "return the error to the caller, drop the retry loop"},
+		{condense.UserText("let's just pin the protobuf runtime to 4.25 for now and open a ticket for the upgrade."), "pin the protobuf runtime to 4.25"},
+		{condense.UserText("As agreed with the platform team yesterday, we will go ahead with the managed broker only."), "we will go ahead with the managed broker only"},
+	}
+	for _, c := range decisions {
+		m, want := c.m, c.want
+		got := proseKinds(m)
+		if !slices.ContainsFunc(got, func(g string) bool { return strings.HasPrefix(g, "decision ") && strings.Contains(g, want) }) {
+			t.Errorf("%q: got %q, want a decision holding %q", m.TextContent(), got, want)
+		}
+	}
+	for _, m := range []condense.Message{
+		condense.UserText("To be clear: I haven't looked at the export yet?"),
+		condense.UserText("we'll see the new prices and not the old ones after the deploy."),
+		condense.UserText("Is one worker enough?"),
+		condense.UserText("the disk is enough."),
+		condense.UserText("let's just see what the CI says."),
+		condense.AssistantText("Final result: 14 passed, 0 failed."),
+	} {
+		for _, g := range proseKinds(m) {
+			if strings.HasPrefix(g, "decision ") {
+				t.Errorf("%q: got %q, want no decision", m.TextContent(), g)
+			}
+		}
+	}
+}

@@ -26,6 +26,15 @@ func (s *scanner) readDecisions(text string, call []Item) {
 	// What the call was says which reading applies, if any, before the
 	// output is looked at (or unwrapped a second time: see unwrapOutput).
 	doc := ""
+	if !historyCall(call) && conversationShape(text) {
+		// A chat export, a mail thread, a ticket's comments, whatever
+		// printed them (a script, a mail client, a search through a
+		// saved thread): what people wrote there.
+		text, _ = unwrapOutput(text)
+		s.authoredDecisions(text)
+		s.reviewDirectives(text)
+		return
+	}
 	if readsFile(call) {
 		if doc = readDoc(call); doc == "" {
 			return
@@ -741,4 +750,91 @@ func wikiHeadings(text string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// conversationShape reports whether an output is what people wrote to each
+// other, whatever printed it: a chat export, a mail thread, the comments
+// of a ticket or a forum topic. Two lines at least head a post (a mail's
+// "From:" or "On … wrote:", a "name commented" line, a line that opens
+// with a time or a date and is no log record), and three lines at least
+// are prose that speaks in the first or second person ("we", "I'll",
+// "you"), which a program's log does not.
+func conversationShape(text string) bool {
+	if t := strings.TrimLeft(text, " \t\r\n"); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") && !postHead(strings.TrimSpace(strings.SplitN(t, "\n", 2)[0])) {
+		return false // JSON: its records are read by their keys (see personRecords)
+	}
+	heads, said := 0, 0
+	for line := range strings.SplitSeq(text, "\n") {
+		t := strings.TrimSpace(line)
+		if len(t) < 8 {
+			continue
+		}
+		if postHead(t) {
+			heads++
+		}
+		if len(t) >= 30 && personal(t) {
+			said++
+		}
+		if heads >= 2 && said >= 3 {
+			return true
+		}
+	}
+	return false
+}
+
+// postHead reports whether a trimmed line heads a post of a thread.
+func postHead(t string) bool {
+	switch {
+	case strings.HasPrefix(t, "From: ") || strings.HasPrefix(t, "Date: "):
+		return true
+	case strings.HasPrefix(t, "On ") && strings.HasSuffix(t, " wrote:"):
+		return true
+	case strings.Contains(t, " commented") && len(strings.Fields(t)) <= 8:
+		return true
+	}
+	head := t[:min(len(t), 28)]
+	if recordLevel(t) || strings.ContainsAny(head, "{=") {
+		return false
+	}
+	// a time ("[09:51] Kai:", "09:55  Hye-jin", "[2024-03-21 16:45] Oren
+	// Katz (EM):") or a date ("Marta Kowalczyk · 2024-05-16") near its
+	// start, with a name's words after it rather than a record's fields
+	for i := 0; i+4 < len(head); i++ {
+		if isDigit(head[i]) && isDigit(head[i+1]) && (head[i+2] == ':' && isDigit(head[i+3]) && isDigit(head[i+4]) ||
+			head[i+2] == '-' && i+4 < len(head) && i >= 2 && isDigit(head[i-1]) && isDigit(head[i-2])) {
+			return true
+		}
+	}
+	return false
+}
+
+// recordLevel reports whether a line carries a log record's level.
+func recordLevel(t string) bool {
+	for _, l := range []string{"INFO", "DEBUG", "WARN", "ERROR", "TRACE", "FATAL", "level=", "NOTICE", "CRIT"} {
+		if strings.Contains(t, l) {
+			return true
+		}
+	}
+	return false
+}
+
+// personal reports whether a line of prose speaks in the first or second
+// person: one of its words is "I", "we", "you" or a contraction of them.
+func personal(t string) bool {
+	letters := 0
+	for i := 0; i < len(t); i++ {
+		if isAlpha(t[i]) || t[i] == ' ' {
+			letters++
+		}
+	}
+	if letters*10 < len(t)*7 {
+		return false // code, paths, figures: not prose
+	}
+	for w := range strings.FieldsSeq(t) {
+		switch strings.ToLower(strings.Trim(w, ".,;:!?()\"'")) {
+		case "i", "we", "you", "i'll", "we'll", "i'm", "we're", "let's", "i'd", "we'd", "you're", "i've", "we've", "our", "us", "my", "me", "your":
+			return true
+		}
+	}
+	return false
 }

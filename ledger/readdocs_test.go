@@ -101,6 +101,17 @@ func TestReadDocDecisions(t *testing.T) {
 		{"a ticket's journal note that says what was decided", "bash", `{"command":"curl -s 'https://redmine.example/issues/5531.json?include=journals' | jq '.issue.journals[] | {user: .user.name, notes}'"}`,
 			"{\n  \"user\": \"Karim\",\n  \"notes\": \"OK for me. Decided: we replace wkhtmltopdf with a Gotenberg 8 container in the stack. Jean, please check memory limits.\"\n}\n",
 			[]string{"OK for me. Decided: we replace wkhtmltopdf with a Gotenberg 8 container in the stack. Jean, please check memory limits."}},
+		{"a chat export a script printed", "bash", `{"command":"python3 tools/export_chat.py --channel infra --day 2026-03-02"}`,
+			"[2026-03-02 10:02] Ilse Brandt\nThe nightly export failed again, same timeout as last week. I reran it by hand.\n\n" +
+				"[2026-03-02 10:05] Tomasz Lis\nWe could split the export per tenant, or move it to the replica. Which do you prefer?\n\n" +
+				"[2026-03-02 10:11] Ilse Brandt (lead)\nLet's split the export per tenant and keep it on the primary, the replica lags too much.\n",
+			[]string{"Let's split the export per tenant and keep it on the primary, the replica lags too much."}},
+		{"a mail thread a search prints", "bash", `{"command":"grep -v '^X-' ~/Mail/dev/cur/1711.eml"}`,
+			"From: Ruth Ames <ruth@example.org>\nDate: Tue, 5 Mar 2026 09:14:02 +0100\nSubject: Re: keep the XSD files?\n\n" +
+				"On Mon, 4 Mar 2026, Omar Haddad wrote:\n> We could split them into their own package.\n\n" +
+				"Thanks, that answers my question about the build time.\n" +
+				"So for the next upload I'll keep the XSD files in the data package and not split it.\n",
+			[]string{"So for the next upload I'll keep the XSD files in the data package and not split it."}},
 		{"a plain listing is not history", "bash", `{"command":"./list.sh"}`,
 			"3eb0076 " + d + "\n", nil},
 	}
@@ -257,6 +268,33 @@ func TestMoreChoiceWords(t *testing.T) {
 	} {
 		if dec(text) {
 			t.Errorf("%q: read as a decision", text)
+		}
+	}
+}
+
+func TestConversationShape(t *testing.T) {
+	for _, c := range []struct {
+		name, text string
+		want       bool
+	}{
+		{"chat export", "[09:14] Ana Ruiz: the export failed again, I reran it by hand this morning\n" +
+			"[09:20] Bo Chen: we should split it per tenant, it is too big for one call\n" +
+			"[09:21] Ana Ruiz: fine by me, let's do that and keep the replica out of it\n", true},
+		{"mail thread", "From: Ruth <r@example.org>\nDate: Tue, 5 Mar 2026 09:14:02 +0100\n\n" +
+			"On Mon, 4 Mar 2026, Omar wrote:\n> Could we split the package?\n\nI think the split is more churn than it is worth.\n" +
+			"We would need a new binary package and every dependant checked again.\nYou can prepare the merge request if you like.\n", true},
+		{"ticket comments", "alice commented 3 days ago\nI tried the native runner, it takes eight minutes as well.\n\n" +
+			"bob commented 2 days ago\nThat is better than both attempts, we should keep it.\nI will update the workflow tomorrow then.\n", true},
+		{"log records with levels", "2026-03-02 10:02:11 INFO we are starting the worker pool with four workers\n" +
+			"2026-03-02 10:02:12 WARN you have no queue configured, we use the default one\n" +
+			"2026-03-02 10:02:15 INFO we use the replica for reads instead of the primary\n", false},
+		{"JSON", `[{"created_at": "2026-03-02T10:02", "body": "we keep the replica, I think you agree"},` + "\n" +
+			`{"created_at": "2026-03-02T10:05", "body": "we do, let's not split it up any further now"}]` + "\n", false},
+		{"a program's output with times", "10:02:11 compiling 214 files\n10:02:19 linking the binary for linux/amd64\n" +
+			"10:02:21 wrote dist/app (14.2 MB)\n", false},
+	} {
+		if got := conversationShape(c.text); got != c.want {
+			t.Errorf("%s: conversationShape = %v, want %v", c.name, got, c.want)
 		}
 	}
 }
