@@ -37,8 +37,9 @@ type Extractor struct {
 	// message or one tool result, so a 10,000-line log does not flood the
 	// ledger: the first ones are kept, except for errors, where the first
 	// half of the cap and the latest lines are (the start and the end of a
-	// failure are the decisive parts). 0 means DefaultMaxPerKind, a
-	// negative value means no cap.
+	// failure are the decisive parts). 0 means DefaultMaxPerKind (twice
+	// that for measurements: a long report prints more figures than
+	// anything else), a negative value means no cap.
 	MaxPerKind int
 	// ShellTools names extra tools (case-insensitive) whose calls run a
 	// command given in their "command", "cmd" or "script" input, besides
@@ -81,6 +82,19 @@ func (e *Extractor) maxPerKind() int {
 		return 0
 	}
 	return e.MaxPerKind
+}
+
+// maxOf is the most items of kind k one message or tool output gives:
+// the per-kind cap, twice over for measurements by default. A long report
+// (several load tests' runs, a du or netstat listing, a benchmark's rows)
+// prints more figures than it prints commands or paths, and the one that
+// matters is often past the twentieth.
+func (e *Extractor) maxOf(k Kind) int {
+	max := e.maxPerKind()
+	if k == KindMeasurement && max > 0 && e.MaxPerKind == 0 {
+		return 2 * max
+	}
+	return max
 }
 
 var defaultExtractor Extractor

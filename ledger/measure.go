@@ -101,12 +101,51 @@ func (s *scanner) lineMeasurement(t string) bool {
 			return true
 		}
 	}
+	if s.output && counterLine(t) && (counterLine(s.prev) || strings.HasSuffix(s.prev, ":") && !strings.Contains(s.prev, " ")) {
+		// a listing of counters: netstat -s's "48211339 segments
+		// retransmitted", vmstat -s's "7340412 K used swap"; past the
+		// cap the largest stay (see replaceFigure)
+		s.add(KindMeasurement, t)
+		return true
+	}
 	if s.hotLine&hotCounts != 0 && testCounts(t) && (strings.ContainsAny(t, ",;=") || strings.Contains(t, "test") || strings.Contains(t, "Test")) {
 		v := strings.Trim(t, "=-*_ \t")
 		s.add(KindMeasurement, v)
 		return true
 	}
 	return false
+}
+
+// counterLine reports whether a trimmed line is a counter as listings of
+// them print it: a whole number, perhaps a size's unit, then a few words
+// that name what it counts ("1184302221 segments received", "7340412 K
+// used swap", "3745 packets to unknown port received").
+func counterLine(t string) bool {
+	i := 0
+	for i < len(t) && (isDigit(t[i]) || i > 0 && t[i] == ',') {
+		i++
+	}
+	if i == 0 || i >= len(t) || t[i] != ' ' {
+		return false
+	}
+	f := strings.Fields(t[i:])
+	if len(f) > 0 && len(f[0]) <= 3 && sizeWord(f[0]+"B") || len(f) > 0 && (f[0] == "K" || f[0] == "kB") {
+		f = f[1:]
+	}
+	if len(f) < 2 || len(f) > 7 {
+		return false
+	}
+	for _, w := range f {
+		if !isAlpha(w[0]) {
+			return false
+		}
+		for j := 1; j < len(w); j++ {
+			if !isAlpha(w[j]) && strings.IndexByte("-_()/", w[j]) < 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // reportLine recognises the lines of the reports tools print about sizes,
@@ -1078,7 +1117,7 @@ func (s *scanner) addCappedIn(v string, at int, group string) bool {
 		s.probeCount++
 		return false
 	}
-	max := s.e.maxPerKind()
+	max := s.e.maxOf(KindMeasurement)
 	label, num, unit, ok := splitMeasurement(v, at)
 	if group == "" {
 		group = label + "\x00" + unit

@@ -107,3 +107,27 @@ func TestRoutineFiguresCollapse(t *testing.T) {
 		t.Errorf("another label's figure is lost: %q", got)
 	}
 }
+
+// TestLongReportsKeepTheirFigures: a report with more figures than the
+// per-kind cap for other kinds keeps a figure past the twentieth (the last
+// of four wrk runs, the slow one), and a listing of counters (netstat -s,
+// vmstat -s) is read line by line.
+func TestLongReportsKeepTheirFigures(t *testing.T) {
+	var b strings.Builder
+	for i, rate := range []string{"48211.90", "6112.40", "39120.55", "41.07"} {
+		fmt.Fprintf(&b, "Running 30s test @ http://10.0.0.%d:8080/\n  Thread Stats   Avg      Stdev     Max   +/- Stdev\n", i+1)
+		fmt.Fprintf(&b, "    Latency    %d.31ms    3.19ms   31.86ms   78.71%%\n    Req/Sec    %d.49    723.18   9039.73    74.85%%\n", 5+i*11, 6026-i*900)
+		fmt.Fprintf(&b, "  Latency Distribution\n     50%%    %d.51ms\n     75%%    %d.37ms\n     90%%    %d.56ms\n     99%%   %d.77ms\n", 4+i, 6+i, 9+i, 21+i)
+		fmt.Fprintf(&b, "  %d requests in 30.02s, %d.90MB read\nRequests/sec:   %s\nTransfer/sec:    %d.46MB\n\n", 1447321-i*1000, 3317-i*10, rate, 238-i)
+	}
+	itemsHeld(t, b.String(), []string{`measurement "Requests/sec:   41.07"`}, nil)
+
+	netstat := "Tcp:\n    8123441 active connection openings\n    2211904 passive connection openings\n" +
+		"    1184302221 segments received\n    1312094415 segments sent out\n    48211339 segments retransmitted\n" +
+		"    212 bad segments received\nUdp:\n    55514471 packets received\n    3745 packets to unknown port received\n"
+	itemsHeld(t, netstat, []string{`measurement "48211339 segments retransmitted"`, `measurement "3745 packets to unknown port received"`}, nil)
+	vmstat := "     16318080 K total memory\n      9811220 K used memory\n      8388604 K total swap\n      7340412 K used swap\n"
+	itemsHeld(t, vmstat, []string{`measurement "7340412 K used swap"`}, nil)
+	// a number before words on a line of its own is not a counter
+	itemsHeld(t, "Building the site\n404 Not Found\n", nil, []string{`measurement "404 Not Found"`})
+}

@@ -245,7 +245,7 @@ func (s *scanner) add(k Kind, v string) *Item {
 	if k == KindError && levelOnly(v) {
 		return nil // a setting or a cell: "LOG_LEVEL:    error", psql's " error"
 	}
-	max := s.e.maxPerKind()
+	max := s.e.maxOf(k)
 	if max > 0 && s.counts[k] >= max && k != KindError {
 		return nil
 	}
