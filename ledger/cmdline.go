@@ -661,8 +661,14 @@ func hintRun(t string) (string, bool) {
 			continue
 		}
 		c := t[k+4:]
+		for _, p := range []string{"the following command: ", "the following commands: ", "the following: ", "this command: "} {
+			c = strings.TrimPrefix(c, p) // "run the following command: dotnet workload restore"
+		}
 		if e := strings.Index(c, ". "); e >= 0 {
 			c = c[:e]
+		}
+		if e := strings.Index(c, " ["); e > 0 {
+			c = c[:e] // MSBuild's " [/src/App.csproj]" after its message
 		}
 		c = strings.TrimRight(c, ".!")
 		for _, w := range []string{" to ", " for ", " and then ", " then ", " or ", " if "} {
@@ -675,6 +681,56 @@ func hintRun(t string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// hinted returns, for command c that a line of a tool's output suggests,
+// the sentence of the line that holds it when that sentence says what it
+// is for ("Run `flutter doctor --android-licenses` to accept the SDK
+// licenses.", "To update snapshots run `cargo insta review`", "To install
+// these workloads, run the following command: dotnet workload restore"):
+// the hint goes with the command, as printed. Otherwise it returns c.
+func hinted(line, c string) string {
+	i := strings.Index(line, c)
+	if i < 0 || len(line) == len(c) {
+		return c
+	}
+	start := 0
+	for k := i - 2; k > 0; k-- {
+		if strings.IndexByte(".:!;", line[k]) >= 0 && line[k+1] == ' ' && k+2 < i && isUpper(line[k+2]) {
+			start = k + 2
+			break
+		}
+	}
+	for start < i && !isAlpha(line[start]) {
+		start++ // a box's "│ ", a list's "- ", a quote's "> "
+	}
+	end := len(line)
+	rest := line[i+len(c):]
+	for _, stop := range []string{". ", " [", " (", "; "} {
+		if e := strings.Index(rest, stop); e >= 0 && i+len(c)+e < end {
+			end = i + len(c) + e
+			if stop == ". " {
+				end++
+			}
+		}
+	}
+	h := strings.TrimSpace(line[start:end])
+	if len(h) > 200 || !strings.Contains(h, c) {
+		return c
+	}
+	outside := strings.Fields(strings.Replace(h, c, " ", 1))
+	words := 0
+	for _, w := range outside {
+		if isAlpha(w[0]) {
+			words++
+		}
+	}
+	low := strings.ToLower(strings.Replace(h, c, " ", 1))
+	if words < 2 || !hasAnyWord(low, []string{"run", "use", "with", "execute", "try", "reproduce", "rerun", "re-run",
+		"install", "update", "apply", "invoke", "type"}) {
+		return c
+	}
+	return h
 }
 
 // hintBefore reports whether the words before "run" make the sentence a
@@ -1057,6 +1113,7 @@ func quotePlace(before string) cmdPlace {
 // status 2", "Run `npm audit fix` to fix them", a process listing's
 // quoted "docker-entrypoint.sh postgres -c max_connections=300".
 func (s *scanner) quotedCommands(t string) {
+	line := t
 	for n := 0; n < 8 && len(t) > 0; n++ {
 		a := strings.IndexAny(t, "'\"`")
 		if a < 0 {
@@ -1073,7 +1130,11 @@ func (s *scanner) quotedCommands(t string) {
 		}
 		span := t[a+1 : a+1+b]
 		if strings.IndexByte(span, ' ') > 0 && commandLine(span, quotePlace(t[:a])) {
-			s.add(KindCommand, strings.TrimSpace(span))
+			c := strings.TrimSpace(span)
+			if s.output {
+				c = hinted(line, c)
+			}
+			s.add(KindCommand, c)
 		}
 		t = t[a+b+2:]
 	}

@@ -45,7 +45,7 @@ func TestExtractResultOutputs(t *testing.T) {
 			"file /home/dev/ledgerd",
 			"error \"error[E0382]: borrow of moved value: `entries`\"",
 			"file src/store.rs",
-			"command \"rustc --explain E0382\"", // the command the hint names
+			"command \"For more information about this error, try `rustc --explain E0382`.\"", // the command the hint names, with the hint
 			"error \"error: could not compile `ledgerd` (lib) due to 1 previous error\"",
 		}},
 		{"cargo_test.txt", []string{

@@ -201,7 +201,8 @@ func TestWrittenCommands(t *testing.T) {
 		{"user", "Just push with git push --no-verify -u origin fix/coupon-expiry for now, CI will run everything anyway.", "git push --no-verify -u origin fix/coupon-expiry"},
 		{"out", ": 1729002301:0;terraform -chdir=envs/prod import module.cdn.aws_cloudfront_distribution.assets E2QWRUHAPOMQZL", "terraform -chdir=envs/prod import module.cdn.aws_cloudfront_distribution.assets E2QWRUHAPOMQZL"},
 		{"out", `    {"conclusion":"failure","name":"Run cargo test --workspace --all-features --locked","number":6},`, "cargo test --workspace --all-features --locked"},
-		{"out", "Lint found errors in the project; aborting build.\nTo create a baseline, run `gradlew updateLintBaseline` and then rerun your Gradle task.", "gradlew updateLintBaseline"},
+		{"out", "Lint found errors in the project; aborting build.\nTo create a baseline, run `gradlew updateLintBaseline` and then rerun your Gradle task.",
+			"To create a baseline, run `gradlew updateLintBaseline` and then rerun your Gradle task."}, // with its hint
 		{"asst", "The trick was to pass `--no-verify-jwt` when deploying that one function:\n\n```\nsupabase functions deploy stripe-webhook --no-verify-jwt\n```\n", "supabase functions deploy stripe-webhook --no-verify-jwt"},
 	} {
 		var items []Item
@@ -235,6 +236,26 @@ func TestWrittenCommands(t *testing.T) {
 	for _, it := range outputItems("Error: go test failed with 3 failures\nTo fix: see the log") {
 		if it.Kind == KindCommand && strings.HasPrefix(it.Value, "go ") {
 			t.Errorf("%s is no command", it)
+		}
+	}
+}
+
+// TestHintedCommands: a command a tool's output suggests is kept with the
+// sentence that says what it is for, as printed; a command on a line that
+// only names it stays bare.
+func TestHintedCommands(t *testing.T) {
+	for _, tc := range []struct{ line, c, want string }{
+		{"      Run `flutter doctor --android-licenses` to accept the SDK licenses.", "flutter doctor --android-licenses",
+			"Run `flutter doctor --android-licenses` to accept the SDK licenses."},
+		{"src/App.csproj(12,5): error NETSDK1147: To install these workloads, run the following command: dotnet workload restore [/src/App.csproj]",
+			"dotnet workload restore", "To install these workloads, run the following command: dotnet workload restore"},
+		{"│ If you see this in CI, reproduce locally with: `tox -e lint`. Then commit the fixes.", "tox -e lint",
+			"If you see this in CI, reproduce locally with: `tox -e lint`."},
+		{"Executing `make build`", "make build", "make build"},
+		{"`make build`", "make build", "make build"},
+	} {
+		if got := hinted(tc.line, tc.c); got != tc.want {
+			t.Errorf("hinted(%q, %q) = %q, want %q", tc.line, tc.c, got, tc.want)
 		}
 	}
 }

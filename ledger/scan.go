@@ -747,7 +747,7 @@ func (s *scanner) line(line string) {
 			} else if c, ok := colonCommand(t, outputLeads); ok {
 				s.add(KindCommand, c)
 			} else if c, ok := s.outputCommand(line, t); ok && !columnHeader(t) {
-				s.add(KindCommand, c)
+				s.add(KindCommand, hinted(t, c))
 			} else if strings.ContainsAny(t, "'\"`") {
 				s.quotedCommands(t)
 			}
