@@ -573,8 +573,15 @@ func (s *scanner) outputCommand(line, t string) (string, bool) {
 	if c, ok := columnCommand(t); ok && commandLine(c, cued) {
 		return c, true
 	}
-	if introducesCommand(unbox(s.prev)) && commandLine(t, cued) {
-		return t, true
+	if prev := unbox(s.prev); introducesCommand(prev) {
+		if p, ok := sharedPrefix(prev, t); ok {
+			// "wandb: You can sync this run … by running:" then
+			// "wandb: wandb sync /scratch/…": the tool's prefix on both
+			prev, t = prev[p:], t[p:]
+		}
+		if commandLine(t, cued) || namesCommand(prev) && (commandLine(t, inContext) || wordsCommand(t)) {
+			return t, true
+		}
 	}
 	if !strings.HasPrefix(t, "diff --git ") && commandLine(t, bare) {
 		return t, true // not a diff's header
@@ -827,6 +834,46 @@ func introducesCommand(prev string) bool {
 		}
 	}
 	return false
+}
+
+// namesCommand reports whether a line that introduces the next one says
+// that it is a command to run: "Please install them with the following
+// command:", "You can sync this run to the cloud by running:", "To add
+// another node to this Ray cluster, run", "try repairing the migration
+// history table:". What follows is then read as a command is where one is
+// expected.
+func namesCommand(prev string) bool {
+	low := strings.ToLower(prev)
+	if !strings.HasSuffix(low, ":") && !strings.HasSuffix(low, " run") && !strings.HasSuffix(low, " running") {
+		return false
+	}
+	return hasAnyWord(low, []string{"run", "running", "command", "commands", "execute", "executing", "install",
+		"try", "reproduce", "invoke", "following", "repairing", "fix", "apply", "update"})
+}
+
+// wordsCommand reports whether a line introduced as a command is one made
+// of lower-case words only: "supabase db pull", "flyctl deploy".
+func wordsCommand(t string) bool {
+	f := strings.Fields(t)
+	if len(f) < 2 || len(f) > 6 || proseWords[f[0]] || notPrograms[f[0]] || codeWords[f[0]] || shellBuiltins[f[0]] {
+		return false
+	}
+	for _, w := range f {
+		if !isLowerWord(w) && !hyphenWord(w) || proseWords[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// sharedPrefix returns the length of a tool's "name: " prefix that two
+// lines share ("wandb: ", "remote: "), when they do.
+func sharedPrefix(a, b string) (int, bool) {
+	k := strings.Index(a, ": ")
+	if k <= 0 || k > 20 || strings.ContainsAny(a[:k], " \t") || !strings.HasPrefix(b, a[:k+2]) {
+		return 0, false
+	}
+	return k + 2, true
 }
 
 // promptCommand returns what follows a shell prompt at the start of t:

@@ -259,3 +259,29 @@ func TestHintedCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestIntroducedCommands: a line that says the next one is a command to
+// run makes it read as one where a command is expected, behind a tool's
+// prefix the two lines share too; a line of prose after it stays prose.
+func TestIntroducedCommands(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"If the error persists, try repairing the history table:\nacme-cli history repair --status reverted 20240115\n", "acme-cli history repair --status reverted 20240115"},
+		{"Then refresh the local copy with the following command:\nacme-cli db pull\n", "acme-cli db pull"},
+		{"  To add another node to this cluster, run\n    raylet join --address='10.0.1.23:6379'\n", "raylet join --address='10.0.1.23:6379'"},
+		{"tracker: You can upload this run later by running:\ntracker: tracker sync ./runs/offline-20240514\n", "tracker sync ./runs/offline-20240514"},
+	} {
+		if got := Strings(outputItems(tc.text)); !slices.Contains(got, "command "+quoteValue(tc.want)) {
+			t.Errorf("%q: no command %q in %q", tc.text, tc.want, got)
+		}
+	}
+	for _, text := range []string{
+		"Please install them with the following command:\nthe installer is missing\n",
+		"To connect to this cluster:\nimport ray\n",
+	} {
+		for _, g := range Strings(outputItems(text)) {
+			if strings.HasPrefix(g, "command ") {
+				t.Errorf("%q: got %s", text, g)
+			}
+		}
+	}
+}
