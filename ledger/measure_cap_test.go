@@ -131,3 +131,27 @@ func TestLongReportsKeepTheirFigures(t *testing.T) {
 	// a number before words on a line of its own is not a counter
 	itemsHeld(t, "Building the site\n404 Not Found\n", nil, []string{`measurement "404 Not Found"`})
 }
+
+// TestWarningsGiveWay: past half the cap, a build's warnings give way to
+// its one fatal error, however many of them follow it.
+func TestWarningsGiveWay(t *testing.T) {
+	var b strings.Builder
+	names := []string{"rc", "buf", "ctx", "nread", "flags", "peer", "sock", "hdr", "opts", "len"}
+	warn := func(i int) {
+		fmt.Fprintf(&b, "src/mod%d.c:%d:7: warning: '%s' %s [-W%s]\n", i, 10+i*7, names[i%len(names)],
+			[]string{"may be used uninitialized", "defined but not used", "shadows a previous local"}[i%3], []string{"maybe-uninitialized", "unused-function", "shadow"}[i%3])
+	}
+	for i := range 18 {
+		warn(i)
+	}
+	b.WriteString("src/tls/session.c:14:10: fatal error: openssl/evp.h: No such file or directory\ncompilation terminated.\n")
+	for i := 18; i < 40; i++ {
+		warn(i)
+	}
+	b.WriteString("make: *** [Makefile:41: all] Error 2\n")
+	res := condense.Part{Type: condense.PartToolResult, CallID: "a", IsError: true, Content: []condense.Part{condense.Text(b.String())}}
+	got := Strings(ExtractResult(nil, &res, 3))
+	if !slices.Contains(got, `error "src/tls/session.c:14:10: fatal error: openssl/evp.h: No such file or directory"`) {
+		t.Errorf("the fatal error is lost among the warnings: %q", got)
+	}
+}

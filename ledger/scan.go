@@ -378,6 +378,13 @@ func (s *scanner) tailEvictable() int {
 			}
 		}
 	}
+	for i, it := range s.tail[:len(s.tail)-1] {
+		// a compiler's or a log's warning gives way before any error:
+		// a build's one fatal error among a hundred warnings stays
+		if warningOnly(it.Value) {
+			return i
+		}
+	}
 	count := make(map[string]int, len(s.tail))
 	for _, it := range s.tail {
 		count[maskDigitRuns(it.Value, false)]++
@@ -389,6 +396,24 @@ func (s *scanner) tailEvictable() int {
 		}
 	}
 	return 0
+}
+
+// warningOnly reports whether an error line is a warning: a compiler's
+// "file:12:7: warning: …", rustc's "warning[…]", a log line at warning
+// level; not a line that names an error too.
+func warningOnly(v string) bool {
+	t := strings.TrimSpace(v)
+	if t == "" {
+		return false
+	}
+	if lv, _ := logLevel(t); lv == lvWarn {
+		return true
+	}
+	k := strings.Index(t, "warning: ")
+	if k < 0 {
+		k = strings.Index(t, "warning[")
+	}
+	return k >= 0 && !strings.Contains(strings.ToLower(t[:k]), "error")
 }
 
 // addLine is add for a whole line: the line is not read as an error
