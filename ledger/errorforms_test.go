@@ -427,3 +427,26 @@ func TestNodeGypInsideNpm(t *testing.T) {
 		t.Errorf("\"not ok\" was kept: %q", got)
 	}
 }
+
+// TestAnnouncedErrors: the line that gives the message of an error the
+// line before only announced is kept: a .NET inner exception after its
+// HRESULT, an uncaught C++ exception's what(), GHC's first point under a
+// diagnostic that ends with its code.
+func TestAnnouncedErrors(t *testing.T) {
+	for _, tc := range []struct{ out, want string }{
+		{"      System.InvalidOperationException: An exception has been raised that is likely due to a transient failure.\n" +
+			"       ---> Npgsql.PostgresException (0x80004005): 28P01: password authentication failed for user \"billing\"\n" +
+			"         at Npgsql.Internal.NpgsqlConnector.Open()\n",
+			"error `---> Npgsql.PostgresException (0x80004005): 28P01: password authentication failed for user \"billing\"`"},
+		{"[router] rebuilding tables\nterminate called after throwing an instance of 'std::out_of_range'\n" +
+			"  what():  vector::_M_range_check: __n (which is 8) >= this->size() (which is 8)\nAborted (core dumped)\n",
+			`error "what():  vector::_M_range_check: __n (which is 8) >= this->size() (which is 8)"`},
+		{"src/Shop/Cart.hs:41:9: error: [GHC-39999]\n    • No instance for ‘Ord ItemId’ arising from a use of ‘Map.insert’\n    • In the expression: Map.insert k v m\n",
+			`error "• No instance for ‘Ord ItemId’ arising from a use of ‘Map.insert’"`},
+	} {
+		res := condense.Part{Type: condense.PartToolResult, CallID: "a", IsError: true, Content: []condense.Part{condense.Text(tc.out)}}
+		if got := Strings(ExtractResult(nil, &res, 3)); !slices.Contains(got, tc.want) {
+			t.Errorf("%s missing from %q", tc.want, got)
+		}
+	}
+}

@@ -618,9 +618,18 @@ func (s *scanner) toolErrorLine(t string) bool {
 		strings.HasPrefix(t, "Uncaught ") && looksException(t[len("Uncaught "):]),
 		strings.HasPrefix(t, "Unhandled exception. ") && looksException(t[len("Unhandled exception. "):]),
 		looksException(t),
-		strings.HasPrefix(t, "Exception in thread ") || strings.HasPrefix(t, "Caused by: "):
+		strings.HasPrefix(t, "Exception in thread ") || strings.HasPrefix(t, "Caused by: "),
+		// .NET's inner exception: " ---> Npgsql.PostgresException
+		// (0x80004005): 28P01: password authentication failed …"
+		strings.HasPrefix(t, "---> ") && looksException(hresultless(t[len("---> "):])):
 		s.add(KindError, t)
 		s.atFrame, s.atFirst, s.atLoose = 6, "", false
+	case detailOf(s.prev, t):
+		// what the line before only announced: C++'s "terminate called
+		// after throwing an instance of 'std::out_of_range'" then
+		// "what():  vector::_M_range_check: …", GHC's "error:
+		// [GHC-39999]" then "• No instance for ‘Ord SkuId’ …"
+		s.add(KindError, t)
 	case curlError(t), rubyError(t), tapFailure(t), failMark(t), elixirError(t), interpreterError(t), linkerError(t), unresolvedSymbol(t),
 		kotlinError(t), sanitizerReport(t), httpErrorStatus(t),
 		s.run == runFailed && (toolComplaint(t) || assertionMessage(t)):
@@ -629,6 +638,36 @@ func (s *scanner) toolErrorLine(t string) bool {
 		return false
 	}
 	return true
+}
+
+// hresultless returns a .NET exception line without the HRESULT between
+// its name and its message: "Npgsql.PostgresException (0x80004005): …".
+func hresultless(t string) string {
+	if k := strings.Index(t, " (0x"); k > 0 && k < 80 {
+		if e := strings.Index(t[k:], "):"); e > 0 && e < 16 {
+			return t[:k] + t[k+e+1:]
+		}
+	}
+	return t
+}
+
+// detailOf reports whether line t gives the message of the error that
+// the line before it, prev, only announced: an uncaught C++ exception's
+// "what():", or the first "•" point under a diagnostic whose header ends
+// with its code ("Index.hs:57:24: error: [GHC-39999]").
+func detailOf(prev, t string) bool {
+	if strings.HasPrefix(t, "what():") {
+		return strings.HasPrefix(prev, "terminate called after throwing")
+	}
+	if !strings.HasPrefix(t, "• ") || len(t) < 12 {
+		return false
+	}
+	k := strings.LastIndex(prev, "error:")
+	if k < 0 {
+		return false
+	}
+	rest := strings.TrimSpace(prev[k+len("error:"):])
+	return rest == "" || rest[0] == '[' && strings.HasSuffix(rest, "]")
 }
 
 // compilerOrLogLine recognises compiler and linter diagnostics and go test
