@@ -421,8 +421,10 @@ func containedItems(items []Item) []Item {
 }
 
 // maxReadSteps is the most commands kept from one file read: a long
-// script's or Makefile's lines do not crowd out the rest of the ledger.
-const maxReadSteps = 8
+// script's or Makefile's lines do not crowd out the rest of the ledger,
+// and a CI workflow's later jobs (e2e after lint, unit and build) still
+// count.
+const maxReadSteps = 16
 
 // readSteps adds the commands a file the agent read runs or tells its
 // reader to run: a README's or a contributing guide's shell blocks, a CI
