@@ -740,6 +740,7 @@ func motivates(prev, dec string) bool {
 	// "LGTM with orjson in the worker. Let's not reintroduce the json
 	// module; …": an option turned down goes with the one kept before it.
 	return hasAnyLead(dec, consequences) || refusal(dec) || rejectsWithReason(dec) || hasAnyWord(prev, limits) || hasAnyWord(prev, evalWords) ||
+		discussionNamed(prev) || hasAnyLead(prev, droppedLeads) && len(strings.Fields(prev)) <= 8 || // "Scrapped the zigbuild approach. Final version: …"
 		namesPick(prev, dec) ||
 		hasAnyWord(prev, []string{"options", "alternatives", "choices", "candidates"}) && strings.Contains(prev, " or ") // "Two options for the loop: X or Y. Taking X, since …"
 }

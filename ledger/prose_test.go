@@ -803,6 +803,8 @@ func TestSettledWithoutTheWord(t *testing.T) {
 		{condense.UserText("I agree with Tomás — return the error to the caller, drop the retry loop from the client."), "return the error to the caller, drop the retry loop"},
 		{condense.UserText("let's just pin the protobuf runtime to 4.25 for now and open a ticket for the upgrade."), "pin the protobuf runtime to 4.25"},
 		{condense.UserText("As agreed with the platform team yesterday, we will go ahead with the managed broker only."), "we will go ahead with the managed broker only"},
+		{condense.UserText("We talked it over at the Tuesday sync. Fixtures stay in this repo; the big ones move to Git LFS."), "We talked it over at the Tuesday sync. Fixtures stay in this repo"},
+		{condense.UserText("Threw out the cross-compiling attempt. Final version: two native runners."), "Threw out the cross-compiling attempt. Final version: two native runners."},
 	}
 	for _, c := range decisions {
 		m, want := c.m, c.want

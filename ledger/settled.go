@@ -38,7 +38,7 @@ func settledLead(low string) int {
 	if k > 100 || len(strings.Fields(lead)) > 14 || strings.ContainsAny(lead, "?`") || !hasAnyWord(lead, settledLeads) {
 		return -1
 	}
-	if at < len(low) && (len(strings.Fields(low[at:])) < 4 || strings.HasSuffix(low, "?")) {
+	if at < len(low) && (len(strings.Fields(low[at:])) < 3 || strings.HasSuffix(low, "?")) {
 		return -1
 	}
 	return at
@@ -61,6 +61,11 @@ func settledReader(classify func(low string, starts []int) (Kind, int)) func(low
 		}
 		if was && len(strings.Fields(low)) >= 4 && !strings.HasSuffix(low, "?") && !hedged(low) {
 			return KindDecision, 0
+		}
+		if discussionNamed(low) {
+			// "We discussed it at the maintainer sync." says the next
+			// sentence is where it landed
+			pending = true
 		}
 		return classify(low, starts)
 	}
@@ -152,4 +157,22 @@ func enoughCourse(low string) bool {
 		}
 	}
 	return false
+}
+
+// droppedLeads open a short sentence that drops an option: what comes
+// after it is what replaced it.
+var droppedLeads = []string{"scrapped", "dropped", "abandoned", "gave up on", "ditched", "reverted", "killed",
+	"threw out", "binned"}
+
+// discussionNamed reports whether a short sentence only says that a
+// question was discussed, and where ("We discussed it at the maintainer
+// sync.", "Talked it over with Jan and Natalia."): the sentence after it
+// gives the outcome.
+func discussionNamed(low string) bool {
+	h := strings.TrimLeft(low, "> *_-")
+	if len(strings.Fields(h)) > 12 || strings.HasSuffix(h, "?") || strings.Contains(h, ": ") {
+		return false
+	}
+	return hasAnyLead(h, []string{"we discussed", "discussed", "we talked", "talked it over", "as discussed",
+		"we had the meeting", "we met", "we synced", "after the meeting", "after some discussion", "after discussion"})
 }
