@@ -1297,6 +1297,121 @@ func (s *scanner) evictable() int {
 	return -1
 }
 
+// replaceSmaller is add for a measurement past the cap that came with no
+// group (a report's line, a log line with its figure): when most figures
+// kept from this text are of the same kind as v's (durations, sizes) and v
+// is larger than the smallest of them, it takes that one's place. Of a GC
+// log's pauses, of a build's module timings, the longest stay.
+func (s *scanner) replaceSmaller(v string) *Item {
+	if s.figureProbe {
+		return nil
+	}
+	fam, num, ok := mainFigure(v)
+	if !ok {
+		return nil
+	}
+	same, total, lowAt, low := 0, 0, -1, math.Inf(1)
+	for k := range s.items {
+		it := &s.items[k]
+		if it.Kind != KindMeasurement || it.Source != s.index {
+			continue
+		}
+		total++
+		if f, n, ok := mainFigure(it.Value); ok && f == fam {
+			same++
+			if !it.Loud && n < low {
+				low, lowAt = n, k
+			}
+		}
+	}
+	if same < 4 || same*2 <= total || lowAt < 0 || num <= low {
+		return nil
+	}
+	c := clean(v, s.e.capOf(KindMeasurement))
+	if s.wide {
+		c = cleanGaps(v, s.e.capOf(KindDecision), s.e.capOf(KindDecision))
+	}
+	it := Item{Kind: KindMeasurement, Value: c, Source: s.index, Loud: s.loud, Odd: s.odd}
+	if c == "" {
+		return nil
+	}
+	if i, ok := s.seen[it.Key()]; ok {
+		return &s.items[i]
+	}
+	for g, ks := range s.mgroups {
+		if i := slices.Index(ks, lowAt); i >= 0 {
+			if ks = slices.Delete(ks, i, i+1); len(ks) == 0 {
+				delete(s.mgroups, g)
+			} else {
+				s.mgroups[g] = ks
+			}
+		}
+	}
+	old := &s.items[lowAt]
+	if s.seen != nil {
+		delete(s.seen, old.Key())
+		s.seen[it.Key()] = lowAt
+	}
+	*old = it
+	return old
+}
+
+// mainFigure returns the last figure of v that carries a unit of time or
+// size, brought to seconds or bytes, with the kind of its unit: "… Pause
+// Young (Normal) 4081M->4017M(4096M) 37.512ms" gives time, 0.037512. A
+// line's stamp and counters, which carry no such unit, are passed over.
+func mainFigure(v string) (fam string, num float64, ok bool) {
+	for i := 0; i < len(v); i++ {
+		if !isDigit(v[i]) || i > 0 && isDigit(v[i-1]) {
+			continue
+		}
+		end, isNum := numberEnd(v, i)
+		if !isNum {
+			continue
+		}
+		_, unit := unitAfter(v, end)
+		f, scale := unitFamily(unit)
+		if f == "time" || f == "size" {
+			n, err := strconv.ParseFloat(strings.ReplaceAll(v[i:end], ",", ""), 64)
+			if err == nil {
+				fam, num, ok = f, n*scale, true
+			}
+		}
+		i = end
+	}
+	return fam, num, ok
+}
+
+// unitFamily returns the kind of a unit, time or size, and the factor
+// that brings a figure in it to seconds or bytes; "" for any other unit.
+func unitFamily(unit string) (string, float64) {
+	switch unit {
+	case "ns", "nsec":
+		return "time", 1e-9
+	case "µs", "μs", "us", "usec", "µsec":
+		return "time", 1e-6
+	case "ms", "msec":
+		return "time", 1e-3
+	case "s", "sec", "secs", "second", "seconds":
+		return "time", 1
+	case "min", "mins", "minutes":
+		return "time", 60
+	case "h", "hrs", "hours":
+		return "time", 3600
+	case "B", "bytes":
+		return "size", 1
+	case "KB", "kB", "KiB", "Ki":
+		return "size", 1 << 10
+	case "MB", "MiB", "Mi":
+		return "size", 1 << 20
+	case "GB", "GiB", "Gi":
+		return "size", 1 << 30
+	case "TB", "TiB", "Ti":
+		return "size", 1 << 40
+	}
+	return "", 0
+}
+
 // rateUnit reports whether unit counts something per unit of time
 // (ops/sec, req/s, i/s, rps, fps), where less is worse.
 func rateUnit(unit string) bool {

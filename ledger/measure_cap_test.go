@@ -155,3 +155,22 @@ func TestWarningsGiveWay(t *testing.T) {
 		t.Errorf("the fatal error is lost among the warnings: %q", got)
 	}
 }
+
+// TestLongestPausePastTheCap: past the cap, in a log whose figures are
+// durations, a longer one takes the place of the shortest kept: the one
+// long GC pause among sixty short ones stays, behind its line's stamp.
+func TestLongestPausePastTheCap(t *testing.T) {
+	var b strings.Builder
+	for i := range 60 {
+		ms := fmt.Sprintf("%d.%03dms", 20+(i*37)%60, i)
+		if i == 50 {
+			ms = "11843.221ms"
+		}
+		fmt.Fprintf(&b, "[2026-05-14T10:%02d:%02d.359+0000][%d.151s][info][gc] GC(%d) Pause Young (Normal) (G1 Evacuation Pause) %dM->%dM(8192M) %s\n",
+			i/60, i%60, 81240+i, 41200+i, 7000+i, 5900+i, ms)
+	}
+	got := Strings(outputItems(b.String()))
+	if !slices.ContainsFunc(got, func(g string) bool { return strings.Contains(g, "11843.221ms") }) {
+		t.Errorf("the long pause is lost: %q", got)
+	}
+}

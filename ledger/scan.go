@@ -246,7 +246,7 @@ func (s *scanner) add(k Kind, v string) *Item {
 		return nil // a setting or a cell: "LOG_LEVEL:    error", psql's " error"
 	}
 	max := s.e.maxOf(k)
-	if max > 0 && s.counts[k] >= max && k != KindError {
+	if max > 0 && s.counts[k] >= max && k != KindError && k != KindMeasurement {
 		return nil
 	}
 	if k == KindMeasurement && s.figureLine != "" {
@@ -254,6 +254,9 @@ func (s *scanner) add(k Kind, v string) *Item {
 		v = s.figureLine
 		defer func(w bool) { s.wide = w }(s.wide)
 		s.wide = true
+	}
+	if k == KindMeasurement && max > 0 && s.counts[k] >= max {
+		return s.replaceSmaller(v)
 	}
 	if k == KindError && s.errLine != "" && v != s.errLine && len(s.errLine) <= s.e.maxValueLen() && readFrom(v, s.errLine) {
 		// The error as printed, on its line: a search for the line, or
