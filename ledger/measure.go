@@ -101,6 +101,12 @@ func (s *scanner) lineMeasurement(t string) bool {
 			return true
 		}
 	}
+	if s.output && leaderLine(t) {
+		// Maven's reactor summary: "Platform :: Integration Tests
+		// ........ SUCCESS [21:18 min]"
+		s.add(KindMeasurement, t)
+		return true
+	}
 	if s.output && counterLine(t) && (counterLine(s.prev) || strings.HasSuffix(s.prev, ":") && !strings.Contains(s.prev, " ")) {
 		// a listing of counters: netstat -s's "48211339 segments
 		// retransmitted", vmstat -s's "7340412 K used swap"; past the
@@ -114,6 +120,46 @@ func (s *scanner) lineMeasurement(t string) bool {
 		return true
 	}
 	return false
+}
+
+// leaderLine reports whether a line gives a figure after a leader of dots
+// that follows its label: Maven's reactor summary ("Platform :: Core
+// ........ SUCCESS [01:12 min]", "[  0.412 s]"), a runner's per-suite
+// times. The figure carries a unit, or is a clock's minutes and seconds
+// with one ("21:18 min").
+func leaderLine(t string) bool {
+	k := strings.Index(t, " ...")
+	if k <= 0 || k > 100 {
+		return false
+	}
+	j := k + 1
+	for j < len(t) && (t[j] == '.' || t[j] == ' ') {
+		j++
+	}
+	if j-k < 5 || j >= len(t) {
+		return false
+	}
+	rest := t[j:]
+	for i := 0; i < len(rest); i++ {
+		if !isDigit(rest[i]) || i > 0 && isDigit(rest[i-1]) {
+			continue
+		}
+		end := i
+		for end < len(rest) && (isDigit(rest[end]) || rest[end] == ':' || rest[end] == '.') {
+			end++
+		}
+		if _, u := unitAfter(rest, end); unitFamilyOf(u) {
+			return true
+		}
+		i = end
+	}
+	return false
+}
+
+// unitFamilyOf reports whether unit is one of time or size.
+func unitFamilyOf(unit string) bool {
+	f, _ := unitFamily(unit)
+	return f != ""
 }
 
 // counterLine reports whether a trimmed line is a counter as listings of

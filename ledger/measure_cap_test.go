@@ -174,3 +174,15 @@ func TestLongestPausePastTheCap(t *testing.T) {
 		t.Errorf("the long pause is lost: %q", got)
 	}
 }
+
+// TestLeaderLines: a figure after a leader of dots (Maven's reactor
+// summary) is a measurement, kept with its line; a leader with no figure
+// after it is not.
+func TestLeaderLines(t *testing.T) {
+	out := "[INFO] Reactor Summary for Shop 2.1.0:\n[INFO]\n" +
+		"[INFO] Shop :: Core ...................................... SUCCESS [01:12 min]\n" +
+		"[INFO] Shop :: Integration Tests ......................... SUCCESS [21:18 min]\n" +
+		"[INFO] Shop :: Docs ...................................... SKIPPED\n[INFO] BUILD SUCCESS\n"
+	itemsHeld(t, out, []string{`measurement "[INFO] Shop :: Integration Tests ......................... SUCCESS [21:18 min]"`},
+		[]string{`measurement "[INFO] Shop :: Docs ...................................... SKIPPED"`})
+}
