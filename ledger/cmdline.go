@@ -1044,6 +1044,9 @@ func columnValue(w string) bool {
 	if w == "?" || strings.HasPrefix(w, "pts/") || strings.HasPrefix(w, "tty") {
 		return true
 	}
+	if len(w) == 5 && isUpper(w[0]) && isLower(w[1]) && isLower(w[2]) && isDigit(w[3]) && isDigit(w[4]) {
+		return true // ps's START of a process older than a day: "May13"
+	}
 	if isDigit(w[0]) || w[0] == '*' || w[0] == '@' && len(w) > 1 && isLower(w[1]) && len(w) < 10 {
 		for i := 0; i < len(w); i++ {
 			if c := w[i]; !isDigit(c) && !strings.ContainsRune("*/,-:.%+TZgmkKMGbBpP", rune(c)) {

@@ -66,7 +66,8 @@ func (e *Extractor) capOf(k Kind) int {
 	m := e.maxValueLen()
 	switch {
 	case m > math.MaxInt/2:
-	case k == KindDecision || k == KindConstraint:
+	case k == KindDecision || k == KindConstraint || k == KindCommand:
+		// a command line's flags, like a decision's reason, run long
 		return 2 * m
 	case k == KindError:
 		return m * 4

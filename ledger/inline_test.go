@@ -285,3 +285,20 @@ func TestIntroducedCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestLongCommandLines: a process listing's command of a process started
+// days ago ("May13") is read, and a command line over the cap keeps its
+// program and its last arguments.
+func TestLongCommandLines(t *testing.T) {
+	args := strings.Repeat("-Dacme.tuning.flag=on ", 24)
+	out := "USER         PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND\n" +
+		"quote     212233 38.4 31.2 9843112 5118420 ?    Ssl  May13 1412:07 /usr/lib/jvm/java-21/bin/java -Xmx4g " + args +
+		"-jar /opt/quote/quote-engine.jar --server.port=8080 --quote.cache.mode=write-behind\n" +
+		"root       20730  0.4  1.5  807481 173034 ?        Ssl   09:12 64:27 /usr/sbin/sshd -D\n"
+	got := Strings(outputItems(out))
+	if !slices.ContainsFunc(got, func(g string) bool {
+		return strings.HasPrefix(g, `command "/usr/lib/jvm/java-21/bin/java -Xmx4g`) && strings.HasSuffix(g, `--server.port=8080 --quote.cache.mode=write-behind"`) && strings.Contains(g, " … ")
+	}) {
+		t.Errorf("the long command line is not kept with its head and its tail: %q", got)
+	}
+}

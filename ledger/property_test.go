@@ -28,9 +28,10 @@ func checkItems(t interface {
 		}
 		capLen := maxLen
 		switch it.Kind {
-		case KindDecision, KindConstraint, KindMeasurement:
+		case KindDecision, KindConstraint, KindMeasurement, KindCommand:
 			// a measurement's line of figures is kept whole, its gaps as
-			// printed, up to a decision's cap
+			// printed, up to a decision's cap; a command line's flags
+			// run as long
 			capLen = 2 * maxLen
 		case KindError:
 			capLen = maxLen * 4

@@ -278,6 +278,12 @@ func (s *scanner) add(k Kind, v string) *Item {
 		}
 		return p
 	}
+	if k == KindCommand && len(v) > s.e.capOf(k) && !s.wide {
+		// a long command line keeps its program and its last arguments,
+		// where what this run does differently is: "…/bin/java -Xms4g …
+		// -jar quote-engine.jar --server.port=8080 --quote.cache.mode=…"
+		v = headAndTail(strings.ToValidUTF8(v, "?"), s.e.capOf(k))
+	}
 	if k == KindError && len(v) > s.e.capOf(k) {
 		// made valid first, so that clean does not grow the value past
 		// its cap and cut off the tail shortenError keeps
