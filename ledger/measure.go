@@ -130,7 +130,11 @@ func (s *scanner) lineMeasurement(t string) bool {
 func leaderLine(t string) bool {
 	k := strings.Index(t, " ...")
 	if k <= 0 || k > 100 {
-		return false
+		// or a wide gap before an outcome in capitals: "Platform ::
+		// Integration Tests          SUCCESS [21:18 min]"
+		if k = strings.Index(t, "     "); k <= 0 || k > 100 || !outcomeAfter(t[k:]) {
+			return false
+		}
 	}
 	j := k + 1
 	for j < len(t) && (t[j] == '.' || t[j] == ' ') {
@@ -154,6 +158,12 @@ func leaderLine(t string) bool {
 		i = end
 	}
 	return false
+}
+
+// outcomeAfter reports whether what follows a gap opens with a step's
+// outcome in capitals: SUCCESS, FAILURE, SKIPPED, PASSED, FAILED, OK.
+func outcomeAfter(s string) bool {
+	return hasAnyLead(strings.TrimLeft(s, " "), []string{"SUCCESS", "FAILURE", "FAILED", "SKIPPED", "PASSED", "OK", "DONE"})
 }
 
 // unitFamilyOf reports whether unit is one of time or size.
@@ -1446,13 +1456,13 @@ func unitFamily(unit string) (string, float64) {
 		return "time", 3600
 	case "B", "bytes":
 		return "size", 1
-	case "KB", "kB", "KiB", "Ki":
+	case "KB", "kB", "KiB", "Ki", "K": // du's and a GC log's "71G", "4081M"
 		return "size", 1 << 10
-	case "MB", "MiB", "Mi":
+	case "MB", "MiB", "Mi", "M":
 		return "size", 1 << 20
-	case "GB", "GiB", "Gi":
+	case "GB", "GiB", "Gi", "G":
 		return "size", 1 << 30
-	case "TB", "TiB", "Ti":
+	case "TB", "TiB", "Ti", "T":
 		return "size", 1 << 40
 	}
 	return "", 0

@@ -186,3 +186,19 @@ func TestLeaderLines(t *testing.T) {
 	itemsHeld(t, out, []string{`measurement "[INFO] Shop :: Integration Tests ......................... SUCCESS [21:18 min]"`},
 		[]string{`measurement "[INFO] Shop :: Docs ...................................... SKIPPED"`})
 }
+
+// TestLargestSizesPastTheCap: past the cap, du's listing keeps its
+// largest directories, whatever their place in the sorted listing; and a
+// reactor summary printed with a gap rather than dots is read too.
+func TestLargestSizesPastTheCap(t *testing.T) {
+	var b strings.Builder
+	for i := range 70 {
+		size := fmt.Sprintf("%dK", 100+i*7)
+		if i == 60 {
+			size = "71G"
+		}
+		fmt.Fprintf(&b, "%s\t/var/lib/pkg-%02d\n", size, i)
+	}
+	itemsHeld(t, b.String(), []string{"measurement `71G\t/var/lib/pkg-60`"}, nil)
+	itemsHeld(t, "[INFO] Shop :: Integration Tests                        SUCCESS [21:18 min]\n", []string{`measurement "[INFO] Shop :: Integration Tests                        SUCCESS [21:18 min]"`}, nil)
+}
