@@ -98,10 +98,10 @@ func TestUnseenSamples(t *testing.T) {
 		"meas3/a/measurement": 0.75, "meas3/b/measurement": 0.812,
 		"cmds4/a/command": 0.9, "cmds4/b/command": 0.862,
 		"errs4/a/error": 0.925, "errs4/b/error": 0.862,
-		"cmds5/a/command": 0.725, "cmds5/b/command": 0.762,
+		"cmds5/a/command": 0.737, "cmds5/b/command": 0.762,
 		"decs4/a/decision": 0.862, "decs4/b/decision": 0.662,
 		"errs5/a/error": 0.912, "errs5/b/error": 0.85,
-		"meas4/a/measurement": 0.787, "meas4/b/measurement": 0.675,
+		"meas4/a/measurement": 0.812, "meas4/b/measurement": 0.675,
 	}
 	for _, name := range []string{"idmeas", "decerr", "cmds", "decs", "errs", "ids", "cmds2", "decs2", "meas", "ids2", "errs2", "meas2", "cmds3", "decs3", "errs3", "meas3", "cmds4", "errs4",
 		"cmds5", "decs4", "errs5", "meas4"} {
