@@ -1905,7 +1905,7 @@ func userChoice(low string) bool {
 		return len(strings.Fields(h)) >= 2
 	}
 	if w := strings.Trim(firstWord(h), ".,;:"); assented && len(w) > 2 && !notInstruction[w] && !pastTense(w) &&
-		!strings.HasSuffix(w, "ing") && !strings.HasSuffix(w, "s") && !strings.HasSuffix(h, "?") {
+		!strings.HasSuffix(w, "ing") && (!strings.HasSuffix(w, "s") || strings.HasSuffix(w, "ss")) && !strings.HasSuffix(h, "?") {
 		// an instruction after an assent that also drops something:
 		// "pass the context explicitly, drop the ctx field"
 		for _, c := range []string{", drop ", ", skip ", " and drop ", " and skip ", ", remove ", " and remove ", ", no "} {

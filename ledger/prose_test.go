@@ -801,6 +801,7 @@ func TestSettledWithoutTheWord(t *testing.T) {
 		{condense.UserText("a cron job per tenant is enough for now, one container, no scheduler service."), "a cron job per tenant is enough for now"},
 		{condense.UserText("Polling is enough here since nothing changes more than hourly, so poll every ten minutes and skip the webhook."), "Polling is enough here"},
 		{condense.UserText("I agree with Tomás — return the error to the caller, drop the retry loop from the client."), "return the error to the caller, drop the retry loop"},
+		{condense.UserText("I agree with Ana — pass the logger explicitly, drop the `log` field from `Server`."), "pass the logger explicitly, drop the `log` field"},
 		{condense.UserText("let's just pin the protobuf runtime to 4.25 for now and open a ticket for the upgrade."), "pin the protobuf runtime to 4.25"},
 		{condense.UserText("As agreed with the platform team yesterday, we will go ahead with the managed broker only."), "we will go ahead with the managed broker only"},
 		{condense.UserText("We talked it over at the Tuesday sync. Fixtures stay in this repo; the big ones move to Git LFS."), "We talked it over at the Tuesday sync. Fixtures stay in this repo"},
