@@ -810,12 +810,7 @@ func postHead(t string) bool {
 
 // recordLevel reports whether a line carries a log record's level.
 func recordLevel(t string) bool {
-	for _, l := range []string{"INFO", "DEBUG", "WARN", "ERROR", "TRACE", "FATAL", "level=", "NOTICE", "CRIT"} {
-		if strings.Contains(t, l) {
-			return true
-		}
-	}
-	return false
+	return hasAny(t, "INFO", "DEBUG", "WARN", "ERROR", "TRACE", "FATAL", "level=", "NOTICE", "CRIT")
 }
 
 // personal reports whether a line of prose speaks in the first or second
