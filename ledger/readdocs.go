@@ -26,7 +26,7 @@ func (s *scanner) readDecisions(text string, call []Item) {
 	// What the call was says which reading applies, if any, before the
 	// output is looked at (or unwrapped a second time: see unwrapOutput).
 	doc := ""
-	if !historyCall(call) && conversationShape(text) {
+	if !historyCall(call) && !readsSource(call) && conversationShape(text) {
 		// A chat export, a mail thread, a ticket's comments, whatever
 		// printed them (a script, a mail client, a search through a
 		// saved thread): what people wrote there.
@@ -763,16 +763,19 @@ func conversationShape(text string) bool {
 	if t := strings.TrimLeft(text, " \t\r\n"); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") && !postHead(strings.TrimSpace(strings.SplitN(t, "\n", 2)[0])) {
 		return false // JSON: its records are read by their keys (see personRecords)
 	}
-	heads, said := 0, 0
+	heads, said, lines := 0, 0, 0
 	for line := range strings.SplitSeq(text, "\n") {
 		t := strings.TrimSpace(line)
 		if len(t) < 8 {
 			continue
 		}
+		if lines++; heads == 0 && lines > 60 {
+			return false // no post in sight: a log, a listing, a file
+		}
 		if postHead(t) {
 			heads++
 		}
-		if len(t) >= 30 && personal(t) {
+		if heads > 0 && len(t) >= 30 && personal(t) {
 			said++
 		}
 		if heads >= 2 && said >= 3 {
@@ -826,10 +829,20 @@ func personal(t string) bool {
 		return false // code, paths, figures: not prose
 	}
 	for w := range strings.FieldsSeq(t) {
-		switch strings.ToLower(strings.Trim(w, ".,;:!?()\"'")) {
-		case "i", "we", "you", "i'll", "we'll", "i'm", "we're", "let's", "i'd", "we'd", "you're", "i've", "we've", "our", "us", "my", "me", "your":
-			return true
+		w = strings.Trim(w, ".,;:!?()\"'")
+		if len(w) > 6 {
+			continue
+		}
+		for _, p := range firstPersons {
+			if strings.EqualFold(w, p) {
+				return true
+			}
 		}
 	}
 	return false
 }
+
+// firstPersons are the words with which a writer speaks of themselves or
+// to the reader.
+var firstPersons = []string{"i", "we", "you", "i'll", "we'll", "i'm", "we're", "let's", "i'd", "we'd", "you're",
+	"i've", "we've", "our", "us", "my", "me", "your"}

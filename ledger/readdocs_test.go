@@ -106,6 +106,9 @@ func TestReadDocDecisions(t *testing.T) {
 				"[2026-03-02 10:05] Tomasz Lis\nWe could split the export per tenant, or move it to the replica. Which do you prefer?\n\n" +
 				"[2026-03-02 10:11] Ilse Brandt (lead)\nLet's split the export per tenant and keep it on the primary, the replica lags too much.\n",
 			[]string{"Let's split the export per tenant and keep it on the primary, the replica lags too much."}},
+		{"a source file's comments are no thread", "bash", `{"command":"cat internal/chat/export.go"}`,
+			"package chat\n\n// [2026-03-02 10:02] Ilse: we keep the export on the primary.\n// [2026-03-02 10:05] Tomasz: I will split it per tenant, you review.\n" +
+				"// Let's split the export per tenant and keep it on the primary, as we agreed.\nfunc Export() {}\n", nil},
 		{"a mail thread a search prints", "bash", `{"command":"grep -v '^X-' ~/Mail/dev/cur/1711.eml"}`,
 			"From: Ruth Ames <ruth@example.org>\nDate: Tue, 5 Mar 2026 09:14:02 +0100\nSubject: Re: keep the XSD files?\n\n" +
 				"On Mon, 4 Mar 2026, Omar Haddad wrote:\n> We could split them into their own package.\n\n" +
@@ -290,6 +293,10 @@ func TestConversationShape(t *testing.T) {
 			"2026-03-02 10:02:15 INFO we use the replica for reads instead of the primary\n", false},
 		{"JSON", `[{"created_at": "2026-03-02T10:02", "body": "we keep the replica, I think you agree"},` + "\n" +
 			`{"created_at": "2026-03-02T10:05", "body": "we do, let's not split it up any further now"}]` + "\n", false},
+		{"posts far down a long log", strings.Repeat("compiling the next module of the build\n", 80) +
+			"[09:14] Ana Ruiz: the export failed again, I reran it by hand this morning\n" +
+			"[09:20] Bo Chen: we should split it per tenant, it is too big for one call\n" +
+			"[09:21] Ana Ruiz: fine by me, let's do that and keep the replica out of it\n", false},
 		{"a program's output with times", "10:02:11 compiling 214 files\n10:02:19 linking the binary for linux/amd64\n" +
 			"10:02:21 wrote dist/app (14.2 MB)\n", false},
 	} {
