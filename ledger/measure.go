@@ -1243,15 +1243,7 @@ func (s *scanner) addCappedIn(v string, at int, group string) bool {
 		s.mnum = make(map[groupItem]float64)
 	}
 	s.mnum[groupItem{group, lowAt}] = num
-	for g, ks := range s.mgroups {
-		if i := slices.Index(ks, lowAt); i >= 0 && g != group {
-			if ks = slices.Delete(ks, i, i+1); len(ks) == 0 {
-				delete(s.mgroups, g)
-			} else {
-				s.mgroups[g] = ks
-			}
-		}
-	}
+	s.leaveGroups(lowAt, group)
 	if !slices.Contains(s.mgroups[group], lowAt) {
 		s.mgroups[group] = append(s.mgroups[group], lowAt)
 	}
@@ -1263,6 +1255,20 @@ func (s *scanner) addCappedIn(v string, at int, group string) bool {
 		s.seen[it.Key()] = lowAt
 	}
 	return false
+}
+
+// leaveGroups takes item k out of every group of figures but keep ("":
+// out of all), as when another figure takes its place.
+func (s *scanner) leaveGroups(k int, keep string) {
+	for g, ks := range s.mgroups {
+		if i := slices.Index(ks, k); i >= 0 && (keep == "" || g != keep) {
+			if ks = slices.Delete(ks, i, i+1); len(ks) == 0 {
+				delete(s.mgroups, g)
+			} else {
+				s.mgroups[g] = ks
+			}
+		}
+	}
 }
 
 // groupItem is a measurement item in a group of figures: a line kept
@@ -1394,15 +1400,7 @@ func (s *scanner) replaceSmaller(v string) *Item {
 	if i, ok := s.seen[it.Key()]; ok {
 		return &s.items[i]
 	}
-	for g, ks := range s.mgroups {
-		if i := slices.Index(ks, lowAt); i >= 0 {
-			if ks = slices.Delete(ks, i, i+1); len(ks) == 0 {
-				delete(s.mgroups, g)
-			} else {
-				s.mgroups[g] = ks
-			}
-		}
-	}
+	s.leaveGroups(lowAt, "")
 	old := &s.items[lowAt]
 	if s.seen != nil {
 		delete(s.seen, old.Key())
