@@ -187,6 +187,7 @@ const (
 	hotOdd                      // shaped unlike the rest of a uniform output (markOddLines)
 	hotCell                     // a table's row holding a value of its own (markOddCells)
 	hotBad                      // a table's row in a bad state among rows that are not (markOddCells)
+	hotSpike                    // holds the figure that spikes in a series of a log (markSpikes)
 )
 
 // hotNeedles are the substrings that make a line hot: every slower check
@@ -504,11 +505,14 @@ func (s *scanner) text(text string) {
 	if s.output {
 		markOddLines(text, s.hot, !s.source)
 	}
+	if s.output && !s.source {
+		markSpikes(text, s.hot)
+	}
 	for start := 0; start < len(text); {
 		end := lineEnd(text, start)
 		s.hotLine = s.hot[start]
 		s.loud = s.output && s.hotLine&(hotError|hotLevel) != 0 && loudLine(text[start:end])
-		s.odd = s.hotLine&(hotOdd|hotCell|hotBad) != 0
+		s.odd = s.hotLine&(hotOdd|hotCell|hotBad|hotSpike) != 0
 		s.cell = s.hotLine&(hotCell|hotBad) != 0
 		s.lineStart = start
 		s.line(text[start:end])
@@ -846,6 +850,21 @@ func (s *scanner) line(line string) {
 			}
 			s.wide = false
 		}
+	}
+	if s.hotLine&hotSpike != 0 && !slices.ContainsFunc(s.items[min(s.lineItems, len(s.items)):], func(it Item) bool { return 2*len(it.Value) >= len(t) }) {
+		// the line of the figure that spikes in a log (markSpikes), as
+		// printed: a long one past its time and level
+		v := t
+		if len(v) > s.e.capOf(KindDecision) {
+			if lv, msg := plainLevel(t); lv != lvNone && msg > 0 && msg < len(t) {
+				v = strings.TrimSpace(t[msg:])
+			}
+		}
+		s.wide = true
+		if p := s.add(KindMeasurement, v); p != nil {
+			p.Odd = true
+		}
+		s.wide = false
 	}
 }
 

@@ -1,0 +1,199 @@
+package ledger
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// This file finds the figure that spikes in a log: among forty slow-query
+// lines that each say took[0.5s] to took[2.9s], the one that says
+// took[18.2s]; among a job log's "duration":12.4 to "duration":98.1, the
+// "duration":6073.2. No reader needs to know the log's format: a figure is
+// told by the word it follows (its label: took, duration, latency_ms,
+// total_hits, a metric's name) and the unit after it, and a label that
+// many lines give is a series whose one far larger value stands out.
+//
+// A series is read when at least minSpikeSeries lines give a figure under
+// one label and unit; its largest value spikes when it is at least
+// spikeOverMedian times the series' median and spikeOverNext times the
+// next largest. An output whose series spike on more than maxSpikeLines
+// lines has nothing that stands out. Labels that name identifiers, ports,
+// process numbers and line numbers are not series: their values are
+// labels themselves.
+
+const (
+	minSpikeSeries  = 8
+	spikeOverMedian = 4
+	spikeOverNext   = 2
+	maxSpikeLines   = 3
+)
+
+// spikeKey names a series: a figure's label and its unit's family (or its
+// unit, when it has no family).
+type spikeKey struct{ label, unit string }
+
+// spikePoint is one figure of a series: its value (in seconds or bytes
+// for times and sizes) and the start of its line.
+type spikePoint struct {
+	v     float64
+	start int
+}
+
+type spikeBuf struct {
+	series map[spikeKey][]spikePoint
+	vals   []float64
+	lines  []int
+}
+
+var spikeBufs = sync.Pool{New: func() any { return &spikeBuf{series: make(map[spikeKey][]spikePoint)} }}
+
+// markSpikes adds hotSpike to the lines of text holding the figure that
+// spikes in a series (see above).
+func markSpikes(text string, m map[int]uint8) {
+	if strings.Count(text, "\n") < minSpikeSeries-1 {
+		return
+	}
+	b := spikeBufs.Get().(*spikeBuf)
+	defer spikeBufs.Put(b)
+	for k, pts := range b.series {
+		b.series[k] = pts[:0]
+	}
+	for start := 0; start < len(text); {
+		end := lineEnd(text, start)
+		b.readLine(text[start:end], start)
+		start = end + 1
+	}
+	b.lines = b.lines[:0]
+	for _, pts := range b.series {
+		if len(pts) < minSpikeSeries {
+			continue
+		}
+		if at, ok := b.spike(pts); ok && !slices.Contains(b.lines, at) {
+			b.lines = append(b.lines, at)
+		}
+	}
+	if len(b.lines) > maxSpikeLines {
+		return
+	}
+	for _, at := range b.lines {
+		m[at] |= hotSpike
+	}
+	if len(b.series) > 256 {
+		clear(b.series) // an output of many labels: not kept for the next
+	}
+}
+
+// readLine adds the labelled figures of line t, which starts at start in
+// its text, to their series: one figure a label and unit on a line.
+func (b *spikeBuf) readLine(t string, start int) {
+	if len(t) > 4096 {
+		t = t[:4096]
+	}
+	for i := 0; i < len(t); i++ {
+		if !isDigit(t[i]) || i > 0 && (isDigit(t[i-1]) || t[i-1] == '.' || t[i-1] == ',') {
+			continue
+		}
+		end, ok := numberEnd(t, i)
+		if !ok {
+			continue
+		}
+		if end < len(t) && (t[end] == ':' || t[end] == '-' || t[end] == '.' || t[end] == 'x') && end+1 < len(t) && isAlnum(t[end+1]) {
+			i = end // a time of day, a date, a version, a hexadecimal
+			continue
+		}
+		label := spikeLabel(t, i)
+		if label == "" || idLabel(label) {
+			i = end
+			continue
+		}
+		v, err := strconv.ParseFloat(strings.ReplaceAll(t[i:end], ",", ""), 64)
+		if err != nil || v < 0 {
+			i = end
+			continue
+		}
+		_, unit := unitAfter(t, end)
+		if fam, scale := unitFamily(unit); fam != "" {
+			unit, v = fam, v*scale
+		}
+		k := spikeKey{label, unit}
+		pts := b.series[k]
+		if n := len(pts); n > 0 && pts[n-1].start == start {
+			i = end
+			continue // the label's first figure on the line
+		}
+		b.series[k] = append(pts, spikePoint{v, start})
+		i = end
+	}
+}
+
+// spike returns the start of the line of the series' spike, if it has one.
+func (b *spikeBuf) spike(pts []spikePoint) (int, bool) {
+	top, next, at := -1.0, -1.0, -1
+	b.vals = b.vals[:0]
+	for _, p := range pts {
+		b.vals = append(b.vals, p.v)
+		switch {
+		case p.v > top:
+			top, next, at = p.v, top, p.start
+		case p.v > next:
+			next = p.v
+		}
+	}
+	slices.Sort(b.vals)
+	median := b.vals[len(b.vals)/2]
+	if top <= 0 || top < spikeOverNext*next || top < spikeOverMedian*median {
+		return 0, false
+	}
+	return at, true
+}
+
+// spikeLabel returns the label of the number at t[i]: the word just
+// before it, past at most three bytes of brackets, quotes, '=' or ':'
+// and one space ("took[", `"duration":`, "latency_ms=", "p99: "); or the
+// name of a metric whose labels in braces come before its value
+// (`requests_pending{pool="main"} 187`). "" when there is none.
+func spikeLabel(t string, i int) string {
+	j := i
+	for n := 0; j > 0 && n < 3 && strings.IndexByte(`[=:"'( `, t[j-1]) >= 0; n++ {
+		j--
+	}
+	if j > 0 && t[j-1] == '}' && j < i {
+		if k := strings.IndexByte(t, '{'); k > 0 && k < j && strings.IndexByte(t[:k], ' ') < 0 {
+			return t[:k]
+		}
+		return ""
+	}
+	e := j
+	for j > 0 && (isWordByte(t[j-1]) || t[j-1] == '.' || t[j-1] == '-') {
+		j--
+	}
+	w := strings.Trim(t[j:e], ".-")
+	if len(w) < 2 || !strings.ContainsFunc(w, func(r rune) bool { return r < 0x80 && isAlpha(byte(r)) }) {
+		return ""
+	}
+	return w
+}
+
+// idLabel reports whether a label names values that are themselves
+// labels: identifiers, ports, process and line numbers, versions.
+func idLabel(l string) bool {
+	if strings.HasSuffix(l, "Id") || strings.HasSuffix(l, "ID") {
+		return true // userId, requestID
+	}
+	for _, w := range idWords {
+		if len(l) < len(w) || !strings.EqualFold(l[len(l)-len(w):], w) {
+			continue
+		}
+		if len(l) == len(w) || strings.IndexByte("_-.", l[len(l)-len(w)-1]) >= 0 {
+			return true // "pid", "tenant_id", "http.port"
+		}
+	}
+	return false
+}
+
+// idWords are the words that make a label name identifiers (idLabel).
+var idWords = []string{"id", "ids", "pid", "port", "line", "lineno", "seq", "version", "build", "tenant", "user",
+	"uid", "gid", "shard", "partition", "node", "thread", "tid", "worker", "index", "idx", "no", "num", "number",
+	"row", "col", "column", "code", "status", "epoch", "step", "iter", "iteration", "ts", "timestamp"}

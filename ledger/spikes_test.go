@@ -1,0 +1,111 @@
+package ledger
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// spikeLog prints n log lines of a format, each with a routine figure from
+// the generator, and the line of the spike at position at.
+func spikeLog(n, at int, line func(i int, r *rand.Rand) string, spike string) string {
+	r := rand.New(rand.NewPCG(7, uint64(n)))
+	var b strings.Builder
+	for i := range n {
+		if i == at {
+			b.WriteString(spike + "\n")
+			continue
+		}
+		b.WriteString(line(i, r) + "\n")
+	}
+	return b.String()
+}
+
+// TestSpikes: in a log of many lines giving the same labelled figure, the
+// line whose figure is far above the rest is kept as printed, in formats
+// no reader knows by name: bracketed fields, JSON records, logfmt and a
+// metric exposition.
+func TestSpikes(t *testing.T) {
+	for _, c := range []struct{ name, text, want string }{
+		{"bracketed", spikeLog(40, 27, func(i int, r *rand.Rand) string {
+			return fmt.Sprintf("[2026-03-02T11:%02d:07,412][INFO ][catalog.slowlog] [node-%d] [items][%d] took[%.1fs], took_millis[%d], hits[%d]", i, r.IntN(6), r.IntN(5), 0.4+r.Float64()*2.5, 400+r.IntN(2500), 1000+r.IntN(90000))
+		}, "[2026-03-02T11:27:07,412][WARN ][catalog.slowlog] [node-3] [items][1] took[21.7s], took_millis[21702], hits[2207113]"),
+			"[items][1] took[21.7s], took_millis[21702], hits[2207113]"},
+		{"json", spikeLog(30, 11, func(i int, r *rand.Rand) string {
+			return fmt.Sprintf(`{"job":"export_%d","state":"success","duration":%.3f,"attempt":1}`, i, 30+r.Float64()*90)
+		}, `{"job":"rebuild_search","state":"success","duration":4410.372,"attempt":1}`),
+			`"duration":4410.372`},
+		{"logfmt", spikeLog(25, 20, func(i int, r *rand.Rand) string {
+			return fmt.Sprintf(`ts=2026-03-02T10:00:%02dZ level=info route=/v2/cart latency_ms=%d bytes=%d`, i, 20+r.IntN(60), 900+r.IntN(400))
+		}, `ts=2026-03-02T10:00:20Z level=info route=/v2/cart latency_ms=2841 bytes=1022`),
+			`latency_ms=2841`},
+		{"exposition", spikeLog(12, 5, func(i int, r *rand.Rand) string {
+			return fmt.Sprintf(`queue_backlog_messages{queue="q%d",vhost="/"} %d`, i, r.IntN(40))
+		}, `queue_backlog_messages{queue="invoices",vhost="/"} 48113`),
+			`queue_backlog_messages{queue="invoices",vhost="/"} 48113`},
+	} {
+		var found, odd bool
+		for _, it := range outputItems(c.text) {
+			if it.Kind == KindMeasurement && strings.Contains(it.Value, c.want) {
+				found, odd = true, odd || it.Odd
+			}
+		}
+		if !found || !odd {
+			t.Errorf("%s: the spike %q is not kept, marked odd: %q", c.name, c.want, Strings(outputItems(c.text)))
+		}
+	}
+}
+
+// TestNoSpikes: a series without a value far above the rest, a spike in a
+// label that names identifiers, and too few lines mark nothing.
+func TestNoSpikes(t *testing.T) {
+	for name, text := range map[string]string{
+		"uniform": spikeLog(40, -1, func(i int, r *rand.Rand) string {
+			return fmt.Sprintf("[INFO] served took[%.1fs]", 0.5+r.Float64()*2)
+		}, ""),
+		"identifiers": spikeLog(20, 4, func(i int, r *rand.Rand) string {
+			return fmt.Sprintf("claimed task tenant_id=%d worker_id=%d", 10+r.IntN(20), r.IntN(8))
+		}, "claimed task tenant_id=98412 worker_id=3"),
+		"few": spikeLog(6, 2, func(i int, r *rand.Rand) string {
+			return fmt.Sprintf("step took=%dms", 10+r.IntN(5))
+		}, "step took=9000ms"),
+		"two near": spikeLog(30, 3, func(i int, r *rand.Rand) string {
+			if i == 9 {
+				return "batch rows=70211"
+			}
+			return fmt.Sprintf("batch rows=%d", 100+r.IntN(50))
+		}, "batch rows=90112"),
+	} {
+		m := map[int]uint8{}
+		markSpikes(text, m)
+		for start, mark := range m {
+			if mark&hotSpike != 0 {
+				t.Errorf("%s: marked %q", name, text[start:lineEnd(text, start)])
+			}
+		}
+	}
+}
+
+// TestSpikeLabel: the label of a figure is the word before it, past a
+// bracket, quote, '=' or ':', or the name of a metric before its labels.
+func TestSpikeLabel(t *testing.T) {
+	for line, want := range map[string]string{
+		"x took[18.2s]":         "took",
+		`{"duration":12.5}`:     "duration",
+		"latency_ms=41":         "latency_ms",
+		"p99: 41ms":             "p99",
+		`hits{pool="main"} 187`: "hits",
+		"  41 files":            "",
+		"[12] done":             "",
+		"jvm.heap.used=4120":    "jvm.heap.used",
+	} {
+		i := strings.IndexFunc(line, func(r rune) bool { return r >= '0' && r <= '9' && !strings.ContainsRune("p", r) })
+		if line == "p99: 41ms" {
+			i = strings.Index(line, "41")
+		}
+		if got := spikeLabel(line, i); got != want {
+			t.Errorf("spikeLabel(%q) = %q, want %q", line, got, want)
+		}
+	}
+}
