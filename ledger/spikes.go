@@ -150,14 +150,20 @@ func (b *spikeBuf) spike(pts []spikePoint) (int, bool) {
 }
 
 // spikeLabel returns the label of the number at t[i]: the word just
-// before it, past at most three bytes of brackets, quotes, '=' or ':'
-// and one space ("took[", `"duration":`, "latency_ms=", "p99: "); or the
+// before it, past spaces and at most four bytes of brackets, quotes, '='
+// or ':' ("took[", `"duration":`, `"Amount": "`, "latency_ms=", "p99: ");
+// or the
 // name of a metric whose labels in braces come before its value
 // (`requests_pending{pool="main"} 187`). "" when there is none.
 func spikeLabel(t string, i int) string {
 	j := i
-	for n := 0; j > 0 && n < 3 && strings.IndexByte(`[=:"'( `, t[j-1]) >= 0; n++ {
-		j--
+	for n := 0; j > 0; j-- {
+		if t[j-1] == ' ' || t[j-1] == '\t' {
+			continue // the gap of an aligned report: "Elapsed time:   6h28m12.1s"
+		}
+		if n++; n > 4 || strings.IndexByte(`[=:"'(`, t[j-1]) < 0 {
+			break
+		}
 	}
 	if j > 0 && t[j-1] == '}' && j < i {
 		if k := strings.IndexByte(t, '{'); k > 0 && k < j && strings.IndexByte(t[:k], ' ') < 0 {
