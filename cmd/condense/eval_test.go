@@ -472,7 +472,8 @@ func TestEvalLargeFinishesQuickly(t *testing.T) {
 	if testing.Short() {
 		t.Skip("large transcript")
 	}
-	res := evalJSON(t, "--window", "128k", samples+"claude-code-large.jsonl")
+	path, window, _ := largeRun(t)
+	res := evalJSON(t, "--window", window, path)
 	rep := res.Transcripts[0]
 	for _, p := range rep.Policies {
 		if p.Name != "none" && p.Name != "mask" && (!p.Final.Fits || p.Replay.PeakTokens > rep.InputLimit) {

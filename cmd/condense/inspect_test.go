@@ -35,7 +35,8 @@ func TestInspectSections(t *testing.T) {
 }
 
 func TestInspectLargeOverflows(t *testing.T) {
-	out, errOut, code := cliRun(t, "inspect", samples+"claude-code-large.jsonl", "--window", "128k", "--json")
+	path, window, tokens := largeRun(t)
+	out, errOut, code := cliRun(t, "inspect", path, "--window", window, "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -43,7 +44,7 @@ func TestInspectLargeOverflows(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("json: %v\n%s", err, out)
 	}
-	if rep.Window != 128_000 || rep.InputLimit != 128_000-4096 || rep.Messages == 0 {
+	if rep.Window != tokens || rep.InputLimit != tokens-4096 || rep.Messages == 0 {
 		t.Fatalf("header: %+v", rep)
 	}
 	if rep.Overflow == nil || rep.Overflow.Tokens <= rep.InputLimit || rep.Overflow.Index <= 0 {
@@ -128,4 +129,27 @@ func TestInspectPreviewRedacts(t *testing.T) {
 	if strings.Contains(stdout, key[:12]) || !strings.Contains(stdout, "[REDACTED]") {
 		t.Errorf("preview:\n%s", stdout)
 	}
+}
+
+// largeRun returns the large sample and the window (as a flag and in
+// tokens) the whole-file tests run it at: the 1.9 MB Claude Code session
+// at 128k, or, under the race detector outside CONDENSE_TEST_LONG=1
+// (which slows a whole-file eval or inspect some eightfold), its first
+// third of lines at 32k, as far over its window.
+func largeRun(t *testing.T) (path, window string, tokens int) {
+	t.Helper()
+	path = samples + "claude-code-large.jsonl"
+	if !raceDetector || os.Getenv("CONDENSE_TEST_LONG") == "1" {
+		return path, "128k", 128_000
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	part := filepath.Join(t.TempDir(), "claude-code-large-third.jsonl")
+	if err := os.WriteFile(part, bytes.Join(lines[:len(lines)/3], nil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return part, "32k", 32_000
 }

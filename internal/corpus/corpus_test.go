@@ -83,11 +83,15 @@ func TestReadBack(t *testing.T) {
 // project, seeds from seed0+1 on, and checks that every probe is in each
 // session's data, that every form of the half plants at least once and no
 // form of another half does. Each session is read back in its format
-// (checkSession), under the race detector the slowest part: outside
-// CONDENSE_TEST_LONG=1, one project per harness is, in turn.
+// (checkSession), under the race detector the slowest part. Outside
+// CONDENSE_TEST_LONG=1 one round is generated (every form of every half
+// still plants in it) and one project per harness, in turn, is read back.
 func everyFormat(t *testing.T, h Half, seed0 uint64, rounds int) {
 	t.Helper()
 	all := long()
+	if !all {
+		rounds = 1
+	}
 	dir := t.TempDir()
 	planted := map[string]int{}
 	seed := seed0
