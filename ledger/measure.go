@@ -40,6 +40,17 @@ func (s *scanner) lineMeasurement(t string) bool {
 		s.add(KindMeasurement, t)
 		return true
 	}
+	if s.output && len(t) <= s.e.capOf(KindDecision) {
+		if at, lower, ok := metricFigure(t); ok {
+			// a training or evaluation log's line of metrics: of its
+			// lines of one shape, those with the best held-out figure
+			// stay (the best epoch, the best iteration)
+			s.wide, s.lowerBetter = true, lower
+			s.addCappedIn(t, at, "metric\x00"+maskDigitRuns(t, false))
+			s.wide, s.lowerBetter = false, false
+			return true
+		}
+	}
 	if s.output && tallyLine(t) {
 		// "Plan: 14 to add, 3 to change, 41 to destroy.", "Found 37
 		// errors in 12 files (checked 412 source files)": a tool's tally
@@ -129,6 +140,12 @@ func (s *scanner) lineMeasurement(t string) bool {
 // with one ("21:18 min").
 func leaderLine(t string) bool {
 	k := strings.Index(t, " ...")
+	if k < 0 {
+		// a name long enough to leave two dots of the leader: "3 of 6
+		// OK created sql incremental model int_order_items_enriched ..
+		// [SUCCESS 48211093 in 2362.10s]"
+		k = strings.Index(t, " .. ")
+	}
 	if k <= 0 || k > 100 {
 		// or a wide gap before an outcome in capitals: "Platform ::
 		// Integration Tests          SUCCESS [21:18 min]"
@@ -140,7 +157,7 @@ func leaderLine(t string) bool {
 	for j < len(t) && (t[j] == '.' || t[j] == ' ') {
 		j++
 	}
-	if j-k < 5 || j >= len(t) {
+	if j-k < 4 || j >= len(t) {
 		return false
 	}
 	rest := t[j:]
@@ -1178,9 +1195,10 @@ func (s *scanner) addCappedIn(v string, at int, group string) bool {
 	if group == "" {
 		group = label + "\x00" + unit
 	}
-	if rateUnit(unit) {
+	if rateUnit(unit) != s.lowerBetter {
 		// a throughput's worst is its lowest: of a benchmark's rows in
-		// ops/sec, the slowest stays (see below)
+		// ops/sec, the slowest stays (see below); a loss's best is its
+		// lowest
 		num = -num
 	}
 	same := 0

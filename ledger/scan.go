@@ -91,6 +91,9 @@ type scanner struct {
 	// figureProbe makes addCappedIn count the figures of a line (and note
 	// the first in probeNum) instead of adding them (see measurements).
 	figureProbe bool
+	// lowerBetter makes addCappedIn keep a group's lowest figures: a
+	// metric of which less is better (a loss).
+	lowerBetter bool
 	// said is set while the figures of a message's prose are read
 	// (saidFigures): an amount of money is a figure there.
 	said bool

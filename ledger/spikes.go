@@ -203,3 +203,76 @@ func idLabel(l string) bool {
 var idWords = []string{"id", "ids", "pid", "port", "line", "lineno", "seq", "version", "build", "tenant", "user",
 	"uid", "gid", "shard", "partition", "node", "thread", "tid", "worker", "index", "idx", "no", "num", "number",
 	"row", "col", "column", "code", "status", "epoch", "step", "iter", "iteration", "ts", "timestamp"}
+
+// metricFigure returns where the last figure of a model's quality metric
+// starts on line t, as training and evaluation logs print them ("step
+// 4250: train loss 2.8962, val loss 2.9271", "valid-ndcg@10:0.69947",
+// "- val_accuracy: 0.9012", "'eval_f1': 0.8731"), and whether less of
+// it is better (a loss, an error rate). The last is read: a log prints
+// the training figure first and the held-out one after it. A metric's
+// figure has decimals.
+func metricFigure(t string) (at int, lower, ok bool) {
+	for i := 0; i < len(t); i++ {
+		if !isDigit(t[i]) || i > 0 && (isDigit(t[i-1]) || t[i-1] == '.') {
+			continue
+		}
+		end := i
+		for end < len(t) && isDigit(t[end]) {
+			end++
+		}
+		if end+1 >= len(t) || t[end] != '.' || !isDigit(t[end+1]) {
+			i = end
+			continue
+		}
+		label := metricLabel(t, i)
+		if l, known := metricWords[label]; known {
+			at, lower, ok = i, l, true
+		}
+		for end++; end < len(t) && isDigit(t[end]); end++ {
+		}
+		i = end
+	}
+	return at, lower, ok
+}
+
+// metricLabel returns the metric word naming the figure at t[i]: the last
+// part of the name before it ("val_loss", "train-ndcg@10", 'eval_f1'),
+// past a ':' or '=', quotes and spaces, in lower case; "" when the name is
+// not one word of letters and digits.
+func metricLabel(t string, i int) string {
+	j := i
+	for n := 0; j > 0 && n < 4 && strings.IndexByte(`:=' "`, t[j-1]) >= 0; n++ {
+		j--
+	}
+	e := j
+	if k := strings.LastIndexByte(t[max(0, e-6):e], '@'); k >= 0 && allDigits(t[max(0, e-6)+k+1:e]) {
+		e = max(0, e-6) + k // "ndcg@10"
+	}
+	s := e
+	for s > 0 && isAlnum(t[s-1]) {
+		s--
+	}
+	if s == e || e-s > 12 {
+		return ""
+	}
+	var b [12]byte
+	w := b[:0]
+	for k := s; k < e; k++ {
+		c := t[k]
+		if isUpper(c) {
+			c += 'a' - 'A'
+		}
+		w = append(w, c)
+	}
+	return string(w)
+}
+
+// metricWords are the names of models' quality metrics, each with whether
+// less of it is better.
+var metricWords = map[string]bool{
+	"loss": true, "perplexity": true, "ppl": true, "mae": true, "mse": true, "rmse": true, "wer": true, "cer": true,
+	"logloss": true, "fid": true,
+	"acc": false, "accuracy": false, "f1": false, "auc": false, "precision": false, "recall": false, "bleu": false,
+	"rouge": false, "rougel": false, "ndcg": false, "mrr": false, "map": false, "r2": false, "top1": false, "top5": false,
+	"iou": false, "miou": false, "dice": false, "psnr": false, "ssim": false,
+}

@@ -109,3 +109,49 @@ func TestSpikeLabel(t *testing.T) {
 		}
 	}
 }
+
+// TestMetricLines: of a training log's lines of metrics, the line with the
+// best held-out figure is kept (the lowest loss, the highest score),
+// whichever framework printed it.
+func TestMetricLines(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		vals  []float64
+		line  func(i int, v float64) string
+		best  int
+		other string
+	}{
+		{"loss", []float64{3.41, 3.12, 2.97, 2.88, 2.93, 2.99, 3.05},
+			func(i int, v float64) string {
+				return fmt.Sprintf("step %d: train loss %.4f, val loss %.4f", 500*i, v-0.1, v)
+			}, 3, ""},
+		{"score", []float64{0.51, 0.58, 0.63, 0.66, 0.671, 0.668, 0.664, 0.661},
+			func(i int, v float64) string {
+				return fmt.Sprintf("[%d]\ttrain-auc@5:%.5f\tvalid-auc@5:%.5f", 25*i, v+0.1, v)
+			}, 4, ""},
+		{"keras", []float64{0.41, 0.35, 0.31, 0.29, 0.30, 0.32},
+			func(i int, v float64) string {
+				return fmt.Sprintf("118/118 ━━━━━━━━━━ 4s 31ms/step - accuracy: 0.%d - loss: %.4f - val_accuracy: 0.%d - val_loss: %.4f", 80+i, v-0.05, 79+i, v)
+			}, 3, ""},
+	} {
+		var b strings.Builder
+		b.WriteString("starting run\n")
+		for i, v := range c.vals {
+			b.WriteString(c.line(i, v) + "\n")
+		}
+		b.WriteString("done\n")
+		want := c.line(c.best, c.vals[c.best])
+		var kept bool
+		for _, it := range outputItems(b.String()) {
+			kept = kept || it.Kind == KindMeasurement && it.Value == want
+		}
+		if !kept {
+			t.Errorf("%s: the best line %q is lost: %q", c.name, want, Strings(outputItems(b.String())))
+		}
+	}
+	for _, line := range []string{"lost 3 packets", "loss of 12 rows", "step 3 of 9", "version 2.31.0"} {
+		if _, _, ok := metricFigure(line); ok {
+			t.Errorf("metricFigure(%q) reads a metric", line)
+		}
+	}
+}
