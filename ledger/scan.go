@@ -94,6 +94,9 @@ type scanner struct {
 	// lowerBetter makes addCappedIn keep a group's lowest figures: a
 	// metric of which less is better (a loss).
 	lowerBetter bool
+	// prompts are the prompts of an interactive program's session the
+	// output holds (replPrompts).
+	prompts []string
 	// said is set while the figures of a message's prose are read
 	// (saidFigures): an amount of money is a figure there.
 	said bool
@@ -510,6 +513,7 @@ func (s *scanner) text(text string) {
 	}
 	if s.output && !s.source {
 		markSpikes(text, s.hot)
+		s.prompts = replPrompts(text)
 	}
 	for start := 0; start < len(text); {
 		end := lineEnd(text, start)
@@ -535,7 +539,7 @@ func (s *scanner) text(text string) {
 			s.wide = false
 		}
 	}
-	s.errLine, s.errFrom, s.errShapes = "", nil, nil
+	s.errLine, s.errFrom, s.errShapes, s.prompts = "", nil, nil, nil
 	s.loud, s.odd, s.cell, s.prev, s.bench = false, false, false, "", ""
 	s.paste, s.fence, s.quote = 0, 0, false
 	s.whole, s.shapes, s.members, s.bad, s.rowPicks = "", nil, nil, nil, nil
@@ -702,6 +706,11 @@ func (s *scanner) line(line string) {
 			s.rustPanic = ""
 		}
 		return
+	}
+	if len(s.prompts) > 0 {
+		if c, ok := typedAtPrompt(t, s.prompts); ok {
+			s.add(KindCommand, c) // typed into an interactive program
+		}
 	}
 	if s.output {
 		s.hclDetail(t)
