@@ -48,6 +48,10 @@ type scanner struct {
 	stackOwn    string   // the program's first frame of the stack being read, added when the stack ends
 	callers     []string // the program's functions that called it (see stackFrame)
 	inFail      bool     // after a Go "--- FAIL:" line
+	// diffLeft counts the lines still read for the diff of a failed
+	// comparison after its legend, diffKept the changed lines kept of it
+	// (-1: the next line is the one kept, after "Differing items:").
+	diffLeft, diffKept int
 	jestCase    bool     // after a Jest "● suite › test" failure header
 	otherStack  bool     // in a PHP, Elixir, Dart, Lua or Ruby stack (otherFrame)
 	stackHeader bool     // the previous line was "Stack trace:" or "stack traceback:"
@@ -729,6 +733,9 @@ func (s *scanner) line(line string) {
 		}
 		if levelCell(t) {
 			s.add(KindError, t) // MySQL's SHOW WARNINGS: "| Warning | 1265 | Data truncated … |"
+		}
+		if s.run == runFailed && !s.source {
+			s.assertion(t)
 		}
 		if s.run == runFailed && numberedFailure(t) {
 			s.addWeak(t) // ExUnit's "1) test caps the discount (Shop.PricingTest)"
