@@ -35,35 +35,35 @@ type scanner struct {
 	errSearch bool
 	tail      []Item // the latest errors past the first half of the cap
 
-	inTrace     bool     // inside a Python traceback
-	traceFrame  string   // its deepest `File "…", line N` so far
-	traceOwn    string   // its deepest frame outside the standard library and installed packages
-	traceOwn2   string   // the project's frame before traceOwn (its caller), if any
-	goFunc      string   // after a Go panic, the latest function line, whose location follows
-	rustFrames  bool     // in a Rust "stack backtrace:", waiting for its first frame of the program
-	rustFn      string   // that frame, whose "at file:line" may follow
-	atFirst     string   // the first "at" frame, a runtime's, kept if no frame of the program follows
-	traceLoose  bool     // a Python traceback begun at a bare frame line, after no error or warning
-	atLoose     bool     // those frames follow no error line: a runtime's frame alone is not kept
-	stackOwn    string   // the program's first frame of the stack being read, added when the stack ends
-	callers     []string // the program's functions that called it (see stackFrame)
-	inFail      bool     // after a Go "--- FAIL:" line
+	inTrace    bool     // inside a Python traceback
+	traceFrame string   // its deepest `File "…", line N` so far
+	traceOwn   string   // its deepest frame outside the standard library and installed packages
+	traceOwn2  string   // the project's frame before traceOwn (its caller), if any
+	goFunc     string   // after a Go panic, the latest function line, whose location follows
+	rustFrames bool     // in a Rust "stack backtrace:", waiting for its first frame of the program
+	rustFn     string   // that frame, whose "at file:line" may follow
+	atFirst    string   // the first "at" frame, a runtime's, kept if no frame of the program follows
+	traceLoose bool     // a Python traceback begun at a bare frame line, after no error or warning
+	atLoose    bool     // those frames follow no error line: a runtime's frame alone is not kept
+	stackOwn   string   // the program's first frame of the stack being read, added when the stack ends
+	callers    []string // the program's functions that called it (see stackFrame)
+	inFail     bool     // after a Go "--- FAIL:" line
 	// diffLeft counts the lines still read for the diff of a failed
 	// comparison after its legend, diffKept the changed lines kept of it
 	// (-1: the next line is the one kept, after "Differing items:").
 	diffLeft, diffKept int
-	jestCase    bool     // after a Jest "● suite › test" failure header
-	otherStack  bool     // in a PHP, Elixir, Dart, Lua or Ruby stack (otherFrame)
-	stackHeader bool     // the previous line was "Stack trace:" or "stack traceback:"
-	profRows    int      // rows of a profiler's table still to keep (see profile); -1 past them
-	lines       int      // the non-empty lines of the output, counted with shapes
-	called      bool     // the output is a tool call's whose call is known
-	callItems   int      // the items the call itself gave (its command, its files), first in items
-	unsure      []string // lines naming a failure in an output of unknown status (see endUnsure)
-	pyCase      string   // the test a pytest failure section is about ("___ test_x ___"), until its first "E" line
-	goFrame     bool     // after a Go panic, waiting for its first user frame
-	atFrame     int      // after a JS/Java error, lines left to find its first "at" frame
-	rustPanic   string   // a Rust panic line whose message is on the next line
+	jestCase           bool     // after a Jest "● suite › test" failure header
+	otherStack         bool     // in a PHP, Elixir, Dart, Lua or Ruby stack (otherFrame)
+	stackHeader        bool     // the previous line was "Stack trace:" or "stack traceback:"
+	profRows           int      // rows of a profiler's table still to keep (see profile); -1 past them
+	lines              int      // the non-empty lines of the output, counted with shapes
+	called             bool     // the output is a tool call's whose call is known
+	callItems          int      // the items the call itself gave (its command, its files), first in items
+	unsure             []string // lines naming a failure in an output of unknown status (see endUnsure)
+	pyCase             string   // the test a pytest failure section is about ("___ test_x ___"), until its first "E" line
+	goFrame            bool     // after a Go panic, waiting for its first user frame
+	atFrame            int      // after a JS/Java error, lines left to find its first "at" frame
+	rustPanic          string   // a Rust panic line whose message is on the next line
 	// openErr is 1 + the index in items of an error line that ends with
 	// ':' ("Error: Received unexpected error:", a bare "ERROR:"), whose
 	// message the lines indented under it carry; openIndent is its
