@@ -216,6 +216,7 @@ func (s *scanner) prose(text string, classify func(low string, starts []int) (Ki
 			t = rest
 		}
 		if inFence {
+			s.decisionComment(strings.TrimSpace(t), classify)
 			continue
 		}
 		if h, ok := strings.CutPrefix(strings.TrimSpace(t), "#"); ok && (h == "" || h[0] == '#' || h[0] == ' ') {
@@ -2020,4 +2021,27 @@ func hasAnySuffix(s string, suffixes []string) bool {
 		}
 	}
 	return false
+}
+
+// decisionComment adds a comment of a block of code in a message (between
+// fences: code the agent shows it wrote) that states a decision, as
+// written with its marker: "# we use tomllib instead of
+// PyYAML because …", "// Decision: retry twice, then dead-letter". A
+// comment is read as a sentence; only a decision, or a course set against
+// another ("instead of", "rather than"), is kept.
+func (s *scanner) decisionComment(t string, classify func(low string, starts []int) (Kind, int)) {
+	body := ""
+	for _, m := range []string{"// ", "# ", "-- ", "/* ", "* ", "; "} {
+		if r, ok := strings.CutPrefix(t, m); ok {
+			body = strings.TrimSpace(strings.TrimSuffix(r, "*/"))
+			break
+		}
+	}
+	if len(strings.Fields(body)) < 5 || len(t) > s.e.capOf(KindDecision) || strings.HasSuffix(body, "?") {
+		return
+	}
+	low, _ := lower(body)
+	if k, _ := classify(low, nil); k == KindDecision || (hasWord(low, "instead of") || hasWord(low, "rather than")) && !hedged(low) {
+		s.add(KindDecision, t)
+	}
 }
