@@ -772,10 +772,14 @@ func conversationShape(text string) bool {
 		if lines++; heads == 0 && lines > 60 {
 			return false // no post in sight: a log, a listing, a file
 		}
+		body := t
 		if postHead(t) {
 			heads++
+			if k := strings.Index(t, ": "); k > 0 && k < 48 {
+				body = t[k+2:] // what a chat's "[09:23] rui.m: …" says
+			}
 		}
-		if heads > 0 && len(t) >= 30 && personal(t) {
+		if heads > 0 && len(body) >= 20 && len(t) >= 30 && personal(body) {
 			said++
 		}
 		if heads >= 2 && said >= 3 {

@@ -297,6 +297,10 @@ func TestConversationShape(t *testing.T) {
 			"[09:14] Ana Ruiz: the export failed again, I reran it by hand this morning\n" +
 			"[09:20] Bo Chen: we should split it per tenant, it is too big for one call\n" +
 			"[09:21] Ana Ruiz: fine by me, let's do that and keep the replica out of it\n", false},
+		{"chat export with full stamps", "[2026-03-02 09:14:22] ana.r: the export job failed again since Friday\n" +
+			"[2026-03-02 09:15:03] bo.c: can we split it per tenant?\n" +
+			"[2026-03-02 09:16:40] ana.r: we could, or cap the batch at 500\n" +
+			"[2026-03-02 09:17:12] bo.c: ok going with the split, I'll do it tonight\n", true},
 		{"a program's output with times", "10:02:11 compiling 214 files\n10:02:19 linking the binary for linux/amd64\n" +
 			"10:02:21 wrote dist/app (14.2 MB)\n", false},
 	} {
