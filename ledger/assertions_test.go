@@ -62,3 +62,21 @@ func TestNotAssertions(t *testing.T) {
 		}
 	}
 }
+
+// TestDeniedStates: in a failed command's output, a line that denies a
+// state ("is not writable", "is not in the sudoers file") is kept as an
+// error with no failure word; in a command that succeeded it is not.
+func TestDeniedStates(t *testing.T) {
+	out := "==> Installing the certificate\n[sudo] password for ci:\nci is not in the sudoers file.  This incident will be reported.\n==> install step exited with 1\n"
+	if !slices.ContainsFunc(failedItems(out), func(it Item) bool {
+		return it.Kind == KindError && strings.Contains(it.Value, "ci is not in the sudoers file.")
+	}) {
+		t.Errorf("the denied state is lost: %q", Strings(failedItems(out)))
+	}
+	ok := "resolving dependencies\nthe mirror is not reachable, using the default registry\nadded 12 packages in 2s\n"
+	for _, it := range outputItems(ok) {
+		if it.Kind == KindError {
+			t.Errorf("a passed run's line read as an error: %q", it.Value)
+		}
+	}
+}

@@ -403,8 +403,11 @@ func (s *scanner) logLine(t string) bool {
 
 // signals are what a line says about failure.
 type signals struct {
-	vocab int  // failure words, not negated
-	shape bool // an error's shape: a runtime, system or signal message, an errno, an HTTP failure
+	vocab int // failure words, not negated
+	// denied counts states denied ("is not writable", "are not
+	// allowed"): a failure in a failed command's output only.
+	denied int
+	shape  bool // an error's shape: a runtime, system or signal message, an errno, an HTTP failure
 }
 
 // genericError reads a line of output no other recogniser took.
@@ -429,7 +432,7 @@ func (s *scanner) genericError(t string) {
 	case sig.vocab > 0 && (programPrefix(t) || sourcePrefix(t)):
 		// "pq: duplicate key value violates…", "cat: x: No such file…"
 		s.add(KindError, t)
-	case sig.vocab > 0 && s.run == runFailed && !passLine(t):
+	case (sig.vocab > 0 || sig.denied > 0) && s.run == runFailed && !passLine(t):
 		s.addWeak(t)
 	case (s.paste == pastedLines || s.quote || s.run == runFailed) && classAfterColon(t):
 		// "already mutably borrowed: BorrowError in …": a message, then
