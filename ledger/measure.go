@@ -544,6 +544,14 @@ func (s *scanner) measurements(t string, urlSpans [][2]int) {
 		if s.probeCount == 0 {
 			return // no figure: nothing to read again one by one
 		}
+		if m := moneyAt(t); m >= 0 && s.figureLine != "" {
+			// a cost report's row ("├─ Database instance …  730  hours
+			// $1,284.50"): its rows rank by their cost, the largest stay
+			s.wide = true
+			s.addCappedIn(t, m, "money")
+			s.wide = false
+			return
+		}
 		if s.probeCount >= 2 {
 			at := max(0, strings.Index(t, s.probeNum))
 			s.wide = true // its columns' gaps as printed
@@ -746,6 +754,25 @@ func (s *scanner) figures(t string, urlSpans [][2]int) {
 		s.addMeasurement(t, at, end, &last)
 		i = end - 1
 	}
+}
+
+// moneyAt returns where the digits of the last sum of money on line t
+// start ("$1,284.50", "€ 12.40"), or -1.
+func moneyAt(t string) int {
+	at := -1
+	for i := 1; i < len(t); i++ {
+		if !isDigit(t[i]) || isDigit(t[i-1]) || t[i-1] == '.' || t[i-1] == ',' {
+			continue
+		}
+		j := i
+		if t[j-1] == ' ' && j > 1 {
+			j-- // "€ 12.40"
+		}
+		if currencyBefore(t, j) > 0 {
+			at = i
+		}
+	}
+	return at
 }
 
 // currencyBefore returns the length of the currency sign just before

@@ -155,3 +155,25 @@ func TestMetricLines(t *testing.T) {
 		}
 	}
 }
+
+// TestCostRows: a cost report's rows rank by their cost, not by the
+// quantity before it: the dearest row stays when the rows outnumber the
+// group's cap.
+func TestCostRows(t *testing.T) {
+	out := "Project: shop/infra/prod\n\n Name                                            Monthly Qty  Unit         Monthly Cost\n\n" +
+		" aws_instance.api\n ├─ Compute (on-demand, m7g.4xlarge)                     730  hours           $2,101.20\n" +
+		" ├─ Storage (gp3)                                         200  GB                 $16.00\n" +
+		" └─ Snapshots                                    Monthly cost depends on usage: $0.05 per GB\n\n" +
+		" aws_lb.public\n └─ Load balancer                                         730  hours              $16.43\n\n" +
+		" aws_nat_gateway.a\n ├─ NAT gateway                                           730  hours              $32.85\n" +
+		" └─ Data processed                               Monthly cost depends on usage: $0.045 per GB\n\n" +
+		" aws_elasticache_cluster.c\n └─ Cache node (cache.t4g.small)                      1,460  hours              $51.00\n\n" +
+		" OVERALL TOTAL                                                                   $2,217.48\n"
+	var kept bool
+	for _, it := range outputItems(out) {
+		kept = kept || it.Kind == KindMeasurement && strings.Contains(it.Value, "$2,101.20")
+	}
+	if !kept {
+		t.Errorf("the dearest row is lost: %q", Strings(outputItems(out)))
+	}
+}
