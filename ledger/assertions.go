@@ -33,29 +33,43 @@ func assertionValue(t string) bool {
 	if k <= 0 || k > 24 || k+1 >= len(t) || strings.TrimSpace(t[k+1:]) == "" {
 		return false
 	}
-	label := strings.ToLower(strings.TrimSpace(t[:k]))
+	label := strings.TrimSpace(t[:k])
 	for _, l := range assertionLabels {
-		if label == l {
+		if len(label) < len(l) || !strings.EqualFold(label[:len(l)], l) {
+			continue
+		}
+		rest := label[len(l):]
+		if rest == "" {
 			return true
 		}
-		if rest, ok := strings.CutPrefix(label, l+" "); ok && isLowerWord(rest) && len(rest) <= 10 {
+		if rest[0] == ' ' && len(rest) <= 11 && every(rest[1:], func(c byte) bool { return isLower(c) || isUpper(c) }) && len(rest) > 1 {
 			return true // "received string", "expected length"
 		}
 	}
 	return false
 }
 
+// diffLegends are the lines that introduce the diff of a failed comparison.
+var diffLegends = []string{"differing items:", "--- expected", "+++ actual", "- expected", "+ received", "diff:",
+	"+ actual - expected", "+ expected - actual", "- expected + received", "- expected + actual"}
+
 // diffLegend reports whether t introduces the diff of a failed
 // comparison: "--- Expected", "+ actual - expected", "- Expected  - 1",
 // "Differing items:", "Full diff:".
 func diffLegend(t string) bool {
-	low := strings.ToLower(strings.TrimSpace(t))
-	switch low {
-	case "differing items:", "--- expected", "+++ actual", "- expected", "+ received", "diff:", "+ actual - expected",
-		"+ expected - actual", "- expected + received", "- expected + actual":
-		return true
+	t = strings.TrimSpace(t)
+	if len(t) < 5 || len(t) >= 30 {
+		return false
 	}
-	return (strings.HasPrefix(low, "- expected ") || strings.HasPrefix(low, "+ received ")) && strings.Contains(low, "- ") && len(low) < 30
+	for _, l := range diffLegends {
+		if strings.EqualFold(t, l) {
+			return true
+		}
+	}
+	if needles.HasPrefixFold(t, "- expected ") || needles.HasPrefixFold(t, "+ received ") {
+		return strings.Contains(t[2:], "- ") || strings.Contains(t[2:], "+ ")
+	}
+	return needles.HasPrefixFold(t, "full diff:")
 }
 
 // matcherSentence reports whether t is a matcher's sentence about two
