@@ -19,38 +19,46 @@ import (
 // maxDiffLines caps the changed lines kept of one assertion's diff.
 const maxDiffLines = 4
 
-// assertionLabels open a line giving one side of a comparison.
-var assertionLabels = []string{"expected", "actual", "received", "got", "left", "right", "which is", "want",
-	"wanted", "found", "obtained", "but was"}
+// assertionLabels open a line giving one side of a comparison; the first
+// strongLabels of them say so by themselves, the others ("Left: 2 workers
+// still running", "Found: 3 stale snapshots") only near an assertion.
+var assertionLabels = []string{"expected", "actual", "received", "want", "wanted", "but was",
+	"got", "left", "right", "which is", "found", "obtained"}
+
+const strongLabels = 6
 
 // assertionValue reports whether t gives one side of a failed comparison
 // under a label: "Actual:   "INV-2024-0042"", "Received message:
 // "jwt malformed"", "left: [1, 2]". The label is one of assertionLabels,
 // perhaps followed by one word ("Received string"), then a colon and a
 // value.
-func assertionValue(t string) bool {
+func assertionValue(t string) bool { return assertionLabel(t) >= 0 }
+
+// assertionLabel returns the index in assertionLabels of the label that
+// opens t as a side of a comparison (see assertionValue), or -1.
+func assertionLabel(t string) int {
 	k := strings.IndexByte(t, ':')
 	if k <= 0 || k > 24 || k+1 >= len(t) || strings.TrimSpace(t[k+1:]) == "" {
-		return false
+		return -1
 	}
 	label := strings.TrimSpace(t[:k])
-	for _, l := range assertionLabels {
+	for i, l := range assertionLabels {
 		if len(label) < len(l) || !strings.EqualFold(label[:len(l)], l) {
 			continue
 		}
 		rest := label[len(l):]
 		if rest == "" {
-			return true
+			return i
 		}
 		if rest[0] == ' ' && len(rest) <= 11 && every(rest[1:], func(c byte) bool { return isLower(c) || isUpper(c) }) && len(rest) > 1 {
-			return true // "received string", "expected length"
+			return i // "received string", "expected length"
 		}
 	}
-	return false
+	return -1
 }
 
 // diffLegends are the lines that introduce the diff of a failed comparison.
-var diffLegends = []string{"differing items:", "--- expected", "+++ actual", "- expected", "+ received", "diff:",
+var diffLegends = []string{"differing items:", "--- expected", "+++ actual", "- expected", "+ received",
 	"+ actual - expected", "+ expected - actual", "- expected + received", "- expected + actual"}
 
 // diffLegend reports whether t introduces the diff of a failed
@@ -118,7 +126,14 @@ func (s *scanner) assertion(t string) bool {
 			return true
 		}
 	}
-	if assertionValue(strings.TrimLeft(t, "+- ")) || matcherSentence(t) {
+	if s.assertNear > 0 {
+		s.assertNear--
+	}
+	if needles.IndexFold(t, "assert") >= 0 || needles.IndexFold(t, "expected") >= 0 || needles.IndexFold(t, "failure") >= 0 {
+		s.assertNear = 4 // what the next lines label is an assertion's
+	}
+	l := assertionLabel(strings.TrimLeft(t, "+- "))
+	if l >= 0 && l < strongLabels || l >= 0 && s.assertNear > 0 || matcherSentence(t) {
 		s.add(KindError, t)
 		return true
 	}

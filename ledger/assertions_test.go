@@ -55,6 +55,16 @@ func TestNotAssertions(t *testing.T) {
 			t.Errorf("!assertionValue(%q)", l)
 		}
 	}
+	for _, out := range []string{
+		"Checking the cluster\nFound: 3 stale snapshots older than 30 days\nLeft: 2 workers still running\nerror: drain timed out\n",
+		"Release notes\nDiff:\n- Added the export command\n- Fixed the retry loop\nerror: tag v2.1.0 already exists\n",
+	} {
+		for _, it := range failedItems(out) {
+			if it.Kind == KindError && (strings.HasPrefix(it.Value, "Found:") || strings.HasPrefix(it.Value, "Left:") || strings.HasPrefix(it.Value, "- ")) {
+				t.Errorf("read as an assertion's: %q", it.Value)
+			}
+		}
+	}
 	out := "Applying patch\n-old line here\n+new line here\nerror: patch failed: main.go:12\n"
 	for _, it := range failedItems(out) {
 		if it.Kind == KindError && (it.Value == "-old line here" || it.Value == "+new line here") {
@@ -72,6 +82,12 @@ func TestDeniedStates(t *testing.T) {
 		return it.Kind == KindError && strings.Contains(it.Value, "ci is not in the sudoers file.")
 	}) {
 		t.Errorf("the denied state is lost: %q", Strings(failedItems(out)))
+	}
+	// A line that only denies a state does not stand for what the failed
+	// command said last.
+	last := "Checking formatting\nthe remote cache is not enabled for this run\nWould reformat: src/app.py\n"
+	if !slices.ContainsFunc(failedItems(last), func(it Item) bool { return it.Kind == KindError && strings.Contains(it.Value, "Would reformat: src/app.py") }) {
+		t.Errorf("the failed command's last words are lost: %q", Strings(failedItems(last)))
 	}
 	ok := "resolving dependencies\nthe mirror is not reachable, using the default registry\nadded 12 packages in 2s\n"
 	for _, it := range outputItems(ok) {

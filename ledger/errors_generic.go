@@ -433,6 +433,9 @@ func (s *scanner) genericError(t string) {
 		// "pq: duplicate key value violates…", "cat: x: No such file…"
 		s.add(KindError, t)
 	case (sig.vocab > 0 || sig.denied > 0) && s.run == runFailed && !passLine(t):
+		if sig.vocab == 0 {
+			s.deniedOnly++
+		}
 		s.addWeak(t)
 	case (s.paste == pastedLines || s.quote || s.run == runFailed) && classAfterColon(t):
 		// "already mutably borrowed: BorrowError in …": a message, then

@@ -154,7 +154,7 @@ func signalsOf(t string) signals {
 				switch prev {
 				case "could", "can", "did", "does", "was", "cannot":
 					sig.vocab++ // "could not serialize access", "did not complete"
-				case "is", "are", "were", "has", "have":
+				case "is", "are", "were":
 					sig.denied++ // "jenkins is not in the sudoers file", "… is not writable"
 				}
 			}

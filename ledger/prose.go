@@ -25,7 +25,9 @@ func (s *scanner) assistantProse(text string) {
 	if observation(text) {
 		return
 	}
+	s.agentProse = true
 	s.prose(text, assistantKind)
+	s.agentProse = false
 }
 
 // IsPlan reports whether one sentence of the agent's reply only says what
@@ -2030,6 +2032,9 @@ func hasAnySuffix(s string, suffixes []string) bool {
 // comment is read as a sentence; only a decision, or a course set against
 // another ("instead of", "rather than"), is kept.
 func (s *scanner) decisionComment(t string, classify func(low string, starts []int) (Kind, int)) {
+	if !s.agentProse {
+		return // code a person pasted: its comments are someone else's
+	}
 	body := ""
 	for _, m := range []string{"// ", "# ", "-- ", "/* ", "* ", "; "} {
 		if r, ok := strings.CutPrefix(t, m); ok {
@@ -2041,7 +2046,8 @@ func (s *scanner) decisionComment(t string, classify func(low string, starts []i
 		return
 	}
 	low, _ := lower(body)
-	if k, _ := classify(low, nil); k == KindDecision || (hasWord(low, "instead of") || hasWord(low, "rather than")) && !hedged(low) {
+	if k, _ := classify(low, nil); k == KindDecision || (hasWord(low, "instead of") || hasWord(low, "rather than")) && !hedged(low) &&
+		hasAnyLead(low, []string{"we", "i", "decision", "decided", "chose", "use", "prefer", "keep", "going with"}) {
 		s.add(KindDecision, t)
 	}
 }

@@ -44,8 +44,16 @@ func promptHeadOf(t string) string {
 		return ""
 	}
 	head := t[:k+1]
-	if strings.Trim(head, "#>=- ") == "" || strings.Count(head, " ") > 1 || head[k-1] == ' ' || head[0] == '<' {
-		return "" // a quote, a heading, a diff's side, a rule, a chat's "<nick>"
+	name := strings.TrimRight(head[:k], " ")
+	switch {
+	case strings.Trim(head, "+#>=- ") == "" || strings.Count(head, " ") > 1 || head[k-1] == ' ':
+		return "" // a quote, a heading, a diff's side, a rule
+	case strings.ContainsRune(head, '<'):
+		return "" // a chat's "<nick>", markup, a type's parameters
+	case head[k-1] == ':' || strings.IndexByte("-=", head[k-1]) >= 0 && (k < 2 || head[k-2] == ' '):
+		return "" // a grep hit's "file:12:#", an arrow's " -> ", " => " (not psql's "orders=# ")
+	case len(name) < 2 || logLevels[name]:
+		return "" // "C# …", a log's "INFO> " (not Oracle's "SQL> ")
 	}
 	return t[:k+2]
 }
@@ -110,3 +118,7 @@ func typedAtPrompt(t string, prompts []string) (string, bool) {
 	}
 	return "", false
 }
+
+// logLevels are the levels a log may print before a '>' as if a prompt.
+var logLevels = map[string]bool{"INFO": true, "WARN": true, "WARNING": true, "ERROR": true, "DEBUG": true,
+	"TRACE": true, "FATAL": true, "NOTE": true, "info": true, "warn": true, "error": true, "debug": true}

@@ -22,6 +22,8 @@ func TestTypedAtPrompts(t *testing.T) {
 			[]string{"VACUUM (VERBOSE, ANALYZE) refunds;", "SELECT count(*) FROM refunds;"}},
 		{"In [1]: import pandas as pd\n\nIn [2]: df = pd.read_csv(\"q3.csv\")\n\nIn [3]: df.groupby(\"sku\").qty.sum().nlargest(5)\nOut[3]:\nA-1    412\n",
 			[]string{`df.groupby("sku").qty.sum().nlargest(5)`}},
+		{"SQL> SELECT count(*) FROM invoices;\n  COUNT(*)\n----------\n       412\nSQL> ALTER INDEX inv_due_ix REBUILD ONLINE;\nIndex altered.\n",
+			[]string{"ALTER INDEX inv_due_ix REBUILD ONLINE;"}},
 		{"(gdb) break ledger.c:212\nBreakpoint 1 at 0x4011d6: file ledger.c, line 212.\n(gdb) run --replay fixtures/bad.bin\nStarting program\n",
 			[]string{"run --replay fixtures/bad.bin", "break ledger.c:212"}},
 	} {
@@ -48,6 +50,12 @@ func TestNoPrompts(t *testing.T) {
 		"<maria> did the deploy finish\n<tom> yes, rolled out at 10:40\n<maria> thanks will check metrics now\n",
 		"# Build\n# Deploy steps here\n## Notes and more\n",
 		"error[E0308]: mismatched types\n  --> src/main.rs:5:3\n  --> src/lib.rs:9:1\n",
+		"@@ -1,3 +1,5 @@\n+# Install the library first\n+# Configure your budget here\n pip install x\n",
+		"app/config.py:14:# Read the timeout from the environment\napp/config.py:31:# Retry twice before giving up\n",
+		"List<String> names = load(path);\nList<String> other = names.subList(0, 3);\nreturn other;\n",
+		"app -> core utils\nweb -> core http\ncli -> core flags\n",
+		"INFO> starting worker pool of 4\nINFO> worker 1 ready for jobs\nINFO> worker 2 ready for jobs\n",
+		"C# interop uses the generated bindings\nC# callers get a Task back\n",
 	} {
 		if p := replPrompts(out); len(p) > 0 {
 			t.Errorf("prompts %q in\n%s", p, out)

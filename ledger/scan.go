@@ -52,18 +52,21 @@ type scanner struct {
 	// comparison after its legend, diffKept the changed lines kept of it
 	// (-1: the next line is the one kept, after "Differing items:").
 	diffLeft, diffKept int
-	jestCase           bool     // after a Jest "● suite › test" failure header
-	otherStack         bool     // in a PHP, Elixir, Dart, Lua or Ruby stack (otherFrame)
-	stackHeader        bool     // the previous line was "Stack trace:" or "stack traceback:"
-	profRows           int      // rows of a profiler's table still to keep (see profile); -1 past them
-	lines              int      // the non-empty lines of the output, counted with shapes
-	called             bool     // the output is a tool call's whose call is known
-	callItems          int      // the items the call itself gave (its command, its files), first in items
-	unsure             []string // lines naming a failure in an output of unknown status (see endUnsure)
-	pyCase             string   // the test a pytest failure section is about ("___ test_x ___"), until its first "E" line
-	goFrame            bool     // after a Go panic, waiting for its first user frame
-	atFrame            int      // after a JS/Java error, lines left to find its first "at" frame
-	rustPanic          string   // a Rust panic line whose message is on the next line
+	// assertNear counts the lines still near an assertion's line, where
+	// a weak label ("left:", "got:") gives a side of its comparison.
+	assertNear  int
+	jestCase    bool     // after a Jest "● suite › test" failure header
+	otherStack  bool     // in a PHP, Elixir, Dart, Lua or Ruby stack (otherFrame)
+	stackHeader bool     // the previous line was "Stack trace:" or "stack traceback:"
+	profRows    int      // rows of a profiler's table still to keep (see profile); -1 past them
+	lines       int      // the non-empty lines of the output, counted with shapes
+	called      bool     // the output is a tool call's whose call is known
+	callItems   int      // the items the call itself gave (its command, its files), first in items
+	unsure      []string // lines naming a failure in an output of unknown status (see endUnsure)
+	pyCase      string   // the test a pytest failure section is about ("___ test_x ___"), until its first "E" line
+	goFrame     bool     // after a Go panic, waiting for its first user frame
+	atFrame     int      // after a JS/Java error, lines left to find its first "at" frame
+	rustPanic   string   // a Rust panic line whose message is on the next line
 	// openErr is 1 + the index in items of an error line that ends with
 	// ':' ("Error: Received unexpected error:", a bare "ERROR:"), whose
 	// message the lines indented under it carry; openIndent is its
@@ -98,6 +101,12 @@ type scanner struct {
 	// lowerBetter makes addCappedIn keep a group's lowest figures: a
 	// metric of which less is better (a loss).
 	lowerBetter bool
+	// deniedOnly counts the weak errors of a text that only deny a
+	// state ("… is not writable"): they do not stand for what a failed
+	// command said last.
+	deniedOnly int
+	// agentProse: the prose read is the agent's own (assistantProse).
+	agentProse bool
 	// prompts are the prompts of an interactive program's session the
 	// output holds (replPrompts).
 	prompts []string
@@ -500,6 +509,7 @@ func (s *scanner) text(text string) {
 	}
 	textItems := len(s.items)
 	s.textFrom = textItems
+	s.deniedOnly = 0
 	s.whole, s.shapes, s.members, s.bad, s.lines, s.goHeader = text, nil, nil, nil, 0, false
 	s.errSearch = s.output && !s.source && s.searchesErrors()
 	s.people = s.output && !s.source && !s.readsFile && personRecords(text)
@@ -544,14 +554,16 @@ func (s *scanner) text(text string) {
 		}
 	}
 	s.errLine, s.errFrom, s.errShapes, s.prompts = "", nil, nil, nil
+	s.diffLeft, s.diffKept, s.assertNear = 0, 0, 0
 	s.loud, s.odd, s.cell, s.prev, s.bench = false, false, false, "", ""
 	s.paste, s.fence, s.quote = 0, 0, false
 	s.whole, s.shapes, s.members, s.bad, s.rowPicks = "", nil, nil, nil, nil
 	s.endUnsure()
 	s.flush()
-	if s.output && !s.source && s.run == runFailed && s.counts[KindError] == 0 {
-		// A command that failed saying nothing any recogniser knows:
-		// its last line is most often what it said about the failure.
+	if s.output && !s.source && s.run == runFailed && s.counts[KindError] <= s.deniedOnly {
+		// A command that failed saying nothing any recogniser knows
+		// (or only denying a state): its last line is most often what
+		// it said about the failure.
 		if v, ok := lastWords(text, last); ok {
 			s.add(KindError, v)
 		}

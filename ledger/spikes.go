@@ -28,6 +28,9 @@ const (
 	spikeOverMedian = 4
 	spikeOverNext   = 2
 	maxSpikeLines   = 3
+	// minSpikeOverZero is the least a spike among figures mostly zero
+	// must be: errors=412 among errors=0 stands out, retries=1 does not.
+	minSpikeOverZero = 10
 )
 
 // spikeKey names a series: a figure's label and its unit's family (or its
@@ -57,9 +60,9 @@ func markSpikes(text string, m map[int]uint8) {
 	}
 	b := spikeBufs.Get().(*spikeBuf)
 	defer spikeBufs.Put(b)
-	for k, pts := range b.series {
-		b.series[k] = pts[:0]
-	}
+	// The labels are pieces of text: none is kept past this call, so
+	// that the pool holds no output alive.
+	defer clear(b.series)
 	for start := 0; start < len(text); {
 		end := lineEnd(text, start)
 		b.readLine(text[start:end], start)
@@ -79,9 +82,6 @@ func markSpikes(text string, m map[int]uint8) {
 	}
 	for _, at := range b.lines {
 		m[at] |= hotSpike
-	}
-	if len(b.series) > 256 {
-		clear(b.series) // an output of many labels: not kept for the next
 	}
 }
 
@@ -143,7 +143,7 @@ func (b *spikeBuf) spike(pts []spikePoint) (int, bool) {
 	}
 	slices.Sort(b.vals)
 	median := b.vals[len(b.vals)/2]
-	if top <= 0 || top < spikeOverNext*next || top < spikeOverMedian*median {
+	if top < spikeOverNext*next || top < spikeOverMedian*median || median <= 0 && top < minSpikeOverZero {
 		return 0, false
 	}
 	return at, true
@@ -224,8 +224,7 @@ func metricFigure(t string) (at int, lower, ok bool) {
 			i = end
 			continue
 		}
-		label := metricLabel(t, i)
-		if l, known := metricWords[label]; known {
+		if l, known := metricLabel(t, i); known {
 			at, lower, ok = i, l, true
 		}
 		for end++; end < len(t) && isDigit(t[end]); end++ {
@@ -235,11 +234,11 @@ func metricFigure(t string) (at int, lower, ok bool) {
 	return at, lower, ok
 }
 
-// metricLabel returns the metric word naming the figure at t[i]: the last
-// part of the name before it ("val_loss", "train-ndcg@10", 'eval_f1'),
-// past a ':' or '=', quotes and spaces, in lower case; "" when the name is
-// not one word of letters and digits.
-func metricLabel(t string, i int) string {
+// metricLabel reports whether the figure at t[i] is named by one of
+// metricWords, and whether less of it is better: the last part of the name
+// before it ("val_loss", "train-ndcg@10", 'eval_f1'), past a ':' or '=',
+// quotes and spaces, in any case.
+func metricLabel(t string, i int) (lower, known bool) {
 	j := i
 	for n := 0; j > 0 && n < 4 && strings.IndexByte(`:=' "`, t[j-1]) >= 0; n++ {
 		j--
@@ -253,7 +252,7 @@ func metricLabel(t string, i int) string {
 		s--
 	}
 	if s == e || e-s > 12 {
-		return ""
+		return false, false
 	}
 	var b [12]byte
 	w := b[:0]
@@ -264,7 +263,8 @@ func metricLabel(t string, i int) string {
 		}
 		w = append(w, c)
 	}
-	return string(w)
+	lower, known = metricWords[string(w)] // no allocation for the lookup
+	return lower, known
 }
 
 // metricWords are the names of models' quality metrics, each with whether

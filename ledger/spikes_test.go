@@ -40,6 +40,10 @@ func TestSpikes(t *testing.T) {
 			return fmt.Sprintf(`ts=2026-03-02T10:00:%02dZ level=info route=/v2/cart latency_ms=%d bytes=%d`, i, 20+r.IntN(60), 900+r.IntN(400))
 		}, `ts=2026-03-02T10:00:20Z level=info route=/v2/cart latency_ms=2841 bytes=1022`),
 			`latency_ms=2841`},
+		{"over zeros", spikeLog(20, 13, func(i int, r *rand.Rand) string {
+			return fmt.Sprintf("batch %d committed errors=0 rows=%d", i, 900+r.IntN(200))
+		}, "batch 13 committed errors=412 rows=1004"),
+			"batch 13 committed errors=412 rows=1004"},
 		{"exposition", spikeLog(12, 5, func(i int, r *rand.Rand) string {
 			return fmt.Sprintf(`queue_backlog_messages{queue="q%d",vhost="/"} %d`, i, r.IntN(40))
 		}, `queue_backlog_messages{queue="invoices",vhost="/"} 48113`),
@@ -70,6 +74,9 @@ func TestNoSpikes(t *testing.T) {
 		"few": spikeLog(6, 2, func(i int, r *rand.Rand) string {
 			return fmt.Sprintf("step took=%dms", 10+r.IntN(5))
 		}, "step took=9000ms"),
+		"one over zeros": spikeLog(20, 7, func(i int, r *rand.Rand) string {
+			return fmt.Sprintf("job %d done retries=0", i)
+		}, "job 7 done retries=1"),
 		"two near": spikeLog(30, 3, func(i int, r *rand.Rand) string {
 			if i == 9 {
 				return "batch rows=70211"
