@@ -86,7 +86,9 @@ func TestDeniedStates(t *testing.T) {
 	// A line that only denies a state does not stand for what the failed
 	// command said last.
 	last := "Checking formatting\nthe remote cache is not enabled for this run\nWould reformat: src/app.py\n"
-	if !slices.ContainsFunc(failedItems(last), func(it Item) bool { return it.Kind == KindError && strings.Contains(it.Value, "Would reformat: src/app.py") }) {
+	if !slices.ContainsFunc(failedItems(last), func(it Item) bool {
+		return it.Kind == KindError && strings.Contains(it.Value, "Would reformat: src/app.py")
+	}) {
 		t.Errorf("the failed command's last words are lost: %q", Strings(failedItems(last)))
 	}
 	ok := "resolving dependencies\nthe mirror is not reachable, using the default registry\nadded 12 packages in 2s\n"
