@@ -80,7 +80,8 @@ func TestCarriedLedgerKeepsItsHistory(t *testing.T) {
 
 // TestGrownLedger: a summary that replaces one with a ledger may keep that
 // ledger and add to it, past the room below the target, while it stays
-// within three quarters of the room below the threshold.
+// within three quarters of the room below the threshold (half of it over a
+// wide threshold).
 func TestGrownLedger(t *testing.T) {
 	cc := &condense.CompactionContext{Budget: condense.Budget{Window: 64_000, ReservedOutput: 4_000}}
 	threshold := cc.Budget.Threshold()
@@ -108,8 +109,13 @@ func TestGrownLedger(t *testing.T) {
 		t.Errorf("grown ledger %d is not past the room below the target (%d)", got, room)
 	}
 	after = threshold - 2_000
-	if got := grownLedger(cc, &sp, after); got > 2_000*3/4 {
-		t.Errorf("near the threshold the grown ledger is %d, over three quarters of the %d left", got, 2_000)
+	if got := grownLedger(cc, &sp, after); got > 2_000/2 {
+		t.Errorf("near a wide threshold the grown ledger is %d, over half the %d left", got, 2_000)
+	}
+	narrow := &condense.CompactionContext{Budget: condense.Budget{Window: 32_000, ReservedOutput: 4_000}}
+	after = narrow.Budget.Threshold() - 2_000
+	if got := grownLedger(narrow, &sp, after); got != 2_000*3/4 {
+		t.Errorf("near a narrow threshold the grown ledger is %d, want three quarters of the %d left", got, 2_000)
 	}
 }
 
