@@ -26,6 +26,9 @@ func (s *scanner) authoredDecisions(text string) {
 	if strings.TrimSpace(text) == "" {
 		return
 	}
+	// a decision printed as a block of lines is kept as printed (see
+	// blockRecords), once its sentences are read
+	defer s.keepRecords(text, len(s.items))
 	// what people write in a commit message, a review or a mail is
 	// wrapped at a width; a chat message's line breaks are the writer's
 	s.unwrap = true

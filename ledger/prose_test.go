@@ -592,7 +592,8 @@ func TestDecisionBlocks(t *testing.T) {
 		{"We need to pick one.\n\n**Decision:** atomic counters flushed every second for the quota cache.\n**Rejected:** a mutex around the usage map (the mutex shows up in every profile).\n\nNow the tests.",
 			"**Decision:** atomic counters flushed every second for the quota cache.\n**Rejected:** a mutex around the usage map (the mutex shows up in every profile)."},
 		{"Settled it:\n- chosen: a token bucket per tenant (the billing export)\n- turned down: a sliding-window log, because the log costs memory per request",
-			"- chosen: a token bucket per tenant (the billing export)\n- turned down: a sliding-window log, because the log costs memory per request"},
+			// the block as printed, with the line that introduces it
+			"Settled it:\n- chosen: a token bucket per tenant (the billing export)\n- turned down: a sliding-window log, because the log costs memory per request"},
 		{"I'll go with pgx for the export.\nWhy: database/sql hides the COPY protocol.\nAlternatives considered: lib/pq, which is in maintenance mode.",
 			"I'll go with pgx for the export.\nWhy: database/sql hides the COPY protocol.\nAlternatives considered: lib/pq, which is in maintenance mode."},
 		{"**Decision:** i128 minor units for snapshotting.\n\n**Rejected:** this belongs to another list.",

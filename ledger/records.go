@@ -1,6 +1,9 @@
 package ledger
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // This file keeps the decision records a text shows as they were printed:
 // a decision log's entry is a few lines that go together, and a search for
@@ -27,6 +30,30 @@ var recordLabels = []string{"decided", "decision", "chosen", "choice", "resoluti
 // decisionRecords returns the decision records of text, each as its lines
 // as printed: the first trimmed, the others with their indentation.
 func decisionRecords(text string) [][]string {
+	out := labelRecords(text)
+	for _, b := range blockRecords(text) {
+		if !slices.ContainsFunc(out, func(r []string) bool { return overlaps(r, b) }) {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// overlaps reports whether records a and b share a line of words (not
+// a blank line or a closing tag).
+func overlaps(a, b []string) bool {
+	for _, l := range a {
+		if l = strings.TrimSpace(l); blockLineText(l) != "" && slices.ContainsFunc(b, func(m string) bool { return strings.TrimSpace(m) == l }) {
+			return true
+		}
+	}
+	return false
+}
+
+// labelRecords returns the decision records of text printed with their
+// labels: a quote of "Decided:"/"Not:" lines, a "Decision (topic)"
+// heading over its label lines, a question between options and its answer.
+func labelRecords(text string) [][]string {
 	if !strings.Contains(text, "ecid") && !strings.Contains(text, "ECID") && !strings.Contains(text, "hosen") &&
 		!strings.Contains(text, "hoice") && !strings.Contains(text, "esolution") && !strings.Contains(text, "utcome") &&
 		!strings.Contains(text, "Q: ") {
@@ -149,6 +176,7 @@ func labelLine(t string) bool {
 // being kept apart.
 func (s *scanner) keepRecords(text string, first int) {
 	c := s.e.capOf(KindDecision)
+	var kept []int // the items that took a record
 	for _, rec := range decisionRecords(text) {
 		v := strings.Join(rec, "\n")
 		if len(v) > c || strings.ContainsAny(v, "\x00\r") || !validRecord(rec) {
@@ -156,18 +184,33 @@ func (s *scanner) keepRecords(text string, first int) {
 		}
 		k := -1
 		for i := first; i < len(s.items); i++ {
-			if s.items[i].Kind == KindDecision && strings.Contains(v, strings.SplitN(s.items[i].Value, "\n", 2)[0]) {
+			if head := strings.SplitN(s.items[i].Value, "\n", 2)[0]; s.items[i].Kind == KindDecision && !slices.Contains(kept, i) &&
+				blockLineText(head) != "" && strings.Contains(v, head) {
 				k = i
 				break
 			}
 		}
 		if k < 0 {
-			n := len(s.items)
-			if s.add(KindDecision, rec[0]) == nil || len(s.items) == n {
+			// the record's first line, or the item read from it before
+			// this text's items (a message's prose is read first)
+			p := s.add(KindDecision, rec[0])
+			if p == nil {
 				continue
 			}
-			k = n
+			k = -1
+			for i := range s.items {
+				if &s.items[i] == p {
+					k = i
+				}
+			}
+			if k < 0 {
+				continue
+			}
 		}
+		if slices.Contains(kept, k) {
+			continue
+		}
+		kept = append(kept, k)
 		it := &s.items[k]
 		old := it.Key()
 		it.Value = v
@@ -181,6 +224,9 @@ func (s *scanner) keepRecords(text string, first int) {
 // validRecord reports whether every line of a record is printable text.
 func validRecord(rec []string) bool {
 	for _, l := range rec {
+		if strings.TrimSpace(l) == "" {
+			continue // a blank line inside a <details> element
+		}
 		if clean(l, len(l)+len(ellipsis)) == "" {
 			return false
 		}
@@ -191,4 +237,168 @@ func validRecord(rec []string) bool {
 		}
 	}
 	return true
+}
+
+// A decision is often printed as a short block rather than a sentence: a
+// topic and the option kept and the one dropped on lines of their own, a
+// list of options and the pick, a collapsed <details> element whose
+// summary names the choice and whose body what was ruled out.
+//
+//	Serialization
+//	+ msgpack for the wire format: adopted
+//	- protobuf: skipped, the schema churns weekly
+//
+//	Options for the cache layer
+//	  a) Caffeine in-process
+//	  b) Redis cluster
+//	Picked (b); (a) fails because each pod would hold its own copy.
+//
+// Such a block is read by its shape, whatever its labels: a paragraph (or
+// a <details> element) of two to five lines, one of which keeps a course
+// and another of which sets one aside, or lists the options the course
+// was picked from. It is kept whole, as printed: a search for the block,
+// or for any line of it, finds it.
+
+// blockCues are the substrings a text with a decision block holds at
+// least one of; a text with none is not split into lines.
+var blockCues = []string{"hose", "ick", "dopt", "elect", "ccept", "pprove", " with", "eject", "ropp", "kipp",
+	"eto", "uled out", "iscard", "ecision", "ecided", "❌", "✗", "✅", "instead", "rather than", "<details"}
+
+// chosenMarks are words that keep a course on a line of a block.
+var chosenMarks = []string{"chosen", "chose", "picked", "pick", "adopted", "adopt", "selected", "accepted", "approved",
+	"went with", "going with", "go with", "winner", "settled on", "opted", "preferred", "keep", "kept", "stays", "✅"}
+
+// rejectedMarks are words that set a course aside on a line of a block.
+var rejectedMarks = []string{"rejected", "reject", "dropped", "drop", "skipped", "skip", "vetoed", "veto", "discarded",
+	"declined", "abandoned", "fails", "not chosen", "not picked", "no-go", "passed on", "instead of", "rather than",
+	"goes", "considered", "❌", "✗"}
+
+// blockRecords returns the decision blocks of text (see above), each as
+// its lines: the first trimmed, the others with their indentation.
+func blockRecords(text string) [][]string {
+	if !slices.ContainsFunc(blockCues, func(c string) bool { return strings.Contains(text, c) }) {
+		return nil
+	}
+	lines := strings.Split(text, "\n")
+	var out [][]string
+	inFence := false
+	for i := 0; i < len(lines); {
+		t := strings.TrimSpace(lines[i])
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			inFence = !inFence
+			i++
+			continue
+		}
+		if t == "" || inFence {
+			i++
+			continue
+		}
+		j := i
+		if low, _ := lower(t); strings.HasPrefix(low, "<details") {
+			// the element to its closing tag, blank lines and all
+			for k := i; k < len(lines) && k-i < maxDecisionLines; k++ {
+				if strings.Contains(lines[k], "</details>") {
+					j = k + 1
+					break
+				}
+			}
+		}
+		if j == i {
+			for j = i; j < len(lines) && strings.TrimSpace(lines[j]) != "" && !strings.HasPrefix(strings.TrimSpace(lines[j]), "```"); j++ {
+			}
+		}
+		if rec := decisionBlock(lines[i:j]); rec != nil {
+			out = append(out, rec)
+		}
+		i = j
+	}
+	return out
+}
+
+// decisionBlock returns block as a decision record, its lines as printed
+// but for the first's indentation and every line's trailing blanks, when
+// it is one (see above), or nil.
+func decisionBlock(block []string) []string {
+	if len(block) < 2 || len(block) > maxDecisionLines {
+		return nil
+	}
+	var kept, set, options []int
+	for i, l := range block {
+		if len(l) > 2*DefaultMaxValueLen {
+			return nil
+		}
+		if i > 0 && wrappedOn(block[i-1], l) {
+			return nil // a paragraph of prose wrapped at a width
+		}
+		low, _ := lower(blockLineText(l))
+		if low == "" || strings.HasSuffix(low, "?") || hedged(low) {
+			continue
+		}
+		if optionMark(strings.TrimSpace(l)) {
+			options = append(options, i)
+		}
+		if setsAside(low) || hasAnyWord(low, rejectedMarks) {
+			set = append(set, i)
+		}
+		if _, dec := decisionAt(low); dec || hasAnyWord(low, chosenMarks) || recordLabelled(blockLineText(l)) {
+			kept = append(kept, i)
+		}
+	}
+	// a line that keeps a course, and another that sets one aside, or a
+	// list of the options it picks from
+	if !slices.ContainsFunc(kept, func(k int) bool {
+		return len(options) >= 2 && !slices.Contains(options, k) || slices.ContainsFunc(set, func(s int) bool { return s != k })
+	}) {
+		return nil
+	}
+	rec := make([]string, len(block))
+	for i, l := range block {
+		rec[i] = strings.TrimRight(l, " \t\r")
+	}
+	rec[0] = strings.TrimSpace(rec[0])
+	return rec
+}
+
+// blockLineText returns a block's line without its list mark, its markup
+// tags and its emphasis: "- **RocksDB**: chosen" reads "RocksDB: chosen".
+func blockLineText(l string) string {
+	t := strings.TrimSpace(l)
+	for strings.HasPrefix(t, "<") {
+		k := strings.IndexByte(t, '>')
+		if k < 0 {
+			break
+		}
+		t = strings.TrimSpace(t[k+1:])
+	}
+	if k := strings.Index(t, "</"); k > 0 {
+		t = t[:k]
+	}
+	if f := strings.Fields(t); len(f) > 1 && (listMarker(f[0]) || f[0] == "+" || optionMark(t)) {
+		t = strings.TrimSpace(t[len(f[0]):])
+	}
+	return emphasis.Replace(t)
+}
+
+// optionMark reports whether a trimmed line opens with an option's
+// letter or number: "a) …", "(b) …", "2) …", "B. …".
+func optionMark(t string) bool {
+	t = strings.TrimPrefix(t, "(")
+	k := 0
+	for k < len(t) && k < 2 && (isDigit(t[k]) || k == 0 && isAlpha(t[k])) {
+		k++
+	}
+	if k == 0 || k >= len(t)-1 || t[k] != ')' && t[k] != '.' || t[k+1] != ' ' {
+		return false
+	}
+	return k == 1 || isDigit(t[0])
+}
+
+// wrappedOn reports whether line goes on with the sentence prev left
+// open: prev ends without a stop and line opens in lower case.
+func wrappedOn(prev, line string) bool {
+	p, t := strings.TrimSpace(prev), strings.TrimSpace(line)
+	if p == "" || t == "" || strings.IndexByte(".:;!?)>", p[len(p)-1]) >= 0 {
+		return false
+	}
+	return t[0] >= 'a' && t[0] <= 'z' && !optionMark(t) && !labelLine(t)
 }

@@ -2,7 +2,10 @@ package ledger
 
 import (
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/condense-dev/condense"
 )
 
 // TestDecisionRecordsAsPrinted: a decision log's entries shown in output
@@ -31,6 +34,46 @@ func TestDecisionRecordsAsPrinted(t *testing.T) {
 		if v == "**Decided:** SQS FIFO queues for the export jobs" || v == "Decision (no lines follow)" || v == "> just a quoted remark\n> over two lines" ||
 			v == "Q: Who owns the export job?\nA: The data team owns it." {
 			t.Errorf("%q kept as a decision", v)
+		}
+	}
+}
+
+// TestDecisionBlocksByShape: a short block that keeps one course and sets
+// another aside, or picks from the options it lists, is one decision kept
+// as printed, whatever its labels, in a reply and in a document read; a
+// paragraph of prose wrapped at a width, a list of steps and a block with
+// no course set aside are not.
+func TestDecisionBlocksByShape(t *testing.T) {
+	blocks := []string{
+		"Options for the cache layer\n  a) Caffeine in-process\n  b) Redis cluster\nPicked (b); (a) fails because each pod would hold its own copy.",
+		"**Storage engine**\n- RocksDB: chosen, compaction is tunable\n- LMDB: rejected, single writer only",
+		"<details>\n<summary>Chosen: HTTP/2 keepalive pings every 30s</summary>\nNot chosen: TCP keepalive, the LB drops idle flows at 60s.\n</details>",
+		"<details><summary>Verdict: one consumer group per region</summary>\n\nDiscarded: a global group, cross-region rebalances take minutes.\n</details>",
+		"Serialization\n+ msgpack for the wire format: adopted\n- protobuf: skipped, the schema churns weekly",
+	}
+	text := "I compared the approaches.\n\n" + strings.Join(blocks, "\n\nThen more.\n\n") + "\n\nNext I'll wire the client."
+	for name, got := range map[string][]string{
+		"reply": values(Extract([]condense.Message{condense.AssistantText(text)}, 0), KindDecision),
+		"doc":   values(result("cat docs/notes/cache.md", text, false), KindDecision),
+	} {
+		for _, want := range blocks {
+			if !slices.Contains(got, want) {
+				t.Errorf("%s: block %q missing from %q", name, want, got)
+			}
+		}
+	}
+	for _, text := range []string{
+		// prose wrapped at a width
+		"rustls-native-certs reads the system store fine, I tried it in a container and\nkept it. We dropped the vendored bundle\nbecause it went stale twice.",
+		// steps, nothing set aside
+		"Plan:\n- keep the old handler for now\n- add the new route\n- run the e2e suite",
+		// a course kept with nothing set aside and no options
+		"Cache\n- chosen: Redis cluster\n- owner: platform team",
+	} {
+		for _, v := range values(Extract([]condense.Message{condense.AssistantText(text)}, 0), KindDecision) {
+			if strings.Count(v, "\n") >= 2 {
+				t.Errorf("%q: block %q kept as a decision", text, v)
+			}
 		}
 	}
 }

@@ -19,6 +19,25 @@ import (
 // command that printed it) or a message, with one specific planted in it.
 type unseenCase struct {
 	ID, Category, Source, Command, Output, Text, Probe string
+	// Tool and Input are the call of a tool other than a shell: the
+	// tool's name and its JSON arguments. With source "tool-input" the
+	// probe is in one of the arguments (a file the agent writes, a note it
+	// posts); with source "tool" it is in what the tool returned.
+	Tool  string
+	Input json.RawMessage
+}
+
+// haystack returns every text of c the probe may be in: the output, the
+// message and each string argument of the call.
+func (c unseenCase) haystack() string {
+	var b strings.Builder
+	b.WriteString(c.Output)
+	b.WriteString(c.Text)
+	var in any
+	if json.Unmarshal(c.Input, &in) == nil {
+		walkStrings(in, func(s string) { b.WriteString("\x00" + s) })
+	}
+	return b.String()
 }
 
 // unseenKept reports whether the probe of c is in an item extracted from
@@ -42,10 +61,16 @@ func unseenItems(c unseenCase) []Item {
 	case "user":
 		msgs = append(msgs, condense.UserText(body))
 	default:
-		in, _ := json.Marshal(map[string]string{"command": c.Command})
+		name, in := "bash", c.Input
+		if c.Tool != "" {
+			name = c.Tool
+		} else {
+			in, _ = json.Marshal(map[string]string{"command": c.Command})
+		}
+		failed := c.Category == "error" && c.Source != "tool-input"
 		msgs = append(msgs,
-			condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{condense.ToolCall("call_1", "bash", in)}},
-			condense.Message{Role: condense.RoleTool, Parts: []condense.Part{condense.ToolResult("call_1", c.Category == "error", condense.Text(body))}})
+			condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{condense.ToolCall("call_1", name, in)}},
+			condense.Message{Role: condense.RoleTool, Parts: []condense.Part{condense.ToolResult("call_1", failed, condense.Text(body))}})
 	}
 	return Extract(msgs, 0)
 }
@@ -120,7 +145,7 @@ func TestUnseenSamples(t *testing.T) {
 			if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
 				t.Fatalf("%s.jsonl:%d: %v", name, line, err)
 			}
-			if !strings.Contains(c.Output+c.Text, c.Probe) {
+			if !strings.Contains(c.haystack(), c.Probe) {
 				t.Fatalf("%s.jsonl:%d (%s): the probe is not in the text", name, line, c.ID)
 			}
 			half := "a"
