@@ -69,6 +69,7 @@ func (e *Extractor) call(p *condense.Part, index int, open string) []Item {
 	if len(p.Input) == 0 || json.Unmarshal(p.Input, &in) != nil {
 		in = nil
 	}
+	in = writtenInput(in)
 	s := newScanner(e, index, false)
 	name := strings.ToLower(p.Name)
 	if e.isShell(p.Name) {
@@ -131,9 +132,13 @@ func (e *Extractor) call(p *condense.Part, index int, open string) []Item {
 func writtenSteps(in map[string]any) []string {
 	path := writtenPath(in)
 	var out []string
+	if path == "" {
+		return nil
+	}
 	for _, k := range docKeys {
 		if text, ok := in[k].(string); ok {
 			out = append(out, stepsIn(path, text)...)
+			out = append(out, looseSteps(path, newLines(text, in))...)
 		}
 	}
 	return out
@@ -293,11 +298,19 @@ func stepsIn(path, text string) []string {
 		case !stepKeys[key]:
 		case v == "" || v == "|" || v == ">" || v == "|-" || v == ">-":
 			block = indent
-		case commandLine(strings.Trim(v, `"'`), inContext):
-			out = append(out, strings.Trim(v, `"'`))
+		case commandLine(unquoted(v), inContext):
+			out = append(out, unquoted(v))
 		}
 	}
 	return out
+}
+
+// unquoted returns v without the quotes around it, if it is quoted whole.
+func unquoted(v string) string {
+	if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+		return v[1 : len(v)-1]
+	}
+	return v
 }
 
 // makeProgram returns a recipe line whose program is a make variable
