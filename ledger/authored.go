@@ -47,6 +47,12 @@ func (s *scanner) authoredDecisions(text string) {
 			insteadCourse(low) || courseAndNot(low) {
 			return KindDecision, 0
 		}
+		if !s.docRead && (isConstraint(low) || settledRule(low)) {
+			// a rule adopted for the work ("Field 7 is retired for
+			// good: the number stays reserved and must never be
+			// reused.", "Only the latest major gets fixes.")
+			return KindConstraint, 0
+		}
 		if p := speakerPrefix(low); p > 0 && p < len(low) {
 			// "[2024-05-06] r.osei: Decided: Spot for …": the post is read
 			// as its author wrote it, and kept with its prefix
@@ -59,6 +65,27 @@ func (s *scanner) authoredDecisions(text string) {
 		return "", 0
 	}))
 }
+
+// settledRule reports whether a lower-case sentence states a rule the
+// work keeps to from now on, without a modal: what is the only course
+// ("that is the only configuration we support"), what is permanent or
+// frozen, what is banned or off-limits, what gets no more of something
+// ("the gem takes no new runtime dependencies"), what stays as it is.
+func settledRule(low string) bool {
+	for _, c := range settledCues {
+		if strings.Contains(low, c) {
+			return true
+		}
+	}
+	return hasAnyLead(low, []string{"only ", "no new ", "nothing ", "never "})
+}
+
+// settledCues are the phrases of a rule stated as how things now are.
+var settledCues = []string{" is the only ", " are the only ", " only configuration", " is permanent", " are permanent",
+	" is frozen", " are frozen", " is banned", " are banned", " off-limits", " off limits", " is retired", " are retired",
+	" for good", " no longer ", " takes no new ", " gets no new ", " get no new ", " accepts no ", " is not renewed",
+	" end-of-life", " end of life", " stays on ", " stay on ", " stays as ", " by design", " on purpose", " is not part of ",
+	" are not part of ", " not going to ", " signed off", " lost out", " is out of scope", " are out of scope"}
 
 // breakingChange reports whether a sentence of a changelog, a release's
 // notes or a tag says what the project no longer does: "CommonJS

@@ -89,13 +89,14 @@ func TestDecisionsInWrittenComments(t *testing.T) {
 		want  string
 	}{
 		{tool("Write", map[string]string{"file_path": "src/session/store.ts", "content": "import { Wheel } from './wheel';\n\n// Eviction runs on one timer wheel rather than a setTimeout per session:\n// 100k timers stall the event loop.\nexport const wheel = new Wheel(64);\n"}),
-			"Eviction runs on one timer wheel rather than a setTimeout per session: 100k timers stall the event loop."},
+			// as printed, its comment marks and line break kept
+			"// Eviction runs on one timer wheel rather than a setTimeout per session:\n// 100k timers stall the event loop."},
 		{tool("Edit", map[string]string{"file_path": "app/billing/rounding.py", "old_string": "x = 1", "new_string": "# We chose Decimal with ROUND_HALF_EVEN over float arithmetic, since floats lose cents over a year.\nROUNDING = ROUND_HALF_EVEN"}),
 			"We chose Decimal with ROUND_HALF_EVEN over float arithmetic, since floats lose cents over a year."},
 		{tool("str_replace_editor", map[string]string{"command": "str_replace", "path": "/repo/internal/quota/cache.go", "old_str": "mu sync.Mutex", "new_str": "hits atomic.Int64 // atomic counters instead of a mutex: the mutex shows up in every profile"}),
 			"atomic counters instead of a mutex: the mutex shows up in every profile"},
 		{tool("Write", map[string]string{"file_path": "db/migrations/0042_orders.sql", "content": "/*\n * Going with a NOT VALID constraint validated later, because a direct\n * constraint scans 400M rows under lock.\n */\nALTER TABLE orders ADD CONSTRAINT c CHECK (total >= 0) NOT VALID;\n"}),
-			"Going with a NOT VALID constraint validated later, because a direct constraint scans 400M rows under lock."},
+			"* Going with a NOT VALID constraint validated later, because a direct\n * constraint scans 400M rows under lock."},
 		{callItems(t, "cat >> AGENTS.md <<'EOF'\n- From now on the API uses pnpm workspaces and nothing goes through npm link: npm link breaks the lockfile.\nEOF"),
 			"From now on the API uses pnpm workspaces and nothing goes through npm link: npm link breaks the lockfile."},
 		{callItems(t, `echo "- Settled on keyset pagination instead of OFFSET, which rescans the table on every page." >> CHANGELOG.md`),

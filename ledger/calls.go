@@ -105,6 +105,16 @@ func (e *Extractor) call(p *condense.Part, index int, open string) []Item {
 	for _, k := range said {
 		s.assistantProse(Redact(in[k].(string)))
 	}
+	if len(said) == 0 && writtenPath(in) == "" && !e.isShell(p.Name) {
+		// A message the agent posts (a chat post, an issue, a
+		// comment): its text is its prose, wherever the tool puts it.
+		for _, k := range sortedKeys(in) {
+			if v, ok := in[k].(string); ok && postKeys[normKey(k)] && len(strings.Fields(v)) >= 6 {
+				s.assistantProse(Redact(v))
+				s.keepRecords(Redact(v), 0)
+			}
+		}
+	}
 	// A document the agent writes (a design note, a decision record, a
 	// plan in Markdown) is its prose, as much as its reply.
 	if doc := writtenDoc(in); doc != "" {
@@ -115,7 +125,12 @@ func (e *Extractor) call(p *condense.Part, index int, open string) []Item {
 		// entries it adds: their decisions (authored.go).
 		for _, k := range docKeys {
 			if text, ok := in[k].(string); ok {
-				s.authoredDecisions(Redact(writtenProse(path, newLines(text, in))))
+				n := len(s.items)
+				raw := Redact(newLines(text, in))
+				s.authoredDecisions(writtenProse(path, raw))
+				if commentSyntaxOf(path) != nil && !textDoc(path) {
+					s.printedComments(raw, n)
+				}
 			}
 		}
 	}
@@ -611,7 +626,7 @@ func proseDoc(p string) bool {
 	}
 	low := strings.ToLower(p)
 	for _, w := range []string{"adr", "decision", "design", "notes", "plan", "rfc", "proposal", "todo",
-		"progress", "memory", "context", "journal", "scratch"} {
+		"progress", "memory", "memories", "context", "journal", "scratch"} {
 		if strings.Contains(low, w) {
 			return true
 		}
@@ -630,6 +645,11 @@ func textDoc(p string) bool {
 	}
 	return false
 }
+
+// postKeys are the keys of the text a tool posts that names no file: a
+// chat message, an issue's or a comment's body.
+var postKeys = map[string]bool{"text": true, "body": true, "content": true, "message": true, "comment": true,
+	"description": true, "markdown": true, "post": true, "messagetext": true}
 
 // reasonKeys are the keys of a tool call's input that hold the assistant's
 // own prose (not a file's body or a search query).

@@ -56,7 +56,9 @@ func (s *scanner) readDecisions(text string, call []Item) {
 	switch {
 	case doc != "":
 		plain := unnumbered(text)
+		s.docRead = true // its rules are read by docRules
 		s.authoredDecisions(writtenProse(doc, plain))
+		s.docRead = false
 		s.docRules(doc, plain)
 		return
 	case fetched && !jsonText(text):
@@ -286,9 +288,9 @@ func docRule(low string, rules bool) bool {
 		// a README's or a design note's rule for the work, not a
 		// library's advice to its users ("Results must be taken with
 		// a grain of salt.")
-		return hasAnyWord(low, strongRules) && !addressed(low) && !hasAnyWord(low, []string{"i", "we"})
+		return (hasAnyWord(low, strongRules) || settledRule(low)) && !addressed(low) && !hasAnyWord(low, []string{"i", "we"})
 	}
-	if isConstraint(low) || hasAnyWord(low, []string{"require", "requires", "required", "mandatory"}) {
+	if isConstraint(low) || settledRule(low) || hasAnyWord(low, []string{"require", "requires", "required", "mandatory"}) {
 		return true
 	}
 	h := stripLabel(low)

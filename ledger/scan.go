@@ -107,6 +107,9 @@ type scanner struct {
 	deniedOnly int
 	// agentProse: the prose read is the agent's own (assistantProse).
 	agentProse bool
+	// docRead is set while a read document's prose is read for its
+	// decisions: its rules are read apart (docRules).
+	docRead bool
 	// prompts are the prompts of an interactive program's session the
 	// output holds (replPrompts).
 	prompts []string

@@ -221,3 +221,60 @@ func cronMacro(w string) bool {
 	}
 	return false
 }
+
+// printedComments gives the decisions and rules read from the comments of
+// written code (the items from first on) their lines as printed, comment
+// marks and line breaks kept: the comment's paragraph was read as one
+// sentence, but a search for a line of it as the file shows it ("# One
+// NAT gateway per AZ (~3x the cost); …") finds it only so.
+func (s *scanner) printedComments(raw string, first int) {
+	lines := strings.Split(raw, "\n")
+	for i := first; i < len(s.items); i++ {
+		it := &s.items[i]
+		if it.Kind != KindDecision && it.Kind != KindConstraint {
+			continue
+		}
+		if v := printedLines(lines, it.Value, s.e.capOf(it.Kind)); v != "" && v != it.Value {
+			old := it.Key()
+			it.Value = v
+			if s.seen != nil {
+				delete(s.seen, old)
+				s.seen[it.Key()] = i
+			}
+		}
+	}
+}
+
+// printedLines returns the lines of a source file that print v, a
+// sentence read from their comments with the marks taken out and the
+// lines joined, as printed (the first without its indentation), or "" when
+// they are not found or run over max bytes.
+func printedLines(lines []string, v string, max int) string {
+	const probe = 16
+	head, tail := v, v
+	if len(v) > probe {
+		head, tail = v[:probe], v[len(v)-probe:]
+	}
+	for i, l := range lines {
+		if !strings.Contains(l, head) {
+			continue
+		}
+		n := 0
+		for j := i; j < len(lines) && j < i+maxDecisionLines; j++ {
+			n += len(lines[j]) + 1
+			if strings.Contains(lines[j], tail) {
+				out := make([]string, 0, j-i+1)
+				out = append(out, strings.TrimSpace(lines[i]))
+				for _, m := range lines[i+1 : j+1] {
+					out = append(out, strings.TrimRight(m, " \t\r"))
+				}
+				if r := strings.Join(out, "\n"); len(r) <= max {
+					return r
+				}
+				return ""
+			}
+		}
+		return ""
+	}
+	return ""
+}
