@@ -278,6 +278,19 @@ func (e *Extractor) message(m *condense.Message, index int, sp *span) []Item {
 			s.text(text)
 			if relayed {
 				s.readDecisions(text, sp.action)
+			} else if m.Role == condense.RoleUser {
+				if out := pastedFailure(text); out != "" {
+					// what the person pasted to show a failure is read
+					// as the failed command's output it is
+					ps := newScanner(e, index, true)
+					ps.failedPaste = true
+					ps.text(out)
+					for _, it := range ps.items {
+						if it.Kind == KindError {
+							s.keepItem(it)
+						}
+					}
+				}
 			}
 			out = append(out, containedItems(s.items)...)
 		case condense.PartThinking:

@@ -86,6 +86,9 @@ type scanner struct {
 	src string
 
 	run  runState // how the command whose output this is ended
+	// failedPaste marks output a person pasted to show a failure: it is
+	// read as a failed command's (see pastedFailure).
+	failedPaste bool
 	weak []Item   // error lines kept only if room is left under the cap
 
 	table tableState // the table the current line is in, if any
@@ -509,6 +512,9 @@ func (s *scanner) text(text string) {
 		var exit *int
 		text, exit = unwrapOutput(text)
 		s.run = s.runOf(text, exit)
+		if s.failedPaste {
+			s.run = runFailed
+		}
 	}
 	textItems := len(s.items)
 	s.textFrom = textItems
@@ -751,6 +757,11 @@ func (s *scanner) line(line string) {
 		}
 		if s.run == runFailed && !s.source {
 			s.assertion(t)
+		}
+		if s.run == runFailed && messageLabel(s.prev) && len(strings.Fields(t)) >= 3 {
+			// "Message:" on a line of its own, then the message: an
+			// APM's or a test runner's report of the failure
+			s.add(KindError, t)
 		}
 		if s.run == runFailed && numberedFailure(t) {
 			s.addWeak(t) // ExUnit's "1) test caps the discount (Shop.PricingTest)"

@@ -156,8 +156,17 @@ func looseSteps(path, text string) []string {
 		if src && !comment {
 			continue
 		}
-		if c = looseCommand(c); c != "" && commandLine(c, bare) {
+		c = looseCommand(c)
+		if c == "" {
+			continue
+		}
+		if commandLine(c, bare) {
 			out = append(out, c)
+		} else if f := strings.Fields(t); len(f) > 6 && cronEntry(f) {
+			// a system crontab's entry names the user before the command
+			if c = strings.TrimSpace(c[len(strings.Fields(c)[0]):]); commandLine(c, bare) {
+				out = append(out, c)
+			}
 		}
 	}
 	return out
@@ -183,7 +192,7 @@ func looseCommand(t string) string {
 		t = strings.TrimPrefix(t, p)
 	}
 	f := strings.Fields(t)
-	if len(f) >= 6 && every(strings.Join(f[:5], ""), func(c byte) bool { return isDigit(c) || strings.IndexByte("*/,-", c) >= 0 }) {
+	if len(f) >= 6 && cronEntry(f) {
 		// a crontab's entry: five fields of schedule, then the command
 		return strings.TrimSpace(t[strings.Index(t, f[5]):])
 	}
@@ -211,6 +220,12 @@ func looseCommand(t string) string {
 		return ""
 	}
 	return t
+}
+
+// cronEntry reports whether the fields of a line open with a crontab's
+// five fields of schedule ("15 3 * * 1-5").
+func cronEntry(f []string) bool {
+	return len(f) >= 6 && every(strings.Join(f[:5], ""), func(c byte) bool { return isDigit(c) || strings.IndexByte("*/,-", c) >= 0 })
 }
 
 // cronMacro reports whether w is one of cron's schedule macros.
@@ -277,4 +292,82 @@ func printedLines(lines []string, v string, max int) string {
 		return ""
 	}
 	return ""
+}
+
+// pastedFailure returns the output a person pasted into a message to show
+// a failure: the lines between the prose that opens the message ("The
+// rspec job fails before a single test runs. Copied from the job page:")
+// and the prose that closes it, when there are four lines or more of them,
+// most not prose, and the message speaks of a failure. Else "".
+func pastedFailure(text string) string {
+	if len(text) < 200 || !failureWords(text) {
+		return ""
+	}
+	lines := strings.Split(text, "\n")
+	i, j := 0, len(lines)
+	for i < j && (strings.TrimSpace(lines[i]) == "" || proseLine(lines[i])) {
+		i++
+	}
+	for j > i && (strings.TrimSpace(lines[j-1]) == "" || proseLine(lines[j-1])) {
+		j--
+	}
+	n, prose := 0, 0
+	for _, l := range lines[i:j] {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		n++
+		if proseLine(l) {
+			prose++
+		}
+	}
+	if n < 4 || 2*prose > n {
+		return ""
+	}
+	return strings.Join(lines[i:j], "\n")
+}
+
+// proseLine reports whether a line of a message is a sentence a person
+// wrote, not a line of output: four words or more, mostly letters, opening
+// with a letter and ending a sentence, no log stamp.
+func proseLine(l string) bool {
+	t := strings.TrimSpace(l)
+	if len(strings.Fields(t)) < 4 || !isAlpha(t[0]) || strings.IndexByte(".!?:", t[len(t)-1]) < 0 || logStamped(t) {
+		return false
+	}
+	letters := 0
+	for i := 0; i < len(t); i++ {
+		if isAlpha(t[i]) || t[i] == ' ' {
+			letters++
+		}
+	}
+	return letters*10 >= len(t)*8
+}
+
+// failureWords reports whether a message speaks of a failure.
+func failureWords(text string) bool {
+	low := strings.ToLower(text)
+	for _, w := range []string{"error", "exception", "fail", "fatal", "panic", "traceback", "exit code", "denied",
+		"refused", "not found", "cannot", "can't", "unable", "crash", "broke", "broken"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// messageLabel reports whether a line is only the label of a failure's
+// message, which the next line gives: "Message:", "Error message:",
+// "Cause:" (a bare "Error:" heads a block its own readers know).
+func messageLabel(prev string) bool {
+	l, ok := strings.CutSuffix(strings.TrimSpace(prev), ":")
+	if !ok {
+		return false
+	}
+	low, _ := lower(strings.Trim(l, "*_ "))
+	switch low {
+	case "message", "error message", "exception message", "cause", "root cause", "error details":
+		return true
+	}
+	return false
 }

@@ -1,0 +1,133 @@
+package ledger
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/condense-dev/condense"
+)
+
+// calledItems returns the items of one call of tool with input in.
+func calledItems(t *testing.T, tool string, in any) []Item {
+	t.Helper()
+	raw, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := condense.ToolCall("c1", tool, raw)
+	return ExtractMessage(&condense.Message{Role: condense.RoleAssistant, Parts: []condense.Part{c}}, 2)
+}
+
+// TestCommandsInWrittenFiles: what a written file will run, or tells its
+// reader to run, is a command whatever the file's format and the tool's
+// shape: a comment's command, a crontab's entry, a TOML alias, a RUN past
+// its options, the lines of a text runbook, a multi-edit's or a sketch
+// edit's or a SEARCH/REPLACE diff's new lines; a source file's code and
+// prose lines are not.
+func TestCommandsInWrittenFiles(t *testing.T) {
+	for _, tc := range []struct {
+		tool string
+		in   any
+		want string
+	}{
+		{"Write", map[string]string{"file_path": "/srv/app/.pre-commit-config.yaml", "content": "repos:\n  - repo: local\n    hooks:\n      - id: migra\n  # slow, so manual only; after touching db/ run:\n  #   pre-commit run migra-diff --all-files --hook-stage manual\n"},
+			"pre-commit run migra-diff --all-files --hook-stage manual"},
+		{"create_file", map[string]string{"path": "/etc/cron.d/reports", "text": "# nightly export\n15 3 * * 1-5 deploy cd /srv/reports && bundle exec rake exports:nightly >> /var/log/exports.log 2>&1\n"},
+			"bundle exec rake exports:nightly"},
+		{"Write", map[string]string{"file_path": "/work/ship/.cargo/config.toml", "content": "[alias]\nci-test = \"nextest run --workspace --profile ci\"\n\n[env]\nRUST_LOG = \"info\"\n# release builds for the gateway boxes:\n#   cargo zigbuild --release --target x86_64-unknown-linux-gnu.2.17 -p gatewayd\n"},
+			"cargo zigbuild --release --target x86_64-unknown-linux-gnu.2.17 -p gatewayd"},
+		{"Write", map[string]string{"file_path": "/app/Dockerfile", "content": "FROM python:3.12-slim\nCOPY uv.lock pyproject.toml ./\nRUN --mount=type=cache,target=/root/.cache/uv \\\n    uv sync --frozen --no-dev --no-install-project\n"},
+			"uv sync --frozen --no-dev --no-install-project"},
+		{"write_to_file", map[string]string{"path": "/ops/runbooks/queue.txt", "content": "QUEUE RUNBOOK\n\nWhen the dead-letter queue grows past 10k, drain it into S3 first:\n\naws sqs receive-message --queue-url https://sqs.eu-west-1.amazonaws.com/1234/orders-dlq --max-number-of-messages 10\n\nThen page the owning team.\n"},
+			"aws sqs receive-message --queue-url https://sqs.eu-west-1.amazonaws.com/1234/orders-dlq --max-number-of-messages 10"},
+		{"MultiEdit", map[string]any{"file_path": "/repo/.github/workflows/ci.yml", "edits": []map[string]string{
+			{"old_string": "      - run: go test ./...", "new_string": "      - run: go test -race -count=1 -shuffle=on ./..."},
+			{"old_string": "      - run: go vet ./...", "new_string": "      - run: staticcheck ./..."}}},
+			"go test -race -count=1 -shuffle=on ./..."},
+		{"edit_file", map[string]string{"target_file": "/repo/.gitlab-ci.yml", "instructions": "add a job", "code_edit": "# ... existing code ...\nlint:\n  script:\n    - golangci-lint run --timeout 5m ./...\n# ... existing code ..."},
+			"golangci-lint run --timeout 5m ./..."},
+		{"replace_in_file", map[string]string{"path": "/repo/Makefile", "diff": "<<<<<<< SEARCH\ntest:\n\tgo test ./...\n=======\ntest:\n\tgo test -tags integration -run TestOutbox ./internal/outbox/...\n>>>>>>> REPLACE"},
+			"go test -tags integration -run TestOutbox ./internal/outbox/..."},
+		{"replace_string_in_file", map[string]string{"filePath": "/repo/Makefile", "oldString": "lint:\n\truff check .", "newString": "lint:\n\truff check .\n\nfmt-check:\n\truff format --check --diff src tests"},
+			"ruff format --check --diff src tests"},
+	} {
+		if got := values(calledItems(t, tc.tool, tc.in), KindCommand); !slices.ContainsFunc(got, func(c string) bool { return strings.Contains(c, tc.want) }) {
+			t.Errorf("%s %v: no command holding %q in %q", tc.tool, tc.in, tc.want, got)
+		}
+	}
+	// code, and what a comment says in words, are not commands
+	got := values(calledItems(t, "Write", map[string]string{"file_path": "/repo/app/jobs.py", "content": "import subprocess\n\n# Run the export nightly, see the runbook.\ndef run():\n    subprocess.run([\"make\", \"export\"], check=True)\n"}), KindCommand)
+	if len(got) > 0 {
+		t.Errorf("commands in a source file's code or prose: %q", got)
+	}
+}
+
+// TestRulesInWrittenText: a rule the agent writes down as how things now
+// are (in a comment, a note or a post), without a modal, is kept, and a
+// comment's rule keeps its lines as printed; a post's text is read as the
+// agent's prose whatever the tool.
+func TestRulesInWrittenText(t *testing.T) {
+	holds := func(items []Item, want string) bool {
+		return slices.ContainsFunc(items, func(it Item) bool {
+			return (it.Kind == KindDecision || it.Kind == KindConstraint) && strings.Contains(it.Value, want)
+		})
+	}
+	for _, tc := range []struct {
+		tool string
+		in   map[string]string
+		want string
+	}{
+		{"Edit", map[string]string{"file_path": "/repo/proto/user.proto", "old_string": "  string legacy_id = 7;", "new_string": "  // Tag 9 (nickname) is retired for good: the number stays reserved.\n  reserved 9;"},
+			"// Tag 9 (nickname) is retired for good: the number stays reserved."},
+		{"Write", map[string]string{"file_path": "/repo/build/toolchain.cmake", "content": "# Static CRT (/MT) is the only configuration we ship;\n# dynamic CRT builds are not tested.\nset(CMAKE_MSVC_RUNTIME_LIBRARY \"MultiThreaded$<$<CONFIG:Debug>:Debug>\")\n"},
+			"# Static CRT (/MT) is the only configuration we ship;\n# dynamic CRT builds are not tested."},
+	} {
+		if items := calledItems(t, tc.tool, tc.in); !holds(items, tc.want) {
+			t.Errorf("%s: no rule or decision holding %q in %q", tc.tool, tc.want, Strings(items))
+		}
+	}
+	// a post's text and a memory file are the agent's prose, read as its
+	// reply is
+	for _, tc := range []struct {
+		tool string
+		in   map[string]string
+		want string
+	}{
+		{"slack_post_message", map[string]string{"channel": "#data", "text": "Heads up from the pipeline work: dashboards read from the `marts` schema only; nothing points at `raw_*` again."},
+			"dashboards read from the `marts` schema only"},
+		{"memory", map[string]string{"command": "create", "path": "/memories/project.md", "file_text": "# Project notes\n\n- Staging deploys are frozen until the audit closes.\n- The API client lives in pkg/client.\n"},
+			"Staging deploys are frozen until the audit closes."},
+	} {
+		if items := calledItems(t, tc.tool, tc.in); !slices.ContainsFunc(items, func(it Item) bool { return strings.Contains(it.Value, tc.want) }) {
+			t.Errorf("%s: nothing holding %q in %q", tc.tool, tc.want, Strings(items))
+		}
+	}
+	// a comment that describes the code is no rule
+	items := calledItems(t, "Write", map[string]string{"file_path": "/repo/cache.go", "content": "// Get returns the cached value for key, or false.\nfunc Get(key string) (string, bool) { return \"\", false }\n"})
+	if slices.ContainsFunc(items, func(it Item) bool { return it.Kind == KindDecision || it.Kind == KindConstraint }) {
+		t.Errorf("a describing comment kept as a rule: %q", Strings(items))
+	}
+}
+
+// TestPastedFailures: what a person pastes into a message to show a
+// failure is read as the failed command's output (its errors, a "Message:"
+// label's message); prose around it, and a message with no failure, are
+// not.
+func TestPastedFailures(t *testing.T) {
+	msg := "The nightly build broke after the JDK bump. This is what the job page shows:\n\n" +
+		"Checkout code\nRestoring cache\n./gradlew build --no-daemon\nStarting a Gradle Daemon\n\n" +
+		"Test run report\nMessage:\nThe connection pool was closed while a query was still running on it.\nDuration: 38 s\n\n" +
+		"I only changed the base image, nothing else."
+	got := values(Extract([]condense.Message{condense.UserText("Fix the build."), condense.UserText(msg)}, 0), KindError)
+	if !slices.Contains(got, "The connection pool was closed while a query was still running on it.") {
+		t.Errorf("the pasted failure's message missing from %q", got)
+	}
+	if slices.ContainsFunc(got, func(v string) bool { return strings.Contains(v, "only changed the base image") }) {
+		t.Errorf("the person's own prose kept as an error: %q", got)
+	}
+	if out := pastedFailure("Here is the list you asked for:\n\nalpha 1\nbeta 2\ngamma 3\ndelta 4\nepsilon 5\n\nThat is all of them, in the order the tool printed them."); out != "" {
+		t.Errorf("a paste with no failure read as one: %q", out)
+	}
+}
