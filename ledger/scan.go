@@ -85,11 +85,11 @@ type scanner struct {
 	// when it has one (logSource); "" otherwise.
 	src string
 
-	run  runState // how the command whose output this is ended
+	run runState // how the command whose output this is ended
 	// failedPaste marks output a person pasted to show a failure: it is
 	// read as a failed command's (see pastedFailure).
 	failedPaste bool
-	weak []Item   // error lines kept only if room is left under the cap
+	weak        []Item // error lines kept only if room is left under the cap
 
 	table tableState // the table the current line is in, if any
 
