@@ -385,7 +385,13 @@ func (e *Extractor) result(call, result *condense.Part, index int, open string) 
 		}
 		return s.items
 	}
-	s.text(text)
+	if s.readsFile {
+		// a file viewer's line numbers ("    21\t…") are not the file's:
+		// its rows and records are read as printed without them
+		s.text(unnumbered(text))
+	} else {
+		s.text(text)
+	}
 	if call != nil {
 		s.readDecisions(text, s.items[:s.callItems])
 		if s.readsFile {

@@ -24,6 +24,9 @@ func rowFigures(t string) (vals []float64, ok bool) {
 		return nil, false
 	}
 	if !strings.Contains(t, "  ") {
+		if strings.Count(t, ",") >= 3 && !strings.Contains(t, ", ") {
+			return csvFigures(t)
+		}
 		if !strings.Contains(t, " | ") {
 			return nil, false
 		}
@@ -41,6 +44,26 @@ func rowFigures(t string) (vals []float64, ok bool) {
 	}
 	if k == 0 || len(vals) < 3 || !isAlpha(f[0][0]) && f[0][0] != '/' && f[0][0] != '[' {
 		return cellFigures(f)
+	}
+	return vals, true
+}
+
+// csvFigures reads a row of comma-separated values as rowFigures reads an
+// aligned row: a label (one or more fields), then three or more figures
+// ("checkout,POST /api/checkout,40,11502,31.9,412.7,1388.1").
+func csvFigures(t string) (vals []float64, ok bool) {
+	f := strings.Split(t, ",")
+	k := len(f)
+	for k > 0 {
+		v, ok := figureCell(strings.TrimSpace(f[k-1]))
+		if !ok {
+			break
+		}
+		vals = append(vals, v)
+		k--
+	}
+	if k == 0 || len(vals) < 3 || f[0] == "" || !isAlpha(f[0][0]) && f[0][0] != '/' {
+		return nil, false
 	}
 	return vals, true
 }

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -129,5 +130,30 @@ func TestPastedFailures(t *testing.T) {
 	}
 	if out := pastedFailure("Here is the list you asked for:\n\nalpha 1\nbeta 2\ngamma 3\ndelta 4\nepsilon 5\n\nThat is all of them, in the order the tool printed them."); out != "" {
 		t.Errorf("a paste with no failure read as one: %q", out)
+	}
+}
+
+// TestFiguresOfReadData: a table of comma-separated figures is read as an
+// aligned one (its weightiest row kept whole), also when a file viewer
+// numbers its lines.
+func TestFiguresOfReadData(t *testing.T) {
+	rows := []string{"job,queue,runs,p50_s,p95_s,max_s",
+		"thumbs,media,4120,0.8,1.9,3.2", "emails,mail,9912,0.2,0.6,1.1", "exports,reports,214,41.5,188.2,402.7",
+		"webhooks,hooks,15230,0.3,0.9,2.4", "search,index,3301,1.1,2.8,5.0", "billing,ledger,880,0.9,2.2,4.1"}
+	want := "exports,reports,214,41.5,188.2,402.7"
+	var numbered []string
+	for i, r := range rows {
+		numbered = append(numbered, fmt.Sprintf("%6d\t%s", i+1, r))
+	}
+	in, _ := json.Marshal(map[string]string{"file_path": "/repo/perf/jobs.csv"})
+	call := condense.ToolCall("c1", "Read", in)
+	res := condense.ToolResult("c1", false, condense.Text(strings.Join(numbered, "\n")))
+	for name, items := range map[string][]Item{
+		"cat":  result("cat perf/jobs.csv", strings.Join(rows, "\n"), false),
+		"Read": ExtractResult(&call, &res, 3),
+	} {
+		if got := values(items, KindMeasurement); !slices.Contains(got, want) {
+			t.Errorf("%s: row %q missing from %q", name, want, got)
+		}
 	}
 }
