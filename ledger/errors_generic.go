@@ -77,8 +77,10 @@ func lowerByte(c byte) byte {
 	return c
 }
 
-// logKeys are the keys structured logs put the level under.
-var logKeys = []string{"level", "lvl", "severity", "log.level", "levelname", "loglevel", "log_level", "@level", "@l"}
+// logKeys are the keys structured logs put the level under (PostgreSQL's
+// JSON log names it error_severity, OpenTelemetry's severity_text).
+var logKeys = []string{"level", "lvl", "severity", "log.level", "levelname", "loglevel", "log_level", "@level", "@l",
+	"error_severity", "severity_text", "SeverityText", "Level", "Severity"}
 
 // logLevel finds the level of a log line: a JSON object's level field
 // (string, or pino's number), a logfmt level= pair, a klog prefix

@@ -157,3 +157,23 @@ func TestFiguresOfReadData(t *testing.T) {
 		}
 	}
 }
+
+// TestLevelKeysOfJSONLogs: a JSON log record's level is read under the
+// keys other loggers use (PostgreSQL's error_severity, OpenTelemetry's
+// severity_text), so the record at error level is kept.
+func TestLevelKeysOfJSONLogs(t *testing.T) {
+	out := "[\n" +
+		`  {"timestamp": "2026-03-02T10:00:01Z", "error_severity": "LOG", "event_message": "connection authorized: user=app"},` + "\n" +
+		`  {"timestamp": "2026-03-02T10:00:02Z", "error_severity": "ERROR", "event_message": "must be owner of table invoices"},` + "\n" +
+		`  {"timestamp": "2026-03-02T10:00:03Z", "severity_text": "ERROR", "body": "export to collector timed out after 30s"},` + "\n" +
+		`  {"timestamp": "2026-03-02T10:00:04Z", "error_severity": "LOG", "event_message": "checkpoint complete"}` + "\n]"
+	got := values(result("supabase logs --service postgres", out, false), KindError)
+	for _, want := range []string{"must be owner of table invoices", "export to collector timed out after 30s"} {
+		if !slices.ContainsFunc(got, func(v string) bool { return strings.Contains(v, want) }) {
+			t.Errorf("error %q missing from %q", want, got)
+		}
+	}
+	if slices.ContainsFunc(got, func(v string) bool { return strings.Contains(v, "checkpoint complete") }) {
+		t.Errorf("a LOG record kept as an error: %q", got)
+	}
+}
