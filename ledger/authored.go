@@ -576,6 +576,7 @@ func heredocSteps(cmd string) []string {
 		body, i = heredocBody(lines, i, delim)
 		if target := redirectTarget(rest); target != "" {
 			out = append(out, stepsIn(target, body)...)
+			out = append(out, looseSteps(target, body)...)
 		}
 	}
 	return out

@@ -775,9 +775,11 @@ func (e *Extractor) textAction(s *scanner, text string, sp *span) {
 		s.assistantProse(msg)
 	}
 	if len(msgs) == 0 {
+		n := len(s.items)
 		for _, p := range commandProse(Redact(block)) {
 			s.authoredDecisions(p)
 		}
+		s.printedComments(Redact(block), n)
 	}
 	// what a heredoc writes into a file that runs it (a Procfile, a
 	// workflow, a script), as from a shell tool's input
@@ -833,9 +835,11 @@ func (e *Extractor) shellCommand(s *scanner, in map[string]any) {
 			s.text(msg)
 		}
 		if len(msgs) == 0 {
+			n := len(s.items)
 			for _, p := range commandProse(cmd) {
 				s.authoredDecisions(p)
 			}
+			s.printedComments(cmd, n)
 		}
 		for _, c := range heredocSteps(cmd) {
 			s.add(KindCommand, c)

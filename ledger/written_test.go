@@ -58,6 +58,11 @@ func TestCommandsInWrittenFiles(t *testing.T) {
 			t.Errorf("%s %v: no command holding %q in %q", tc.tool, tc.in, tc.want, got)
 		}
 	}
+	// the same through a shell's heredoc
+	heredoc := "cat > deploy/crontab <<'EOF'\n# nightly vacuum\n30 1 * * * psql -d shop -c 'VACUUM (ANALYZE) orders'\nEOF"
+	if got := values(callItems(t, heredoc), KindCommand); !slices.Contains(got, "psql -d shop -c 'VACUUM (ANALYZE) orders'") {
+		t.Errorf("heredoc: crontab entry missing from %q", got)
+	}
 	// code, and what a comment says in words, are not commands
 	got := values(calledItems(t, "Write", map[string]string{"file_path": "/repo/app/jobs.py", "content": "import subprocess\n\n# Run the export nightly, see the runbook.\ndef run():\n    subprocess.run([\"make\", \"export\"], check=True)\n"}), KindCommand)
 	if len(got) > 0 {
