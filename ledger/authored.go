@@ -702,6 +702,9 @@ func payloadProse(v string) []string {
 				out = append(out, t)
 			}
 		}
+		for _, r := range blockRecords(v) {
+			out = append(out, strings.Join(r, "\n")) // a decision as a block, as printed
+		}
 		return out
 	}
 	return nil

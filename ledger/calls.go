@@ -131,6 +131,8 @@ func (e *Extractor) call(p *condense.Part, index int, open string) []Item {
 				if commentSyntaxOf(path) != nil && !textDoc(path) {
 					s.printedComments(raw, n)
 				}
+				// a decision written as a block of lines, as printed
+				s.keepRecords(raw, n)
 			}
 		}
 	}

@@ -294,11 +294,14 @@ func blockRecords(text string) [][]string {
 			continue
 		}
 		j := i
-		if low, _ := lower(t); strings.HasPrefix(low, "<details") {
-			// the element to its closing tag, blank lines and all
+		var block []string
+		if at := strings.Index(t, "<details"); at >= 0 {
+			// the element to its closing tag, blank lines and all, from
+			// where it opens (a sentence may come before it on its line)
 			for k := i; k < len(lines) && k-i < maxDecisionLines; k++ {
 				if strings.Contains(lines[k], "</details>") {
 					j = k + 1
+					block = append([]string{t[at:]}, lines[i+1:j]...)
 					break
 				}
 			}
@@ -306,8 +309,9 @@ func blockRecords(text string) [][]string {
 		if j == i {
 			for j = i; j < len(lines) && strings.TrimSpace(lines[j]) != "" && !strings.HasPrefix(strings.TrimSpace(lines[j]), "```"); j++ {
 			}
+			block = lines[i:j]
 		}
-		if rec := decisionBlock(lines[i:j]); rec != nil {
+		if rec := decisionBlock(block); rec != nil {
 			out = append(out, rec)
 		}
 		i = j
@@ -363,6 +367,9 @@ func decisionBlock(block []string) []string {
 // tags and its emphasis: "- **RocksDB**: chosen" reads "RocksDB: chosen".
 func blockLineText(l string) string {
 	t := strings.TrimSpace(l)
+	if c, ok := uncommented(t); ok && !strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "*") && !strings.HasPrefix(t, "--") {
+		t = c // a comment's line in code: "// Rejected: …"
+	}
 	for strings.HasPrefix(t, "<") {
 		k := strings.IndexByte(t, '>')
 		if k < 0 {

@@ -62,6 +62,17 @@ func TestDecisionBlocksByShape(t *testing.T) {
 			}
 		}
 	}
+	// an element opened after a sentence on its line, and one posted
+	// through a heredoc as a command's message
+	mid := "The callers agree, so nothing else moves. <details><summary>Outcome: one writer goroutine per shard</summary>\n\nDropped: a mutex per account, it serialises the reads too.\n</details>"
+	want := "<details><summary>Outcome: one writer goroutine per shard</summary>\n\nDropped: a mutex per account, it serialises the reads too.\n</details>"
+	if got := values(Extract([]condense.Message{condense.AssistantText(mid)}, 0), KindDecision); !slices.Contains(got, want) {
+		t.Errorf("mid-line block %q missing from %q", want, got)
+	}
+	posted := "chat-send --stream ops --message \"$(cat <<'EOF'\n" + strings.TrimPrefix(mid, "The callers agree, so nothing else moves. ") + "\nEOF\n)\""
+	if got := values(callItems(t, posted), KindDecision); !slices.Contains(got, want) {
+		t.Errorf("posted block %q missing from %q", want, got)
+	}
 	for _, text := range []string{
 		// prose wrapped at a width
 		"rustls-native-certs reads the system store fine, I tried it in a container and\nkept it. We dropped the vendored bundle\nbecause it went stale twice.",
