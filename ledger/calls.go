@@ -42,6 +42,9 @@ var pathKeys = map[string]bool{"path": true, "filepath": true, "filename": true,
 
 // normKey folds an input key to lower case without '_' and '-'.
 func normKey(k string) string {
+	if !strings.ContainsAny(k, "_-ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+		return k // already in its normal form: no copy
+	}
 	var b strings.Builder
 	for i := 0; i < len(k); i++ {
 		c := k[i]
@@ -105,7 +108,7 @@ func (e *Extractor) call(p *condense.Part, index int, open string) []Item {
 	for _, k := range said {
 		s.assistantProse(Redact(in[k].(string)))
 	}
-	if len(said) == 0 && writtenPath(in) == "" && !e.isShell(p.Name) {
+	if len(said) == 0 && len(in) > 0 && writtenPath(in) == "" && !e.isShell(p.Name) {
 		// A message the agent posts (a chat post, an issue, a
 		// comment): its text is its prose, wherever the tool puts it.
 		for _, k := range sortedKeys(in) {

@@ -279,42 +279,65 @@ func blockRecords(text string) [][]string {
 	if !slices.ContainsFunc(blockCues, func(c string) bool { return strings.Contains(text, c) }) {
 		return nil
 	}
-	lines := strings.Split(text, "\n")
 	var out [][]string
+	var buf [maxDecisionLines]string // the lines of a short block
 	inFence := false
-	for i := 0; i < len(lines); {
-		t := strings.TrimSpace(lines[i])
+	for start := 0; start < len(text); {
+		end := lineEnd(text, start)
+		t := strings.TrimSpace(text[start:end])
+		next := end + 1
 		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
 			inFence = !inFence
-			i++
+			start = next
 			continue
 		}
 		if t == "" || inFence {
-			i++
+			start = next
 			continue
 		}
-		j := i
-		var block []string
+		n, after := 0, -1
 		if at := strings.Index(t, "<details"); at >= 0 {
 			// the element to its closing tag, blank lines and all, from
 			// where it opens (a sentence may come before it on its line)
-			for k := i; k < len(lines) && k-i < maxDecisionLines; k++ {
-				if strings.Contains(lines[k], "</details>") {
-					j = k + 1
-					block = append([]string{t[at:]}, lines[i+1:j]...)
-					break
+			buf[0], n = t[at:], 1
+			closed := strings.Contains(t, "</details>")
+			for p := next; !closed && p < len(text) && n < len(buf); n++ {
+				e := lineEnd(text, p)
+				buf[n] = text[p:e]
+				closed = strings.Contains(buf[n], "</details>")
+				p = e + 1
+				if closed {
+					after = p
 				}
 			}
-		}
-		if j == i {
-			for j = i; j < len(lines) && strings.TrimSpace(lines[j]) != "" && !strings.HasPrefix(strings.TrimSpace(lines[j]), "```"); j++ {
+			if !closed || after < 0 {
+				n, after = 0, -1
 			}
-			block = lines[i:j]
 		}
-		if rec := decisionBlock(block); rec != nil {
-			out = append(out, rec)
+		if after < 0 {
+			// the paragraph: its lines up to a blank line or a fence
+			n = 0
+			p := start
+			for p < len(text) {
+				e := lineEnd(text, p)
+				l := text[p:e]
+				if lt := strings.TrimSpace(l); lt == "" || p > start && strings.HasPrefix(lt, "```") {
+					break
+				}
+				if n < len(buf) {
+					buf[n] = l
+				}
+				n++
+				p = e + 1
+			}
+			after = p
 		}
-		i = j
+		if n >= 2 && n <= len(buf) {
+			if rec := decisionBlock(buf[:n]); rec != nil {
+				out = append(out, rec)
+			}
+		}
+		start = max(after, next)
 	}
 	return out
 }
@@ -344,7 +367,7 @@ func decisionBlock(block []string) []string {
 		if setsAside(low) || hasAnyWord(low, rejectedMarks) {
 			set = append(set, i)
 		}
-		if _, dec := decisionAt(low); dec || hasAnyWord(low, chosenMarks) || recordLabelled(blockLineText(l)) {
+		if _, dec := decisionAt(low); dec || hasAnyWord(low, chosenMarks) || strings.IndexByte(l, ':') >= 0 && recordLabelled(blockLineText(l)) {
 			kept = append(kept, i)
 		}
 	}
@@ -383,7 +406,10 @@ func blockLineText(l string) string {
 	if f := strings.Fields(t); len(f) > 1 && (listMarker(f[0]) || f[0] == "+" || optionMark(t)) {
 		t = strings.TrimSpace(t[len(f[0]):])
 	}
-	return emphasis.Replace(t)
+	if strings.ContainsAny(t, "*_") {
+		return emphasis.Replace(t)
+	}
+	return t
 }
 
 // optionMark reports whether a trimmed line opens with an option's

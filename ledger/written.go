@@ -22,7 +22,18 @@ func writtenInput(in map[string]any) map[string]any {
 		return in
 	}
 	var news, olds []string
-	for _, k := range sortedKeys(in) {
+	spelled := false
+	for k := range in {
+		if n := normKey(k); newKeys[n] || oldNormKeys[n] {
+			spelled = true
+			break
+		}
+	}
+	var keys []string
+	if spelled {
+		keys = sortedKeys(in)
+	}
+	for _, k := range keys {
 		// another harness's spelling of the keys: "newString",
 		// "CodeContent", "oldString"
 		v, ok := in[k].(string)
@@ -243,6 +254,9 @@ func cronMacro(w string) bool {
 // sentence, but a search for a line of it as the file shows it ("# One
 // NAT gateway per AZ (~3x the cost); …") finds it only so.
 func (s *scanner) printedComments(raw string, first int) {
+	if !slices.ContainsFunc(s.items[first:], func(it Item) bool { return it.Kind == KindDecision || it.Kind == KindConstraint }) {
+		return
+	}
 	lines := strings.Split(raw, "\n")
 	for i := first; i < len(s.items); i++ {
 		it := &s.items[i]
@@ -361,7 +375,7 @@ func failureWords(text string) bool {
 // "Cause:" (a bare "Error:" heads a block its own readers know).
 func messageLabel(prev string) bool {
 	l, ok := strings.CutSuffix(strings.TrimSpace(prev), ":")
-	if !ok {
+	if !ok || len(l) > 24 {
 		return false
 	}
 	low, _ := lower(strings.Trim(l, "*_ "))
