@@ -35,11 +35,18 @@ func errorSpans(t string) [][2]int {
 	// quoted spans first: their quotes bound the error
 	for i := 0; i < len(t); i++ {
 		q := t[i]
-		if q != '"' && q != '`' || i > 0 && isAlnum(t[i-1]) {
+		if q != '"' && q != '`' && q != '\'' || i > 0 && isAlnum(t[i-1]) {
 			continue
 		}
 		end := strings.IndexByte(t[i+1:], q)
+		if q == '\'' {
+			// a single quote closes where a word ends, not in one ("don't")
+			end = singleQuoteEnd(t, i+1)
+		}
 		if end < 0 {
+			if q == '\'' {
+				continue
+			}
 			break
 		}
 		end += i + 1
@@ -47,6 +54,22 @@ func errorSpans(t string) [][2]int {
 			out = append(out, [2]int{i + 1, end})
 		}
 		i = end
+	}
+	// curly quotes, as a chat or a word processor writes them
+	for k := 0; k < len(t); {
+		o := strings.Index(t[k:], "“")
+		if o < 0 {
+			break
+		}
+		o += k + len("“")
+		e := strings.Index(t[o:], "”")
+		if e < 0 {
+			break
+		}
+		if inner := t[o : o+e]; strings.Count(inner, " ") >= 2 && quotedFailure(inner) && !covered(o) {
+			out = append(out, [2]int{o, o + e})
+		}
+		k = o + e
 	}
 	for i := 0; i < len(t); i++ {
 		if covered(i) || i > 0 && (isAlnum(t[i-1]) || t[i-1] == '_' || t[i-1] == '.') {
@@ -86,6 +109,18 @@ func errorSpans(t string) [][2]int {
 func quotedFailure(q string) bool {
 	sig := signalsOf(q)
 	return sig.shape || sig.vocab > 0
+}
+
+// singleQuoteEnd returns where the single quote opened before t[from]
+// closes, relative to from: at a quote not followed by a letter or a digit
+// ("'Your card was declined.' even with …"), or -1.
+func singleQuoteEnd(t string, from int) int {
+	for k := from; k < len(t); k++ {
+		if t[k] == '\'' && (k+1 == len(t) || !isAlnum(t[k+1])) && k > from && t[k-1] != ' ' {
+			return k - from
+		}
+	}
+	return -1
 }
 
 // classEnd returns the end of an exception's or an error's class name that
@@ -235,7 +270,11 @@ var reportVerbs = map[string]bool{"with": true, "got": true, "get": true, "gets"
 	"see": true, "seeing": true, "saw": true, "says": true, "said": true, "shows": true, "showing": true,
 	"throws": true, "threw": true, "throwing": true, "returns": true, "returned": true, "raises": true,
 	"raised": true, "hit": true, "hits": true, "hitting": true, "logs": true, "logged": true, "printed": true,
-	"prints": true, "reports": true, "reported": true, "again": true, "fails": true, "failed": true, "error": true}
+	"prints": true, "reports": true, "reported": true, "again": true, "fails": true, "failed": true, "error": true,
+	"reporting": true, "flags": true, "flagged": true, "flagging": true, "showed": true, "displays": true,
+	"displayed": true, "printing": true, "emits": true, "emitted": true, "complains": true, "errors": true,
+	"erroring": true, "crashes": true, "crashed": true, "dies": true, "died": true, "gives": true, "giving": true,
+	"gave": true, "throw": true, "return": true, "shown": true, "alerting": true, "alerts": true}
 
 // reported reports whether the error at t[i] is quoted as printed: it
 // opens the line or follows a colon, a bracket, a quote or a verb of

@@ -182,3 +182,22 @@ func TestLevelKeysOfJSONLogs(t *testing.T) {
 		t.Errorf("a LOG record kept as an error: %q", got)
 	}
 }
+
+// TestErrorsToldInProse: an error a person tells inside a sentence is the
+// span a verb of reporting introduces ("keeps reporting TypeError: …") or
+// a quote bounds, single or curly quotes too; an apostrophe is no quote.
+func TestErrorsToldInProse(t *testing.T) {
+	msg := "Sentry keeps reporting TypeError: Cannot read properties of undefined (reading 'sku') on the cart page.\n" +
+		"The importer prints 'could not resolve host: files.internal' on every retry, it didn't before.\n" +
+		"Ops says the dashboard shows “connection refused by upstream pool” since the failover."
+	got := values(Extract([]condense.Message{condense.UserText("Fix the shop."), condense.UserText(msg)}, 0), KindError)
+	for _, want := range []string{"TypeError: Cannot read properties of undefined (reading 'sku')",
+		"could not resolve host: files.internal", "connection refused by upstream pool"} {
+		if !slices.ContainsFunc(got, func(v string) bool { return strings.HasPrefix(v, want) }) {
+			t.Errorf("error %q missing from %q", want, got)
+		}
+	}
+	if slices.ContainsFunc(got, func(v string) bool { return strings.Contains(v, "t before") }) {
+		t.Errorf("an apostrophe read as a quote: %q", got)
+	}
+}
