@@ -1350,7 +1350,10 @@ func undated(low string) string {
 	for _, l := range []string{"decision", "resolution", "outcome", "agreed"} {
 		r, ok := strings.CutPrefix(t, l+" ")
 		if !ok {
-			continue
+			// "DECISION(2024-03-18): …", a tag with its date
+			if r, ok = strings.CutPrefix(t, l+"("); !ok {
+				continue
+			}
 		}
 		k := strings.IndexByte(r, ':')
 		if k <= 0 || k > 24 || strings.Count(r[:k], " ") > 2 {

@@ -149,11 +149,12 @@ func (s *scanner) markedDecisions(text string) {
 			}
 			t = t[k+1:]
 		}
-		t = strings.TrimLeft(strings.TrimSpace(t), "#/*-;!% ")
+		printed := strings.TrimSpace(t) // kept with its comment mark, as printed
+		t = strings.TrimLeft(printed, "#/*-;!% ")
 		low, _ := lower(t)
 		if u := undated(low); strings.HasPrefix(u, "decision:") || strings.HasPrefix(u, "decided:") || strings.HasPrefix(u, "adr:") {
 			if len(strings.Fields(t)) >= 5 {
-				s.add(KindDecision, t)
+				s.add(KindDecision, printed)
 			}
 		}
 	}

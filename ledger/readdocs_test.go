@@ -97,7 +97,7 @@ func TestReadDocDecisions(t *testing.T) {
 			[]string{"We only track the latest tagged Zig release from now on; main follows 0.12."}},
 		{"a decision marked in a comment a search found", "bash", `{"command":"git grep -n -E '# (TODO|DECISION)' -- 'billing/*.py'"}`,
 			"billing/invoices.py:23:# TODO: localize the PDF footer\nbilling/proration.py:12:# DECISION (2024-03, with finance): prorate by calendar day, not by 30-day month\n",
-			[]string{"DECISION (2024-03, with finance): prorate by calendar day, not by 30-day month"}},
+			[]string{"# DECISION (2024-03, with finance): prorate by calendar day, not by 30-day month"}},
 		{"a ticket's journal note that says what was decided", "bash", `{"command":"curl -s 'https://redmine.example/issues/5531.json?include=journals' | jq '.issue.journals[] | {user: .user.name, notes}'"}`,
 			"{\n  \"user\": \"Karim\",\n  \"notes\": \"OK for me. Decided: we replace wkhtmltopdf with a Gotenberg 8 container in the stack. Jean, please check memory limits.\"\n}\n",
 			[]string{"OK for me. Decided: we replace wkhtmltopdf with a Gotenberg 8 container in the stack. Jean, please check memory limits."}},
