@@ -42,6 +42,16 @@ func (s *scanner) lineMeasurement(t string) bool {
 	}
 	if s.output && len(t) <= s.e.capOf(KindDecision) {
 		if at, lower, ok := metricFigure(t); ok {
+			if s.hotLine&hotSpike != 0 {
+				// the step whose figure spikes (a loss or a gradient
+				// blowing up) stays whatever the best lines are
+				s.wide = true
+				if p := s.add(KindMeasurement, t); p != nil {
+					p.Odd = true
+				}
+				s.wide = false
+				return true
+			}
 			// a training or evaluation log's line of metrics: of its
 			// lines of one shape, those with the best held-out figure
 			// stay (the best epoch, the best iteration)

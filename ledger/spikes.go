@@ -28,6 +28,12 @@ const (
 	spikeOverMedian = 4
 	spikeOverNext   = 2
 	maxSpikeLines   = 3
+	// A shorter series, of minShortSeries figures or more (a training
+	// log sampled every few hundred steps), spikes only by far: ten
+	// times its median and five times the next largest.
+	minShortSeries       = 5
+	shortSpikeOverMedian = 10
+	shortSpikeOverNext   = 5
 	// minSpikeOverZero is the least a spike among figures mostly zero
 	// must be: errors=412 among errors=0 stands out, retries=1 does not.
 	minSpikeOverZero = 10
@@ -55,7 +61,7 @@ var spikeBufs = sync.Pool{New: func() any { return &spikeBuf{series: make(map[sp
 // markSpikes adds hotSpike to the lines of text holding the figure that
 // spikes in a series (see above).
 func markSpikes(text string, m map[int]uint8) {
-	if strings.Count(text, "\n") < minSpikeSeries-1 {
+	if strings.Count(text, "\n") < minShortSeries-1 {
 		return
 	}
 	b := spikeBufs.Get().(*spikeBuf)
@@ -70,7 +76,7 @@ func markSpikes(text string, m map[int]uint8) {
 	}
 	b.lines = b.lines[:0]
 	for _, pts := range b.series {
-		if len(pts) < minSpikeSeries {
+		if len(pts) < minShortSeries {
 			continue
 		}
 		if at, ok := b.spike(pts); ok && !slices.Contains(b.lines, at) {
@@ -143,7 +149,11 @@ func (b *spikeBuf) spike(pts []spikePoint) (int, bool) {
 	}
 	slices.Sort(b.vals)
 	median := b.vals[len(b.vals)/2]
-	if top < spikeOverNext*next || top < spikeOverMedian*median || median <= 0 && top < minSpikeOverZero {
+	overNext, overMedian := float64(spikeOverNext), float64(spikeOverMedian)
+	if len(pts) < minSpikeSeries {
+		overNext, overMedian = shortSpikeOverNext, shortSpikeOverMedian
+	}
+	if top < overNext*next || top < overMedian*median || median <= 0 && top < minSpikeOverZero {
 		return 0, false
 	}
 	return at, true

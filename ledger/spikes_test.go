@@ -22,12 +22,16 @@ func spikeLog(n, at int, line func(i int, r *rand.Rand) string, spike string) st
 	return b.String()
 }
 
-// TestSpikes: in a log of many lines giving the same labelled figure, the
-// line whose figure is far above the rest is kept as printed, in formats
+// TestSpikes: in a log of many lines giving the same labelled figure (or
+// of a few, when the figure is very far above), the line whose figure is
+// far above the rest is kept as printed, in formats
 // no reader knows by name: bracketed fields, JSON records, logfmt and a
 // metric exposition.
 func TestSpikes(t *testing.T) {
 	for _, c := range []struct{ name, text, want string }{
+		{"short series", spikeLog(7, 3, func(i int, r *rand.Rand) string {
+			return fmt.Sprintf("step %d | loss %.4f | grad_norm %.3f | tok/s %d", 4100+100*i, 2.3+r.Float64()/10, 0.38+r.Float64()/20, 188000+r.IntN(900))
+		}, "step 4320 | loss 7.9120 | grad_norm 812.044 | tok/s 187998"), "step 4320 | loss 7.9120 | grad_norm 812.044 | tok/s 187998"},
 		{"bracketed", spikeLog(40, 27, func(i int, r *rand.Rand) string {
 			return fmt.Sprintf("[2026-03-02T11:%02d:07,412][INFO ][catalog.slowlog] [node-%d] [items][%d] took[%.1fs], took_millis[%d], hits[%d]", i, r.IntN(6), r.IntN(5), 0.4+r.Float64()*2.5, 400+r.IntN(2500), 1000+r.IntN(90000))
 		}, "[2026-03-02T11:27:07,412][WARN ][catalog.slowlog] [node-3] [items][1] took[21.7s], took_millis[21702], hits[2207113]"),
@@ -62,7 +66,8 @@ func TestSpikes(t *testing.T) {
 }
 
 // TestNoSpikes: a series without a value far above the rest, a spike in a
-// label that names identifiers, and too few lines mark nothing.
+// label that names identifiers, too few lines, and a short series whose
+// top is not far above the rest mark nothing.
 func TestNoSpikes(t *testing.T) {
 	for name, text := range map[string]string{
 		"uniform": spikeLog(40, -1, func(i int, r *rand.Rand) string {
@@ -71,9 +76,13 @@ func TestNoSpikes(t *testing.T) {
 		"identifiers": spikeLog(20, 4, func(i int, r *rand.Rand) string {
 			return fmt.Sprintf("claimed task tenant_id=%d worker_id=%d", 10+r.IntN(20), r.IntN(8))
 		}, "claimed task tenant_id=98412 worker_id=3"),
-		"few": spikeLog(6, 2, func(i int, r *rand.Rand) string {
+		"few": spikeLog(4, 2, func(i int, r *rand.Rand) string {
 			return fmt.Sprintf("step took=%dms", 10+r.IntN(5))
 		}, "step took=9000ms"),
+		// a short series spikes only by far: six times its median is not
+		"short, not far": spikeLog(6, 2, func(i int, r *rand.Rand) string {
+			return fmt.Sprintf("step took=%dms", 10+r.IntN(5))
+		}, "step took=72ms"),
 		"one over zeros": spikeLog(20, 7, func(i int, r *rand.Rand) string {
 			return fmt.Sprintf("job %d done retries=0", i)
 		}, "job 7 done retries=1"),
