@@ -47,6 +47,11 @@ func (s *scanner) authoredDecisions(text string) {
 			insteadCourse(low) || courseAndNot(low) {
 			return KindDecision, 0
 		}
+		if settledChoice(low) {
+			// "Buckets are keyed by API key, not by client IP.", "No CPU
+			// limit, only a request: CFS throttling added 40ms to p99."
+			return KindDecision, 0
+		}
 		if !s.docRead && (isConstraint(low) || settledRule(low)) {
 			// a rule adopted for the work ("Field 7 is retired for
 			// good: the number stays reserved and must never be
@@ -78,6 +83,53 @@ func settledRule(low string) bool {
 		}
 	}
 	return hasAnyLead(low, []string{"only ", "no new ", "nothing ", "never "})
+}
+
+// settledChoice reports whether a lower-case sentence someone wrote down
+// (a comment, a note, a commit message) states how something is settled
+// and why, without a decision's words: a course held against another or
+// held alone ("…, not by client IP", "… only", "stays …", "fixed at …",
+// "… throughout", "no X: …"), with its reason or its scope after a colon,
+// a semicolon or a conjunction. A sentence that only describes what code
+// does ("Returns only the active rows; …") is not one.
+func settledChoice(low string) bool {
+	f := strings.Fields(low)
+	if len(f) < 4 || len(f) > 32 || strings.HasSuffix(low, "?") || hedged(low) || describesCode(f[0]) {
+		return false
+	}
+	held := strings.Contains(low, ", not ") || strings.Contains(low, " (not ") || strings.HasPrefix(low, "no ") && !noIdiom(f[1]) ||
+		hasAnyWord(low, []string{"only", "always", "never", "stays", "stay", "throughout", "deliberately",
+			"intentionally", "on purpose", "for now", "pinned", "held at", "fixed at", "limited to", "instead of",
+			"rather than", "without"})
+	if !held {
+		return false
+	}
+	return strings.Contains(low, ": ") || strings.Contains(low, "; ") || strings.Contains(low, " — ") ||
+		hasAnyWord(low, []string{"so", "because", "since", "until", "which", "as"}) || strings.Contains(low, ". ")
+}
+
+// noIdiom reports whether "no" before w opens an idiom or a finding ("no
+// idea", "no errors"), not a course ruled out.
+func noIdiom(w string) bool {
+	switch strings.Trim(w, ".,:;!") {
+	case "idea", "luck", "clue", "problem", "problems", "worries", "way", "change", "changes", "error", "errors",
+		"issue", "issues", "rush", "need", "one", "doubt", "matter", "response", "output", "results", "data",
+		"longer", "more", "difference", "sign", "trace", "match", "matches", "tests", "failures", "warnings":
+		return true
+	}
+	return false
+}
+
+// describesCode reports whether a sentence's first word says what code does
+// ("returns", "called", "handles"), as a comment describing it opens.
+func describesCode(w string) bool {
+	switch strings.Trim(w, ".,:;()`'\"") {
+	case "returns", "return", "called", "calls", "used", "uses", "creates", "gets", "sets", "checks", "handles",
+		"loads", "reads", "writes", "runs", "builds", "parses", "converts", "computes", "helper", "wrapper",
+		"todo", "fixme", "note", "see", "e.g.", "example":
+		return true
+	}
+	return false
 }
 
 // settledCues are the phrases of a rule stated as how things now are.

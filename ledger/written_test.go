@@ -201,3 +201,33 @@ func TestErrorsToldInProse(t *testing.T) {
 		t.Errorf("an apostrophe read as a quote: %q", got)
 	}
 }
+
+// TestSettledChoicesInComments: a comment or a note that states how
+// something is settled and why, without a decision's words, is a
+// decision; one that describes what the code does, or a finding, is not.
+func TestSettledChoicesInComments(t *testing.T) {
+	for _, c := range []string{
+		"Sessions are keyed by account id, not by device: a phone swap must keep the cart.",
+		"Float64 throughout the solver; float32 drifted past the tolerance on the long simulations.",
+		"No connection pooling in the worker: each job opens one connection, so pgbouncer sees the real count.",
+		"Deliberately synchronous; the caller already runs this on a background queue.",
+	} {
+		src := "package cart\n\n// " + c + "\nfunc Key(a Account) string { return a.ID }\n"
+		items := calledItems(t, "Write", map[string]string{"file_path": "/repo/cart/key.go", "content": src})
+		if !slices.ContainsFunc(items, func(it Item) bool { return it.Kind == KindDecision && strings.Contains(it.Value, c) }) {
+			t.Errorf("%q: no decision in %q", c, Strings(items))
+		}
+	}
+	for _, c := range []string{
+		"Returns only the active rows; callers filter the deleted ones.",
+		"No idea what broke: the logs are empty today.",
+		"Should this stay synchronous? The caller might block.",
+	} {
+		src := "package cart\n\n// " + c + "\nfunc Rows() []Row { return nil }\n"
+		for _, it := range calledItems(t, "Write", map[string]string{"file_path": "/repo/cart/rows.go", "content": src}) {
+			if it.Kind == KindDecision {
+				t.Errorf("%q: decision %q", c, it.Value)
+			}
+		}
+	}
+}
