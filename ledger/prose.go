@@ -179,6 +179,12 @@ func (s *scanner) userProse(text string) {
 				return KindConstraint, at
 			}
 		}
+		// "save files stay JSON (gzipped), the binary format is shelved
+		// until after 1.0", "Pydantic v2 only. Don't add the compat
+		// imports": how things are settled, in no decision's words
+		if (settledChoice(low) || settledRule(low) && !hedged(low)) && !lookedAt(low) {
+			return KindDecision, 0
+		}
 		return "", 0
 	}))
 }

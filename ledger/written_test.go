@@ -231,3 +231,27 @@ func TestSettledChoicesInComments(t *testing.T) {
 		}
 	}
 }
+
+// TestSettledChoicesOfUsers: a user who states how things are settled, in
+// no decision's words, makes a decision; a step they took, a question or
+// a finding do not.
+func TestSettledChoicesOfUsers(t *testing.T) {
+	for _, c := range []string{
+		"Exports stay CSV (zipped), the parquet experiment is shelved until after the audit.",
+		"Web only for the beta: the desktop app waits for the auth rewrite.",
+	} {
+		got := values(Extract([]condense.Message{condense.UserText("Fix the exporter."), condense.UserText("Thanks for the summary. " + c)}, 0), KindDecision)
+		if !slices.ContainsFunc(got, func(v string) bool { return strings.Contains(v, c) }) {
+			t.Errorf("%q: no decision in %q", c, got)
+		}
+	}
+	for _, c := range []string{
+		"I looked at the parquet writer instead of the CSV one because you asked.",
+		"Does the export stay CSV only?",
+		"No errors in the nightly run: the logs are clean.",
+	} {
+		if got := values(Extract([]condense.Message{condense.UserText("Fix the exporter."), condense.UserText(c)}, 0), KindDecision); len(got) > 0 {
+			t.Errorf("%q: decisions %q", c, got)
+		}
+	}
+}
