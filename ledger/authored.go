@@ -94,7 +94,9 @@ func settledRule(low string) bool {
 // does ("Returns only the active rows; …") is not one.
 func settledChoice(low string) bool {
 	f := strings.Fields(low)
-	if len(f) < 4 || len(f) > 32 || strings.HasSuffix(low, "?") || hedged(low) || describesCode(f[0]) {
+	if len(f) < 4 || len(f) > 32 || len(low) > DefaultMaxValueLen || strings.HasSuffix(low, "?") || hedged(low) || describesCode(f[0]) {
+		// over the value's cap it would be cut to some of its clauses,
+		// on a reading too weak to choose them
 		return false
 	}
 	held := strings.Contains(low, ", not ") || strings.Contains(low, " (not ") || strings.HasPrefix(low, "no ") && !noIdiom(f[1]) ||
