@@ -1,6 +1,9 @@
 package ledger
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // This file finds an error told inside a sentence, as people report them:
 // "CI is red again: panic: runtime error: index out of range [7] with length
@@ -18,7 +21,13 @@ func (s *scanner) inlineErrors(t string) {
 		return
 	}
 	for _, sp := range errorSpans(t) {
-		if v := strings.TrimRight(t[sp[0]:sp[1]], " .,;:"); len(v) >= 8 {
+		v := t[sp[0]:sp[1]]
+		if sp[1] >= len(t) || !strings.ContainsRune("\"`'”", rune(t[sp[1]])) {
+			// a quote bounds its span, stop and all ("… Connection
+			// refused."); an unquoted span ends before its stop
+			v = strings.TrimRight(v, " .,;:")
+		}
+		if v = strings.TrimSpace(v); len(v) >= 8 {
 			s.add(KindError, v)
 		}
 	}
@@ -98,9 +107,80 @@ func errorSpans(t string) [][2]int {
 		if end := exitStatusEnd(t, i); end > 0 {
 			out = append(out, [2]int{i, end})
 			i = end
+			continue
+		}
+		if end := codeEnd(t, i); end > 0 && strings.HasPrefix(t[end:], ": ") && reported(t, i) {
+			// an error's code and its message: "invalid_client: Client
+			// authentication failed", "401 invalid_token: token used …"
+			out = append(out, [2]int{i, messageEnd(t, end+2, i)})
+			i = out[len(out)-1][1]
+			continue
 		}
 	}
+	// What a program said, told after a verb of reporting with no mark
+	// of its own ("PowerShell says .\build.ps1 cannot be loaded because
+	// running scripts is disabled"): the rest of the sentence, when it
+	// names a failure and holds no span found above.
+	for i := 1; i < len(t); i++ {
+		if t[i-1] != ' ' || t[i] == ' ' || !saysVerb(t[:i-1]) {
+			continue
+		}
+		end := sentenceEnd(t, i)
+		if end-i < 12 || !quotedFailure(t[i:end]) || slices.ContainsFunc(out, func(sp [2]int) bool { return sp[0] < end && sp[1] > i }) {
+			continue
+		}
+		out = append(out, [2]int{i, end})
+		i = end
+	}
 	return out
+}
+
+// saysVerbs say that the clause after them is a program's words: "the
+// log says …", "PowerShell complains …".
+var saysVerbs = []string{"says", "said", "shows", "showed", "printed", "prints", "complains", "complained", "reports",
+	"reported", "logs", "logged", "returns", "returned", "throws", "threw", "responds", "responded", "answers"}
+
+// saysVerb reports whether before ends with one of saysVerbs, a word of
+// its own.
+func saysVerb(before string) bool {
+	k := len(before)
+	for k > 0 && isAlpha(before[k-1]) {
+		k--
+	}
+	return k < len(before) && (k == 0 || !isAlnum(before[k-1])) && slices.Contains(saysVerbs, strings.ToLower(before[k:]))
+}
+
+// sentenceEnd returns where the sentence that goes on at t[from] ends: at
+// a stop followed by a space or the end of the line, or at the line's end.
+func sentenceEnd(t string, from int) int {
+	for k := from; k < len(t); k++ {
+		if (t[k] == '.' || t[k] == '!' || t[k] == ';') && (k+1 == len(t) || t[k+1] == ' ') {
+			return k
+		}
+	}
+	return len(t)
+}
+
+// codeEnd returns the end of an error code in snake case that starts at
+// t[i] ("invalid_token", "quota_exceeded", "ERR_CONNECTION_REFUSED"), or -1:
+// two words or more joined by underscores, one of them naming a failure.
+func codeEnd(t string, i int) int {
+	j := i
+	for j < len(t) && (isAlnum(t[j]) || t[j] == '_') {
+		j++
+	}
+	w := strings.ToLower(t[i:j])
+	if j == i || !strings.Contains(w, "_") || strings.HasPrefix(w, "_") || strings.HasSuffix(w, "_") {
+		return -1
+	}
+	for p := range strings.SplitSeq(w, "_") {
+		switch p {
+		case "invalid", "error", "err", "failed", "failure", "denied", "forbidden", "exceeded", "unauthorized",
+			"timeout", "expired", "refused", "unavailable", "conflict", "missing", "unknown", "bad", "illegal":
+			return j
+		}
+	}
+	return -1
 }
 
 // quotedFailure reports whether a quoted span names a failure: an error's
@@ -274,7 +354,8 @@ var reportVerbs = map[string]bool{"with": true, "got": true, "get": true, "gets"
 	"reporting": true, "flags": true, "flagged": true, "flagging": true, "showed": true, "displays": true,
 	"displayed": true, "printing": true, "emits": true, "emitted": true, "complains": true, "errors": true,
 	"erroring": true, "crashes": true, "crashed": true, "dies": true, "died": true, "gives": true, "giving": true,
-	"gave": true, "throw": true, "return": true, "shown": true, "alerting": true, "alerts": true}
+	"gave": true, "throw": true, "return": true, "shown": true, "alerting": true, "alerts": true,
+	"uncaught": true, "unhandled": true}
 
 // reported reports whether the error at t[i] is quoted as printed: it
 // opens the line or follows a colon, a bracket, a quote or a verb of
