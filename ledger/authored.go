@@ -94,7 +94,10 @@ func settledRule(low string) bool {
 // does ("Returns only the active rows; …") is not one.
 func settledChoice(low string) bool {
 	f := strings.Fields(low)
-	if len(f) < 4 || len(f) > 32 || len(low) > DefaultMaxValueLen || strings.HasSuffix(low, "?") || hedged(low) || describesCode(f[0]) {
+	if len(f) < 4 || len(f) > 32 || len(low) > DefaultMaxValueLen || strings.HasSuffix(low, "?") || hedged(low) ||
+		describesCode(f[0]) || docVerb(f[1]) {
+		// the second word too: a doc comment names what it documents
+		// first ("Parse reads the input and returns …")
 		// over the value's cap it would be cut to some of its clauses,
 		// on a reading too weak to choose them
 		return false
@@ -105,6 +108,9 @@ func settledChoice(low string) bool {
 			"rather than", "without"})
 	if !held {
 		return false
+	}
+	if strings.Contains(low, ", not ") || strings.Contains(low, " (not ") || strings.Contains(low, " rather than ") || strings.Contains(low, " instead of ") {
+		return true // one course set against another says what was chosen
 	}
 	return strings.Contains(low, ": ") || strings.Contains(low, "; ") || strings.Contains(low, " — ") ||
 		hasAnyWord(low, []string{"so", "because", "since", "until", "which", "as"}) || strings.Contains(low, ". ")
@@ -122,13 +128,26 @@ func noIdiom(w string) bool {
 	return false
 }
 
+// docVerb reports whether w, a sentence's second word, says what the thing
+// its first word names does, as a doc comment does ("Parse reads …",
+// "Client wraps …"); "uses" and "is" state choices as often.
+func docVerb(w string) bool {
+	switch strings.Trim(w, ".,:;") {
+	case "reads", "returns", "writes", "parses", "converts", "computes", "implements", "represents", "wraps",
+		"sends", "fetches", "validates", "renders", "creates", "checks", "handles", "loads", "describes":
+		return true
+	}
+	return false
+}
+
 // describesCode reports whether a sentence's first word says what code does
 // ("returns", "called", "handles"), as a comment describing it opens.
 func describesCode(w string) bool {
 	switch strings.Trim(w, ".,:;()`'\"") {
 	case "returns", "return", "called", "calls", "used", "uses", "creates", "gets", "sets", "checks", "handles",
 		"loads", "reads", "writes", "runs", "builds", "parses", "converts", "computes", "helper", "wrapper",
-		"todo", "fixme", "note", "see", "e.g.", "example":
+		"todo", "fixme", "note", "see", "e.g.", "example", "implements", "represents", "describes", "wraps",
+		"sends", "fetches", "stores", "validates", "renders", "starts", "stops", "opens", "closes", "adds", "removes":
 		return true
 	}
 	return false
@@ -426,6 +445,9 @@ var (
 	dashComments = &commentSyntax{line: []string{"--"}, open: "/*", close: "*/"}
 	semiComments = &commentSyntax{line: []string{";"}}
 	markup       = &commentSyntax{open: "<!--", close: "-->"}
+	// OCaml's (* … *); Erlang's and TeX's %
+	mlComments      = &commentSyntax{open: "(*", close: "*)"}
+	percentComments = &commentSyntax{line: []string{"%"}}
 )
 
 // commentExts maps a source file's extension to its comment syntax.
@@ -445,17 +467,23 @@ var commentExts = map[string]*commentSyntax{
 	".sql": dashComments, ".lua": dashComments, ".hs": dashComments, ".elm": dashComments,
 	".clj": semiComments, ".el": semiComments, ".lisp": semiComments,
 	".html": markup, ".xml": markup, ".vue": markup, ".svelte": markup,
+	".m": cComments, ".mm": cComments, ".prisma": cComments, ".bzl": hashComments, ".graphql": hashComments,
+	".gql": hashComments, ".ml": mlComments, ".mli": mlComments, ".erl": percentComments, ".hrl": percentComments,
+	".tex": percentComments,
 }
 
 // commentSyntaxOf returns the comment syntax of the source file at path, or
 // nil when it is not a source file this package knows.
 func commentSyntaxOf(path string) *commentSyntax {
 	low := strings.ToLower(path)
-	base := low[strings.LastIndexByte(low, '/')+1:]
+	base := low[strings.LastIndexAny(low, `/\`)+1:]
 	switch {
 	case base == "makefile" || base == "gnumakefile" || strings.HasPrefix(base, "dockerfile") ||
-		base == "gemfile" || base == "rakefile" || base == "procfile" || base == "justfile":
+		base == "gemfile" || base == "rakefile" || base == "procfile" || base == "justfile" || base == "cmakelists.txt" ||
+		base == "brewfile" || base == "vagrantfile" || base == "podfile" || base == "tiltfile" || base == "build" || base == "workspace":
 		return hashComments
+	case base == "jenkinsfile" || strings.HasSuffix(base, ".jenkinsfile"):
+		return cComments
 	}
 	return commentExts[extOf(base)]
 }
@@ -518,7 +546,7 @@ func commentProse(c *commentSyntax, text string) string {
 		}
 		if marker != "" {
 			body := strings.TrimLeft(t[len(marker):], marker[:1]+"!/ ")
-			if body == "" || directive(body) {
+			if body == "" || directive(body) || banner(body) {
 				flush()
 				continue
 			}
@@ -540,6 +568,17 @@ func commentProse(c *commentSyntax, text string) string {
 	}
 	flush()
 	return strings.Join(out, "\n")
+}
+
+// banner reports whether a comment's body is a section's banner rather
+// than words: "---- runtime ----", "=== helpers ===", "#####".
+func banner(body string) bool {
+	b := strings.TrimSpace(body)
+	if len(b) < 3 {
+		return false
+	}
+	rule := func(c byte) bool { return c == '-' || c == '=' || c == '#' || c == '*' || c == '~' || c == '_' || c == '+' }
+	return rule(b[0]) && rule(b[1]) && rule(b[len(b)-1]) && rule(b[len(b)-2])
 }
 
 // directive reports whether a comment's text steers a tool rather than

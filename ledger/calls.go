@@ -130,7 +130,9 @@ func (e *Extractor) call(p *condense.Part, index int, open string) []Item {
 			if text, ok := in[k].(string); ok {
 				n := len(s.items)
 				raw := Redact(newLines(text, in))
-				s.authoredDecisions(writtenProse(path, raw))
+				prose := writtenProse(path, raw)
+				s.authoredDecisions(prose)
+				s.wholeParagraphs(prose, n)
 				if commentSyntaxOf(path) != nil && !textDoc(path) {
 					s.printedComments(raw, n)
 				}
@@ -643,6 +645,9 @@ func proseDoc(p string) bool {
 // reStructuredText, AsciiDoc or plain text.
 func textDoc(p string) bool {
 	low := strings.ToLower(p)
+	if strings.HasSuffix(low, "cmakelists.txt") {
+		return false // CMake's build script
+	}
 	for _, e := range []string{".md", ".markdown", ".rst", ".adoc", ".txt"} {
 		if strings.HasSuffix(low, e) {
 			return true

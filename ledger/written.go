@@ -385,3 +385,40 @@ func messageLabel(prev string) bool {
 	}
 	return false
 }
+
+// maxParagraph is the longest paragraph of a written comment or note a
+// decision read from it is widened to (see wholeParagraphs).
+const maxParagraph = 300
+
+// wholeParagraphs widens each decision read from prose (the items from
+// first on), a written file's comments or notes with one paragraph a line,
+// to its paragraph when that is short: a comment's choice and its reason
+// are often two sentences ("Monthly partitions on created_at. Daily ones
+// pushed pg_class past 30k rows."), and the first alone says less.
+func (s *scanner) wholeParagraphs(prose string, first int) {
+	if first >= len(s.items) {
+		return
+	}
+	for line := range strings.SplitSeq(prose, "\n") {
+		p := strings.TrimSpace(line)
+		if len(p) > maxParagraph || len(sentences(p)) > 3 {
+			continue
+		}
+		for i := first; i < len(s.items); i++ {
+			it := &s.items[i]
+			if it.Kind != KindDecision || it.Value == p || strings.IndexByte(it.Value, '\n') >= 0 || !strings.Contains(p, it.Value) {
+				continue
+			}
+			if clean(p, len(p)+1) != p {
+				break
+			}
+			old := it.Key()
+			it.Value = p
+			if s.seen != nil {
+				delete(s.seen, old)
+				s.seen[it.Key()] = i
+			}
+			break
+		}
+	}
+}

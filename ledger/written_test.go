@@ -263,3 +263,25 @@ func TestSettledChoicesOfUsers(t *testing.T) {
 		}
 	}
 }
+
+// TestCommentsOfMoreFiles: the comments of more kinds of written files are
+// read (a Dockerfile's under a section banner, CMakeLists.txt on a Windows
+// path, OCaml's (* … *)), and a decision read from a short comment takes
+// its whole paragraph, the reason in the next sentence with it.
+func TestCommentsOfMoreFiles(t *testing.T) {
+	for _, tc := range []struct{ path, content, want string }{
+		{"/repo/Dockerfile", "FROM golang:1.23 AS build\n\n# ---- runtime ----\n# chainguard/static rather than debian-slim: the image scanner flags every shell.\nFROM cgr.dev/chainguard/static\n",
+			"# chainguard/static rather than debian-slim: the image scanner flags every shell."},
+		{`C:\src\synth\CMakeLists.txt`, "cmake_minimum_required(VERSION 3.25)\n# Static CRT (/MT), not the DLL runtime: hosts load us without the redistributable.\nset(CMAKE_MSVC_RUNTIME_LIBRARY \"MultiThreaded\")\n",
+			"# Static CRT (/MT), not the DLL runtime: hosts load us without the redistributable."},
+		{"/repo/lib/scan.ml", "(* Hand-rolled scanner instead of sedlex: the error columns must count UTF-8 code points. *)\nlet scan s = s\n",
+			"Hand-rolled scanner instead of sedlex: the error columns must count UTF-8 code points."},
+		{"/repo/db/0042_events.sql", "-- Partitions stay weekly, not daily. Daily ones made the planner walk 9k children.\nCREATE TABLE events (id bigint);\n",
+			"-- Partitions stay weekly, not daily. Daily ones made the planner walk 9k children."},
+	} {
+		items := calledItems(t, "Write", map[string]string{"file_path": tc.path, "content": tc.content})
+		if !slices.ContainsFunc(items, func(it Item) bool { return it.Kind == KindDecision && strings.Contains(it.Value, tc.want) }) {
+			t.Errorf("%s: no decision holding %q in %q", tc.path, tc.want, Strings(items))
+		}
+	}
+}
