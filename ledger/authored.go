@@ -577,7 +577,9 @@ func banner(body string) bool {
 	if len(b) < 3 {
 		return false
 	}
-	rule := func(c byte) bool { return c == '-' || c == '=' || c == '#' || c == '*' || c == '~' || c == '_' || c == '+' }
+	rule := func(c byte) bool {
+		return c == '-' || c == '=' || c == '#' || c == '*' || c == '~' || c == '_' || c == '+'
+	}
 	return rule(b[0]) && rule(b[1]) && rule(b[len(b)-1]) && rule(b[len(b)-2])
 }
 
