@@ -147,7 +147,11 @@ func saysVerb(before string) bool {
 	for k > 0 && isAlpha(before[k-1]) {
 		k--
 	}
-	return k < len(before) && (k == 0 || !isAlnum(before[k-1])) && slices.Contains(saysVerbs, strings.ToLower(before[k:]))
+	if k == len(before) || k > 0 && isAlnum(before[k-1]) {
+		return false
+	}
+	w := before[k:]
+	return slices.ContainsFunc(saysVerbs, func(v string) bool { return strings.EqualFold(v, w) })
 }
 
 // sentenceEnd returns where the sentence that goes on at t[from] ends: at
@@ -169,19 +173,22 @@ func codeEnd(t string, i int) int {
 	for j < len(t) && (isAlnum(t[j]) || t[j] == '_') {
 		j++
 	}
-	w := strings.ToLower(t[i:j])
+	w := t[i:j]
 	if j == i || !strings.Contains(w, "_") || strings.HasPrefix(w, "_") || strings.HasSuffix(w, "_") {
 		return -1
 	}
 	for p := range strings.SplitSeq(w, "_") {
-		switch p {
-		case "invalid", "error", "err", "failed", "failure", "denied", "forbidden", "exceeded", "unauthorized",
-			"timeout", "expired", "refused", "unavailable", "conflict", "missing", "unknown", "bad", "illegal":
+		if slices.ContainsFunc(failureParts, func(f string) bool { return strings.EqualFold(f, p) }) {
 			return j
 		}
 	}
 	return -1
 }
+
+// failureParts are the words of an error code in snake case that name a
+// failure.
+var failureParts = []string{"invalid", "error", "err", "failed", "failure", "denied", "forbidden", "exceeded",
+	"unauthorized", "timeout", "expired", "refused", "unavailable", "conflict", "missing", "unknown", "bad", "illegal"}
 
 // quotedFailure reports whether a quoted span names a failure: an error's
 // shape or its vocabulary ("connection reset by peer", "permission

@@ -3,6 +3,8 @@ package ledger
 import (
 	"slices"
 	"strings"
+
+	"github.com/condense-dev/condense/internal/needles"
 )
 
 // This file keeps the decision records a text shows as they were printed:
@@ -273,6 +275,13 @@ var rejectedMarks = []string{"rejected", "reject", "dropped", "drop", "skipped",
 	"declined", "abandoned", "fails", "not chosen", "not picked", "no-go", "passed on", "instead of", "rather than",
 	"goes", "considered", "❌", "✗"}
 
+// setAsideCues are the pieces of the words setsAside and rejectedMarks
+// look for, in either case: a line with none of them sets nothing aside.
+var setAsideCues = needles.NewFold("not", "no ", "no-g", "reject", "drop", "skip", "veto", "discard", "declin", "abandon",
+	"fail", "instead", "rather", "goes", "consider", "ruled", "ruling", "rules out", "turned down", "alternative",
+	"off the table", "short", "tempting", "appealing", "option", "candidate", "lost out", "loses out", "fit here",
+	"work too", "also work", "passed on", "reason the", "why", "\xe2\x9d\x8c", "\xe2\x9c\x97")
+
 // blockRecords returns the decision blocks of text (see above), each as
 // its lines: the first trimmed, the others with their indentation.
 func blockRecords(text string) [][]string {
@@ -349,7 +358,9 @@ func decisionBlock(block []string) []string {
 	if len(block) < 2 || len(block) > maxDecisionLines {
 		return nil
 	}
-	var kept, set, options []int
+	// a cheap look first: a block with no word that could set a course
+	// aside and no list of options is not read further
+	opts, cue := 0, false
 	for i, l := range block {
 		if len(l) > 2*DefaultMaxValueLen {
 			return nil
@@ -357,6 +368,18 @@ func decisionBlock(block []string) []string {
 		if i > 0 && wrappedOn(block[i-1], l) {
 			return nil // a paragraph of prose wrapped at a width
 		}
+		if optionMark(strings.TrimSpace(l)) {
+			opts++
+		}
+		if !cue {
+			setAsideCues.Lines(l, func(int, uint64) { cue = true })
+		}
+	}
+	if !cue && opts < 2 {
+		return nil
+	}
+	var kept, set, options []int
+	for i, l := range block {
 		low, _ := lower(blockLineText(l))
 		if low == "" || strings.HasSuffix(low, "?") || hedged(low) {
 			continue
