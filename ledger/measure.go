@@ -1115,13 +1115,7 @@ func (s *scanner) addMeasurement(t string, i, end int, last *lastMeasurement) {
 		if last.item >= 0 && last.item < len(s.items) && last.end <= from && linking(t[last.end:i]) {
 			// "Downloaded 12.5 MB in 3.2s": one measurement.
 			if s.figureLine == "" {
-				it := &s.items[last.item]
-				old := it.Key()
-				it.Value = clean(t[last.from:end], s.e.maxValueLen())
-				if s.seen != nil {
-					delete(s.seen, old)
-					s.seen[it.Key()] = last.item
-				}
+				s.setValue(last.item, clean(t[last.from:end], s.e.maxValueLen()))
 			}
 			last.end = end
 			return
@@ -1302,13 +1296,8 @@ func (s *scanner) addCappedIn(v string, at int, group string) bool {
 	if !slices.Contains(s.mgroups[group], lowAt) {
 		s.mgroups[group] = append(s.mgroups[group], lowAt)
 	}
-	old := it.Key()
-	it.Value = c
+	s.setValue(lowAt, c)
 	it.Loud = s.loud
-	if s.seen != nil {
-		delete(s.seen, old)
-		s.seen[it.Key()] = lowAt
-	}
 	return false
 }
 

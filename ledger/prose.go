@@ -543,12 +543,7 @@ func (s *scanner) withOptions(n0 int, options []string) {
 		if len(v) > s.e.capOf(KindDecision) {
 			return
 		}
-		old := it.Key()
-		it.Value = v
-		if s.seen != nil {
-			delete(s.seen, old)
-			s.seen[it.Key()] = k
-		}
+		s.setValue(k, v)
 		return
 	}
 }
@@ -586,13 +581,7 @@ func (s *scanner) extendBlock(k int, line string) bool {
 	if k >= len(s.items) || v == "" || len(s.items[k].Value)+1+len(v) > c {
 		return false
 	}
-	it := &s.items[k]
-	old := it.Key()
-	it.Value += "\n" + v
-	if s.seen != nil {
-		delete(s.seen, old)
-		s.seen[it.Key()] = k
-	}
+	s.setValue(k, s.items[k].Value+"\n"+v)
 	return true
 }
 

@@ -213,13 +213,7 @@ func (s *scanner) keepRecords(text string, first int) {
 			continue
 		}
 		kept = append(kept, k)
-		it := &s.items[k]
-		old := it.Key()
-		it.Value = v
-		if s.seen != nil {
-			delete(s.seen, old)
-			s.seen[it.Key()] = k
-		}
+		s.setValue(k, v)
 	}
 }
 

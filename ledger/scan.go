@@ -677,6 +677,16 @@ func frameLike(t string) bool {
 		strings.HasPrefix(t, "#") || strings.HasPrefix(t, "goroutine ")
 }
 
+// setValue gives the item at i the value v, its key in seen with it.
+func (s *scanner) setValue(i int, v string) {
+	old := s.items[i].Key()
+	s.items[i].Value = v
+	if s.seen != nil {
+		delete(s.seen, old)
+		s.seen[s.items[i].Key()] = i
+	}
+}
+
 // extendError appends more to the value of the error item at i, under the
 // error's cap, unless the longer value is an item already.
 func (s *scanner) extendError(i int, more string) {

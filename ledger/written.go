@@ -264,12 +264,7 @@ func (s *scanner) printedComments(raw string, first int) {
 			continue
 		}
 		if v := printedLines(lines, it.Value, s.e.capOf(it.Kind)); v != "" && v != it.Value {
-			old := it.Key()
-			it.Value = v
-			if s.seen != nil {
-				delete(s.seen, old)
-				s.seen[it.Key()] = i
-			}
+			s.setValue(i, v)
 		}
 	}
 }
@@ -409,14 +404,8 @@ func (s *scanner) wholeParagraphs(prose string, first int) {
 			if it.Kind != KindDecision || it.Value == p || strings.IndexByte(it.Value, '\n') >= 0 || !strings.Contains(p, it.Value) {
 				continue
 			}
-			if clean(p, len(p)+1) != p {
-				break
-			}
-			old := it.Key()
-			it.Value = p
-			if s.seen != nil {
-				delete(s.seen, old)
-				s.seen[it.Key()] = i
+			if clean(p, len(p)+1) == p {
+				s.setValue(i, p)
 			}
 			break
 		}
