@@ -259,6 +259,7 @@ func (e *Extractor) message(m *condense.Message, index int, sp *span) []Item {
 			// measurements, not the user's rules.
 			relayed := m.Role == condense.RoleUser && !sp.task && (sp.relayed || observation(text))
 			s := newScanner(e, index, m.Role == condense.RoleTool || relayed)
+			s.fromUser = m.Role == condense.RoleUser && !relayed
 			switch m.Role {
 			case condense.RoleUser:
 				if !relayed {

@@ -20,7 +20,7 @@ func (s *scanner) inlineErrors(t string) {
 	if len(t) < 12 {
 		return
 	}
-	for _, sp := range errorSpans(t) {
+	for _, sp := range errorSpans(t, s.fromUser) {
 		v := t[sp[0]:sp[1]]
 		if sp[1] >= len(t) || !strings.ContainsRune("\"`'”", rune(t[sp[1]])) {
 			// a quote bounds its span, stop and all ("… Connection
@@ -38,7 +38,7 @@ func (s *scanner) inlineErrors(t string) {
 // marker and its message ("panic: …", "ERROR: …", "error[E0502]: …"), a
 // quoted or backticked span that names a failure, an HTTP error status with
 // its reason, and a non-zero exit status.
-func errorSpans(t string) [][2]int {
+func errorSpans(t string, told bool) [][2]int {
 	var out [][2]int
 	covered := func(i int) bool { return inSpans(i, out) >= 0 }
 	// quoted spans first: their quotes bound the error
@@ -117,11 +117,13 @@ func errorSpans(t string) [][2]int {
 			continue
 		}
 	}
-	// What a program said, told after a verb of reporting with no mark
-	// of its own ("PowerShell says .\build.ps1 cannot be loaded because
-	// running scripts is disabled"): the rest of the sentence, when it
-	// names a failure and holds no span found above.
-	for i := 1; i < len(t); i++ {
+	// What a program said, as a user tells it after a verb of reporting
+	// with no mark of its own ("PowerShell says .\build.ps1 cannot be
+	// loaded because running scripts is disabled"): the rest of the
+	// sentence, when it names a failure and holds no span found above.
+	// The agent's own explanations ("the lexer reports the error before
+	// …") are not read so.
+	for i := 1; told && i < len(t); i++ {
 		if t[i-1] != ' ' || t[i] == ' ' || !saysVerb(t[:i-1]) {
 			continue
 		}

@@ -108,6 +108,8 @@ type scanner struct {
 	// state ("… is not writable"): they do not stand for what a failed
 	// command said last.
 	deniedOnly int
+	// fromUser: the text scanned is a user's message.
+	fromUser bool
 	// agentProse: the prose read is the agent's own (assistantProse).
 	agentProse bool
 	// docRead is set while a read document's prose is read for its

@@ -208,6 +208,11 @@ func TestErrorsToldInProse(t *testing.T) {
 	if slices.ContainsFunc(got, func(v string) bool { return strings.Contains(v, "t before") }) {
 		t.Errorf("an apostrophe read as a quote: %q", got)
 	}
+	// the agent explaining code is not a program's words
+	reply := "Col is never set: the lexer reports the error before recording the token position."
+	if got := values(Extract([]condense.Message{condense.UserText("Fix the lexer."), condense.AssistantText(reply)}, 0), KindError); len(got) > 0 {
+		t.Errorf("the agent's explanation read as an error: %q", got)
+	}
 }
 
 // TestSettledChoicesInComments: a comment or a note that states how
