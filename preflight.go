@@ -162,6 +162,9 @@ type state struct {
 
 	pressured      int
 	turnsSinceEdit int
+	// memo keeps what strategies computed from log messages across
+	// compactions (CompactionContext.Remember).
+	memo *memo
 	// checkpoints is the number of the last checkpoint id handed out.
 	checkpoints int
 }
@@ -421,6 +424,14 @@ func (p *Preflight) attempt(ctx context.Context, req *Request, budget Budget, re
 	return after, nil
 }
 
+// memo returns the state's memo, made on first use.
+func (p *Preflight) memo() *memo {
+	if p.st.memo == nil {
+		p.st.memo = &memo{}
+	}
+	return p.st.memo
+}
+
 // compactionContext is what the strategy sees in one attempt.
 func (p *Preflight) compactionContext(req *Request, budget Budget, tokens int, ps pass) *CompactionContext {
 	sm := p.opts.Summarizer
@@ -444,6 +455,8 @@ func (p *Preflight) compactionContext(req *Request, budget Budget, tokens int, p
 		Logger:       p.log,
 		overhead:     p.st.overhead,
 		hist:         p.st.counts,
+		chain:        p.st.chain,
+		memo:         p.memo(),
 	}
 }
 
@@ -852,6 +865,7 @@ func (p *Preflight) divergence(msgs []Message) int {
 // compacted part the overlay is dropped too.
 func (p *Preflight) truncate(d int) {
 	p.log.Debug("condense: history changed; forgetting the tail", "from", d, "seen", len(p.st.history))
+	p.st.memo.forgetFrom(d)
 	hist := p.st.history[:d:d]
 	if p.st.compacted && d < p.st.compactedUpTo {
 		p.st.compacted = false

@@ -135,7 +135,9 @@ type CompactionContext struct {
 	Logger *slog.Logger
 
 	overhead int
-	hist     []int // cached counts of verbatim log messages (0 = unknown)
+	hist     []int    // cached counts of verbatim log messages (0 = unknown)
+	chain    []uint64 // rolling hash of the log up to each message
+	memo     *memo    // values kept across compactions (Remember)
 }
 
 // Window returns the model's context window.

@@ -209,19 +209,51 @@ func pendingReplacements(cc *condense.CompactionContext, targets []target) []pen
 	for _, t := range targets {
 		it := &cur[t.item]
 		orig := &it.Message.Parts[t.part]
+		fromLog := false
 		if it.Index < len(hist) && t.part < len(hist[it.Index].Parts) {
 			if hp := &hist[it.Index].Parts[t.part]; hp.Type == condense.PartToolResult && hp.CallID == orig.CallID {
-				orig = hp
+				orig, fromLog = hp, true
 			}
 		}
 		n := resultTokens(cc, it, t.part, orig)
 		if n < minMaskTokens {
 			continue
 		}
-		work = append(work, pending{target: t, tokens: n, ref: condense.RecallRef(it.Index, orig),
-			items: resultItems(calls[orig.CallID], orig, it.Index)})
+		call := calls[orig.CallID]
+		var items []ledger.Item
+		if fromLog {
+			// The log's result reads the same at every compaction: a
+			// replacement refused at one call and tried again at the
+			// next does not read it again.
+			// It is read with its call as the log holds it, which an
+			// earlier compaction may have rewritten in the rendering.
+			items = cc.Remember("result-items", it.Index, t.part, func() any {
+				if c := logCall(hist[:it.Index], orig.CallID); c != nil {
+					call = c
+				}
+				return resultItems(call, orig, it.Index)
+			}).([]ledger.Item)
+		} else {
+			items = resultItems(call, orig, it.Index)
+		}
+		work = append(work, pending{target: t, tokens: n, ref: condense.RecallRef(it.Index, orig), items: items})
 	}
 	return work
+}
+
+// logCall returns the latest tool call of hist with the given id, or nil.
+func logCall(hist []condense.Message, id string) *condense.Part {
+	for i := len(hist) - 1; i >= 0; i-- {
+		if hist[i].Role != condense.RoleAssistant {
+			continue
+		}
+		for k := range hist[i].Parts {
+			if p := &hist[i].Parts[k]; p.Type == condense.PartToolCall && p.ID == id {
+				return p
+			}
+		}
+	}
+	return nil
 }
 
 // resultTokens returns the tokens of tool result part (of item it, at

@@ -17,6 +17,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/internal/testmode"
 	"github.com/condense-dev/condense/strategy"
 	"github.com/condense-dev/condense/tokens"
 	"github.com/condense-dev/condense/transcript"
@@ -248,7 +249,8 @@ func TestPlainTextInput(t *testing.T) {
 }
 
 func TestCompactSummaryOnTerminal(t *testing.T) {
-	args := []string{"compact", "--window", "64k", testdata + "claude-code-large.jsonl"}
+	path, window, _ := largeRun(t)
+	args := []string{"compact", "--window", window, path}
 	_, errOut, code := runTTY(t, nil, true, args...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -351,8 +353,9 @@ func TestCompactInstructions(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out.json")
 	focus := "focus on the flaky scheduler test"
+	large := testmode.Part(t, testdata+"claude-code-large.jsonl", 3)
 	stdout, errOut, code := runCLI(t, "compact", "--instructions", focus, "--strategy", "summarize", "--to", "condense",
-		"--window", "1m", "-o", out, "--stats", "-", testdata+"claude-code-large.jsonl")
+		"--window", "1m", "-o", out, "--stats", "-", large)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -370,7 +373,7 @@ func TestCompactInstructions(t *testing.T) {
 		t.Errorf("the summary does not carry the instructions")
 	}
 	// Without them nothing is compacted.
-	stdout, _, _ = runCLI(t, "compact", "--strategy", "summarize", "--window", "1m", "-o", out, "--stats", "-", testdata+"claude-code-large.jsonl")
+	stdout, _, _ = runCLI(t, "compact", "--strategy", "summarize", "--window", "1m", "-o", out, "--stats", "-", large)
 	if !strings.Contains(stdout, `"nothing_to_compact": true`) {
 		t.Errorf("without --instructions:\n%s", stdout)
 	}

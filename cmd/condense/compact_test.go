@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/condense-dev/condense"
+	"github.com/condense-dev/condense/internal/testmode"
 	"github.com/condense-dev/condense/transcript"
 )
 
@@ -27,7 +28,7 @@ func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
 func TestCompactLargeTranscript(t *testing.T) {
 	dir := t.TempDir()
 	outPath := filepath.Join(dir, "out.json")
-	stdout, stderr, code := runCLI(t, "compact", "-o", outPath, "--stats", "-", "--window", "64k", testdata+"claude-code-large.jsonl")
+	stdout, stderr, code := runCLI(t, "compact", "-o", outPath, "--stats", "-", "--window", "64k", testmode.Part(t, testdata+"claude-code-large.jsonl", 3))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/condense-dev/condense/internal/testmode"
 )
 
 const samples = "../../transcript/testdata/"
@@ -139,17 +141,8 @@ func TestInspectPreviewRedacts(t *testing.T) {
 func largeRun(t *testing.T) (path, window string, tokens int) {
 	t.Helper()
 	path = samples + "claude-code-large.jsonl"
-	if !raceDetector || os.Getenv("CONDENSE_TEST_LONG") == "1" {
+	if !testmode.Light() {
 		return path, "128k", 128_000
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := bytes.SplitAfter(data, []byte("\n"))
-	part := filepath.Join(t.TempDir(), "claude-code-large-third.jsonl")
-	if err := os.WriteFile(part, bytes.Join(lines[:len(lines)/3], nil), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return part, "32k", 32_000
+	return testmode.Part(t, path, 3), "32k", 32_000
 }

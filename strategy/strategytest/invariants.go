@@ -15,7 +15,7 @@ import (
 // checkResult checks one prepared request against the history it was
 // prepared from. demotedBefore counts the ledger items earlier compactions
 // of the same preflight demoted.
-func checkResult(counter condense.Counter, history []condense.Message, res *condense.Result, demotedBefore int) error {
+func checkResult(counter condense.Counter, history []condense.Message, res *condense.Result, demotedBefore int, cache *extractCache) error {
 	checks := []func() error{
 		func() error { return checkSourceMap(res) },
 		func() error { return checkTurnSafety(res) },
@@ -33,7 +33,7 @@ func checkResult(counter condense.Counter, history []condense.Message, res *cond
 	if err := checkProtected(history, verbatim, res.Rejected); err != nil {
 		return err
 	}
-	return checkLedger(history, res, verbatim, demotedBefore)
+	return checkLedger(history, res, verbatim, demotedBefore, cache)
 }
 
 // checkSourceMap checks that the rendering renders the request's messages.
@@ -154,7 +154,7 @@ func checkProtected(history []condense.Message, verbatim map[int]bool, rejected 
 // checkLedger checks that every ledger item of what was compacted (a span a
 // summary or a drop marker covers, a masked or cleared tool result) appears
 // in the request's text, or is counted as demoted.
-func checkLedger(history []condense.Message, res *condense.Result, verbatim map[int]bool, demotedBefore int) error {
+func checkLedger(history []condense.Message, res *condense.Result, verbatim map[int]bool, demotedBefore int, cache *extractCache) error {
 	demoted := demotedBefore
 	for _, r := range res.Records {
 		demoted += r.Demoted
@@ -182,16 +182,16 @@ func checkLedger(history []condense.Message, res *condense.Result, verbatim map[
 	for i, it := range res.Rendering {
 		switch {
 		case it.Edit == condense.EditSummary && it.Covers.End <= len(history) && it.Covers.Len() > 0:
-			note(ledger.Extract(spanOf(history, it.Covers, elsewhere), it.Covers.Start),
+			note(cache.span(history, it.Covers, elsewhere),
 				fmt.Sprintf("the summary at %d, covering %d-%d", i, it.Covers.Start, it.Covers.End-1))
 		case it.Edit == condense.EditDropped && it.Covers.End <= len(history) && it.Covers.Len() > 0:
 			for k := it.Covers.Start; k < it.Covers.End; k++ {
 				if !verbatim[k] {
-					note(ledger.ExtractMessage(&history[k], k), fmt.Sprintf("the drop marker at %d, covering %d-%d", i, it.Covers.Start, it.Covers.End-1))
+					note(cache.message(history, k), fmt.Sprintf("the drop marker at %d, covering %d-%d", i, it.Covers.Start, it.Covers.End-1))
 				}
 			}
 		case (it.Edit == condense.EditMasked || it.Edit == condense.EditCleared) && it.Index >= 0:
-			note(replacedResultItems(history, it), fmt.Sprintf("the %s results of log message %d", it.Edit, it.Index))
+			note(cache.replaced(history, it), fmt.Sprintf("the %s results of log message %d", it.Edit, it.Index))
 		}
 	}
 	if len(missing) > demoted {
@@ -271,4 +271,61 @@ func callOf(history []condense.Message, id string) *condense.Part {
 // placeholder.
 func isPlaceholder(p *condense.Part) bool {
 	return len(p.Content) == 1 && strings.HasPrefix(p.Content[0].Text, "[condense: tool output")
+}
+
+// extractCache remembers the ledger items checkLedger extracted from a
+// history, for an incremental check: every request it prepares is from a
+// prefix of one history, so a span, a message or a replaced result reads
+// the same at every request, and a long history is not read again at each
+// of its hundreds of requests. A nil cache extracts every time.
+type extractCache struct {
+	items map[string][]ledger.Item
+}
+
+func newExtractCache() *extractCache { return &extractCache{items: map[string][]ledger.Item{}} }
+
+func (c *extractCache) get(key string, extract func() []ledger.Item) []ledger.Item {
+	if c == nil {
+		return extract()
+	}
+	items, ok := c.items[key]
+	if !ok {
+		items = extract()
+		c.items[key] = items
+	}
+	return items
+}
+
+// span returns the items of the log messages of span, those rendered
+// elsewhere left out.
+func (c *extractCache) span(history []condense.Message, span condense.Span, elsewhere map[int]bool) []ledger.Item {
+	var key strings.Builder
+	fmt.Fprintf(&key, "span %d-%d", span.Start, span.End)
+	for i := span.Start; i < span.End; i++ {
+		if elsewhere[i] {
+			fmt.Fprintf(&key, " %d", i)
+		}
+	}
+	return c.get(key.String(), func() []ledger.Item {
+		return ledger.Extract(spanOf(history, span, elsewhere), span.Start)
+	})
+}
+
+// message returns the items of log message k.
+func (c *extractCache) message(history []condense.Message, k int) []ledger.Item {
+	return c.get(fmt.Sprintf("message %d", k), func() []ledger.Item { return ledger.ExtractMessage(&history[k], k) })
+}
+
+// replaced returns the items of the tool results item it renders as
+// placeholders (see replacedResultItems).
+func (c *extractCache) replaced(history []condense.Message, it condense.Item) []ledger.Item {
+	var key strings.Builder
+	fmt.Fprintf(&key, "results %d", it.Index)
+	for k := range it.Message.Parts {
+		if isPlaceholder(&it.Message.Parts[k]) {
+			fmt.Fprintf(&key, " %d", k)
+		}
+	}
+	fmt.Fprintf(&key, " of %d", len(it.Message.Parts))
+	return c.get(key.String(), func() []ledger.Item { return replacedResultItems(history, it) })
 }

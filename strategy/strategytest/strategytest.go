@@ -154,7 +154,7 @@ func CheckPrepare(t TB, newStrategy func() condense.Strategy, opts ...Option) {
 			window := rapid.IntRange(max(300, full/4), full*2+400).Draw(t, "window")
 			req := condense.Request{Model: "test", Messages: history}
 			res, err := c.preflight(newStrategy(), window).Prepare(context.Background(), req)
-			if err := c.checkPrepared(history, res, err, 0); err != nil {
+			if err := c.checkPrepared(history, res, err, 0, nil); err != nil {
 				t.Fatal(err)
 			}
 			res2, err2 := c.preflight(newStrategy(), window).Prepare(context.Background(), req)
@@ -185,13 +185,14 @@ func CheckIncremental(t TB, newStrategy func() condense.Strategy, opts ...Option
 			window := rapid.IntRange(max(400, full/5), full+400).Draw(t, "window")
 			pf := c.preflight(newStrategy(), window)
 			demoted := 0 // demoted ledger items of the compactions so far
+			cache := newExtractCache()
 			for n := 1; n <= len(history); n++ {
 				if !modelCall(history, n) {
 					continue
 				}
 				prefix := history[:n]
 				res, err := pf.Prepare(context.Background(), condense.Request{Messages: prefix})
-				if err := c.checkPrepared(prefix, res, err, demoted); err != nil {
+				if err := c.checkPrepared(prefix, res, err, demoted, cache); err != nil {
 					t.Fatalf("request %d: %v", n, err)
 				}
 				demoted += demotedBy(res, err)
@@ -233,7 +234,7 @@ func demotedBy(res *condense.Result, err error) int {
 
 // checkPrepared checks what one Prepare call returned: a request that keeps
 // every rule, or a *condense.WindowError.
-func (c *config) checkPrepared(history []condense.Message, res *condense.Result, err error, demotedBefore int) error {
+func (c *config) checkPrepared(history []condense.Message, res *condense.Result, err error, demotedBefore int, cache *extractCache) error {
 	var we *condense.WindowError
 	if errors.As(err, &we) {
 		return nil // the request does not fit and was refused
@@ -241,7 +242,7 @@ func (c *config) checkPrepared(history []condense.Message, res *condense.Result,
 	if err != nil {
 		return fmt.Errorf("preflight.Prepare: %w", err)
 	}
-	return checkResult(c.counter, history, res, demotedBefore)
+	return checkResult(c.counter, history, res, demotedBefore, cache)
 }
 
 // outcome is what a determinism check compares: the condense JSON of the
