@@ -26,6 +26,7 @@ func (s *scanner) authoredDecisions(text string) {
 	if strings.TrimSpace(text) == "" {
 		return
 	}
+	s.courseBeforeSetAside(text)
 	// a decision printed as a block of lines is kept as printed (see
 	// blockRecords), once its sentences are read
 	defer s.keepRecords(text, len(s.items))
@@ -154,7 +155,7 @@ func describesCode(w string) bool {
 }
 
 // settledCues are the phrases of a rule stated as how things now are.
-var settledCues = []string{" is the only ", " are the only ", " only configuration", " is permanent", " are permanent",
+var settledCues = []string{" is the only ", " are the only ", " is now the only ", " are now the only ", " only configuration", " is permanent", " are permanent",
 	" is frozen", " are frozen", " is banned", " are banned", " off-limits", " off limits", " is retired", " are retired",
 	" for good", " no longer ", " takes no new ", " gets no new ", " get no new ", " accepts no ", " is not renewed",
 	" end-of-life", " end of life", " stays on ", " stay on ", " stays as ", " by design", " on purpose", " is not part of ",

@@ -53,6 +53,7 @@ func (s *scanner) readDecisions(text string, call []Item) {
 		return
 	}
 	text, _ = unwrapOutput(text)
+	s.sectionDecisions(text)
 	switch {
 	case doc != "":
 		plain := unnumbered(text)
@@ -607,7 +608,31 @@ func historyChoice(low string) bool {
 	if strings.HasSuffix(low, "?") || hedged(low) {
 		return false
 	}
-	return decisionStrict(low) || justifiedAlternative(low) || rejectsWithReason(low) || fromTo(low) || breakingChange(low)
+	return decisionStrict(low) || justifiedAlternative(low) || rejectsWithReason(low) || fromTo(low) || breakingChange(low) ||
+		settledRule(low) || settledChoice(low) || nowState(low)
+}
+
+// nowState reports whether a lower-case sentence of a commit's or a
+// change's message says how things are from this change on: "all
+// dependency versions now live in gradle/libs.versions.toml", "the
+// firmware now runs on embassy-executor". A report that something now
+// works ("the test now passes") is not one.
+func nowState(low string) bool {
+	k := strings.Index(low, " now ")
+	if k <= 0 || len(strings.Fields(low)) < 5 || strings.HasSuffix(low, "?") {
+		return false
+	}
+	subject := strings.Fields(low[:k])
+	verb := strings.Trim(firstWord(low[k+len(" now "):]), ".,;:")
+	if len(subject) == 0 || len(verb) < 3 || hasAnyLead(subject[0], []string{"it", "this", "that", "which", "everything", "we", "i"}) {
+		return false
+	}
+	switch verb {
+	case "passes", "pass", "works", "work", "fails", "fail", "succeeds", "compiles", "returns", "shows", "show", "prints",
+		"reports", "crashes", "breaks", "takes", "take", "needs", "need", "has", "have", "is", "are", "gets", "get", "looks":
+		return false
+	}
+	return strings.HasSuffix(verb, "s") || verb == "live" || verb == "run" || verb == "build" || verb == "use" || verb == "go"
 }
 
 // historyParagraph adds the decisions of a paragraph of a message body
