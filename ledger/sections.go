@@ -66,8 +66,8 @@ func sectionChoices(text string) []string {
 			weighed = true
 		}
 	}
-	heading := ""       // the lower-case title of the current section
-	optionsAt := ""     // the heading under which the options were opened ("" for a lead line)
+	heading := ""        // the lower-case title of the current section
+	optionsAt := ""      // the heading under which the options were opened ("" for a lead line)
 	optionsOpen := false // an option marker was seen, its list not yet
 	listed := false      // the options were listed: the next prose may pick
 	strong := false      // the section is a decision's
