@@ -39,6 +39,10 @@ const (
 	minSpikeOverZero = 10
 )
 
+// leadCount labels the series of figures that open their lines ("  27113
+// CLOSE_WAIT" of uniq -c).
+const leadCount = "\x00lead"
+
 // spikeKey names a series: a figure's label and its unit's family (or its
 // unit, when it has no family).
 type spikeKey struct{ label, unit string }
@@ -110,6 +114,11 @@ func (b *spikeBuf) readLine(t string, start int) {
 			continue
 		}
 		label := spikeLabel(t, i)
+		if label == "" && strings.TrimLeft(t[:i], " \t") == "" && end+1 < len(t) && (t[end] == ' ' || t[end] == '\t') {
+			// a count that opens its line, its label after it: the
+			// lines of uniq -c, wc -l, du are one series by their shape
+			label = leadCount
+		}
 		if label == "" || idLabel(label) {
 			i = end
 			continue

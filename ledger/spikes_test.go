@@ -48,6 +48,8 @@ func TestSpikes(t *testing.T) {
 			return fmt.Sprintf("batch %d committed errors=0 rows=%d", i, 900+r.IntN(200))
 		}, "batch 13 committed errors=412 rows=1004"),
 			"batch 13 committed errors=412 rows=1004"},
+		{"leading counts", "   9114 ESTABLISHED\n    312 TIME_WAIT\n     40 LISTEN\n     17 FIN_WAIT2\n      6 CLOSING\n      2 SYN_SENT\n" +
+			"     88 LAST_ACK\n", "9114 ESTABLISHED"},
 		{"exposition", spikeLog(12, 5, func(i int, r *rand.Rand) string {
 			return fmt.Sprintf(`queue_backlog_messages{queue="q%d",vhost="/"} %d`, i, r.IntN(40))
 		}, `queue_backlog_messages{queue="invoices",vhost="/"} 48113`),
@@ -86,6 +88,10 @@ func TestNoSpikes(t *testing.T) {
 		"one over zeros": spikeLog(20, 7, func(i int, r *rand.Rand) string {
 			return fmt.Sprintf("job %d done retries=0", i)
 		}, "job 7 done retries=1"),
+		// a file's numbered lines rise one by one
+		"numbered lines": "     1\tpackage main\n     2\t\n     3\timport \"fmt\"\n     4\t\n     5\tfunc main() {\n     6\t\tfmt.Println(1)\n     7\t}\n",
+		// wc -l's total is near its largest count
+		"counts with a total": "   120 a.go\n    80 b.go\n  4410 big.go\n    60 c.go\n    90 d.go\n  4760 total\n",
 		"two near": spikeLog(30, 3, func(i int, r *rand.Rand) string {
 			if i == 9 {
 				return "batch rows=70211"
