@@ -393,6 +393,7 @@ func (e *Extractor) result(call, result *condense.Part, index int, open string) 
 	} else {
 		s.text(text)
 	}
+	s.recordReasons(text)
 	if call != nil {
 		s.readDecisions(text, s.items[:s.callItems])
 		if s.readsFile {

@@ -290,3 +290,29 @@ func TestCommentsOfMoreFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestFailuresInRecordMembers: a record among many that went right says
+// what went wrong in a member ("reason", "note", "failure_reason"): the
+// member is kept as an error when it reads as a failure, whatever the tool
+// and even when the tool succeeded; a reason code and a note that is no
+// failure are not.
+func TestFailuresInRecordMembers(t *testing.T) {
+	out := `[
+  {"run": 41, "file": "leads.csv", "status": "done", "rejected": [], "note": "imported in 2 batches"},
+  {"run": 42, "file": "orders.csv", "status": "done", "rejected": [{"row": 311, "reason": "constraint violated: currency must be ISO 4217, got \"EURO\""}]},
+  {"run": 43, "file": "stock.csv", "status": "done", "rejected": [], "reason": "OOMKilled"}
+]`
+	in, _ := json.Marshal(map[string]any{"sql": "SELECT * FROM import_runs ORDER BY run LIMIT 3"})
+	call := condense.ToolCall("c1", "mcp__postgres__query", in)
+	res := condense.ToolResult("c1", false, condense.Text(out))
+	got := values(ExtractResult(&call, &res, 3), KindError)
+	want := `constraint violated: currency must be ISO 4217, got \"EURO\"`
+	if !slices.Contains(got, want) {
+		t.Errorf("error %q missing from %q", want, got)
+	}
+	for _, v := range got {
+		if strings.Contains(v, "imported in") || v == "OOMKilled" {
+			t.Errorf("%q read as an error", v)
+		}
+	}
+}
