@@ -101,6 +101,7 @@ func (b *spikeBuf) readLine(t string, start int) {
 	if len(t) > 4096 {
 		t = t[:4096]
 	}
+	b.readColumns(t, start)
 	for i := 0; i < len(t); i++ {
 		if !isDigit(t[i]) || i > 0 && (isDigit(t[i-1]) || t[i-1] == '.' || t[i-1] == ',') {
 			continue
@@ -142,6 +143,75 @@ func (b *spikeBuf) readLine(t string, start int) {
 		i = end
 	}
 }
+
+// readColumns adds the decimal figures of line t that are whole fields to
+// the series of their column: the column of a table, told by the line's
+// number of fields and the figure's place among them ("inventory.reserve
+// 884.1 40977" among rows of "orders.insert 18.2 41203"), whatever labels
+// its rows. Only figures with a decimal point count: a column of whole
+// numbers is as often a count of links or a size as a measurement.
+func (b *spikeBuf) readColumns(t string, start int) {
+	if strings.IndexByte(t, '.') < 0 {
+		return
+	}
+	n := 0
+	for range fieldSpans(t) {
+		n++
+	}
+	if n < 2 || n > 16 {
+		return
+	}
+	k := -1
+	for f := range fieldSpans(t) {
+		k++
+		if strings.Count(f, ".") != 1 || !isDigit(f[0]) || !isDigit(f[len(f)-1]) {
+			continue
+		}
+		v, err := strconv.ParseFloat(f, 64)
+		if err != nil || v < 0 {
+			continue
+		}
+		key := spikeKey{label: columnLabel(n, k)}
+		if pts := b.series[key]; len(pts) > 0 && pts[len(pts)-1].start == start {
+			continue
+		}
+		b.series[key] = append(b.series[key], spikePoint{v, start})
+	}
+}
+
+// fieldSpans yields the fields of t split at spaces, tabs and carriage
+// returns, as
+// strings.Fields does, without making a slice of them.
+func fieldSpans(t string) func(yield func(string) bool) {
+	return func(yield func(string) bool) {
+		for i := 0; i < len(t); {
+			for i < len(t) && (t[i] == ' ' || t[i] == '\t' || t[i] == '\r') {
+				i++
+			}
+			j := i
+			for j < len(t) && t[j] != ' ' && t[j] != '\t' && t[j] != '\r' {
+				j++
+			}
+			if j > i && !yield(t[i:j]) {
+				return
+			}
+			i = j
+		}
+	}
+}
+
+// columnLabels name the columns of tables (see readColumns), made once.
+var columnLabels = func() [17][16]string {
+	var l [17][16]string
+	for n := range l {
+		for k := range l[n] {
+			l[n][k] = "\x00col" + strconv.Itoa(n) + "." + strconv.Itoa(k)
+		}
+	}
+	return l
+}()
+
+func columnLabel(n, k int) string { return columnLabels[n][k] }
 
 // spike returns the start of the line of the series' spike, if it has one.
 func (b *spikeBuf) spike(pts []spikePoint) (int, bool) {

@@ -50,6 +50,8 @@ func TestSpikes(t *testing.T) {
 			"batch 13 committed errors=412 rows=1004"},
 		{"leading counts", "   9114 ESTABLISHED\n    312 TIME_WAIT\n     40 LISTEN\n     17 FIN_WAIT2\n      6 CLOSING\n      2 SYN_SENT\n" +
 			"     88 LAST_ACK\n", "9114 ESTABLISHED"},
+		{"a table's column", "query                  p99_ms    calls\norders.insert            18.2    41203\ncart.load                12.7    88120\n" +
+			"inventory.reserve       884.1    40977\npayments.capture         61.9    40412\nusers.get                 3.4   120331\n", "inventory.reserve       884.1    40977"},
 		{"exposition", spikeLog(12, 5, func(i int, r *rand.Rand) string {
 			return fmt.Sprintf(`queue_backlog_messages{queue="q%d",vhost="/"} %d`, i, r.IntN(40))
 		}, `queue_backlog_messages{queue="invoices",vhost="/"} 48113`),
@@ -90,6 +92,8 @@ func TestNoSpikes(t *testing.T) {
 		}, "job 7 done retries=1"),
 		// a file's numbered lines rise one by one
 		"numbered lines": "     1\tpackage main\n     2\t\n     3\timport \"fmt\"\n     4\t\n     5\tfunc main() {\n     6\t\tfmt.Println(1)\n     7\t}\n",
+		// a column of whole numbers (links, sizes) is not read as a series
+		"whole numbers": "drwxr-xr-x  2 dev dev  4096 a\ndrwxr-xr-x 31 dev dev  4096 b\n-rw-r--r--  1 dev dev   220 c\n-rw-r--r--  1 dev dev   310 d\n-rw-r--r--  1 dev dev   118 e\n-rw-r--r--  1 dev dev   512 f\n",
 		// wc -l's total is near its largest count
 		"counts with a total": "   120 a.go\n    80 b.go\n  4410 big.go\n    60 c.go\n    90 d.go\n  4760 total\n",
 		"two near": spikeLog(30, 3, func(i int, r *rand.Rand) string {
