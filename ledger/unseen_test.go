@@ -133,8 +133,8 @@ func TestUnseenSamples(t *testing.T) {
 		"errs7/a/error": 0.733, "errs7/b/error": 0.733, "meas6/a/measurement": 0.7, "meas6/b/measurement": 0.75,
 		"decs7/a/decision": 0.666, "decs7/b/decision": 0.6, "errs8/a/error": 0.8, "errs8/b/error": 0.8,
 		"meas7/a/measurement": 0.85, "meas7/b/measurement": 0.8,
-		"decs8/a/decision": 0.8, "decs8/b/decision": 0.816, "errs9/a/error": 0.833, "errs9/b/error": 0.8,
-		"meas8/a/measurement": 0.783, "meas8/b/measurement": 0.783,
+		"decs8/a/decision": 0.8, "decs8/b/decision": 0.816, "errs9/a/error": 0.866, "errs9/b/error": 0.8,
+		"meas8/a/measurement": 0.816, "meas8/b/measurement": 0.783,
 	}
 	for _, name := range []string{"idmeas", "decerr", "cmds", "decs", "errs", "ids", "cmds2", "decs2", "meas", "ids2", "errs2", "meas2", "cmds3", "decs3", "errs3", "meas3", "cmds4", "errs4",
 		"cmds5", "decs4", "errs5", "meas4", "cmds6", "decs5", "errs6", "meas5", "cmds7", "decs6", "errs7", "meas6",
