@@ -14,42 +14,42 @@ import (
 // failed, since the records it printed did.
 
 // failureKeys are the members that say why something went wrong.
-var failureKeys = []string{"reason", "note", "cause", "failure", "failure_reason", "failureReason", "error_message",
-	"errorMessage", "errmsg", "error_description", "status_reason", "statusReason", "rejection_reason"}
+var failureKeys = map[string]bool{"reason": true, "note": true, "cause": true, "failure": true, "failure_reason": true,
+	"failureReason": true, "error_message": true, "errorMessage": true, "errmsg": true, "error_description": true,
+	"status_reason": true, "statusReason": true, "rejection_reason": true}
 
 // reasonWords mark a member's value as a failure, besides failureWords.
 var reasonWords = []string{"mismatch", "invalid", "expected", "rejected", "bounced", "blocked", "exhausted", "timed out",
 	"timeout", "violat", "conflict", "unreachable", "forbidden", "unauthorized", "missing", "exceeded", "corrupt"}
 
 // recordReasons adds the failures the members of JSON records give (see
-// above).
+// above), in one pass over the text: each `":` closes a member's key.
 func (s *scanner) recordReasons(text string) {
-	if !strings.Contains(text, `":`) {
-		return
-	}
-	for _, k := range failureKeys {
-		key := `"` + k + `":`
-		for off := 0; ; {
-			i := strings.Index(text[off:], key)
-			if i < 0 {
-				break
-			}
-			off += i + len(key)
-			v := strings.TrimLeft(text[off:], " ")
-			if !strings.HasPrefix(v, `"`) {
-				continue
-			}
-			q, err := strconv.QuotedPrefix(v)
-			if err != nil {
-				continue
-			}
-			printed := q[1 : len(q)-1]
-			if len(strings.Fields(printed)) < 3 {
-				continue // a reason code: "OOMKilled", "Evicted"
-			}
-			if low := strings.ToLower(printed); failureWords(low) || hasAny(low, reasonWords...) {
-				s.add(KindError, printed)
-			}
+	for off := 0; ; {
+		i := strings.Index(text[off:], `":`)
+		if i < 0 {
+			return
+		}
+		end := off + i // the key's closing quote
+		off = end + 2
+		open := strings.LastIndexByte(text[:end], '"')
+		if open < 0 || !failureKeys[text[open+1:end]] {
+			continue
+		}
+		v := strings.TrimLeft(text[off:], " ")
+		if !strings.HasPrefix(v, `"`) {
+			continue
+		}
+		q, err := strconv.QuotedPrefix(v)
+		if err != nil {
+			continue
+		}
+		printed := q[1 : len(q)-1]
+		if len(strings.Fields(printed)) < 3 {
+			continue // a reason code: "OOMKilled", "Evicted"
+		}
+		if low := strings.ToLower(printed); failureWords(low) || hasAny(low, reasonWords...) {
+			s.add(KindError, printed)
 		}
 	}
 }

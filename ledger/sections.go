@@ -1,6 +1,9 @@
 package ledger
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // A design document, a pull request's description, a ticket or a commit's
 // body often states its decision without a decision's words: it lists the
@@ -75,7 +78,7 @@ func sectionChoices(text string) []string {
 		first := strings.TrimSpace(para[0])
 		if t, ok := headingTitle(first); ok && len(para) == 1 {
 			heading = t
-			strong = anyEqual(t, strongHeadings) || (weighed || listed || optionsOpen) && anyEqual(t, weakHeadings)
+			strong = slices.Contains(strongHeadings, t) || (weighed || listed || optionsOpen) && slices.Contains(weakHeadings, t)
 			if hasAny(t, optionWords...) {
 				optionsAt, optionsOpen, listed = t, true, false
 			}
@@ -106,7 +109,7 @@ func sectionChoices(text string) []string {
 			continue
 		}
 		prose := joinLines(body)
-		if label, rest, ok := strings.Cut(prose, ": "); ok && len(strings.Fields(label)) <= 3 && anyEqual(strings.ToLower(label), decisionLabels) {
+		if label, rest, ok := strings.Cut(prose, ": "); ok && len(strings.Fields(label)) <= 3 && slices.Contains(decisionLabels, strings.ToLower(label)) {
 			out = append(out, firstSentence(rest))
 			listed, optionsOpen, strong = false, false, false
 			continue
@@ -230,15 +233,6 @@ func firstSentence(p string) string {
 		return s[0]
 	}
 	return p
-}
-
-func anyEqual(s string, set []string) bool {
-	for _, w := range set {
-		if s == w {
-			return true
-		}
-	}
-	return false
 }
 
 // firstItem returns the lines of a list's first item, its marker taken off.
