@@ -121,19 +121,13 @@ func sectionChoices(text string) []string {
 				continue
 			}
 		}
-		switch {
-		case strong:
+		// the course taken: a decision's section, or the paragraph after
+		// the options, out of their own section (or, opened by a lead
+		// line in no section, right after them) and out of one that
+		// follows them without choosing
+		if strong || listed && (heading != optionsAt && !hasAnyLead(heading, asideHeadings) || heading == "" && optionsAt == "") {
 			out = append(out, firstSentence(prose))
-			strong = false
-			listed, optionsOpen = false, false
-		case listed && heading != optionsAt && !hasAnyLead(heading, asideHeadings):
-			out = append(out, firstSentence(prose))
-			listed, optionsOpen = false, false
-		case listed && heading == optionsAt && optionsAt == "":
-			// options opened by a lead line, in no section: the
-			// paragraph after them says which was taken
-			out = append(out, firstSentence(prose))
-			listed, optionsOpen = false, false
+			strong, listed, optionsOpen = false, false, false
 		}
 	}
 	return out
