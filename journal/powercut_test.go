@@ -13,6 +13,7 @@ import (
 
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/internal/faultfs"
+	"github.com/condense-dev/condense/internal/testmode"
 	"github.com/condense-dev/condense/journal"
 )
 
@@ -41,7 +42,7 @@ type powerStats struct {
 // further appends.
 func TestPowerCut(t *testing.T) {
 	cuts := 300
-	if os.Getenv("CONDENSE_TEST_LONG") == "1" {
+	if testmode.Long() {
 		cuts = 5000
 	}
 	seed := uint64(1)

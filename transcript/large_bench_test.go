@@ -9,13 +9,14 @@ import (
 
 	"github.com/condense-dev/condense/internal/gen"
 	"github.com/condense-dev/condense/internal/memtest"
+	"github.com/condense-dev/condense/internal/testmode"
 )
 
 // largeRounds is the number of rounds of the generated session the large
 // benchmarks read: 64 (about 20 MB) by default, 625 (about 200 MB) under
 // CONDENSE_TEST_LONG=1.
 func largeRounds() int {
-	if os.Getenv("CONDENSE_TEST_LONG") == "1" {
+	if testmode.Long() {
 		return 625
 	}
 	return 64

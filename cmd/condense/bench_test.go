@@ -156,7 +156,7 @@ func BenchmarkCountGPT4o12MB(b *testing.B) {
 // BenchmarkCompactLarge compacts: 64 (about 20 MB) by default, 625 (about
 // 200 MB) under CONDENSE_TEST_LONG=1.
 func largeRounds() int {
-	if os.Getenv("CONDENSE_TEST_LONG") == "1" {
+	if testmode.Long() {
 		return 625
 	}
 	return 64

@@ -12,11 +12,12 @@ import (
 
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/eval"
+	"github.com/condense-dev/condense/internal/testmode"
 	"github.com/condense-dev/condense/transcript"
 )
 
 // long reports whether CONDENSE_TEST_LONG=1 asks for full-size sessions.
-func long() bool { return os.Getenv("CONDENSE_TEST_LONG") == "1" }
+func long() bool { return testmode.Long() }
 
 // smallSteps keeps sessions small in ordinary runs.
 const smallSteps = 24

@@ -23,9 +23,6 @@ const EnvLong = "CONDENSE_TEST_LONG"
 // Long reports whether CONDENSE_TEST_LONG=1 asks for the long test modes.
 func Long() bool { return os.Getenv(EnvLong) == "1" }
 
-// Race reports whether the tests were built with the race detector.
-func Race() bool { return raceEnabled }
-
 // Light reports whether a single-goroutine sweep should run on a part of its
 // input: under the race detector, outside the long modes.
 func Light() bool { return raceEnabled && !Long() }

@@ -15,9 +15,9 @@ import (
 
 	"github.com/condense-dev/condense"
 	"github.com/condense-dev/condense/internal/faultfs"
+	"github.com/condense-dev/condense/internal/testmode"
 	"github.com/condense-dev/condense/store"
 	"github.com/condense-dev/condense/store/jsonl"
-	"github.com/condense-dev/condense/store/storetest"
 )
 
 // model is what the session holds after the acknowledged appends.
@@ -52,7 +52,7 @@ type cutStats struct {
 // never unopenable or corrupt.
 func TestPowerCut(t *testing.T) {
 	cuts := 60
-	if os.Getenv(storetest.EnvLong) == "1" {
+	if testmode.Long() {
 		cuts = 2000
 	}
 	seed := uint64(1)
